@@ -1,0 +1,83 @@
+#ifndef WARPSWEEP_PARAMS_H
+#define WARPSWEEP_PARAMS_H
+/* The parameter registry (params.def) and configurations built from it. */
+#include <stdint.h>
+#include <stdio.h>
+#include "error.h"
+
+typedef enum ws_param_id {
+#define PI(name, def, lo, hi, unit, desc) WS_P_##name,
+#define PF(name, def, lo, hi, unit, desc) WS_P_##name,
+#define PC(name, def, choices, desc) WS_P_##name,
+#include "params.def"
+#undef PI
+#undef PF
+#undef PC
+    WS_NPARAMS
+} ws_param_id;
+
+typedef enum ws_ptype { WS_PT_INT, WS_PT_FLOAT, WS_PT_CHOICE } ws_ptype;
+
+typedef struct ws_param_def {
+    const char *name;
+    ws_ptype type;
+    double def;             /* INT/FLOAT default; CHOICE: index of default */
+    double min, max;        /* INT/FLOAT range; CHOICE: 0 .. nchoices-1 */
+    const char *unit;
+    const char *desc;
+    const char *choices;    /* CHOICE: "a|b|c" */
+    int nchoices;
+} ws_param_def;
+
+/* A value: integers and choice indices in i, floats in f. */
+typedef union ws_value {
+    int64_t i;
+    double f;
+} ws_value;
+
+/* One full configuration: a value for every registered parameter. */
+typedef struct ws_config {
+    ws_value v[WS_NPARAMS];
+} ws_config;
+
+extern const ws_param_def *const ws_params_table;   /* read-only table */
+#define ws_params ws_params_table
+
+void ws_config_defaults(ws_config *c);
+int ws_param_find(const char *name);                /* id or -1 */
+/* Closest registered name (edit distance), for "did you mean" messages. */
+const char *ws_param_suggest(const char *name);
+/* Parses text as a value of parameter id and range-checks it. */
+int ws_param_parse(int id, const char *text, ws_value *out, ws_error *err);
+/* "name=value" as given to --set. */
+int ws_config_set(ws_config *c, const char *assignment, ws_error *err);
+/* Formats a value ("lrr", "400", "0.5"). */
+int ws_param_format(int id, ws_value v, char *buf, size_t len);
+/* Choice name of index i ("gto"), written into buf. */
+const char *ws_param_choice(int id, int64_t i, char *buf, size_t len);
+/* Prints the registry as a table (warpsweep params). */
+void ws_params_print(FILE *out);
+
+static inline int64_t ws_cfg_i(const ws_config *c, ws_param_id id) { return c->v[id].i; }
+static inline double ws_cfg_f(const ws_config *c, ws_param_id id) { return c->v[id].f; }
+
+/* ---- metrics (metrics.def) ---- */
+typedef enum ws_metric_id {
+#define MI(name, unit, desc) WS_M_##name,
+#define MF(name, unit, desc) WS_M_##name,
+#include "metrics.def"
+#undef MI
+#undef MF
+    WS_NMETRICS
+} ws_metric_id;
+
+typedef struct ws_metric_def {
+    const char *name;
+    int is_float;
+    const char *unit;
+    const char *desc;
+} ws_metric_def;
+
+extern const ws_metric_def ws_metrics[WS_NMETRICS];
+
+#endif

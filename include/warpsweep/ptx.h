@@ -1,0 +1,259 @@
+#ifndef WARPSWEEP_PTX_H
+#define WARPSWEEP_PTX_H
+/*
+ * A PTX kernel, decoded once at load time into plain arrays.
+ *
+ * Nothing in here is a string the simulator has to look at while it runs:
+ * registers are small integers indexing a per-lane register file,
+ * symbols are resolved to addresses in their state space, labels to
+ * instruction indices, and every modifier to a field or a flag.
+ */
+#include <stdint.h>
+#include <stddef.h>
+#include "error.h"
+
+/* ---- opcodes (see isa.def) ---- */
+typedef enum ws_opcode {
+#define X(name, mnemonic, unit) WS_OP_##name,
+#include "isa.def"
+#undef X
+    WS_OP_COUNT
+} ws_opcode;
+
+typedef enum ws_unit { WS_UNIT_ALU, WS_UNIT_SFU, WS_UNIT_MEM, WS_UNIT_CTRL, WS_UNIT_SYNC } ws_unit;
+
+const char *ws_opcode_name(int op);      /* mnemonic from isa.def */
+ws_unit ws_opcode_unit(int op);          /* default unit from isa.def */
+
+/* ---- types ---- */
+typedef enum ws_type {
+    WS_TY_NONE,
+    WS_TY_PRED,
+    WS_TY_B8, WS_TY_B16, WS_TY_B32, WS_TY_B64,
+    WS_TY_U8, WS_TY_U16, WS_TY_U32, WS_TY_U64,
+    WS_TY_S8, WS_TY_S16, WS_TY_S32, WS_TY_S64,
+    WS_TY_F16, WS_TY_F32, WS_TY_F64,
+    WS_TY_COUNT
+} ws_type;
+
+int ws_type_bits(ws_type t);        /* 1 for pred, 8..64 */
+int ws_type_is_signed(ws_type t);   /* sN */
+int ws_type_is_float(ws_type t);    /* fN */
+const char *ws_type_name(ws_type t);/* "u32" ... */
+ws_type ws_type_from_name(const char *s, size_t n); /* WS_TY_NONE if unknown */
+
+/* ---- state spaces ---- */
+typedef enum ws_space {
+    WS_SP_NONE, WS_SP_GENERIC, WS_SP_GLOBAL, WS_SP_SHARED, WS_SP_LOCAL,
+    WS_SP_CONST, WS_SP_PARAM
+} ws_space;
+
+/* ---- comparison (setp/set/slct), rounding, sub-operations ---- */
+typedef enum ws_cmp {
+    WS_CMP_NONE,
+    WS_CMP_EQ, WS_CMP_NE, WS_CMP_LT, WS_CMP_LE, WS_CMP_GT, WS_CMP_GE,
+    WS_CMP_LO, WS_CMP_LS, WS_CMP_HI, WS_CMP_HS,
+    WS_CMP_EQU, WS_CMP_NEU, WS_CMP_LTU, WS_CMP_LEU, WS_CMP_GTU, WS_CMP_GEU,
+    WS_CMP_NUM, WS_CMP_NAN
+} ws_cmp;
+
+typedef enum ws_boolop { WS_BOOL_NONE, WS_BOOL_AND, WS_BOOL_OR, WS_BOOL_XOR } ws_boolop;
+
+typedef enum ws_rnd {
+    WS_RND_NONE,
+    WS_RND_RN, WS_RND_RZ, WS_RND_RM, WS_RND_RP,      /* float rounding   */
+    WS_RND_RNI, WS_RND_RZI, WS_RND_RMI, WS_RND_RPI   /* round to integer */
+} ws_rnd;
+
+/* ws_inst.subop, by opcode */
+enum { WS_ATOM_ADD = 1, WS_ATOM_INC, WS_ATOM_DEC, WS_ATOM_MIN, WS_ATOM_MAX,
+       WS_ATOM_AND, WS_ATOM_OR, WS_ATOM_XOR, WS_ATOM_EXCH, WS_ATOM_CAS };
+enum { WS_SHFL_UP = 1, WS_SHFL_DOWN, WS_SHFL_BFLY, WS_SHFL_IDX };
+enum { WS_VOTE_ALL = 1, WS_VOTE_ANY, WS_VOTE_UNI, WS_VOTE_BALLOT };
+enum { WS_BAR_SYNC = 1, WS_BAR_ARRIVE, WS_BAR_RED_POPC, WS_BAR_RED_AND, WS_BAR_RED_OR };
+enum { WS_MATCH_ANY = 1, WS_MATCH_ALL };
+enum { WS_PRMT_DEFAULT = 0, WS_PRMT_F4E, WS_PRMT_B4E, WS_PRMT_RC8, WS_PRMT_ECL, WS_PRMT_ECR, WS_PRMT_RC16 };
+enum { WS_SHF_L_WRAP = 1, WS_SHF_L_CLAMP, WS_SHF_R_WRAP, WS_SHF_R_CLAMP };
+enum { WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUMBER,
+       WS_TESTP_NORMAL, WS_TESTP_SUBNORMAL };
+
+/* ws_inst.mods flags */
+#define WS_MOD_SAT      (1u << 0)
+#define WS_MOD_FTZ      (1u << 1)
+#define WS_MOD_APPROX   (1u << 2)
+#define WS_MOD_FULL     (1u << 3)
+#define WS_MOD_HI       (1u << 4)
+#define WS_MOD_LO       (1u << 5)
+#define WS_MOD_WIDE     (1u << 6)
+#define WS_MOD_CC       (1u << 7)   /* writes the carry flag (add.cc, sub.cc, mad.cc) */
+#define WS_MOD_UNI      (1u << 8)   /* bra.uni / brx.idx.uni */
+#define WS_MOD_VOLATILE (1u << 9)
+#define WS_MOD_TO       (1u << 10)  /* cvta.to */
+#define WS_MOD_ALIGNED  (1u << 11)  /* bar.warp.sync / barrier.sync.aligned */
+#define WS_MOD_NOFTZ    (1u << 12)
+#define WS_MOD_RELAXED  (1u << 13)  /* memory-order qualifiers: accepted, sequentially consistent here */
+#define WS_MOD_ACQUIRE  (1u << 14)
+#define WS_MOD_RELEASE  (1u << 15)
+#define WS_MOD_SHIFTAMT (1u << 16)  /* bfe/bfi etc. spare */
+#define WS_MOD_NONCOHERENT (1u << 17) /* ld.global.nc */
+
+/* ---- special registers ---- */
+typedef enum ws_sreg {
+    WS_SR_TID_X, WS_SR_TID_Y, WS_SR_TID_Z,
+    WS_SR_NTID_X, WS_SR_NTID_Y, WS_SR_NTID_Z,
+    WS_SR_CTAID_X, WS_SR_CTAID_Y, WS_SR_CTAID_Z,
+    WS_SR_NCTAID_X, WS_SR_NCTAID_Y, WS_SR_NCTAID_Z,
+    WS_SR_LANEID, WS_SR_WARPID, WS_SR_NWARPID, WS_SR_SMID, WS_SR_NSMID,
+    WS_SR_GRIDID, WS_SR_CLOCK, WS_SR_CLOCK64,
+    WS_SR_LANEMASK_EQ, WS_SR_LANEMASK_LT, WS_SR_LANEMASK_LE,
+    WS_SR_LANEMASK_GT, WS_SR_LANEMASK_GE,
+    WS_SR_COUNT
+} ws_sreg;
+const char *ws_sreg_name(ws_sreg s);     /* "%tid.x" */
+
+/* ---- operands ---- */
+#define WS_NO_REG 0xffffffffu
+
+typedef enum ws_opnd_kind {
+    WS_OK_NONE,
+    WS_OK_REG,    /* reg                                                  */
+    WS_OK_IMM,    /* imm holds the bits (float immediates as IEEE bits of
+                     the instruction's type; symbol addresses resolved)   */
+    WS_OK_SREG,   /* sreg                                                 */
+    WS_OK_ADDR,   /* [reg + imm] or [imm]; reg == WS_NO_REG without base;
+                     a symbol's address in its space is folded into imm   */
+    WS_OK_VEC,    /* {a, b, c, d}: vec[0..nvec-1], WS_NO_REG for "_"      */
+    WS_OK_LABEL   /* imm = target instruction index                       */
+} ws_opnd_kind;
+
+typedef struct ws_operand {
+    uint8_t kind;     /* ws_opnd_kind */
+    uint8_t neg;      /* !%p as a source predicate */
+    uint8_t nvec;
+    uint8_t sreg;     /* ws_sreg */
+    uint32_t reg;
+    uint32_t vec[4];
+    int64_t imm;
+} ws_operand;
+
+/* ---- one decoded instruction ---- */
+#define WS_MAX_DST 2
+#define WS_MAX_SRC 4
+#define WS_PC_EXIT 0xffffffffu   /* the virtual exit node, as a reconvergence PC */
+
+typedef struct ws_inst {
+    uint16_t op;          /* ws_opcode */
+    uint8_t  type;        /* instruction type (cvt: destination type)        */
+    uint8_t  type2;       /* cvt: source type; other two-type forms          */
+    uint8_t  space;       /* ld/st/atom/red/cvta/prefetch: ws_space          */
+    uint8_t  cmp;         /* setp/set/slct                                   */
+    uint8_t  boolop;      /* setp.and / .or / .xor                           */
+    uint8_t  rnd;         /* ws_rnd                                          */
+    uint8_t  subop;       /* atom/red op, shfl mode, vote mode, bar kind ... */
+    uint8_t  vec;         /* 1, 2 or 4 (ld/st .v2/.v4)                       */
+    uint8_t  unit;        /* ws_unit, refined by the decoder                 */
+    uint8_t  ndst, nsrc;
+    uint8_t  guard_neg;   /* @!%p                                            */
+    uint32_t guard;       /* guard predicate register, WS_NO_REG if none     */
+    uint32_t mods;        /* WS_MOD_*                                        */
+    ws_operand dst[WS_MAX_DST];  /* setp p|q uses dst[0], dst[1]             */
+    ws_operand src[WS_MAX_SRC];
+    /* Control flow (filled by the loader): bra -> target; brx.idx -> the
+     * targets are kernel->brx_targets[target .. target + ntargets - 1]. */
+    uint32_t target;
+    uint32_t ntargets;
+    uint32_t ipdom;       /* branches: immediate post-dominator instruction
+                             index (WS_PC_EXIT for the virtual exit)          */
+    uint16_t barrier;     /* BADD/BWAIT: convergence-barrier register index  */
+    uint8_t  uniform;     /* branch proven uniform by the uniformity analysis */
+    uint8_t  is_backedge; /* branch that jumps backwards (loop)              */
+    /* Registers read and written, for the scoreboard (no operand walk in
+     * the hot loop). Guard predicate included in reads. */
+    uint8_t  n_rd, n_wr;
+    uint32_t rd[12];
+    uint32_t wr[5];
+    /* Where it came from */
+    uint32_t line, col;
+} ws_inst;
+
+/* ---- kernel-level declarations ---- */
+typedef struct ws_kparam {
+    char *name;
+    uint8_t type;         /* ws_type */
+    uint32_t size;        /* bytes (arrays: element size * count) */
+    uint32_t align;
+    uint32_t offset;      /* in the param buffer */
+} ws_kparam;
+
+typedef struct ws_var {   /* .global/.const/.shared/.local variable */
+    char *name;
+    uint8_t space;        /* ws_space */
+    uint8_t type;
+    uint32_t align;
+    uint64_t size;        /* bytes (0 for extern .shared: dynamic) */
+    uint64_t offset;      /* address within its space (global/const: offset in the
+                             kernel's data segment, placed by the loader) */
+    uint8_t *init;        /* initial bytes or NULL (zero) */
+} ws_var;
+
+typedef struct ws_block {  /* basic block: instructions [first, last] */
+    uint32_t first, last;
+    uint32_t nsucc;
+    uint32_t *succ;        /* successor block indices; WS_PC_EXIT for exit */
+    uint32_t ipdom;        /* immediate post-dominator block, WS_PC_EXIT for exit */
+} ws_block;
+
+typedef struct ws_kernel {
+    char *path;            /* the .ptx file */
+    char *name;            /* entry name */
+    ws_inst *insts;
+    uint32_t ninsts;
+
+    uint32_t nregs;        /* size of the per-lane register file */
+    char **reg_names;      /* for the disassembler */
+    uint8_t *reg_types;    /* ws_type of each register */
+
+    ws_kparam *params;
+    uint32_t nparams;
+    uint32_t param_bytes;
+
+    ws_var *vars;          /* module and kernel variables */
+    uint32_t nvars;
+    uint32_t shared_bytes; /* static shared memory per CTA */
+    uint32_t local_bytes;  /* .local per thread */
+    uint64_t data_bytes;   /* .global/.const data segment size */
+
+    uint32_t *brx_targets; /* brx.idx target lists */
+    uint32_t nbrx_targets;
+
+    ws_block *blocks;      /* CFG, built at load */
+    uint32_t nblocks;
+    uint32_t *block_of;    /* instruction index -> block index */
+
+    uint32_t reqntid[3], maxntid[3];
+    uint32_t est_regs_per_thread; /* estimate from the PTX (for workloads without regs_per_thread) */
+    char *source;          /* the PTX text (for --trace line lookup / inspect) */
+} ws_kernel;
+
+/* Loads a PTX file and decodes entry (NULL: the file's only .entry).
+ * Builds the CFG and post-dominators. Returns NULL and a one-line
+ * "file:line:col: ..." message in err on failure. */
+ws_kernel *ws_ptx_load(const char *path, const char *entry, ws_error *err);
+ws_kernel *ws_ptx_parse(const char *text, const char *path, const char *entry, ws_error *err);
+void ws_kernel_free(ws_kernel *k);
+
+/* Disassembles one instruction into buf (PTX-like syntax). Returns length. */
+int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len);
+
+/* ---- CFG and post-dominators (src/ptx/cfg.c) ---- */
+/* (Re)builds k->blocks/block_of and each branch's ipdom. */
+int ws_cfg_build(ws_kernel *k, ws_error *err);
+
+/* Immediate post-dominators of a graph of n nodes with successor lists
+ * succ[i][0..nsucc[i]-1]; a node with no successors, or a successor equal
+ * to WS_PC_EXIT, flows to the virtual exit. Writes ipdom[i] (node index or
+ * WS_PC_EXIT). Nodes that cannot reach the exit (infinite loops) get
+ * WS_PC_EXIT. Returns 0. */
+int ws_postdom(uint32_t n, const uint32_t *const *succ, const uint32_t *nsucc, uint32_t *ipdom);
+
+#endif

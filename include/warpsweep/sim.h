@@ -1,0 +1,53 @@
+#ifndef WARPSWEEP_SIM_H
+#define WARPSWEEP_SIM_H
+/* Running one launch: the MIMD reference execution and the cycle-level
+ * SIMT core. */
+#include <stdio.h>
+#include "params.h"
+#include "workload.h"
+
+typedef enum ws_status {
+    WS_ST_OK,        /* finished, expectations hold */
+    WS_ST_DEADLOCK,  /* proven that no thread can make progress again */
+    WS_ST_TIMEOUT,   /* max_cycles reached without such a proof */
+    WS_ST_INVALID,   /* the configuration cannot run the workload */
+    WS_ST_MISMATCH,  /* expect checks failed */
+    WS_ST_ERROR,     /* the kernel faulted */
+    WS_ST_COUNT
+} ws_status;
+
+const char *ws_status_name(int status);  /* "ok", "deadlock", ... */
+
+typedef struct ws_result {
+    int status;
+    char message[WS_ERROR_LEN];
+    ws_value metrics[WS_NMETRICS];
+} ws_result;
+
+typedef struct ws_run_opts {
+    FILE *trace;          /* --trace: CSV row per issued instruction, or NULL */
+    FILE *timeline;       /* --timeline: ASCII timeline, or NULL */
+    int dump_buffer;      /* --dump: buffer index to print after the run, or -1 */
+    FILE *dump_out;
+} ws_run_opts;
+
+/* A reusable simulation: keeps its buffers between runs, so an OpenMP
+ * thread running many points allocates only when a point needs more than
+ * the previous one. Not shared between threads. */
+typedef struct ws_sim ws_sim;
+ws_sim *ws_sim_new(void);
+void ws_sim_free(ws_sim *s);
+
+/* Runs wl under cfg cycle by cycle and fills res (status, message, every
+ * metric). Never aborts: every outcome is a status. opts may be NULL. */
+void ws_sim_run(ws_sim *s, const ws_workload *wl, const ws_config *cfg,
+                const ws_run_opts *opts, ws_result *res);
+
+/* The MIMD reference: every thread runs independently in a fixed
+ * round-robin order, meeting only at CTA barriers and warp-level
+ * operations. Fills mem (initialised from seed) with the final state and
+ * res with status and instruction counts. */
+void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size,
+                      uint64_t max_steps, ws_memimage *mem, ws_result *res);
+
+#endif

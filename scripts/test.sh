@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds warpsweep and passes every test: unit tests (cmocka) and end-to-end
+# tests (the built binary on the shipped workloads), then the whole suite
+# again under AddressSanitizer + UndefinedBehaviorSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+jobs=$(nproc)
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$jobs"
+(cd build && ctest --output-on-failure -j "$jobs")
+
+if [ "${WS_SKIP_SANITIZERS:-0}" != 1 ]; then
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWS_SANITIZE=ON >/dev/null
+  cmake --build build-asan -j "$jobs"
+  # Tests that time many long simulations are labelled "slow" and run only in the Release pass.
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+     ctest --output-on-failure -j "$jobs" -LE slow)
+fi

@@ -1,0 +1,22 @@
+#ifndef WS_CLI_H
+#define WS_CLI_H
+/* Subcommands of the warpsweep command line; each lives in its own file
+ * src/cli/cmd_NAME.c and returns the process exit code. */
+int cmd_sim(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
+int cmd_params(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_expand(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_pareto(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_slurm(int argc, char **argv);
+
+/* Exit codes (documented in the README). */
+enum {
+    WS_EXIT_OK = 0,
+    WS_EXIT_FAIL = 1,        /* the run finished but its status is not ok / bad input */
+    WS_EXIT_USAGE = 2,       /* bad command line */
+    WS_EXIT_INTERRUPTED = 3, /* SIGINT/SIGTERM: partial results written, --resume continues */
+};
+#endif

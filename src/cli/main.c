@@ -1,0 +1,78 @@
+/* warpsweep: the command line. Dispatches to one function per subcommand. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "warpsweep/params.h"
+
+#define NOT_YET(name)                                                          \
+    __attribute__((weak)) int cmd_##name(int argc, char **argv)                \
+    {                                                                          \
+        (void)argc; (void)argv;                                                \
+        fprintf(stderr, "warpsweep: '" #name "' is not built into this version\n"); \
+        return WS_EXIT_USAGE;                                                  \
+    }
+NOT_YET(sim)
+NOT_YET(inspect)
+NOT_YET(run)
+NOT_YET(expand)
+NOT_YET(info)
+NOT_YET(pareto)
+NOT_YET(merge)
+NOT_YET(slurm)
+
+int cmd_params(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    ws_params_print(stdout);
+    return WS_EXIT_OK;
+}
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *help;
+} commands[] = {
+    {"run", cmd_run, "run SWEEP.yaml [-o OUT.h5] [-j N] [--set name=value]... [--resume|--force]"},
+    {"expand", cmd_expand, "expand SWEEP.yaml [--count]: the sweep's points as CSV"},
+    {"info", cmd_info, "info FILE.h5 [--best METRIC]: counts by status, columns, best points"},
+    {"pareto", cmd_pareto, "pareto FILE.h5 [--x area_mm2 --y ipc]: Pareto-optimal points"},
+    {"merge", cmd_merge, "merge OUT.h5 SHARD.h5...: join shard files"},
+    {"slurm", cmd_slurm, "slurm SWEEP.yaml --tasks N: write SLURM batch scripts"},
+    {"sim", cmd_sim, "sim WORKLOAD.yaml [--set name=value]... [--json] [--dump BUF] [--trace F.csv] [--timeline] [--reference]"},
+    {"inspect", cmd_inspect, "inspect WORKLOAD.yaml|KERNEL.ptx [--divergence barrier]: decoded kernel, blocks, post-dominators"},
+    {"params", cmd_params, "params: the parameter registry"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: warpsweep COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %s\n", commands[i].help);
+    fprintf(out, "  --version\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return WS_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+#ifdef WS_HAVE_MPI
+        printf("warpsweep %s (MPI: yes)\n", WS_VERSION);
+#else
+        printf("warpsweep %s (MPI: no)\n", WS_VERSION);
+#endif
+        return WS_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return WS_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "warpsweep: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return WS_EXIT_USAGE;
+}
