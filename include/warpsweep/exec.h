@@ -17,6 +17,11 @@
 /* Address map of the flat 64-bit generic space.  Global buffers live in
  * [WS_GLOBAL_BASE, ...) with unmapped guard gaps between them, so running
  * off the end of one faults instead of reading its neighbour. */
+/* The kernel's own .global/.const variables form one data segment at
+ * WS_DATA_BASE (the decoder folds symbol addresses into immediates with it);
+ * workload buffers follow from WS_GLOBAL_BASE. .const addresses are global
+ * addresses in this segment. */
+#define WS_DATA_BASE     0x0000000008000000ull
 #define WS_GLOBAL_BASE   0x0000000010000000ull
 #define WS_GLOBAL_GAP    0x0000000000100000ull  /* 1 MiB unmapped between buffers */
 #define WS_SHARED_WINDOW 0x0000700000000000ull  /* generic address of shared offset 0 */
