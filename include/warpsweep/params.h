@@ -9,10 +9,12 @@ typedef enum ws_param_id {
 #define PI(name, def, lo, hi, unit, desc) WS_P_##name,
 #define PF(name, def, lo, hi, unit, desc) WS_P_##name,
 #define PC(name, def, choices, desc) WS_P_##name,
+#define PFN(id, name, def, lo, hi, unit, desc) WS_P_##id,
 #include "params.def"
 #undef PI
 #undef PF
 #undef PC
+#undef PFN
     WS_NPARAMS
 } ws_param_id;
 

@@ -17,22 +17,26 @@ static int count_choices(const char *s)
 #define PI(name, def, lo, hi, unit, desc) {#name, WS_PT_INT, def, lo, hi, unit, desc, NULL, 0},
 #define PF(name, def, lo, hi, unit, desc) {#name, WS_PT_FLOAT, def, lo, hi, unit, desc, NULL, 0},
 #define PC(name, def, choices, desc) {#name, WS_PT_CHOICE, 0, 0, 0, "", desc, choices, 0},
+#define PFN(id, name, def, lo, hi, unit, desc) {name, WS_PT_FLOAT, def, lo, hi, unit, desc, NULL, 0},
 static ws_param_def param_table[WS_NPARAMS] = {
 #include "warpsweep/params.def"
 };
 #undef PI
 #undef PF
 #undef PC
+#undef PFN
 
 #define PI(name, def, lo, hi, unit, desc) NULL,
 #define PF(name, def, lo, hi, unit, desc) NULL,
 #define PC(name, def, choices, desc) def,
+#define PFN(id, name, def, lo, hi, unit, desc) NULL,
 static const char *const choice_defaults[WS_NPARAMS] = {
 #include "warpsweep/params.def"
 };
 #undef PI
 #undef PF
 #undef PC
+#undef PFN
 
 /* Index of the choice named s (length n) in "a|b|c", or -1. */
 static int choice_index(const char *choices, const char *s, size_t n)
