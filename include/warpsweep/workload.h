@@ -81,15 +81,21 @@ static inline uint64_t ws_workload_ctas(const ws_workload *wl)
  * from their initialisers with `seed`, and writes the .param buffer.
  * ws_memimage_free releases everything. */
 typedef struct ws_memimage {
-    ws_gmem gmem;
+    ws_gmem gmem;              /* regions sorted by address: the kernel's data
+                                  segment variables (WS_DATA_BASE) first, then
+                                  the buffers (WS_GLOBAL_BASE ...) in file order */
     uint8_t *param_buf;
     uint32_t param_bytes;
+    uint32_t first_buffer;     /* index in gmem.regions of buffer 0 */
 } ws_memimage;
 
 int ws_memimage_init(ws_memimage *m, const ws_workload *wl, uint64_t seed, ws_error *err);
 void ws_memimage_free(ws_memimage *m);
-/* Region of buffer i (buffers come first, in file order). */
-static inline ws_region *ws_memimage_buffer(ws_memimage *m, uint32_t i) { return &m->gmem.regions[i]; }
+/* Region of buffer i (buffers follow the data segment, in file order). */
+static inline ws_region *ws_memimage_buffer(ws_memimage *m, uint32_t i)
+{
+    return &m->gmem.regions[m->first_buffer + i];
+}
 
 /* Checks the expectations. reference may be NULL when no expect needs it.
  * Returns 0 if all hold, else -1 with the first failure described in msg
