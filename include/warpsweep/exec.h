@@ -8,6 +8,41 @@
  * Per-lane registers are stored structure-of-arrays: the value of register r
  * in lane l is regs[r * warp_size + l], always as 64 bits (narrower types use
  * the low bits; predicates are 0 or 1).
+ *
+ * Register convention (src/sim/exec*.c): a value of an N-bit type is stored
+ * zero-extended (masked to N bits); readers sign-extend when the instruction
+ * type is signed. f32 is its IEEE bits in the low 32, f64 its bits. Where PTX
+ * widens into a register larger than the instruction type (ld.sN, cvt to a
+ * narrower type), the value is sign-/zero-extended to the register's declared
+ * size (kernel->reg_types) and stored zero-extended from there.
+ * Immediates (WS_OK_IMM) hold the bits in the instruction type's
+ * representation (sign-extended int64 or not: only the low N bits are used).
+ *
+ * Operand layout expected in ws_inst (PTX order, destinations first):
+ *   most ops       dst[0]=d, src[0..]=a,b,c
+ *   setp           dst[0]=p, dst[1]=q (WS_OK_NONE if absent), src a,b[,c]; c may be negated
+ *   set/slct/cvt   type = destination type, type2 = source (set: stype, slct: type of c)
+ *   selp           d, a, b, c(pred)
+ *   bfi            dst f, src a,b,c(pos),d(len)
+ *   ld/ldu         dst[0]=d (REG or VEC), src[0]=ADDR
+ *   st/red         src[0]=ADDR, src[1]=value (REG/IMM/VEC); dst[0]=ADDR, src[0]=value also accepted
+ *   atom           dst[0]=d, src[0]=ADDR, src[1]=b, src[2]=c (cas)
+ *   shfl.sync      dst[0]=d, dst[1]=p (optional), src a, b, c, membermask
+ *   vote.sync      dst[0]=d, src[0]=a (pred, may be negated), src[1]=membermask
+ *   match.sync     dst[0]=d, dst[1]=p (all, optional), src a, membermask
+ *   brx.idx        src[0]=index; in->target/ntargets index kernel->brx_targets
+ *   mov            src or dst may be a VEC: packs/unpacks type_bits/nvec-bit elements
+ *
+ * Division by zero (integer): unsigned a/0 = all ones, a%0 = a; signed a/0 = -1,
+ * a%0 = a; signed MIN/-1 = MIN, MIN%-1 = 0 (two's-complement wrap).
+ * Float NaN results of arithmetic are canonical (f32 0x7fffffff,
+ * f64 0x7fffffffffffffff), as NVIDIA hardware produces for f32.
+ *
+ * warp_size != 32: warp-level operations (shfl, vote, match, activemask) and
+ * %laneid/%lanemask_* work on aligned groups of 32 lanes, each group behaving as
+ * one 32-thread warp (the PTX masks and lane fields are 32 bits wide); a warp
+ * narrower than 32 is one group whose lanes >= warp_size do not exist (a shfl
+ * source lane beyond the warp is out of range: p = false, own value).
  */
 #include <stdint.h>
 #include "ptx.h"
@@ -78,11 +113,15 @@ typedef struct ws_warp {
     uint32_t nlanes;          /* threads present (last warp of a CTA may be partial) */
     uint64_t valid;           /* mask of lanes holding a thread */
     uint32_t tid[3][WS_MAX_WARP_SIZE]; /* %tid of each lane */
+    uint8_t cc[WS_MAX_WARP_SIZE];      /* per-lane carry flag CC.CF (add.cc/addc/sub.cc/subc/mad.cc/madc);
+                                          zeroed by ws_warp_reset_regs */
 } ws_warp;
 
 /* What executing one instruction did, beyond registers and memory: the
  * control-flow outcome for the divergence scheme and the memory access
- * for the timing model. */
+ * for the timing model. ws_exec_inst sets every scalar field; the per-lane
+ * arrays are valid only for the lanes of taken (lane_target, brx) and
+ * mem_mask (mem_addr, mem_lane_space). */
 typedef struct ws_effect {
     uint64_t executed;        /* lanes that executed (active & guard true)      */
     uint64_t taken;           /* bra: lanes that branch; brx: lanes executed    */
