@@ -1,5 +1,257 @@
-/* PLACEHOLDER: replaced by the CFG / post-dominator analysis. */
+/*
+ * Control-flow graph and immediate post-dominators.
+ *
+ * ws_cfg_build cuts k->insts into basic blocks, links them (WS_PC_EXIT is the
+ * virtual exit node), computes every block's immediate post-dominator with
+ * ws_postdom, writes each branch's reconvergence instruction (ws_inst.ipdom)
+ * and is_backedge, and finally runs the uniformity analysis (passes.h).
+ *
+ * ws_postdom is Cooper, Harvey & Kennedy's iterative dominator algorithm
+ * ("A Simple, Fast Dominance Algorithm", 2001) run on the reverse graph, rooted
+ * at a virtual exit node, over the reverse post-order of that graph.
+ *
+ * Nodes that cannot reach the exit (infinite loops with no way out) are never
+ * reached by the reverse traversal: they get WS_PC_EXIT. For the other nodes,
+ * post-dominance is computed over the paths that reach the exit: an edge into a
+ * non-terminating region is ignored (threads that enter it never reconverge
+ * anywhere, so it constrains nothing).
+ */
+#include <stdlib.h>
+#include <string.h>
 #include "warpsweep/ptx.h"
-int ws_cfg_build(ws_kernel *k, ws_error *err) { (void)k; return ws_fail(err, "CFG not implemented yet"); }
+#include "warpsweep/passes.h"
+
 int ws_postdom(uint32_t n, const uint32_t *const *succ, const uint32_t *nsucc, uint32_t *ipdom)
-{ (void)succ; (void)nsucc; for (uint32_t i = 0; i < n; i++) ipdom[i] = WS_PC_EXIT; return 0; }
+{
+    if (n == 0) return 0;
+    const uint32_t X = n;          /* virtual exit node */
+    const uint32_t N = n + 1;
+    const uint32_t UNDEF = 0xfffffffeu;
+    int rc = 0;
+
+    /* forward predecessors (= reverse-graph successors), in node order */
+    uint32_t *npred = calloc(N, sizeof *npred);
+    uint32_t *pstart = calloc(N + 1, sizeof *pstart);
+    uint32_t *order = malloc(N * sizeof *order);    /* reverse post-order */
+    uint32_t *po = malloc(N * sizeof *po);          /* post-order number per node */
+    uint32_t *dom = malloc(N * sizeof *dom);
+    uint32_t *stk = malloc(N * sizeof *stk), *sidx = malloc(N * sizeof *sidx);
+    uint32_t *pred = NULL;
+    if (!npred || !pstart || !order || !po || !dom || !stk || !sidx) { rc = -1; goto out; }
+
+#define SUCC_COUNT(u) (nsucc[u] ? nsucc[u] : 1u)
+#define SUCC_AT(u, j) (nsucc[u] ? (succ[u][j] >= n ? X : succ[u][j]) : X)
+    size_t tot = 0;
+    for (uint32_t u = 0; u < n; u++)
+        for (uint32_t j = 0; j < SUCC_COUNT(u); j++) { npred[SUCC_AT(u, j)]++; tot++; }
+    pred = malloc((tot ? tot : 1) * sizeof *pred);
+    if (!pred) { rc = -1; goto out; }
+    for (uint32_t v = 0; v < N; v++) pstart[v + 1] = pstart[v] + npred[v];
+    memset(npred, 0, N * sizeof *npred);
+    for (uint32_t u = 0; u < n; u++)
+        for (uint32_t j = 0; j < SUCC_COUNT(u); j++) {
+            uint32_t v = SUCC_AT(u, j);
+            pred[pstart[v] + npred[v]++] = u;
+        }
+
+    /* iterative DFS from the exit over predecessors: post-order */
+    for (uint32_t v = 0; v < N; v++) { po[v] = UNDEF; dom[v] = UNDEF; }
+    uint32_t npo = 0, sp = 0;
+    uint8_t *seen = calloc(N, 1);
+    if (!seen) { rc = -1; goto out; }
+    stk[sp] = X; sidx[sp] = 0; sp++; seen[X] = 1;
+    while (sp) {
+        uint32_t v = stk[sp - 1];
+        if (sidx[sp - 1] < npred[v]) {
+            uint32_t w = pred[pstart[v] + sidx[sp - 1]++];
+            if (!seen[w]) { seen[w] = 1; stk[sp] = w; sidx[sp] = 0; sp++; }
+        } else {
+            po[v] = npo;
+            order[npo++] = v;
+            sp--;
+        }
+    }
+    free(seen);
+
+    /* Cooper-Harvey-Kennedy on the reverse graph: idom over "reverse preds" =
+     * forward successors. Process in reverse post-order (exit first). */
+    dom[X] = X;
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (uint32_t r = npo - 1; r-- > 0;) {      /* skip order[npo-1] == X */
+            uint32_t u = order[r];
+            uint32_t nd = UNDEF;
+            for (uint32_t j = 0; j < SUCC_COUNT(u); j++) {
+                uint32_t s = SUCC_AT(u, j);
+                if (dom[s] == UNDEF) continue;      /* unprocessed, or cannot reach exit */
+                if (nd == UNDEF) { nd = s; continue; }
+                uint32_t a = s, b = nd;
+                while (a != b) {
+                    while (po[a] < po[b]) a = dom[a];
+                    while (po[b] < po[a]) b = dom[b];
+                }
+                nd = a;
+            }
+            if (nd != UNDEF && dom[u] != nd) { dom[u] = nd; changed = 1; }
+        }
+    }
+    for (uint32_t u = 0; u < n; u++)
+        ipdom[u] = (dom[u] == UNDEF || dom[u] == X) ? WS_PC_EXIT : dom[u];
+#undef SUCC_COUNT
+#undef SUCC_AT
+out:
+    if (rc) for (uint32_t u = 0; u < n; u++) ipdom[u] = WS_PC_EXIT;
+    free(npred); free(pstart); free(order); free(po); free(dom); free(stk); free(sidx); free(pred);
+    return rc;
+}
+
+static int is_block_end(const ws_inst *in)
+{
+    switch (in->op) {
+    case WS_OP_BRA: case WS_OP_BRX: case WS_OP_EXIT: case WS_OP_RET: case WS_OP_TRAP:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void free_cfg(ws_kernel *k)
+{
+    if (k->blocks)
+        for (uint32_t b = 0; b < k->nblocks; b++) free(k->blocks[b].succ);
+    free(k->blocks);
+    free(k->block_of);
+    k->blocks = NULL;
+    k->block_of = NULL;
+    k->nblocks = 0;
+}
+
+static int add_succ(uint32_t *list, uint32_t *n, uint32_t s)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (list[i] == s) return 0;
+    list[(*n)++] = s;
+    return 1;
+}
+
+int ws_cfg_build(ws_kernel *k, ws_error *err)
+{
+    free_cfg(k);
+    const uint32_t n = k->ninsts;
+    const char *file = k->path ? k->path : (k->name ? k->name : "<kernel>");
+    if (n == 0) return 0;
+
+    /* validate targets */
+    for (uint32_t i = 0; i < n; i++) {
+        ws_inst *in = &k->insts[i];
+        if (in->op == WS_OP_BRA && in->target >= n)
+            return ws_fail_at(err, file, (int)in->line, (int)in->col,
+                              "branch target %u out of range (kernel has %u instructions)",
+                              in->target, n);
+        if (in->op == WS_OP_BRX) {
+            if (in->ntargets == 0 || (uint64_t)in->target + in->ntargets > k->nbrx_targets)
+                return ws_fail_at(err, file, (int)in->line, (int)in->col,
+                                  "brx.idx target list out of range");
+            for (uint32_t j = 0; j < in->ntargets; j++)
+                if (k->brx_targets[in->target + j] >= n)
+                    return ws_fail_at(err, file, (int)in->line, (int)in->col,
+                                      "brx.idx target %u out of range", k->brx_targets[in->target + j]);
+        }
+    }
+
+    uint8_t *leader = calloc(n, 1);
+    uint32_t *block_of = malloc(n * sizeof *block_of);
+    if (!leader || !block_of) { free(leader); free(block_of); return ws_fail(err, "%s: out of memory", file); }
+    leader[0] = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const ws_inst *in = &k->insts[i];
+        if (in->op == WS_OP_BRA) leader[in->target] = 1;
+        if (in->op == WS_OP_BRX)
+            for (uint32_t j = 0; j < in->ntargets; j++) leader[k->brx_targets[in->target + j]] = 1;
+        if (is_block_end(in) && i + 1 < n) leader[i + 1] = 1;
+    }
+    uint32_t nb = 0;
+    for (uint32_t i = 0; i < n; i++) { if (leader[i]) nb++; block_of[i] = nb - 1; }
+    free(leader);
+
+    ws_block *blocks = calloc(nb, sizeof *blocks);
+    uint32_t *bipdom = malloc(nb * sizeof *bipdom);
+    if (!blocks || !bipdom) {
+        free(blocks); free(bipdom); free(block_of);
+        return ws_fail(err, "%s: out of memory", file);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = block_of[i];
+        if (i == 0 || block_of[i - 1] != b) blocks[b].first = i;
+        blocks[b].last = i;
+    }
+    int oom = 0;
+    for (uint32_t b = 0; b < nb && !oom; b++) {
+        const ws_inst *in = &k->insts[blocks[b].last];
+        uint32_t last = blocks[b].last;
+        uint32_t fall = last + 1 < n ? block_of[last + 1] : WS_PC_EXIT;
+        int guarded = in->guard != WS_NO_REG;
+        uint32_t cap = 2 + (in->op == WS_OP_BRX ? in->ntargets : 0);
+        uint32_t *s = malloc(cap * sizeof *s), ns = 0;
+        if (!s) { oom = 1; break; }
+        switch (in->op) {
+        case WS_OP_BRA:
+            add_succ(s, &ns, block_of[in->target]);
+            if (guarded) add_succ(s, &ns, fall);
+            break;
+        case WS_OP_BRX:
+            for (uint32_t j = 0; j < in->ntargets; j++)
+                add_succ(s, &ns, block_of[k->brx_targets[in->target + j]]);
+            if (guarded) add_succ(s, &ns, fall);
+            break;
+        case WS_OP_EXIT: case WS_OP_RET: case WS_OP_TRAP:
+            if (guarded) add_succ(s, &ns, fall);
+            add_succ(s, &ns, WS_PC_EXIT);
+            break;
+        default:
+            add_succ(s, &ns, fall);
+            break;
+        }
+        blocks[b].succ = s;
+        blocks[b].nsucc = ns;
+    }
+    const uint32_t **sl = oom ? NULL : malloc(nb * sizeof *sl);
+    uint32_t *sn = oom ? NULL : malloc(nb * sizeof *sn);
+    if (oom || !sl || !sn) {
+        for (uint32_t b = 0; b < nb; b++) free(blocks[b].succ);
+        free(blocks); free(bipdom); free(block_of); free(sl); free(sn);
+        return ws_fail(err, "%s: out of memory", file);
+    }
+    for (uint32_t b = 0; b < nb; b++) { sl[b] = blocks[b].succ; sn[b] = blocks[b].nsucc; }
+    int prc = ws_postdom(nb, (const uint32_t *const *)sl, sn, bipdom);
+    free(sl); free(sn);
+    if (prc) {
+        for (uint32_t b = 0; b < nb; b++) free(blocks[b].succ);
+        free(blocks); free(bipdom); free(block_of);
+        return ws_fail(err, "%s: out of memory", file);
+    }
+    for (uint32_t b = 0; b < nb; b++) blocks[b].ipdom = bipdom[b];
+    free(bipdom);
+
+    k->blocks = blocks;
+    k->nblocks = nb;
+    k->block_of = block_of;
+
+    for (uint32_t i = 0; i < n; i++) {
+        ws_inst *in = &k->insts[i];
+        in->ipdom = WS_PC_EXIT;
+        in->is_backedge = 0;
+        uint32_t b = block_of[i];
+        if (is_block_end(in) && blocks[b].last == i) {
+            uint32_t p = blocks[b].ipdom;
+            in->ipdom = p == WS_PC_EXIT ? WS_PC_EXIT : blocks[p].first;
+        }
+        if (in->op == WS_OP_BRA) in->is_backedge = in->target <= i;
+        if (in->op == WS_OP_BRX)
+            for (uint32_t j = 0; j < in->ntargets; j++)
+                if (k->brx_targets[in->target + j] <= i) in->is_backedge = 1;
+    }
+    ws_uniformity(k);
+    return 0;
+}

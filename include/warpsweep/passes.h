@@ -1,0 +1,90 @@
+#ifndef WARPSWEEP_PASSES_H
+#define WARPSWEEP_PASSES_H
+/*
+ * Load-time analyses and transformations over a decoded kernel.
+ *
+ *   ws_cfg_build / ws_postdom   (declared in ptx.h, src/ptx/cfg.c)
+ *   ws_uniformity               (src/ptx/uniform.c)
+ *   ws_barrier_transform        (src/ptx/barrier_pass.c)
+ *
+ * All of them are deterministic and use no global state.
+ */
+#include "ptx.h"
+
+/* ---- uniformity analysis (src/ptx/uniform.c) ----
+ *
+ * Sets ws_inst.uniform = 1 on every branch (bra, brx) proven to take the same
+ * direction for all active threads of a warp, 0 on the others (and 0 on every
+ * non-branch instruction). Requires the CFG (k->blocks, block_of, ipdoms):
+ * ws_cfg_build calls it at its end, so a loaded kernel already carries the flags.
+ *
+ * Uniform: bra.uni / brx.idx.uni, an unguarded bra, a guarded bra whose
+ * predicate is uniform, a brx.idx whose index (and guard) are uniform.
+ * A register is varying when any definition of it
+ *   - reads a varying register (guard included) or the carry of a varying .cc,
+ *   - reads %tid, %laneid, %warpid, %smid, %clock, %clock64, %lanemask_*
+ *     (%ntid, %ctaid, %nctaid, %nwarpid, %nsmid, %gridid are uniform),
+ *   - loads from anything but .param/.const (ld.global/.shared/.local/generic,
+ *     ldu), is an atom, shfl, vote, match, activemask or bar.red result,
+ *   - lies in code control-dependent on a varying branch: the blocks reachable
+ *     from the branch before its immediate post-dominator (the whole rest of the
+ *     kernel when that is the virtual exit).
+ * Iterated to a fixed point (the set of varying registers only grows). */
+void ws_uniformity(ws_kernel *k);
+
+/* ---- convergence-barrier pass (src/ptx/barrier_pass.c) ----
+ *
+ * Returns a NEW kernel (deep copy of k: every array and string of ws_kernel
+ * is the copy's own, so ws_kernel_free frees it; k is not modified) with the
+ * pseudo-instructions of the Volta-style convergence-barrier scheme inserted:
+ *
+ *   ADD  Bx  (WS_OP_BADD, unit CTRL)  the currently active threads become the
+ *            participants of barrier Bx (the previous mask is overwritten).
+ *   WAIT Bx  (WS_OP_BWAIT, unit SYNC) an arriving participant is blocked; a
+ *            non-participant passes. Bx clears when every participant is
+ *            blocked at WAIT Bx, yielded, or exited; the blocked threads are
+ *            then released together (reconvergence) and the mask is emptied.
+ *            (The core should release every thread blocked at WAIT Bx when
+ *            it clears, and let a WAIT on an empty barrier pass.)
+ *   YIELD    (WS_OP_YIELD, unit CTRL) the thread is marked yielded, so a
+ *            spinning split does not hold a barrier, and the scheduler may
+ *            switch to another split.
+ *
+ * Placement:
+ *  - every potentially divergent branch b (a guarded bra, or a brx, whose
+ *    ws_inst.uniform is 0 after ws_uniformity) with an immediate post-dominator
+ *    P that is not the virtual exit gets a barrier: WAIT Bx immediately before
+ *    P, every edge into P now entering through the WAITs (when several
+ *    barriers reconverge at P their WAITs are ordered innermost first: the
+ *    barrier whose ADD comes later in program order first);
+ *    ADD Bx immediately before b, except when b lies on a cycle that avoids P
+ *    (a loop exited through b, e.g. the spin lock): re-executing the ADD in
+ *    every iteration would overwrite the mask and drop the threads already
+ *    waiting at P, so the ADD is hoisted to the entry of that cycle (the
+ *    strongly connected component of b's block in the CFG without P): it is
+ *    inserted before the loop header and only edges from outside the loop go
+ *    through it (a fall-through from inside the loop into the header gets an
+ *    inserted `bra.uni header` to skip it). Branches of the same loop that
+ *    reconverge at the same P share one barrier.
+ *  - a divergent branch whose post-dominator is the virtual exit gets no
+ *    barrier at all (no WAIT would ever read it; its threads leave by exit).
+ *  - YIELD immediately before every backward branch (ws_inst.is_backedge),
+ *    after the branch's ADD when both are present.
+ * Barrier registers: two barriers get different registers when their regions
+ * (ADD .. WAIT, at block-part granularity) overlap, or when they can be
+ * reached from different successors of one divergent branch (the diverged
+ * splits run concurrently); otherwise registers are reused, greedily in
+ * program order of the ADDs (lowest free index first).
+ * Inserted instructions carry the line/col of the instruction they were
+ * inserted for, have no operands, no registers, guard WS_NO_REG. Branch
+ * targets, brx tables, ipdoms and the CFG are rebuilt for the new indices.
+ *
+ * Fails (NULL, one-line message in err naming the kernel) when more than
+ * nregs barrier registers are needed, or when the CFG cannot be built. */
+ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, ws_error *err);
+
+/* Deep copy of a kernel (every array and string duplicated; CFG included).
+ * NULL on allocation failure. Freeable with ws_kernel_free. */
+ws_kernel *ws_kernel_clone(const ws_kernel *k);
+
+#endif
