@@ -1,7 +1,482 @@
-/* PLACEHOLDER: replaced by the MIMD reference execution. */
-#include <string.h>
+/*
+ * The MIMD reference execution (ws_reference_run).
+ *
+ * Every CTA of the grid is launched at once, and every thread runs as an
+ * independent thread with its own PC: the threads take turns in a fixed
+ * round-robin order (CTA by CTA, thread by thread in linear %tid order), one
+ * instruction per turn. They meet only at
+ *   - CTA barriers (bar.sync / barrier.sync / bar.red, optional thread count):
+ *     a thread waits until the barrier's count of threads has arrived, where
+ *     the count is the instruction's thread count or, without one, every
+ *     thread of the CTA that has not exited; bar.arrive counts without waiting;
+ *   - warp-level .sync operations (shfl.sync, vote.sync, match.sync,
+ *     bar.warp.sync): a thread waits until every lane of its membermask that
+ *     has not exited is waiting at the same instruction; they then execute
+ *     together as one ws_exec_inst call over those lanes.
+ * Every other instruction is executed by ws_exec_inst with a one-lane mask on
+ * the thread's warp (warp-sized ws_warp, SoA registers, so the semantics are
+ * exactly the ones the cycle-level core uses). A spin lock completes, since
+ * the thread holding the lock keeps getting turns.
+ *
+ * Outcome: ok when every thread exited; deadlock when every live thread waits
+ * and none can proceed; timeout after max_steps thread instructions (0: no
+ * limit); error when an instruction faults (the executor's message, with the
+ * thread). Metrics: thread_insts = the number of turns taken (one thread
+ * instruction each, guard false or not); warp_insts = thread_insts (each
+ * turn is one thread); cycles = 0 (the reference is untimed); all others 0.
+ */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "warpsweep/sim.h"
-void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps, ws_memimage *mem, ws_result *res)
-{ (void)wl; (void)seed; (void)warp_size; (void)max_steps; (void)mem; memset(res, 0, sizeof *res); res->status = WS_ST_ERROR;
-  snprintf(res->message, sizeof res->message, "reference execution not implemented yet"); }
+
+#define NBARRIERS 16
+
+enum { T_RUN, T_BAR, T_WARP, T_EXIT, T_NONE };
+
+typedef struct ref_cta {
+    uint32_t live;                    /* threads not exited */
+    uint32_t arrived[NBARRIERS];
+    uint32_t expected[NBARRIERS];     /* 0: every live thread */
+} ref_cta;
+
+typedef struct ref {
+    const ws_workload *wl;
+    const ws_kernel *k;
+    uint32_t ws, wpc, nctas, nwarps;
+    ws_launch launch;
+    ws_exec_env env;
+    ws_cta *ctas;
+    ref_cta *rc;
+    ws_warp *warps;
+    uint64_t *exited;                 /* per warp: lanes that exited */
+    /* per thread slot (warp * ws + lane) */
+    uint32_t *pc;
+    uint8_t *state;
+    uint8_t *bar;
+    uint64_t *wmask;
+    uint64_t live_total;
+    uint64_t steps;
+    ws_effect eff;
+    ws_result *res;
+    int failed;
+} ref;
+
+static int fail(ref *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(ref *r, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->res->message, sizeof r->res->message, fmt, ap);
+    va_end(ap);
+    r->res->status = status;
+    r->failed = 1;
+    return -1;
+}
+
+static uint64_t opnd(const ref *r, const ws_warp *w, const ws_operand *o, uint32_t lane)
+{
+    if (o->kind == WS_OK_IMM)
+        return (uint64_t)o->imm;
+    if (o->kind == WS_OK_REG && o->reg != WS_NO_REG)
+        return w->regs[(uint64_t)o->reg * r->ws + lane];
+    return 0;
+}
+
+static int guard_true(const ref *r, const ws_warp *w, const ws_inst *in, uint32_t lane)
+{
+    if (in->guard == WS_NO_REG)
+        return 1;
+    int v = (int)(w->regs[(uint64_t)in->guard * r->ws + lane] & 1);
+    return v ^ (in->guard_neg ? 1 : 0);
+}
+
+static void thread_desc(const ref *r, uint32_t g, uint32_t lane, char *buf, size_t len)
+{
+    const ws_warp *w = &r->warps[g];
+    snprintf(buf, len, "thread (%u,%u,%u) of CTA (%u,%u,%u)", w->tid[0][lane], w->tid[1][lane], w->tid[2][lane],
+             w->cta->ctaid[0], w->cta->ctaid[1], w->cta->ctaid[2]);
+}
+
+static int exec_fault(ref *r, uint32_t g, uint32_t lane)
+{
+    char who[96];
+    thread_desc(r, g, lane, who, sizeof who);
+    return fail(r, WS_ST_ERROR, "%s (%s)", r->env.fault[0] ? r->env.fault : "fault", who);
+}
+
+static int is_cta_barrier(const ws_inst *in)
+{
+    return in->op == WS_OP_BAR || in->op == WS_OP_BARRIER;
+}
+
+/* Warp-level operations that synchronise the lanes of a member mask; the
+ * mask is the last source operand of the .sync forms. */
+static int warp_sync_mask(const ref *r, const ws_warp *w, const ws_inst *in, uint32_t lane, uint64_t *mask)
+{
+    int need;
+    switch (in->op) {
+    case WS_OP_SHFL: need = 4; break;
+    case WS_OP_VOTE: need = 2; break;
+    case WS_OP_MATCH: need = 2; break;
+    case WS_OP_BAR_WARP: need = 1; break;
+    default: return 0;
+    }
+    uint64_t m32;
+    if (in->nsrc >= need)
+        m32 = opnd(r, w, &in->src[in->nsrc - 1], lane) & 0xffffffffull;
+    else
+        m32 = 0xffffffffull;   /* non-.sync form: the whole (32-lane group of the) warp */
+    uint32_t base = lane & ~31u;
+    *mask = ((m32 << base) & w->valid) | (1ull << lane);
+    return 1;
+}
+
+static void thread_exit(ref *r, uint32_t g, uint32_t lane);
+
+/* Releases barrier id of CTA c if enough threads arrived. */
+static int check_barrier(ref *r, uint32_t c, uint32_t id)
+{
+    ref_cta *rc = &r->rc[c];
+    if (!rc->arrived[id])
+        return 0;
+    uint32_t need = rc->expected[id] ? rc->expected[id] : rc->live;
+    if (rc->arrived[id] < need)
+        return 0;
+    rc->arrived[id] = 0;
+    rc->expected[id] = 0;
+    for (uint32_t wi = 0; wi < r->wpc; wi++) {
+        uint32_t g = c * r->wpc + wi;
+        ws_warp *w = &r->warps[g];
+        uint64_t mask = 0;
+        uint32_t pc = 0;
+        for (uint32_t l = 0; l < r->ws; l++) {
+            uint64_t t = (uint64_t)g * r->ws + l;
+            if (!((w->valid >> l) & 1) || r->state[t] != T_BAR || r->bar[t] != id)
+                continue;
+            /* lanes of a warp waiting at different bar instructions of the same
+             * barrier are executed one instruction at a time */
+            if (mask && r->pc[t] != pc) {
+                if (ws_exec_inst(&r->env, w, &r->k->insts[pc], pc, mask, &r->eff) != WS_EXEC_OK)
+                    return exec_fault(r, g, (uint32_t)__builtin_ctzll(mask));
+                mask = 0;
+            }
+            pc = r->pc[t];
+            mask |= 1ull << l;
+            r->pc[t]++;
+            r->state[t] = T_RUN;
+        }
+        if (mask && ws_exec_inst(&r->env, w, &r->k->insts[pc], pc, mask, &r->eff) != WS_EXEC_OK)
+            return exec_fault(r, g, (uint32_t)__builtin_ctzll(mask));
+    }
+    return 0;
+}
+
+static int arrive(ref *r, uint32_t c, uint32_t id, uint32_t count)
+{
+    ref_cta *rc = &r->rc[c];
+    if (rc->arrived[id] == 0)
+        rc->expected[id] = count;
+    rc->arrived[id]++;
+    return check_barrier(r, c, id);
+}
+
+/* Executes the warp-level operation at pc if every live lane of mask waits there. */
+static int try_warp_sync(ref *r, uint32_t g, uint32_t pc, uint64_t mask)
+{
+    ws_warp *w = &r->warps[g];
+    uint64_t m = mask & ~r->exited[g];
+    for (uint64_t x = m; x; x &= x - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(x);
+        uint64_t t = (uint64_t)g * r->ws + l;
+        if (r->state[t] != T_WARP || r->pc[t] != pc)
+            return 0;
+    }
+    if (!m)
+        return 0;
+    if (ws_exec_inst(&r->env, w, &r->k->insts[pc], pc, m, &r->eff) != WS_EXEC_OK)
+        return exec_fault(r, g, (uint32_t)__builtin_ctzll(m));
+    for (uint64_t x = m; x; x &= x - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(x);
+        uint64_t t = (uint64_t)g * r->ws + l;
+        r->pc[t]++;
+        r->state[t] = T_RUN;
+    }
+    return 0;
+}
+
+static void thread_exit(ref *r, uint32_t g, uint32_t lane)
+{
+    uint64_t t = (uint64_t)g * r->ws + lane;
+    r->state[t] = T_EXIT;
+    r->exited[g] |= 1ull << lane;
+    r->live_total--;
+    uint32_t c = g / r->wpc;
+    r->rc[c].live--;
+    /* fewer live threads: a CTA barrier or a warp-level operation may now be complete */
+    for (uint32_t id = 0; id < NBARRIERS && !r->failed; id++)
+        check_barrier(r, c, id);
+    for (uint32_t l = 0; l < r->ws && !r->failed; l++) {
+        uint64_t u = (uint64_t)g * r->ws + l;
+        if (r->state[u] == T_WARP)
+            try_warp_sync(r, g, r->pc[u], r->wmask[u]);
+    }
+}
+
+/* One turn of thread (g, lane). */
+static int step(ref *r, uint32_t g, uint32_t lane)
+{
+    uint64_t t = (uint64_t)g * r->ws + lane;
+    ws_warp *w = &r->warps[g];
+    uint32_t pc = r->pc[t];
+    if (pc >= r->k->ninsts) {   /* fell off the end: an implicit ret */
+        thread_exit(r, g, lane);
+        return r->failed ? -1 : 0;
+    }
+    const ws_inst *in = &r->k->insts[pc];
+    uint64_t bit = 1ull << lane;
+    r->env.clock = r->steps;
+
+    if (in->op == WS_OP_BADD || in->op == WS_OP_BWAIT || in->op == WS_OP_YIELD) {
+        r->pc[t]++;   /* convergence-barrier pseudo-instructions: no meaning here */
+        return 0;
+    }
+    if (is_cta_barrier(in) && guard_true(r, w, in, lane)) {
+        uint64_t id = in->nsrc >= 1 ? opnd(r, w, &in->src[0], lane) : 0;
+        uint64_t count = in->nsrc >= 2 && in->subop != WS_BAR_RED_POPC && in->subop != WS_BAR_RED_AND &&
+                                 in->subop != WS_BAR_RED_OR
+                             ? opnd(r, w, &in->src[1], lane)
+                             : 0;
+        char who[96];
+        if (id >= NBARRIERS) {
+            thread_desc(r, g, lane, who, sizeof who);
+            return fail(r, WS_ST_ERROR, "%s: barrier %llu out of range 0..15 at pc %u (line %u)", who,
+                        (unsigned long long)id, pc, in->line);
+        }
+        uint32_t c = g / r->wpc;
+        if (in->subop == WS_BAR_ARRIVE) {
+            if (ws_exec_inst(&r->env, w, in, pc, bit, &r->eff) != WS_EXEC_OK)
+                return exec_fault(r, g, lane);
+            r->pc[t]++;
+            return arrive(r, c, (uint32_t)id, (uint32_t)count);
+        }
+        r->state[t] = T_BAR;
+        r->bar[t] = (uint8_t)id;
+        return arrive(r, c, (uint32_t)id, (uint32_t)count);
+    }
+    uint64_t mask;
+    if (warp_sync_mask(r, w, in, lane, &mask) && guard_true(r, w, in, lane)) {
+        r->state[t] = T_WARP;
+        r->wmask[t] = mask;
+        return try_warp_sync(r, g, pc, mask);
+    }
+
+    ws_effect *e = &r->eff;
+    if (ws_exec_inst(&r->env, w, in, pc, bit, e) != WS_EXEC_OK)
+        return exec_fault(r, g, lane);
+    switch (in->op) {
+    case WS_OP_BRA:
+        r->pc[t] = (e->taken & bit) ? in->target : pc + 1;
+        break;
+    case WS_OP_BRX:
+        r->pc[t] = (e->taken & bit) ? e->lane_target[lane] : pc + 1;
+        break;
+    case WS_OP_EXIT:
+    case WS_OP_RET:
+        if (e->exited & bit) {
+            thread_exit(r, g, lane);
+            return r->failed ? -1 : 0;
+        }
+        r->pc[t] = pc + 1;
+        break;
+    case WS_OP_TRAP:
+        if (e->executed & bit) {
+            char who[96];
+            thread_desc(r, g, lane, who, sizeof who);
+            return fail(r, WS_ST_ERROR, "%s: trap at pc %u (line %u)", who, pc, in->line);
+        }
+        r->pc[t] = pc + 1;
+        break;
+    default:
+        r->pc[t] = pc + 1;
+    }
+    return 0;
+}
+
+static void describe_deadlock(ref *r)
+{
+    uint64_t nbar = 0, nwarp = 0, first = UINT64_MAX;
+    for (uint64_t t = 0; t < (uint64_t)r->nwarps * r->ws; t++) {
+        if (r->state[t] == T_BAR)
+            nbar++;
+        else if (r->state[t] == T_WARP)
+            nwarp++;
+        else
+            continue;
+        if (first == UINT64_MAX)
+            first = t;
+    }
+    char who[96] = "?";
+    const char *what = "?";
+    uint32_t pc = 0, line = 0;
+    if (first != UINT64_MAX) {
+        thread_desc(r, (uint32_t)(first / r->ws), (uint32_t)(first % r->ws), who, sizeof who);
+        pc = r->pc[first];
+        line = pc < r->k->ninsts ? r->k->insts[pc].line : 0;
+        what = r->state[first] == T_BAR ? "a CTA barrier" : "a warp-level sync";
+    }
+    fail(r, WS_ST_DEADLOCK,
+         "deadlock: all %llu live threads wait (%llu at CTA barriers, %llu at warp-level syncs); first: %s at pc %u "
+         "(line %u) waiting at %s",
+         (unsigned long long)r->live_total, (unsigned long long)nbar, (unsigned long long)nwarp, who, pc, line, what);
+}
+
+static int setup(ref *r, uint64_t seed, ws_memimage *mem)
+{
+    const ws_workload *wl = r->wl;
+    const ws_kernel *k = r->k;
+    ws_error err;
+    if (ws_memimage_init(mem, wl, seed, &err) < 0)
+        return fail(r, WS_ST_ERROR, "%s", err.msg);
+    uint32_t tpc = ws_workload_threads_per_cta(wl);
+    r->wpc = (tpc + r->ws - 1) / r->ws;
+    uint64_t nctas = ws_workload_ctas(wl);
+    uint64_t nwarps = nctas * r->wpc;
+    if (nwarps > (1u << 26))
+        return fail(r, WS_ST_INVALID, "reference: %llu warps are too many to run at once", (unsigned long long)nwarps);
+    r->nctas = (uint32_t)nctas;
+    r->nwarps = (uint32_t)nwarps;
+    ws_launch *L = &r->launch;
+    L->kernel = k;
+    memcpy(L->grid, wl->grid, sizeof L->grid);
+    memcpy(L->block, wl->block, sizeof L->block);
+    L->threads_per_cta = tpc;
+    L->warps_per_cta = r->wpc;
+    L->warp_size = r->ws;
+    L->param_buf = mem->param_buf;
+    L->shared_bytes = k->shared_bytes + wl->dyn_shared_bytes;
+    L->local_bytes = k->local_bytes;
+    r->env.launch = L;
+    r->env.gmem = &mem->gmem;
+    r->env.nsm = 1;
+    r->env.nwarps_hw = r->nwarps;
+
+    uint64_t nslots = nwarps * r->ws;
+    r->ctas = calloc(nctas, sizeof *r->ctas);
+    r->rc = calloc(nctas, sizeof *r->rc);
+    r->warps = calloc(nwarps, sizeof *r->warps);
+    r->exited = calloc(nwarps, sizeof *r->exited);
+    r->pc = calloc(nslots, sizeof *r->pc);
+    r->state = malloc(nslots);
+    r->bar = calloc(nslots, 1);
+    r->wmask = calloc(nslots, sizeof *r->wmask);
+    if (!r->ctas || !r->rc || !r->warps || !r->exited || !r->pc || !r->state || !r->bar || !r->wmask)
+        return fail(r, WS_ST_ERROR, "reference: out of memory");
+    memset(r->state, T_NONE, nslots);
+    for (uint32_t c = 0; c < nctas; c++) {
+        ws_cta *cta = &r->ctas[c];
+        cta->linear_id = c;
+        cta->ctaid[0] = c % wl->grid[0];
+        cta->ctaid[1] = (c / wl->grid[0]) % wl->grid[1];
+        cta->ctaid[2] = c / (wl->grid[0] * wl->grid[1]);
+        cta->smem = calloc(1, L->shared_bytes ? L->shared_bytes : 1);
+        if (!cta->smem)
+            return fail(r, WS_ST_ERROR, "reference: out of memory");
+        r->rc[c].live = tpc;
+        for (uint32_t wi = 0; wi < r->wpc; wi++) {
+            uint32_t g = c * r->wpc + wi;
+            ws_warp *w = &r->warps[g];
+            w->regs = calloc((uint64_t)(k->nregs ? k->nregs : 1) * r->ws, sizeof(uint64_t));
+            w->local = calloc(1, (uint64_t)(L->local_bytes ? L->local_bytes : 1) * r->ws);
+            if (!w->regs || !w->local)
+                return fail(r, WS_ST_ERROR, "reference: out of memory");
+            ws_warp_reset_regs(w, k->nregs, r->ws);
+            w->cta = cta;
+            w->warp_in_cta = wi;
+            w->hw_warp = g;
+            w->smid = 0;
+            uint32_t first = wi * r->ws;
+            w->nlanes = tpc - first < r->ws ? tpc - first : r->ws;
+            w->valid = w->nlanes >= 64 ? ~0ull : (1ull << w->nlanes) - 1;
+            for (uint32_t l = 0; l < w->nlanes; l++) {
+                uint32_t lt = first + l;
+                w->tid[0][l] = lt % wl->block[0];
+                w->tid[1][l] = (lt / wl->block[0]) % wl->block[1];
+                w->tid[2][l] = lt / (wl->block[0] * wl->block[1]);
+                r->state[(uint64_t)g * r->ws + l] = T_RUN;
+            }
+        }
+    }
+    r->live_total = nctas * tpc;
+    return 0;
+}
+
+static void teardown(ref *r)
+{
+    if (r->ctas)
+        for (uint32_t c = 0; c < r->nctas; c++)
+            free(r->ctas[c].smem);
+    if (r->warps)
+        for (uint32_t g = 0; g < r->nwarps; g++) {
+            free(r->warps[g].regs);
+            free(r->warps[g].local);
+        }
+    free(r->ctas);
+    free(r->rc);
+    free(r->warps);
+    free(r->exited);
+    free(r->pc);
+    free(r->state);
+    free(r->bar);
+    free(r->wmask);
+}
+
+void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
+                      ws_memimage *mem, ws_result *res)
+{
+    memset(res, 0, sizeof *res);
+    memset(mem, 0, sizeof *mem);
+    res->status = WS_ST_OK;
+    ref *r = calloc(1, sizeof *r);
+    if (!r) {
+        res->status = WS_ST_ERROR;
+        snprintf(res->message, sizeof res->message, "reference: out of memory");
+        return;
+    }
+    r->wl = wl;
+    r->k = wl->kernel;
+    r->res = res;
+    r->ws = warp_size < 1 ? 1 : warp_size > WS_MAX_WARP_SIZE ? WS_MAX_WARP_SIZE : warp_size;
+    if (!r->k) {
+        fail(r, WS_ST_ERROR, "reference: workload has no kernel");
+    } else if (setup(r, seed, mem) == 0) {
+        while (r->live_total > 0 && !r->failed) {
+            int progress = 0;
+            for (uint32_t g = 0; g < r->nwarps && !r->failed; g++) {
+                uint64_t valid = r->warps[g].valid & ~r->exited[g];
+                for (uint64_t x = valid; x && !r->failed; x &= x - 1) {
+                    uint32_t l = (uint32_t)__builtin_ctzll(x);
+                    if (r->state[(uint64_t)g * r->ws + l] != T_RUN)
+                        continue;
+                    if (max_steps && r->steps >= max_steps) {
+                        fail(r, WS_ST_TIMEOUT,
+                             "timeout: %llu thread instructions executed, %llu threads still running",
+                             (unsigned long long)r->steps, (unsigned long long)r->live_total);
+                        break;
+                    }
+                    progress = 1;
+                    r->steps++;
+                    step(r, g, l);
+                }
+            }
+            if (!progress && !r->failed && r->live_total > 0)
+                describe_deadlock(r);
+        }
+    }
+    res->metrics[WS_M_thread_insts].i = (int64_t)r->steps;
+    res->metrics[WS_M_warp_insts].i = (int64_t)r->steps;
+    res->metrics[WS_M_cycles].i = 0;
+    teardown(r);
+    free(r);
+}

@@ -1,10 +1,823 @@
-/* PLACEHOLDER: replaced by the workload loader. */
+/*
+ * Workload files (sweeps/kernels/NAME.yaml): loading and validation.
+ *
+ * The file is read with libyaml's document API so that every key and value
+ * keeps its position; every error is one line "file:line:col: message" at
+ * the key or value it is about. The format (documented in the README):
+ *
+ *   name: NAME                  optional (default: file name without .yaml)
+ *   kernel: FILE.ptx            required, relative to the workload file
+ *   entry: NAME                 optional when the PTX has one .entry
+ *   grid: N | [x, y, z]         required, 1-3 positive integers
+ *   block: N | [x, y, z]        required
+ *   regs_per_thread: N          optional (default: the kernel's estimate)
+ *   shared_bytes: N             optional dynamic shared memory per CTA
+ *   buffers:                    name: {type, count, init}
+ *     a: {type: f32, count: 64, init: INIT}
+ *   params: [a, 64, 2.5]        one value per .param: a buffer name or a number
+ *   expect:                     buffer: EXPECT
+ *
+ *   INIT:   number | iota | [v, ...] | {iota: {start, step}} | {random: {min, max}}
+ *   EXPECT: number | iota | [v, ...] | {iota: {start, step}} | reference
+ *
+ * Types: u8..u64, s8..s64, b8..b64, f32, f64.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
 #include "warpsweep/workload.h"
-ws_workload *ws_workload_load(const char *path, ws_error *err) { ws_fail(err, "%s: workloads not implemented yet", path); return NULL; }
-void ws_workload_free(ws_workload *wl) { (void)wl; }
-int ws_memimage_init(ws_memimage *m, const ws_workload *wl, uint64_t seed, ws_error *err) { (void)m; (void)wl; (void)seed; return ws_fail(err, "not implemented"); }
-void ws_memimage_free(ws_memimage *m) { (void)m; }
-int ws_expect_check(const ws_workload *wl, ws_memimage *m, ws_memimage *reference, char *msg, size_t len)
-{ (void)wl; (void)m; (void)reference; snprintf(msg, len, "not implemented"); return -1; }
-void ws_buffer_dump(const ws_workload *wl, ws_memimage *m, uint32_t i, FILE *out) { (void)wl; (void)m; (void)i; (void)out; }
+#include "wl_types.h"
+
+#define MAX_BLOCK_THREADS 1024u
+
+typedef struct parser {
+    const char *path;
+    yaml_document_t doc;
+    ws_error *err;
+    ws_workload *wl;
+} parser;
+
+static int fail_node(parser *p, const yaml_node_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail_node(parser *p, const yaml_node_t *n, const char *fmt, ...)
+{
+    char msg[WS_ERROR_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int line = n ? (int)n->start_mark.line + 1 : 1;
+    int col = n ? (int)n->start_mark.column + 1 : 1;
+    return ws_fail_at(p->err, p->path, line, col, "%s", msg);
+}
+
+static yaml_node_t *node(parser *p, int i) { return yaml_document_get_node(&p->doc, i); }
+
+static const char *scalar(const yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static const char *kind_name(const yaml_node_t *n)
+{
+    switch (n->type) {
+    case YAML_SCALAR_NODE: return "a scalar";
+    case YAML_SEQUENCE_NODE: return "a list";
+    case YAML_MAPPING_NODE: return "a mapping";
+    default: return "empty";
+    }
+}
+
+/* ---- names and suggestions ---- */
+
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 1000;
+    int d[64][64];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+/* " (did you mean 'x'?)" for the closest of names[0..n-1], or "" when none
+ * is reasonably close. */
+static const char *suggest(const char *word, const char *const *names, int n, char *buf, size_t len)
+{
+    int best = -1, best_d = INT_MAX;
+    for (int i = 0; i < n; i++) {
+        int d = edit_distance(word, names[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = i;
+        }
+    }
+    int lim = (int)strlen(word) / 2 + 2;
+    if (best < 0 || best_d > lim) {
+        buf[0] = 0;
+        return buf;
+    }
+    snprintf(buf, len, " (did you mean '%s'?)", names[best]);
+    return buf;
+}
+
+/* Looks key up in keys[]; unknown keys are an error that suggests the closest. */
+static int key_index(parser *p, const yaml_node_t *k, const char *const *keys, int nkeys, const char *where)
+{
+    const char *s = scalar(k);
+    if (!s)
+        return fail_node(p, k, "%s: keys must be plain names, not %s", where, kind_name(k)), -1;
+    for (int i = 0; i < nkeys; i++)
+        if (strcmp(s, keys[i]) == 0)
+            return i;
+    char sug[128];
+    return fail_node(p, k, "unknown key '%s' in %s%s", s, where, suggest(s, keys, nkeys, sug, sizeof sug)), -1;
+}
+
+/* Collects the values of a mapping's known keys into vals[] (key nodes in
+ * knodes[]), rejecting unknown and duplicate keys. */
+static int collect(parser *p, yaml_node_t *map, const char *const *keys, int nkeys, const char *where,
+                   yaml_node_t **vals, yaml_node_t **knodes)
+{
+    for (int i = 0; i < nkeys; i++)
+        vals[i] = knodes[i] = NULL;
+    if (map->type != YAML_MAPPING_NODE)
+        return fail_node(p, map, "%s must be a mapping, not %s", where, kind_name(map));
+    for (yaml_node_pair_t *pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top; pr++) {
+        yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+        int i = key_index(p, k, keys, nkeys, where);
+        if (i < 0)
+            return -1;
+        if (vals[i])
+            return fail_node(p, k, "duplicate key '%s' in %s", keys[i], where);
+        vals[i] = v;
+        knodes[i] = k;
+    }
+    return 0;
+}
+
+/* ---- numbers ---- */
+
+typedef struct num {
+    int is_int;         /* an integer literal (or an integral float) */
+    int neg;
+    uint64_t mag;       /* is_int: |value| */
+    double d;
+} num;
+
+/* Parses a YAML scalar as a number (decimal or 0x integers, floats, .inf,
+ * .nan). Returns 0 or -1 if it is not a number. */
+static int parse_num(const char *s, num *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!s || !*s)
+        return -1;
+    const char *t = s;
+    int neg = 0;
+    if (*t == '+' || *t == '-') {
+        neg = *t == '-';
+        t++;
+    }
+    if (!strcmp(t, ".inf") || !strcmp(t, ".Inf") || !strcmp(t, ".INF") || !strcmp(t, "inf")) {
+        out->d = neg ? -INFINITY : INFINITY;
+        return 0;
+    }
+    if (!strcmp(t, ".nan") || !strcmp(t, ".NaN") || !strcmp(t, ".NAN") || !strcmp(t, "nan")) {
+        out->d = NAN;
+        return 0;
+    }
+    if (*t >= '0' && *t <= '9') {
+        char *end;
+        errno = 0;
+        unsigned long long m = strtoull(t, &end, 0);   /* 0x.., decimal (leading 0: octal; see below) */
+        if (*end == 0 && end != t) {
+            if (t[0] == '0' && t[1] >= '0' && t[1] <= '9') {   /* YAML 1.2: 010 is decimal 10 */
+                errno = 0;
+                m = strtoull(t, &end, 10);
+            }
+            if (errno == ERANGE)
+                return -1;
+            out->is_int = 1;
+            out->neg = neg && m != 0;
+            out->mag = m;
+            out->d = neg ? -(double)m : (double)m;
+            return 0;
+        }
+    } else if (*t != '.') {
+        return -1;
+    }
+    char *end;
+    double d = strtod(s, &end);
+    if (*end || end == s || isnan(d) || isinf(d))
+        return -1;
+    out->d = d;
+    if (d == floor(d) && fabs(d) < 18446744073709551616.0) {
+        out->is_int = 1;
+        out->neg = d < 0;
+        out->mag = (uint64_t)fabs(d);
+    }
+    return 0;
+}
+
+/* Converts n to type t: *bits (integers: two's complement; floats: the
+ * double in *d). Fails when the value does not fit. */
+static int num_to_type(parser *p, const yaml_node_t *n, const num *v, int t, int64_t *ival, double *dval,
+                       const char *what)
+{
+    if (wl_type_float(t)) {
+        *dval = v->d;
+        *ival = v->is_int ? (v->neg ? -(int64_t)v->mag : (int64_t)v->mag) : (int64_t)v->d;
+        return 0;
+    }
+    if (!v->is_int)
+        return fail_node(p, n, "%s: '%s' is not an integer (type %s)", what, scalar(n), wl_type_name(t));
+    int bits = wl_type_bytes(t) * 8;
+    int is_signed = wl_type_signed(t);
+    uint64_t maxpos = is_signed ? (1ull << (bits - 1)) - 1 : (bits == 64 ? UINT64_MAX : (1ull << bits) - 1);
+    uint64_t maxneg = is_signed ? (1ull << (bits - 1)) : 0;
+    /* b8..b64 (bit types) also accept negative values of their width */
+    if (t >= WS_TY_B8 && t <= WS_TY_B64)
+        maxneg = 1ull << (bits - 1);
+    if ((v->neg && v->mag > maxneg) || (!v->neg && v->mag > maxpos))
+        return fail_node(p, n, "%s: %s is out of range for %s", what, scalar(n), wl_type_name(t));
+    *ival = v->neg ? (int64_t)(0 - v->mag) : (int64_t)v->mag;
+    *dval = v->neg ? -(double)v->mag : (double)v->mag;
+    return 0;
+}
+
+/* A positive integer scalar no larger than max. */
+static int get_uint(parser *p, const yaml_node_t *n, const char *key, uint64_t min, uint64_t max, uint64_t *out)
+{
+    num v;
+    const char *s = scalar(n);
+    if (!s)
+        return fail_node(p, n, "%s must be an integer, not %s", key, kind_name(n));
+    if (parse_num(s, &v) < 0 || !v.is_int)
+        return fail_node(p, n, "%s: '%s' is not an integer", key, s);
+    if (v.neg || v.mag < min || v.mag > max)
+        return fail_node(p, n, "%s: %s is out of range [%llu, %llu]", key, s, (unsigned long long)min,
+                         (unsigned long long)max);
+    *out = v.mag;
+    return 0;
+}
+
+static int get_double(parser *p, const yaml_node_t *n, const char *key, double *out)
+{
+    num v;
+    const char *s = scalar(n);
+    if (!s)
+        return fail_node(p, n, "%s must be a number, not %s", key, kind_name(n));
+    if (parse_num(s, &v) < 0)
+        return fail_node(p, n, "%s: '%s' is not a number", key, s);
+    *out = v.d;
+    return 0;
+}
+
+/* grid / block: N or [x, y, z] with 1-3 elements. */
+static int get_dim3(parser *p, yaml_node_t *n, const char *key, uint32_t out[3])
+{
+    out[0] = out[1] = out[2] = 1;
+    uint64_t v;
+    if (n->type == YAML_SCALAR_NODE) {
+        if (get_uint(p, n, key, 1, 0x7fffffff, &v) < 0)
+            return -1;
+        out[0] = (uint32_t)v;
+        return 0;
+    }
+    if (n->type != YAML_SEQUENCE_NODE)
+        return fail_node(p, n, "%s must be N or [x, y, z], not %s", key, kind_name(n));
+    int cnt = (int)(n->data.sequence.items.top - n->data.sequence.items.start);
+    if (cnt < 1 || cnt > 3)
+        return fail_node(p, n, "%s must have 1 to 3 elements, not %d", key, cnt);
+    for (int i = 0; i < cnt; i++) {
+        yaml_node_t *e = node(p, n->data.sequence.items.start[i]);
+        if (get_uint(p, e, key, 1, i == 0 ? 0x7fffffff : 65535, &v) < 0)
+            return -1;
+        out[i] = (uint32_t)v;
+    }
+    return 0;
+}
+
+static int parse_type(parser *p, yaml_node_t *n, uint8_t *out)
+{
+    static const char *const names[] = {"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
+                                        "b8", "b16", "b32", "b64", "f32", "f64"};
+    static const uint8_t types[] = {WS_TY_U8, WS_TY_U16, WS_TY_U32, WS_TY_U64, WS_TY_S8, WS_TY_S16, WS_TY_S32,
+                                    WS_TY_S64, WS_TY_B8, WS_TY_B16, WS_TY_B32, WS_TY_B64, WS_TY_F32, WS_TY_F64};
+    const char *s = scalar(n);
+    if (!s)
+        return fail_node(p, n, "type must be a type name, not %s", kind_name(n));
+    for (size_t i = 0; i < sizeof types; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = types[i];
+            return 0;
+        }
+    char sug[128];
+    return fail_node(p, n, "bad type '%s': expected one of u8 u16 u32 u64 s8 s16 s32 s64 b8 b16 b32 b64 f32 f64%s", s,
+                     suggest(s, names, (int)(sizeof names / sizeof names[0]), sug, sizeof sug));
+}
+
+/* ---- value specs (init / expect) ---- */
+
+static int set_const(parser *p, yaml_node_t *n, int type, ws_values *v, const char *what)
+{
+    num x;
+    if (parse_num(scalar(n), &x) < 0)
+        return -2;   /* not a number: caller decides */
+    v->kind = WS_INIT_CONST;
+    v->list = calloc(1, sizeof(double));
+    v->ilist = calloc(1, sizeof(int64_t));
+    v->nlist = 1;
+    if (num_to_type(p, n, &x, type, &v->ilist[0], &v->list[0], what) < 0)
+        return -1;
+    v->start = v->list[0];
+    return 0;
+}
+
+static int parse_iota(parser *p, yaml_node_t *n, int type, ws_values *v, const char *what)
+{
+    static const char *const keys[] = {"start", "step"};
+    yaml_node_t *vals[2], *kn[2];
+    v->kind = WS_INIT_IOTA;
+    v->start = 0;
+    v->step = 1;
+    if (collect(p, n, keys, 2, "iota", vals, kn) < 0)
+        return -1;
+    if (vals[0] && get_double(p, vals[0], "iota start", &v->start) < 0)
+        return -1;
+    if (vals[1] && get_double(p, vals[1], "iota step", &v->step) < 0)
+        return -1;
+    if (!wl_type_float(type)) {
+        for (int i = 0; i < 2; i++) {
+            double d = i ? v->step : v->start;
+            if (vals[i] && (d != floor(d) || fabs(d) > 9e15))
+                return fail_node(p, vals[i], "%s: iota %s '%s' is not an integer (type %s)", what, keys[i],
+                                 scalar(vals[i]), wl_type_name(type));
+        }
+    }
+    return 0;
+}
+
+static int parse_random(parser *p, yaml_node_t *n, int type, ws_values *v, const char *what)
+{
+    static const char *const keys[] = {"min", "max"};
+    yaml_node_t *vals[2], *kn[2];
+    v->kind = WS_INIT_RANDOM;
+    v->min = 0;
+    v->max = 1;
+    if (collect(p, n, keys, 2, "random", vals, kn) < 0)
+        return -1;
+    if (vals[0] && get_double(p, vals[0], "random min", &v->min) < 0)
+        return -1;
+    if (vals[1] && get_double(p, vals[1], "random max", &v->max) < 0)
+        return -1;
+    if (!(v->min <= v->max))
+        return fail_node(p, n, "%s: random min %g is greater than max %g", what, v->min, v->max);
+    if (!wl_type_float(type)) {
+        int bits = wl_type_bytes(type) * 8;
+        double lo = wl_type_signed(type) ? -ldexp(1, bits - 1) : 0;
+        double hi = wl_type_signed(type) ? ldexp(1, bits - 1) - 1 : ldexp(1, bits) - 1;
+        if (ceil(v->min) > floor(v->max))
+            return fail_node(p, n, "%s: random range [%g, %g] holds no integer", what, v->min, v->max);
+        if (v->min < lo || v->max > hi)
+            return fail_node(p, n, "%s: random range [%g, %g] is out of range for %s", what, v->min, v->max,
+                             wl_type_name(type));
+    }
+    return 0;
+}
+
+/* Parses an init (is_expect = 0) or expect (1) value spec for a buffer of
+ * type/count. Returns 0, -1 on error, or 1 for `reference` (expect only). */
+static int parse_values(parser *p, yaml_node_t *n, int type, uint64_t count, int is_expect, const char *bufname,
+                        ws_values *v)
+{
+    char what[160];
+    snprintf(what, sizeof what, "%s '%s'", is_expect ? "expect for" : "init of", bufname);
+    memset(v, 0, sizeof *v);
+    const char *forms = is_expect ? "a number, iota, [values], {iota: {start, step}} or reference"
+                                  : "a number, iota, [values], {iota: {start, step}} or {random: {min, max}}";
+    if (n->type == YAML_SCALAR_NODE) {
+        const char *s = scalar(n);
+        if (strcmp(s, "iota") == 0) {
+            v->kind = WS_INIT_IOTA;
+            v->step = 1;
+            return 0;
+        }
+        if (is_expect && strcmp(s, "reference") == 0)
+            return 1;
+        int r = set_const(p, n, type, v, what);
+        if (r == -2)
+            return fail_node(p, n, "%s: '%s' is not %s", what, s, forms);
+        return r;
+    }
+    if (n->type == YAML_SEQUENCE_NODE) {
+        uint64_t cnt = (uint64_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+        if (cnt > count)
+            return fail_node(p, n, "%s: the list has %llu values but the buffer holds %llu", what,
+                             (unsigned long long)cnt, (unsigned long long)count);
+        v->kind = WS_INIT_LIST;
+        v->nlist = (uint32_t)cnt;
+        v->list = calloc(cnt ? cnt : 1, sizeof(double));
+        v->ilist = calloc(cnt ? cnt : 1, sizeof(int64_t));
+        if (!v->list || !v->ilist)
+            return fail_node(p, n, "%s: out of memory", what);
+        for (uint64_t i = 0; i < cnt; i++) {
+            yaml_node_t *e = node(p, n->data.sequence.items.start[i]);
+            num x;
+            if (!scalar(e) || parse_num(scalar(e), &x) < 0)
+                return fail_node(p, e, "%s: element %llu is not a number", what, (unsigned long long)i);
+            if (num_to_type(p, e, &x, type, &v->ilist[i], &v->list[i], what) < 0)
+                return -1;
+        }
+        return 0;
+    }
+    if (n->type == YAML_MAPPING_NODE) {
+        yaml_node_pair_t *pr = n->data.mapping.pairs.start;
+        int npairs = (int)(n->data.mapping.pairs.top - pr);
+        static const char *const kinds_init[] = {"iota", "random"};
+        static const char *const kinds_expect[] = {"iota"};
+        if (npairs != 1)
+            return fail_node(p, n, "%s must be %s", what, forms);
+        yaml_node_t *k = node(p, pr->key), *val = node(p, pr->value);
+        int i = key_index(p, k, is_expect ? kinds_expect : kinds_init, is_expect ? 1 : 2, what);
+        if (i < 0)
+            return -1;
+        return i == 0 ? parse_iota(p, val, type, v, what) : parse_random(p, val, type, v, what);
+    }
+    return fail_node(p, n, "%s must be %s", what, forms);
+}
+
+static void values_free(ws_values *v)
+{
+    free(v->list);
+    free(v->ilist);
+    v->list = NULL;
+    v->ilist = NULL;
+}
+
+/* ---- sections ---- */
+
+static int find_buffer(const ws_workload *wl, const char *name)
+{
+    for (uint32_t i = 0; i < wl->nbuffers; i++)
+        if (strcmp(wl->buffers[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static const char *suggest_buffer(const ws_workload *wl, const char *name, char *buf, size_t len)
+{
+    const char *names[256];
+    int n = 0;
+    for (uint32_t i = 0; i < wl->nbuffers && n < 256; i++)
+        names[n++] = wl->buffers[i].name;
+    return suggest(name, names, n, buf, len);
+}
+
+static int parse_buffers(parser *p, yaml_node_t *n)
+{
+    ws_workload *wl = p->wl;
+    if (n->type != YAML_MAPPING_NODE)
+        return fail_node(p, n, "buffers must be a mapping of name: {type, count, init}, not %s", kind_name(n));
+    uint32_t cnt = (uint32_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+    wl->buffers = calloc(cnt ? cnt : 1, sizeof *wl->buffers);
+    if (!wl->buffers)
+        return fail_node(p, n, "out of memory");
+    for (uint32_t i = 0; i < cnt; i++) {
+        yaml_node_pair_t *pr = &n->data.mapping.pairs.start[i];
+        yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+        const char *name = scalar(k);
+        if (!name || !*name)
+            return fail_node(p, k, "buffer names must be plain names");
+        if (find_buffer(wl, name) >= 0)
+            return fail_node(p, k, "duplicate buffer '%s'", name);
+        ws_buffer_spec *b = &wl->buffers[wl->nbuffers++];
+        b->name = strdup(name);
+        b->line = (int)k->start_mark.line + 1;
+        b->col = (int)k->start_mark.column + 1;
+        char where[160];
+        snprintf(where, sizeof where, "buffer '%s'", name);
+        static const char *const keys[] = {"type", "count", "init"};
+        yaml_node_t *vals[3], *kn[3];
+        if (collect(p, v, keys, 3, where, vals, kn) < 0)
+            return -1;
+        if (!vals[0])
+            return fail_node(p, v, "%s: missing required key 'type'", where);
+        if (!vals[1])
+            return fail_node(p, v, "%s: missing required key 'count'", where);
+        if (parse_type(p, vals[0], &b->type) < 0)
+            return -1;
+        uint64_t c;
+        char ckey[192];
+        snprintf(ckey, sizeof ckey, "%s: count", where);
+        if (get_uint(p, vals[1], ckey, 1, 1ull << 32, &c) < 0)
+            return -1;
+        b->count = c;
+        if (!vals[2]) {
+            b->init.kind = WS_INIT_CONST;   /* zero */
+        } else {
+            int r = parse_values(p, vals[2], b->type, b->count, 0, name, &b->init);
+            if (r < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Resolves params names before the kernel is loaded (so a missing buffer is
+ * reported even when the PTX is broken); types are checked afterwards. */
+static int parse_params(parser *p, yaml_node_t *n)
+{
+    ws_workload *wl = p->wl;
+    if (n->type != YAML_SEQUENCE_NODE)
+        return fail_node(p, n, "params must be a list [buffer or number, ...], not %s", kind_name(n));
+    uint32_t cnt = (uint32_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+    wl->args = calloc(cnt ? cnt : 1, sizeof *wl->args);
+    if (!wl->args)
+        return fail_node(p, n, "out of memory");
+    wl->nargs = cnt;
+    for (uint32_t i = 0; i < cnt; i++) {
+        yaml_node_t *e = node(p, n->data.sequence.items.start[i]);
+        ws_arg *a = &wl->args[i];
+        a->line = (int)e->start_mark.line + 1;
+        a->col = (int)e->start_mark.column + 1;
+        const char *s = scalar(e);
+        if (!s)
+            return fail_node(p, e, "params[%u] must be a buffer name or a number, not %s", i, kind_name(e));
+        num x;
+        if (parse_num(s, &x) == 0) {
+            a->value = x.d;
+            a->ivalue = x.is_int ? (x.neg ? (int64_t)(0 - x.mag) : (int64_t)x.mag) : (int64_t)x.d;
+            continue;
+        }
+        int b = find_buffer(wl, s);
+        if (b < 0) {
+            char sug[128];
+            return fail_node(p, e, "params[%u]: missing buffer '%s' (not declared under buffers)%s", i, s,
+                             suggest_buffer(wl, s, sug, sizeof sug));
+        }
+        a->is_buffer = 1;
+        a->buffer = (uint32_t)b;
+    }
+    return 0;
+}
+
+/* After the kernel is loaded: count and types against its .param list. */
+static int check_params(parser *p, yaml_node_t *n, yaml_node_t *root)
+{
+    ws_workload *wl = p->wl;
+    const ws_kernel *k = wl->kernel;
+    if (!n) {
+        if (k->nparams)
+            return fail_node(p, root, "missing required key 'params': kernel %s declares %u .param", k->name,
+                             k->nparams);
+        return 0;
+    }
+    if (wl->nargs != k->nparams)
+        return fail_node(p, n, "params has %u values but kernel %s declares %u .param", wl->nargs, k->name,
+                         k->nparams);
+    for (uint32_t i = 0; i < wl->nargs; i++) {
+        yaml_node_t *e = node(p, n->data.sequence.items.start[i]);
+        ws_arg *a = &wl->args[i];
+        const ws_kparam *kp = &k->params[i];
+        int tb = wl_type_bytes(kp->type);
+        if (a->is_buffer) {
+            if (kp->size != 8)
+                return fail_node(p, e, "params[%u]: buffer '%s' passed to .param %s of %u bytes (%s); a buffer's "
+                                 "address needs a 64-bit .param", i, scalar(e), kp->name, kp->size,
+                                 wl_type_name(kp->type));
+            continue;
+        }
+        if (tb == 0 || (uint32_t)tb != kp->size)
+            return fail_node(p, e, "params[%u]: cannot pass a number to .param %s (%u bytes, not a scalar)", i,
+                             kp->name, kp->size);
+        num x;
+        parse_num(scalar(e), &x);
+        char what[160];
+        snprintf(what, sizeof what, "params[%u] (.param .%s %s)", i, wl_type_name(kp->type), kp->name);
+        if (num_to_type(p, e, &x, kp->type, &a->ivalue, &a->value, what) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int parse_expect(parser *p, yaml_node_t *n)
+{
+    ws_workload *wl = p->wl;
+    if (n->type != YAML_MAPPING_NODE)
+        return fail_node(p, n, "expect must be a mapping of buffer: values, not %s", kind_name(n));
+    uint32_t cnt = (uint32_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+    wl->expects = calloc(cnt ? cnt : 1, sizeof *wl->expects);
+    if (!wl->expects)
+        return fail_node(p, n, "out of memory");
+    for (uint32_t i = 0; i < cnt; i++) {
+        yaml_node_pair_t *pr = &n->data.mapping.pairs.start[i];
+        yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+        const char *name = scalar(k);
+        if (!name)
+            return fail_node(p, k, "expect keys must be buffer names");
+        int b = find_buffer(wl, name);
+        if (b < 0) {
+            char sug[128];
+            return fail_node(p, k, "expect on unknown buffer '%s'%s", name, suggest_buffer(wl, name, sug, sizeof sug));
+        }
+        for (uint32_t j = 0; j < wl->nexpects; j++)
+            if (wl->expects[j].buffer == (uint32_t)b)
+                return fail_node(p, k, "duplicate expect for buffer '%s'", name);
+        ws_expect *e = &wl->expects[wl->nexpects++];
+        e->buffer = (uint32_t)b;
+        e->line = (int)k->start_mark.line + 1;
+        e->col = (int)k->start_mark.column + 1;
+        const ws_buffer_spec *bs = &wl->buffers[b];
+        int r = parse_values(p, v, bs->type, bs->count, 1, name, &e->values);
+        if (r < 0)
+            return -1;
+        if (r == 1) {
+            e->kind = WS_EXPECT_REFERENCE;
+            wl->needs_reference = 1;
+        } else {
+            e->kind = WS_EXPECT_VALUES;
+        }
+    }
+    return 0;
+}
+
+static char *resolve_path(const char *yaml_path, const char *rel)
+{
+    if (rel[0] == '/')
+        return strdup(rel);
+    const char *slash = strrchr(yaml_path, '/');
+    size_t dl = slash ? (size_t)(slash - yaml_path + 1) : 0;
+    char *out = malloc(dl + strlen(rel) + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, yaml_path, dl);
+    strcpy(out + dl, rel);
+    return out;
+}
+
+static char *default_name(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (n > 5 && strcmp(base + n - 5, ".yaml") == 0)
+        n -= 5;
+    else if (n > 4 && strcmp(base + n - 4, ".yml") == 0)
+        n -= 4;
+    return strndup(base, n);
+}
+
+enum { K_NAME, K_KERNEL, K_ENTRY, K_GRID, K_BLOCK, K_REGS, K_SHARED, K_BUFFERS, K_PARAMS, K_EXPECT, K_N };
+static const char *const top_keys[K_N] = {"name",  "kernel",          "entry",        "grid",    "block",
+                                          "regs_per_thread", "shared_bytes", "buffers", "params", "expect"};
+
+static int load_doc(parser *p, yaml_node_t *root)
+{
+    ws_workload *wl = p->wl;
+    yaml_node_t *v[K_N], *kn[K_N];
+    if (collect(p, root, top_keys, K_N, "the workload", v, kn) < 0)
+        return -1;
+    static const int required[] = {K_KERNEL, K_GRID, K_BLOCK};
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!v[required[i]])
+            return fail_node(p, root, "missing required key '%s'", top_keys[required[i]]);
+
+    if (v[K_NAME]) {
+        if (!scalar(v[K_NAME]) || !*scalar(v[K_NAME]))
+            return fail_node(p, v[K_NAME], "name must be a plain string");
+        wl->name = strdup(scalar(v[K_NAME]));
+    } else {
+        wl->name = default_name(p->path);
+    }
+    if (get_dim3(p, v[K_GRID], "grid", wl->grid) < 0 || get_dim3(p, v[K_BLOCK], "block", wl->block) < 0)
+        return -1;
+    uint64_t threads = (uint64_t)wl->block[0] * wl->block[1] * wl->block[2];
+    if (threads > MAX_BLOCK_THREADS)
+        return fail_node(p, v[K_BLOCK], "block has %llu threads; a CTA holds at most %u", (unsigned long long)threads,
+                         MAX_BLOCK_THREADS);
+    if (ws_workload_ctas(wl) > (1ull << 31))
+        return fail_node(p, v[K_GRID], "grid has %llu CTAs; at most 2^31", (unsigned long long)ws_workload_ctas(wl));
+    uint64_t x;
+    if (v[K_SHARED]) {
+        if (get_uint(p, v[K_SHARED], "shared_bytes", 0, 1u << 24, &x) < 0)
+            return -1;
+        wl->dyn_shared_bytes = (uint32_t)x;
+    }
+    if (v[K_REGS]) {
+        if (get_uint(p, v[K_REGS], "regs_per_thread", 1, 65536, &x) < 0)
+            return -1;
+        wl->regs_per_thread = (uint32_t)x;
+    }
+    if (v[K_BUFFERS] && parse_buffers(p, v[K_BUFFERS]) < 0)
+        return -1;
+    if (v[K_PARAMS] && parse_params(p, v[K_PARAMS]) < 0)
+        return -1;
+    if (v[K_EXPECT] && parse_expect(p, v[K_EXPECT]) < 0)
+        return -1;
+
+    /* the kernel */
+    const char *kpath = scalar(v[K_KERNEL]);
+    if (!kpath || !*kpath)
+        return fail_node(p, v[K_KERNEL], "kernel must be the path of a .ptx file");
+    const char *entry = NULL;
+    if (v[K_ENTRY]) {
+        entry = scalar(v[K_ENTRY]);
+        if (!entry || !*entry)
+            return fail_node(p, v[K_ENTRY], "entry must be the name of an .entry");
+    }
+    char *full = resolve_path(p->path, kpath);
+    if (!full)
+        return fail_node(p, v[K_KERNEL], "out of memory");
+    FILE *f = fopen(full, "r");
+    if (!f) {
+        int e = errno;
+        fail_node(p, v[K_KERNEL], "kernel '%s': cannot open %s: %s", kpath, full, strerror(e));
+        free(full);
+        return -1;
+    }
+    fclose(f);
+    wl->kernel = ws_ptx_load(full, entry, p->err);   /* its errors carry their own position */
+    free(full);
+    if (!wl->kernel)
+        return -1;
+    const ws_kernel *k = wl->kernel;
+    if (!wl->regs_per_thread)
+        wl->regs_per_thread = k->est_regs_per_thread ? k->est_regs_per_thread : 1;
+    if (k->reqntid[0] && (k->reqntid[0] != wl->block[0] || (k->reqntid[1] ? k->reqntid[1] : 1) != wl->block[1] ||
+                          (k->reqntid[2] ? k->reqntid[2] : 1) != wl->block[2]))
+        return fail_node(p, v[K_BLOCK], "block [%u, %u, %u] differs from the kernel's .reqntid %u, %u, %u", wl->block[0],
+                         wl->block[1], wl->block[2], k->reqntid[0], k->reqntid[1] ? k->reqntid[1] : 1,
+                         k->reqntid[2] ? k->reqntid[2] : 1);
+    if (k->maxntid[0]) {
+        uint64_t maxt = (uint64_t)k->maxntid[0] * (k->maxntid[1] ? k->maxntid[1] : 1) *
+                        (k->maxntid[2] ? k->maxntid[2] : 1);
+        if (threads > maxt)
+            return fail_node(p, v[K_BLOCK], "block has %llu threads; the kernel's .maxntid allows %llu",
+                             (unsigned long long)threads, (unsigned long long)maxt);
+    }
+    return check_params(p, v[K_PARAMS], root);
+}
+
+ws_workload *ws_workload_load(const char *path, ws_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ws_fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    yaml_parser_t yp;
+    if (!yaml_parser_initialize(&yp)) {
+        fclose(f);
+        ws_fail(err, "%s: cannot initialise the YAML parser", path);
+        return NULL;
+    }
+    yaml_parser_set_input_file(&yp, f);
+    parser p = {.path = path, .err = err};
+    if (!yaml_parser_load(&yp, &p.doc)) {
+        ws_fail_at(err, path, (int)yp.problem_mark.line + 1, (int)yp.problem_mark.column + 1, "YAML syntax error: %s%s%s",
+                   yp.problem ? yp.problem : "?", yp.context ? " " : "", yp.context ? yp.context : "");
+        yaml_parser_delete(&yp);
+        fclose(f);
+        return NULL;
+    }
+    yaml_parser_delete(&yp);
+    fclose(f);
+
+    ws_workload *wl = calloc(1, sizeof *wl);
+    p.wl = wl;
+    int rc = -1;
+    if (wl) {
+        wl->path = strdup(path);
+        yaml_node_t *root = yaml_document_get_root_node(&p.doc);
+        if (!root)
+            ws_fail_at(err, path, 1, 1, "empty workload file: expected keys kernel, grid, block, buffers, params");
+        else
+            rc = load_doc(&p, root);
+    } else {
+        ws_fail(err, "%s: out of memory", path);
+    }
+    yaml_document_delete(&p.doc);
+    if (rc < 0) {
+        ws_workload_free(wl);
+        return NULL;
+    }
+    return wl;
+}
+
+void ws_workload_free(ws_workload *wl)
+{
+    if (!wl)
+        return;
+    free(wl->path);
+    free(wl->name);
+    if (wl->kernel)
+        ws_kernel_free(wl->kernel);
+    for (uint32_t i = 0; i < wl->nbuffers; i++) {
+        free(wl->buffers[i].name);
+        values_free(&wl->buffers[i].init);
+    }
+    free(wl->buffers);
+    free(wl->args);
+    for (uint32_t i = 0; i < wl->nexpects; i++)
+        values_free(&wl->expects[i].values);
+    free(wl->expects);
+    free(wl);
+}

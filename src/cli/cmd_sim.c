@@ -1,0 +1,172 @@
+/*
+ * warpsweep sim WORKLOAD.yaml [--set name=value ...] [--json] [--dump BUFFER]
+ *                             [--trace FILE.csv] [--timeline] [--reference]
+ *
+ * Runs one launch of the workload on the cycle-level core (ws_sim_run) or,
+ * with --reference, as the MIMD reference execution (ws_reference_run; the
+ * parameters it uses: seed, warp_size, and max_cycles as the limit on thread
+ * instructions), checks the expectations and prints the status, the message
+ * and every metric (--json: one JSON object with the workload name, status,
+ * message, every parameter and every metric as top-level keys).
+ * With --json, the --dump values and the --timeline go to stderr so that
+ * stdout holds exactly one JSON object.
+ * Exit code: 0 if the status is ok, 1 otherwise or on bad input, 2 on a bad
+ * command line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "warpsweep/report.h"
+#include "warpsweep/sim.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: warpsweep sim WORKLOAD.yaml [--set name=value]... [--json] [--dump BUFFER] "
+                 "[--trace FILE.csv] [--timeline] [--reference]\n");
+}
+
+static int find_buffer(const ws_workload *wl, const char *name)
+{
+    for (uint32_t i = 0; i < wl->nbuffers; i++)
+        if (strcmp(wl->buffers[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+    const char *path = NULL, *dump = NULL, *trace = NULL;
+    int json = 0, timeline = 0, reference = 0;
+    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    int nsets = 0;
+    if (!sets)
+        return WS_EXIT_FAIL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--set") == 0 || strcmp(a, "-s") == 0) {
+            if (++i >= argc) {
+                fprintf(stderr, "warpsweep sim: --set needs name=value\n");
+                free(sets);
+                return WS_EXIT_USAGE;
+            }
+            sets[nsets++] = argv[i];
+        } else if (strncmp(a, "--set=", 6) == 0) {
+            sets[nsets++] = a + 6;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(a, "--timeline") == 0) {
+            timeline = 1;
+        } else if (strcmp(a, "--reference") == 0) {
+            reference = 1;
+        } else if (strcmp(a, "--dump") == 0 || strcmp(a, "--trace") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "warpsweep sim: %s needs an argument\n", a);
+                free(sets);
+                return WS_EXIT_USAGE;
+            }
+            if (a[2] == 'd')
+                dump = argv[++i];
+            else
+                trace = argv[++i];
+        } else if (strncmp(a, "--dump=", 7) == 0) {
+            dump = a + 7;
+        } else if (strncmp(a, "--trace=", 8) == 0) {
+            trace = a + 8;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            free(sets);
+            return WS_EXIT_OK;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "warpsweep sim: unknown option '%s'\n", a);
+            usage(stderr);
+            free(sets);
+            return WS_EXIT_USAGE;
+        } else if (!path) {
+            path = a;
+        } else {
+            fprintf(stderr, "warpsweep sim: more than one workload ('%s' and '%s')\n", path, a);
+            free(sets);
+            return WS_EXIT_USAGE;
+        }
+    }
+    if (!path) {
+        usage(stderr);
+        free(sets);
+        return WS_EXIT_USAGE;
+    }
+
+    ws_error err;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    for (int i = 0; i < nsets; i++)
+        if (ws_config_set(&cfg, sets[i], &err) < 0) {
+            fprintf(stderr, "%s\n", err.msg);
+            free(sets);
+            return WS_EXIT_FAIL;
+        }
+    free(sets);
+
+    ws_workload *wl = ws_workload_load(path, &err);
+    if (!wl) {
+        fprintf(stderr, "%s\n", err.msg);
+        return WS_EXIT_FAIL;
+    }
+    int dump_index = -1;
+    if (dump) {
+        dump_index = find_buffer(wl, dump);
+        if (dump_index < 0) {
+            fprintf(stderr, "%s: --dump: no buffer '%s' in the workload (buffers:", path, dump);
+            for (uint32_t i = 0; i < wl->nbuffers; i++)
+                fprintf(stderr, " %s", wl->buffers[i].name);
+            fprintf(stderr, ")\n");
+            ws_workload_free(wl);
+            return WS_EXIT_FAIL;
+        }
+    }
+    FILE *aux = json ? stderr : stdout;   /* dump and timeline */
+    ws_result res;
+    if (reference) {
+        ws_memimage mem;
+        if (trace || timeline)
+            fprintf(stderr, "warpsweep sim: --trace and --timeline show the cycle-level core; ignored with --reference\n");
+        ws_reference_run(wl, (uint64_t)ws_cfg_i(&cfg, WS_P_seed), (uint32_t)ws_cfg_i(&cfg, WS_P_warp_size),
+                         (uint64_t)ws_cfg_i(&cfg, WS_P_max_cycles), &mem, &res);
+        if (res.status == WS_ST_OK &&
+            ws_expect_check(wl, &mem, &mem, res.message, sizeof res.message) < 0)
+            res.status = WS_ST_MISMATCH;
+        if (dump_index >= 0 && mem.gmem.regions)
+            ws_buffer_dump(wl, &mem, (uint32_t)dump_index, aux);
+        ws_memimage_free(&mem);
+    } else {
+        ws_run_opts opts = {.trace = NULL, .timeline = timeline ? aux : NULL, .dump_buffer = dump_index,
+                            .dump_out = aux};
+        if (trace) {
+            opts.trace = fopen(trace, "w");
+            if (!opts.trace) {
+                perror(trace);
+                ws_workload_free(wl);
+                return WS_EXIT_FAIL;
+            }
+        }
+        ws_sim *s = ws_sim_new();
+        if (!s) {
+            fprintf(stderr, "warpsweep sim: out of memory\n");
+            if (opts.trace)
+                fclose(opts.trace);
+            ws_workload_free(wl);
+            return WS_EXIT_FAIL;
+        }
+        ws_sim_run(s, wl, &cfg, &opts, &res);
+        ws_sim_free(s);
+        if (opts.trace && fclose(opts.trace) != 0)
+            perror(trace);
+    }
+    if (json)
+        ws_result_print_json(stdout, &res, wl->name, &cfg);
+    else
+        ws_result_print_text(stdout, &res);
+    int status = res.status;
+    ws_workload_free(wl);
+    return status == WS_ST_OK ? WS_EXIT_OK : WS_EXIT_FAIL;
+}

@@ -1,0 +1,255 @@
+/*
+ * The functional memory of one run (ws_memimage): the kernel's data segment
+ * and the workload's buffers as regions of the flat global space, the .param
+ * buffer, and the expectation checks over the final image.
+ *
+ * Layout (regions sorted by address, as ws_gmem_find requires):
+ *   - one region per .global/.const variable of the kernel at
+ *     WS_DATA_BASE + var->offset (.const read-only), initialised from the
+ *     variable's initialiser;
+ *   - then buffer i of the workload (ws_memimage_buffer(m, i)): the first at
+ *     WS_GLOBAL_BASE, each next one at the previous end rounded up to 256
+ *     bytes plus WS_GLOBAL_GAP unmapped bytes, so running off a buffer's end
+ *     faults instead of reading its neighbour.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "warpsweep/workload.h"
+#include "wl_types.h"
+
+#define BUFFER_ALIGN 256ull
+
+/* splitmix64: a small counter-based generator; the state lives on the stack. */
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void fill_buffer(const ws_buffer_spec *b, uint32_t index, uint64_t seed, uint8_t *data)
+{
+    const ws_values *v = &b->init;
+    if (v->kind != WS_INIT_RANDOM) {
+        if (v->kind == WS_INIT_CONST && v->nlist == 0)
+            return;   /* no init: zero (calloc) */
+        for (uint64_t i = 0; i < b->count; i++)
+            wl_store(data, b->type, i, wl_values_elem(v, b->type, i));
+        return;
+    }
+    /* Deterministic in (seed, buffer index): independent of other buffers. */
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull ^ ((uint64_t)index + 1) * 0xd1b54a32d192ed03ull;
+    splitmix64(&s);
+    if (wl_type_float(b->type)) {
+        for (uint64_t i = 0; i < b->count; i++) {
+            double u = (double)(splitmix64(&s) >> 11) * 0x1.0p-53;   /* [0, 1) */
+            wl_store(data, b->type, i, wl_float_bits(b->type, v->min + (v->max - v->min) * u));
+        }
+    } else {
+        int64_t lo = (int64_t)ceil(v->min), hi = (int64_t)floor(v->max);
+        uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;   /* 0 means the full 2^64 range */
+        for (uint64_t i = 0; i < b->count; i++) {
+            uint64_t r = splitmix64(&s);
+            uint64_t x = (uint64_t)lo + (span ? r % span : r);
+            wl_store(data, b->type, i, wl_int_bits(b->type, x));
+        }
+    }
+}
+
+static void write_params(ws_memimage *m, const ws_workload *wl)
+{
+    const ws_kernel *k = wl->kernel;
+    for (uint32_t i = 0; i < k->nparams && i < wl->nargs; i++) {
+        const ws_kparam *kp = &k->params[i];
+        const ws_arg *a = &wl->args[i];
+        if (kp->offset + kp->size > m->param_bytes)
+            continue;
+        uint8_t *dst = m->param_buf + kp->offset;
+        uint64_t bits;
+        if (a->is_buffer)
+            bits = ws_memimage_buffer(m, a->buffer)->addr;
+        else if (wl_type_float(kp->type))
+            bits = wl_float_bits(kp->type, a->value);
+        else
+            bits = (uint64_t)a->ivalue;
+        uint32_t n = kp->size < 8 ? kp->size : 8;
+        memcpy(dst, &bits, n);
+    }
+}
+
+static int cmp_var_offset(const void *a, const void *b)
+{
+    const ws_var *x = *(const ws_var *const *)a, *y = *(const ws_var *const *)b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+int ws_memimage_init(ws_memimage *m, const ws_workload *wl, uint64_t seed, ws_error *err)
+{
+    memset(m, 0, sizeof *m);
+    const ws_kernel *k = wl->kernel;
+    uint32_t ndata = 0;
+    const ws_var **dvars = NULL;
+    if (k && k->nvars) {
+        dvars = malloc(k->nvars * sizeof *dvars);
+        if (!dvars)
+            return ws_fail(err, "%s: out of memory", wl->path);
+        for (uint32_t i = 0; i < k->nvars; i++) {
+            const ws_var *v = &k->vars[i];
+            if ((v->space == WS_SP_GLOBAL || v->space == WS_SP_CONST) && v->size > 0)
+                dvars[ndata++] = v;
+        }
+        qsort(dvars, ndata, sizeof *dvars, cmp_var_offset);
+    }
+    m->gmem.nregions = ndata + wl->nbuffers;
+    m->gmem.regions = calloc(m->gmem.nregions ? m->gmem.nregions : 1, sizeof(ws_region));
+    m->first_buffer = ndata;
+    if (!m->gmem.regions) {
+        free(dvars);
+        return ws_fail(err, "%s: out of memory", wl->path);
+    }
+    for (uint32_t i = 0; i < ndata; i++) {
+        const ws_var *v = dvars[i];
+        ws_region *r = &m->gmem.regions[i];
+        r->name = v->name;
+        r->addr = WS_DATA_BASE + v->offset;
+        r->size = v->size;
+        r->type = v->type;
+        r->writable = v->space != WS_SP_CONST;
+        r->data = calloc(1, v->size);
+        if (!r->data) {
+            free(dvars);
+            ws_memimage_free(m);
+            return ws_fail(err, "%s: out of memory", wl->path);
+        }
+        if (v->init)
+            memcpy(r->data, v->init, v->size);
+    }
+    free(dvars);
+    uint64_t addr = WS_GLOBAL_BASE;
+    for (uint32_t i = 0; i < wl->nbuffers; i++) {
+        const ws_buffer_spec *b = &wl->buffers[i];
+        ws_region *r = ws_memimage_buffer(m, i);
+        r->name = b->name;
+        r->addr = addr;
+        r->size = b->count * (uint64_t)wl_type_bytes(b->type);
+        r->type = b->type;
+        r->writable = 1;
+        r->data = calloc(1, r->size ? r->size : 1);
+        if (!r->data) {
+            ws_memimage_free(m);
+            return ws_fail(err, "%s: buffer '%s': cannot allocate %" PRIu64 " bytes", wl->path, b->name, r->size);
+        }
+        fill_buffer(b, i, seed, r->data);
+        addr = (addr + r->size + BUFFER_ALIGN - 1) / BUFFER_ALIGN * BUFFER_ALIGN + WS_GLOBAL_GAP;
+    }
+    m->param_bytes = k ? k->param_bytes : 0;
+    m->param_buf = calloc(1, m->param_bytes ? m->param_bytes : 1);
+    if (!m->param_buf) {
+        ws_memimage_free(m);
+        return ws_fail(err, "%s: out of memory", wl->path);
+    }
+    if (k)
+        write_params(m, wl);
+    return 0;
+}
+
+void ws_memimage_free(ws_memimage *m)
+{
+    if (!m)
+        return;
+    for (uint32_t i = 0; i < m->gmem.nregions; i++)
+        free(m->gmem.regions[i].data);
+    free(m->gmem.regions);
+    free(m->param_buf);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- checks and dumps ---- */
+
+static void format_elem(char *buf, size_t len, int t, uint64_t bits)
+{
+    if (t == WS_TY_F32) {
+        uint32_t u = (uint32_t)bits;
+        float f;
+        memcpy(&f, &u, 4);
+        snprintf(buf, len, "%.9g", (double)f);
+    } else if (t == WS_TY_F64) {
+        double d;
+        memcpy(&d, &bits, 8);
+        snprintf(buf, len, "%.17g", d);
+    } else if (wl_type_signed(t)) {
+        snprintf(buf, len, "%" PRId64, (int64_t)bits);
+    } else {
+        int b = wl_type_bytes(t) * 8;
+        snprintf(buf, len, "%" PRIu64, (uint64_t)(b >= 64 ? bits : bits & ((1ull << b) - 1)));
+    }
+}
+
+static int is_nan_bits(int t, uint64_t bits)
+{
+    if (t == WS_TY_F32)
+        return ((bits >> 23) & 0xff) == 0xff && (bits & 0x7fffff) != 0;
+    if (t == WS_TY_F64)
+        return ((bits >> 52) & 0x7ff) == 0x7ff && (bits & 0xfffffffffffffull) != 0;
+    return 0;
+}
+
+static int elem_equal(int t, uint64_t a, uint64_t b)
+{
+    int n = wl_type_bytes(t) * 8;
+    uint64_t mask = n >= 64 ? ~0ull : (1ull << n) - 1;
+    if ((a & mask) == (b & mask))
+        return 1;
+    return is_nan_bits(t, a & mask) && is_nan_bits(t, b & mask);
+}
+
+int ws_expect_check(const ws_workload *wl, ws_memimage *m, ws_memimage *reference, char *msg, size_t len)
+{
+    if (len)
+        msg[0] = 0;
+    for (uint32_t e = 0; e < wl->nexpects; e++) {
+        const ws_expect *x = &wl->expects[e];
+        const ws_buffer_spec *b = &wl->buffers[x->buffer];
+        const ws_region *r = ws_memimage_buffer(m, x->buffer);
+        const uint8_t *want = NULL;
+        uint64_t n = b->count;
+        if (x->kind == WS_EXPECT_REFERENCE) {
+            if (!reference) {
+                snprintf(msg, len, "expect %s: reference: no reference run to compare with", b->name);
+                return -1;
+            }
+            want = ws_memimage_buffer(reference, x->buffer)->data;
+        } else if (x->values.kind == WS_INIT_LIST) {
+            n = x->values.nlist;
+        }
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t got = wl_load(r->data, b->type, i);
+            uint64_t exp = want ? wl_load(want, b->type, i) : wl_values_elem(&x->values, b->type, i);
+            if (!elem_equal(b->type, got, exp)) {
+                char gs[64], es[64];
+                format_elem(gs, sizeof gs, b->type, got);
+                format_elem(es, sizeof es, b->type, exp);
+                snprintf(msg, len, "mismatch: %s[%" PRIu64 "] = %s, expected %s%s", b->name, i, gs, es,
+                         want ? " (reference run)" : "");
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+void ws_buffer_dump(const ws_workload *wl, ws_memimage *m, uint32_t i, FILE *out)
+{
+    const ws_buffer_spec *b = &wl->buffers[i];
+    const ws_region *r = ws_memimage_buffer(m, i);
+    char s[64];
+    for (uint64_t j = 0; j < b->count; j++) {
+        format_elem(s, sizeof s, b->type, wl_load(r->data, b->type, j));
+        fprintf(out, "%s%s", j ? ", " : "", s);
+    }
+    fputc('\n', out);
+}
