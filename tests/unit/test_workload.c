@@ -264,9 +264,10 @@ static void test_param_errors(void **s)
     (void)s;
     const char *buf = "buffers:\n  a: {type: u32, count: 8}\n";
     /* line 7 "params: [a]" at column 9 */
-    expect_error(cat(HEAD, cat(buf, "params: [a]\n")), "7:9", "params has 1 values but kernel k declares 2 .param");
-    /* a buffer for the u32 .param: "params: [a, a]", second a at column 13 */
     char t[1024];
+    snprintf(t, sizeof t, "%s%sparams: [a]\n", HEAD, buf);
+    expect_error(t, "7:9", "params has 1 values but kernel k declares 2 .param");
+    /* a buffer for the u32 .param: "params: [a, a]", second a at column 13 */
     snprintf(t, sizeof t, "%s%sparams: [a, a]\n", HEAD, buf);
     expect_error(t, "7:13", "a buffer's address needs a 64-bit .param");
     snprintf(t, sizeof t, "%s%sparams: [a, -1]\n", HEAD, buf);
@@ -430,7 +431,7 @@ static void test_memimage_layout(void **s)
     memcpy(&p0, m.param_buf, 8);
     memcpy(&p1, m.param_buf + 8, 4);
     memcpy(&p2, m.param_buf + 12, 4);
-    assert_int_equal(p0, 0x10200200ull);
+    assert_int_equal(p0, 0x10100100ull);   /* args[0] is buffer 1, b */
     assert_int_equal(p1, -7);
     assert_true(p2 == 2.5f);
     ws_memimage_free(&m);
@@ -550,7 +551,8 @@ static void test_report(void **s)
     FILE *out = open_memstream(&text, &len);
     ws_result_print_json(out, &res, "w", &cfg);
     fclose(out);
-    assert_true(strncmp(text, "{\"workload\": \"w\", \"status\": \"mismatch\", \"message\": \"mismatch: \\\"c\\\"[1]\"", 73) == 0);
+    const char *head = "{\"workload\": \"w\", \"status\": \"mismatch\", \"message\": \"mismatch: \\\"c\\\"[1]\", ";
+    assert_true(strncmp(text, head, strlen(head)) == 0);
     assert_non_null(strstr(text, "\"thread_insts\": 1234"));
     assert_non_null(strstr(text, "\"ipc\": 0.5"));
     assert_non_null(strstr(text, "\"scheduler\": \"lrr\""));
@@ -561,7 +563,8 @@ static void test_report(void **s)
     out = open_memstream(&text, &len);
     ws_result_print_text(out, &res);
     fclose(out);
-    assert_true(strncmp(text, "status: mismatch\nmessage: mismatch: \"c\"[1]\ncycles: 0 cycles\n", 59) == 0);
+    const char *thead = "status: mismatch\nmessage: mismatch: \"c\"[1]\ncycles: 0 cycles\n";
+    assert_true(strncmp(text, thead, strlen(thead)) == 0);
     assert_non_null(strstr(text, "\nthread_insts: 1234 insts\n"));
     free(text);
 }
