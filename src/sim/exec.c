@@ -1,10 +1,206 @@
-/* PLACEHOLDER: replaced by the instruction semantics. */
+/*
+ * Instruction semantics: the dispatcher, operands, special registers,
+ * control flow and synchronisation. The families live in exec_int.c,
+ * exec_float.c, exec_cvt.c, exec_mem.c and exec_warp.c.
+ */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "warpsweep/exec.h"
-ws_region *ws_gmem_find(const ws_gmem *m, uint64_t addr, uint64_t size) { (void)m; (void)addr; (void)size; return NULL; }
-int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc, uint64_t active, ws_effect *eff)
-{ (void)w; (void)in; (void)pc; (void)active; memset(eff, 0, sizeof *eff);
-  snprintf(env->fault, sizeof env->fault, "executor not implemented yet"); return WS_EXEC_FAULT; }
+#include "exec_internal.h"
+
+const uint8_t ws_ty_bits[WS_TY_COUNT] = {
+    [WS_TY_NONE] = 64, [WS_TY_PRED] = 1,
+    [WS_TY_B8] = 8, [WS_TY_B16] = 16, [WS_TY_B32] = 32, [WS_TY_B64] = 64,
+    [WS_TY_U8] = 8, [WS_TY_U16] = 16, [WS_TY_U32] = 32, [WS_TY_U64] = 64,
+    [WS_TY_S8] = 8, [WS_TY_S16] = 16, [WS_TY_S32] = 32, [WS_TY_S64] = 64,
+    [WS_TY_F16] = 16, [WS_TY_F32] = 32, [WS_TY_F64] = 64,
+};
+const uint8_t ws_ty_signed[WS_TY_COUNT] = {
+    [WS_TY_S8] = 1, [WS_TY_S16] = 1, [WS_TY_S32] = 1, [WS_TY_S64] = 1,
+};
+const uint8_t ws_ty_float[WS_TY_COUNT] = {
+    [WS_TY_F16] = 1, [WS_TY_F32] = 1, [WS_TY_F64] = 1,
+};
+
+static const uint64_t ws_zero_col[1] = { 0 };
+
+unsigned ws_reg_bits(const ws_xctx *x, uint32_t reg)
+{
+    const ws_kernel *k = x->env->launch ? x->env->launch->kernel : NULL;
+    if (!k || !k->reg_types || reg >= k->nregs) return 64;
+    unsigned t = k->reg_types[reg];
+    if (t == WS_TY_NONE || t >= WS_TY_COUNT) return 64;
+    return ws_ty_bits[t];
+}
+
+static uint64_t sreg_value(const ws_xctx *x, unsigned s, unsigned l)
+{
+    const ws_warp *w = x->w;
+    const ws_launch *L = x->env->launch;
+    unsigned lane = l & 31;
+    switch (s) {
+    case WS_SR_TID_X: return w->tid[0][l];
+    case WS_SR_TID_Y: return w->tid[1][l];
+    case WS_SR_TID_Z: return w->tid[2][l];
+    case WS_SR_NTID_X: return L->block[0];
+    case WS_SR_NTID_Y: return L->block[1];
+    case WS_SR_NTID_Z: return L->block[2];
+    case WS_SR_CTAID_X: return w->cta->ctaid[0];
+    case WS_SR_CTAID_Y: return w->cta->ctaid[1];
+    case WS_SR_CTAID_Z: return w->cta->ctaid[2];
+    case WS_SR_NCTAID_X: return L->grid[0];
+    case WS_SR_NCTAID_Y: return L->grid[1];
+    case WS_SR_NCTAID_Z: return L->grid[2];
+    case WS_SR_LANEID: return lane;
+    case WS_SR_WARPID: return w->hw_warp;
+    case WS_SR_NWARPID: return x->env->nwarps_hw;
+    case WS_SR_SMID: return w->smid;
+    case WS_SR_NSMID: return x->env->nsm;
+    case WS_SR_GRIDID: return 0;
+    case WS_SR_CLOCK: return (uint32_t)x->env->clock;
+    case WS_SR_CLOCK64: return x->env->clock;
+    case WS_SR_LANEMASK_EQ: return 1ull << lane;
+    case WS_SR_LANEMASK_LT: return (1ull << lane) - 1;
+    case WS_SR_LANEMASK_LE: return (2ull << lane) - 1;
+    case WS_SR_LANEMASK_GT: return 0xffffffffull & ~((2ull << lane) - 1);
+    case WS_SR_LANEMASK_GE: return 0xffffffffull & ~((1ull << lane) - 1);
+    default: return 0;
+    }
+}
+
+ws_src ws_opnd(ws_xctx *x, const ws_operand *o, unsigned slot)
+{
+    ws_src s;
+    switch (o->kind) {
+    case WS_OK_REG:
+        if (o->reg == WS_NO_REG) { s.p = ws_zero_col; s.step = 0; return s; }
+        s.p = &x->w->regs[(uint64_t)o->reg * x->ws];
+        s.step = 1;
+        if (o->neg) {
+            uint64_t *t = x->tmp[slot];
+            for (unsigned l = 0; l < x->ws; l++) t[l] = s.p[l] == 0;
+            s.p = t;
+        }
+        return s;
+    case WS_OK_IMM:
+        s.p = (const uint64_t *)&o->imm;
+        s.step = 0;
+        return s;
+    case WS_OK_SREG: {
+        uint64_t *t = x->tmp[slot];
+        LANE_LOOP(x->exec) { unsigned l = LANE; t[l] = sreg_value(x, o->sreg, l); }
+        s.p = t; s.step = 1;
+        return s;
+    }
+    default:
+        s.p = ws_zero_col; s.step = 0;
+        return s;
+    }
+}
+
+int ws_xfault(ws_xctx *x, unsigned lane, const char *fmt, ...)
+{
+    char what[WS_ERROR_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    const ws_warp *w = x->w;
+    unsigned c0 = w->cta ? w->cta->ctaid[0] : 0, c1 = w->cta ? w->cta->ctaid[1] : 0,
+             c2 = w->cta ? w->cta->ctaid[2] : 0;
+    snprintf(x->env->fault, sizeof x->env->fault,
+             "lane %u (thread tid=(%u,%u,%u) cta=(%u,%u,%u)): pc %u (PTX line %u): %.300s",
+             lane, w->tid[0][lane], w->tid[1][lane], w->tid[2][lane], c0, c1, c2,
+             x->pc, x->in->line, what);
+    return WS_EXEC_FAULT;
+}
+
+static int exec_brx(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    const ws_kernel *k = x->env->launch->kernel;
+    ws_src idx = ws_opnd(x, &in->src[0], 0);
+    LANE_LOOP(x->exec) {
+        unsigned l = LANE;
+        uint32_t i = (uint32_t)SV(idx, l);
+        if (i >= in->ntargets || (uint64_t)in->target + i >= k->nbrx_targets)
+            return ws_xfault(x, l, "brx.idx index %u out of range (%u targets)", i, in->ntargets);
+        x->eff->lane_target[l] = k->brx_targets[in->target + i];
+    }
+    x->eff->taken = x->exec;
+    return WS_EXEC_OK;
+}
+
+int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
+                 uint64_t active, ws_effect *eff)
+{
+    ws_xctx x;
+    x.env = env; x.w = w; x.in = in; x.eff = eff; x.pc = pc;
+    x.ws = env->launch->warp_size;
+    x.active = active;
+    uint64_t exec = active;
+    if (in->guard != WS_NO_REG) {
+        const uint64_t *g = &w->regs[(uint64_t)in->guard * x.ws];
+        uint64_t m = 0;
+        unsigned neg = in->guard_neg != 0;
+        LANE_LOOP(active) { unsigned l = LANE; if ((g[l] != 0) != neg) m |= 1ull << l; }
+        exec = m;
+    }
+    x.exec = exec;
+    eff->executed = exec;
+    eff->taken = 0;
+    eff->exited = 0;
+    eff->mem_space = WS_SP_NONE;
+    eff->mem_kind = 0;
+    eff->mem_bytes = 0;
+    eff->mem_mask = 0;
+
+    switch ((ws_opcode)in->op) {
+    case WS_OP_MOV: case WS_OP_ADDC: case WS_OP_SUBC: case WS_OP_MADC:
+    case WS_OP_MUL24: case WS_OP_MAD24: case WS_OP_SAD: case WS_OP_REM:
+    case WS_OP_AND: case WS_OP_OR: case WS_OP_XOR: case WS_OP_NOT: case WS_OP_CNOT:
+    case WS_OP_SHL: case WS_OP_SHR: case WS_OP_SHF: case WS_OP_PRMT: case WS_OP_POPC:
+    case WS_OP_CLZ: case WS_OP_BREV: case WS_OP_BFE: case WS_OP_BFI:
+        return exec ? ws_exec_int(&x) : WS_EXEC_OK;
+    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_MUL: case WS_OP_MAD: case WS_OP_DIV:
+    case WS_OP_ABS: case WS_OP_NEG: case WS_OP_MIN: case WS_OP_MAX:
+        if (!exec) return WS_EXEC_OK;
+        return ws_ty_float[in->type] ? ws_exec_float(&x) : ws_exec_int(&x);
+    case WS_OP_FMA: case WS_OP_RCP: case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_EX2:
+    case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS: case WS_OP_COPYSIGN: case WS_OP_TESTP:
+        return exec ? ws_exec_float(&x) : WS_EXEC_OK;
+    case WS_OP_SETP: case WS_OP_SET: case WS_OP_SELP: case WS_OP_SLCT:
+        return exec ? ws_exec_cmp(&x) : WS_EXEC_OK;
+    case WS_OP_CVT:
+        return exec ? ws_exec_cvt(&x) : WS_EXEC_OK;
+    case WS_OP_CVTA: case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
+        return exec ? ws_exec_mem(&x) : WS_EXEC_OK;
+    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_ACTIVEMASK:
+        return exec ? ws_exec_warp(&x) : WS_EXEC_OK;
+    case WS_OP_BRA:
+        eff->taken = exec;
+        return WS_EXEC_OK;
+    case WS_OP_BRX:
+        return exec ? exec_brx(&x) : WS_EXEC_OK;
+    case WS_OP_RET: case WS_OP_EXIT:
+        eff->exited = exec;
+        return WS_EXEC_OK;
+    case WS_OP_TRAP:
+        if (exec) return ws_xfault(&x, (unsigned)__builtin_ctzll(exec), "trap executed");
+        return WS_EXEC_OK;
+    case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_BAR_WARP: case WS_OP_MEMBAR: case WS_OP_FENCE:
+    case WS_OP_PREFETCH: case WS_OP_NANOSLEEP: case WS_OP_BADD: case WS_OP_BWAIT: case WS_OP_YIELD:
+        /* no functional effect: the core implements synchronisation */
+        return WS_EXEC_OK;
+    default:
+        if (!exec) return WS_EXEC_OK;
+        return ws_xfault(&x, (unsigned)__builtin_ctzll(exec), "instruction %s not supported by the executor",
+                         ws_opcode_name(in->op));
+    }
+}
+
 void ws_warp_reset_regs(ws_warp *w, uint32_t nregs, uint32_t warp_size)
-{ memset(w->regs, 0, sizeof(uint64_t) * nregs * warp_size); }
+{
+    memset(w->regs, 0, sizeof(uint64_t) * nregs * warp_size);
+    memset(w->cc, 0, sizeof w->cc);
+}

@@ -1,0 +1,141 @@
+#ifndef WS_EXEC_INTERNAL_H
+#define WS_EXEC_INTERNAL_H
+/*
+ * Shared pieces of the instruction semantics (exec*.c).
+ *
+ * One call of ws_exec_inst builds a ws_xctx, resolves each source operand
+ * once into a (pointer, step) view -- step 1 for a register's per-lane
+ * column, step 0 for an immediate -- and runs a tight loop over the executed
+ * lanes. Nothing here allocates; strings are formatted only on the fault path.
+ */
+#include <stdint.h>
+#include <string.h>
+#include "warpsweep/exec.h"
+
+typedef struct ws_xctx {
+    ws_exec_env *env;
+    ws_warp *w;
+    const ws_inst *in;
+    ws_effect *eff;
+    uint32_t pc;
+    uint32_t ws;          /* warp size */
+    uint64_t active;
+    uint64_t exec;        /* active & guard */
+    uint64_t tmp[WS_MAX_SRC][WS_MAX_WARP_SIZE];  /* materialised sregs / negated preds */
+    uint64_t sink[WS_MAX_WARP_SIZE];             /* writes to "_" / absent destinations */
+} ws_xctx;
+
+/* A source operand: value of lane l is p[l * step]. */
+typedef struct ws_src {
+    const uint64_t *p;
+    uint32_t step;
+} ws_src;
+
+static inline uint64_t SV(ws_src s, unsigned l) { return s.p[l * s.step]; }
+
+/* LANE_LOOP(mask) { unsigned l = LANE; ... }: ascending lanes of mask. */
+#define LANE_LOOP(mask) for (uint64_t _m = (mask); _m; _m &= _m - 1)
+#define LANE ((unsigned)__builtin_ctzll(_m))
+
+/* ---- type facts (own table: no call per lane) ---- */
+extern const uint8_t ws_ty_bits[WS_TY_COUNT];
+extern const uint8_t ws_ty_signed[WS_TY_COUNT];
+extern const uint8_t ws_ty_float[WS_TY_COUNT];
+
+static inline uint64_t ws_mask_bits(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
+static inline uint64_t ws_ty_mask(unsigned t) { return ws_mask_bits(ws_ty_bits[t]); }
+static inline int64_t ws_sext(uint64_t v, unsigned bits)
+{
+    if (bits >= 64) return (int64_t)v;
+    unsigned sh = 64 - bits;
+    return (int64_t)(v << sh) >> sh;
+}
+/* The value of raw bits v as the 64-bit integer of type t (sign- or zero-extended). */
+static inline uint64_t ws_ext(uint64_t v, unsigned t)
+{
+    unsigned b = ws_ty_bits[t];
+    return ws_ty_signed[t] ? (uint64_t)ws_sext(v, b) : (v & ws_mask_bits(b));
+}
+
+static inline float ws_f32(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
+static inline double ws_f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static inline uint64_t ws_bits32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline uint64_t ws_bits64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+
+/* ---- operands ---- */
+ws_src ws_opnd(ws_xctx *x, const ws_operand *o, unsigned slot);
+/* Per-lane column of a destination register (the sink for "_"/absent). */
+static inline uint64_t *ws_dst(ws_xctx *x, const ws_operand *o)
+{
+    if (o->kind != WS_OK_REG || o->reg == WS_NO_REG) return x->sink;
+    return &x->w->regs[(uint64_t)o->reg * x->ws];
+}
+/* Bits of the declared register size of reg (64 if unknown). */
+unsigned ws_reg_bits(const ws_xctx *x, uint32_t reg);
+
+/* Formats env->fault as "lane L (thread tid=(..) cta=(..)): pc P (PTX line N): what"
+ * and returns WS_EXEC_FAULT. */
+int ws_xfault(ws_xctx *x, unsigned lane, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- float helpers ---- */
+#include <fenv.h>
+/* Directed rounding: sets the host rounding mode for .rz/.rm/.rp (and the
+ * integer-rounding .rzi/.rmi/.rpi, used by cvt.f.f) around a lane loop.
+ * fenv is per thread, so this is safe under OpenMP. Returns the mode to
+ * restore, or -1 when nothing changed (round-to-nearest). */
+static inline int ws_rnd_enter(unsigned rnd)
+{
+    int m;
+    switch (rnd) {
+    case WS_RND_RZ: case WS_RND_RZI: m = FE_TOWARDZERO; break;
+    case WS_RND_RM: case WS_RND_RMI: m = FE_DOWNWARD; break;
+    case WS_RND_RP: case WS_RND_RPI: m = FE_UPWARD; break;
+    default: return -1;
+    }
+    int old = fegetround();
+    if (old == m) return -1;
+    fesetround(m);
+    return old;
+}
+static inline void ws_rnd_leave(int old) { if (old >= 0) fesetround(old); }
+
+/* f32 input with optional flush-to-zero of subnormals (sign preserved). */
+static inline float ws_in32(uint64_t v, int ftz)
+{
+    uint32_t u = (uint32_t)v;
+    if (ftz && (u & 0x7f800000u) == 0) u &= 0x80000000u;
+    float f; memcpy(&f, &u, 4); return f;
+}
+static inline double ws_in64(uint64_t v, int ftz)
+{
+    if (ftz && (v & 0x7ff0000000000000ull) == 0) v &= 0x8000000000000000ull;
+    double f; memcpy(&f, &v, 8); return f;
+}
+/* f32 result: .sat clamps to [0, 1] (NaN -> +0), .ftz flushes subnormals,
+ * NaN becomes the canonical 0x7fffffff. */
+static inline uint64_t ws_out32(float r, int ftz, int sat)
+{
+    if (sat) { if (!(r > 0.0f)) r = 0.0f; else if (r > 1.0f) r = 1.0f; }
+    uint32_t u; memcpy(&u, &r, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return 0x7fffffffu;
+    if (ftz && (u & 0x7f800000u) == 0) u &= 0x80000000u;
+    return u;
+}
+static inline uint64_t ws_out64(double r, int ftz, int sat)
+{
+    if (sat) { if (!(r > 0.0)) r = 0.0; else if (r > 1.0) r = 1.0; }
+    uint64_t u; memcpy(&u, &r, 8);
+    if ((u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return 0x7fffffffffffffffull;
+    if (ftz && (u & 0x7ff0000000000000ull) == 0) u &= 0x8000000000000000ull;
+    return u;
+}
+
+/* ---- families ---- */
+int ws_exec_int(ws_xctx *x);     /* integer, logic, mov */
+int ws_exec_float(ws_xctx *x);   /* float arithmetic, testp, copysign */
+int ws_exec_cmp(ws_xctx *x);     /* setp, set, selp, slct */
+int ws_exec_cvt(ws_xctx *x);     /* cvt */
+int ws_exec_mem(ws_xctx *x);     /* ld, ldu, st, atom, red, cvta */
+int ws_exec_warp(ws_xctx *x);    /* shfl, vote, match, activemask */
+
+#endif

@@ -1,0 +1,323 @@
+/*
+ * Memory instructions: ld/ldu/st on .param .global .const .shared .local and
+ * generic addresses, with .v2/.v4; atom/red (applied one lane at a time in
+ * ascending lane order); cvta/cvta.to.
+ *
+ * Every access is checked: the address must be aligned to the full access
+ * size (element size x vector length); global/const accesses must lie inside
+ * one region (ws_gmem_find) and stores need a writable region; shared, local
+ * and param offsets must lie inside the CTA's / thread's / launch's buffer.
+ * A failed check returns WS_EXEC_FAULT naming lane, PC, PTX line and address;
+ * memory outside the regions is never touched. Cache and memory-order
+ * qualifiers have no functional effect.
+ */
+#include <math.h>
+#include "exec_internal.h"
+
+static const char *space_name(unsigned s)
+{
+    switch (s) {
+    case WS_SP_GLOBAL: return ".global";
+    case WS_SP_SHARED: return ".shared";
+    case WS_SP_LOCAL: return ".local";
+    case WS_SP_CONST: return ".const";
+    case WS_SP_PARAM: return ".param";
+    default: return "";
+    }
+}
+
+static const char *op_name(unsigned op)
+{
+    switch (op) {
+    case WS_OP_LD: return "ld";
+    case WS_OP_LDU: return "ldu";
+    case WS_OP_ST: return "st";
+    case WS_OP_ATOM: return "atom";
+    case WS_OP_RED: return "red";
+    default: return "access";
+    }
+}
+
+typedef struct memctx {
+    ws_xctx *x;
+    ws_region *last;        /* region of the previous lane (most lanes share one) */
+    unsigned op;
+    unsigned size;
+    int write;
+} memctx;
+
+/* Resolves lane l's access at addr (in `space`) to a host pointer; records the
+ * effect's per-lane address and space. */
+static int resolve(memctx *mc, unsigned l, unsigned space, uint64_t addr, uint8_t **out)
+{
+    ws_xctx *x = mc->x;
+    const unsigned size = mc->size;
+    const ws_launch *L = x->env->launch;
+    unsigned sp = space;
+    uint64_t off = addr;
+
+    if (addr & (uint64_t)(size - 1))
+        return ws_xfault(x, l, "misaligned %u-byte %s%s at address 0x%llx", size, op_name(mc->op),
+                         space_name(space), (unsigned long long)addr);
+    if (sp == WS_SP_GENERIC || sp == WS_SP_NONE) {
+        if (addr - WS_SHARED_WINDOW < WS_WINDOW_SIZE) { sp = WS_SP_SHARED; off = addr - WS_SHARED_WINDOW; }
+        else if (addr - WS_LOCAL_WINDOW < WS_WINDOW_SIZE) { sp = WS_SP_LOCAL; off = addr - WS_LOCAL_WINDOW; }
+        else sp = WS_SP_GLOBAL;
+    }
+    switch (sp) {
+    case WS_SP_GLOBAL:
+    case WS_SP_CONST: {
+        ws_region *r = mc->last;
+        if (!(r && off >= r->addr && off - r->addr < r->size && size <= r->size - (off - r->addr))) {
+            r = ws_gmem_find(x->env->gmem, off, size);
+            if (!r)
+                return ws_xfault(x, l, "out-of-bounds %u-byte %s%s at address 0x%llx (not inside any buffer)",
+                                 size, op_name(mc->op), space_name(space), (unsigned long long)addr);
+            mc->last = r;
+        }
+        if (mc->write && !r->writable)
+            return ws_xfault(x, l, "%u-byte %s%s writes read-only %s at address 0x%llx", size, op_name(mc->op),
+                             space_name(space), r->name ? r->name : "region", (unsigned long long)addr);
+        *out = r->data + (off - r->addr);
+        break;
+    }
+    case WS_SP_SHARED:
+        if (off >= L->shared_bytes || size > L->shared_bytes - off || !x->w->cta || !x->w->cta->smem)
+            return ws_xfault(x, l, "out-of-bounds %u-byte %s.shared at offset 0x%llx (shared memory is %u bytes)",
+                             size, op_name(mc->op), (unsigned long long)off, L->shared_bytes);
+        *out = x->w->cta->smem + off;
+        break;
+    case WS_SP_LOCAL:
+        if (off >= L->local_bytes || size > L->local_bytes - off || !x->w->local)
+            return ws_xfault(x, l, "out-of-bounds %u-byte %s.local at offset 0x%llx (local memory is %u bytes)",
+                             size, op_name(mc->op), (unsigned long long)off, L->local_bytes);
+        *out = x->w->local + (uint64_t)l * L->local_bytes + off;
+        break;
+    case WS_SP_PARAM: {
+        uint32_t pb = L->kernel ? L->kernel->param_bytes : 0;
+        if (mc->write)
+            return ws_xfault(x, l, "%s to kernel .param space at offset 0x%llx", op_name(mc->op), (unsigned long long)off);
+        if (off >= pb || size > pb - off || !L->param_buf)
+            return ws_xfault(x, l, "out-of-bounds %u-byte %s.param at offset 0x%llx (parameters are %u bytes)",
+                             size, op_name(mc->op), (unsigned long long)off, pb);
+        *out = L->param_buf + off;
+        break;
+    }
+    default:
+        return ws_xfault(x, l, "%s in unsupported state space", op_name(mc->op));
+    }
+    x->eff->mem_addr[l] = off;
+    x->eff->mem_lane_space[l] = (uint8_t)sp;
+    return WS_EXEC_OK;
+}
+
+static void finish_effect(ws_xctx *x, unsigned kind, unsigned bytes)
+{
+    ws_effect *eff = x->eff;
+    eff->mem_kind = (uint8_t)kind;
+    eff->mem_bytes = bytes;
+    eff->mem_mask = x->exec;
+    uint8_t sp = WS_SP_NONE;
+    LANE_LOOP(x->exec) {
+        unsigned l = LANE;
+        if (eff->mem_lane_space[l] == WS_SP_GLOBAL) { sp = WS_SP_GLOBAL; break; }
+        if (sp == WS_SP_NONE) sp = eff->mem_lane_space[l];
+    }
+    eff->mem_space = sp;
+}
+
+static inline uint64_t addr_of(ws_xctx *x, const ws_operand *o, unsigned l)
+{
+    uint64_t base = o->reg != WS_NO_REG ? x->w->regs[(uint64_t)o->reg * x->ws + l] : 0;
+    return base + (uint64_t)o->imm;
+}
+
+static int exec_ld(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    const unsigned t = in->type;
+    const unsigned eb = ws_ty_bits[t] < 8 ? 1 : ws_ty_bits[t] / 8;
+    const unsigned nv = in->dst[0].kind == WS_OK_VEC ? (in->dst[0].nvec ? in->dst[0].nvec : 1) : 1;
+    const ws_operand *ao = &in->src[0];
+    if (ao->kind != WS_OK_ADDR)
+        return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "%s without an address operand", op_name(in->op));
+    memctx mc = { x, NULL, in->op, eb * nv, 0 };
+    uint64_t *col[4];
+    unsigned rbits[4];
+    int sg = ws_ty_signed[t];
+    for (unsigned i = 0; i < nv; i++) {
+        uint32_t r = in->dst[0].kind == WS_OK_VEC ? in->dst[0].vec[i] : in->dst[0].reg;
+        col[i] = r == WS_NO_REG ? NULL : &x->w->regs[(uint64_t)r * x->ws];
+        rbits[i] = r == WS_NO_REG ? 64 : ws_reg_bits(x, r);
+        if (rbits[i] < eb * 8) rbits[i] = eb * 8;
+    }
+    LANE_LOOP(x->exec) {
+        unsigned l = LANE;
+        uint8_t *p;
+        if (resolve(&mc, l, in->space, addr_of(x, ao, l), &p)) return WS_EXEC_FAULT;
+        for (unsigned i = 0; i < nv; i++) {
+            if (!col[i]) continue;
+            uint64_t v = 0;
+            memcpy(&v, p + i * eb, eb);
+            if (sg) v = (uint64_t)ws_sext(v, eb * 8) & ws_mask_bits(rbits[i]);
+            col[i][l] = v;
+        }
+    }
+    finish_effect(x, 1, eb * nv);
+    return WS_EXEC_OK;
+}
+
+static int exec_st(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    const unsigned t = in->type;
+    const unsigned eb = ws_ty_bits[t] < 8 ? 1 : ws_ty_bits[t] / 8;
+    const ws_operand *ao, *vo;
+    if (in->src[0].kind == WS_OK_ADDR) { ao = &in->src[0]; vo = &in->src[1]; }
+    else { ao = &in->dst[0]; vo = &in->src[0]; }
+    if (ao->kind != WS_OK_ADDR)
+        return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "st without an address operand");
+    const unsigned nv = vo->kind == WS_OK_VEC ? (vo->nvec ? vo->nvec : 1) : 1;
+    memctx mc = { x, NULL, in->op, eb * nv, 1 };
+    ws_src val[4];
+    int have[4];
+    for (unsigned i = 0; i < nv; i++) {
+        if (vo->kind == WS_OK_VEC) {
+            uint32_t r = vo->vec[i];
+            have[i] = r != WS_NO_REG;
+            val[i].p = have[i] ? &x->w->regs[(uint64_t)r * x->ws] : NULL;
+            val[i].step = 1;
+        } else {
+            have[i] = 1;
+            val[i] = ws_opnd(x, vo, 0);
+        }
+    }
+    LANE_LOOP(x->exec) {
+        unsigned l = LANE;
+        uint8_t *p;
+        if (resolve(&mc, l, in->space, addr_of(x, ao, l), &p)) return WS_EXEC_FAULT;
+        for (unsigned i = 0; i < nv; i++) {
+            if (!have[i]) continue;
+            uint64_t v = SV(val[i], l);
+            memcpy(p + i * eb, &v, eb);
+        }
+    }
+    finish_effect(x, 2, eb * nv);
+    return WS_EXEC_OK;
+}
+
+static inline float ftz32f(float f)
+{
+    uint32_t u; memcpy(&u, &f, 4);
+    if ((u & 0x7f800000u) == 0) { u &= 0x80000000u; memcpy(&f, &u, 4); }
+    return f;
+}
+
+static int exec_atom(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    const unsigned t = in->type;
+    const unsigned bits = ws_ty_bits[t];
+    const unsigned size = bits / 8;
+    const uint64_t M = ws_mask_bits(bits);
+    const int is_atom = in->op == WS_OP_ATOM;
+    const ws_operand *ao;
+    ws_src b, c;
+    uint64_t *d = NULL;
+    if (is_atom) {
+        ao = &in->src[0];
+        b = ws_opnd(x, &in->src[1], 1);
+        c = ws_opnd(x, &in->src[2], 2);
+        d = ws_dst(x, &in->dst[0]);
+    } else if (in->src[0].kind == WS_OK_ADDR) {
+        ao = &in->src[0];
+        b = ws_opnd(x, &in->src[1], 1);
+        c = b;
+    } else {
+        ao = &in->dst[0];
+        b = ws_opnd(x, &in->src[0], 1);
+        c = b;
+    }
+    unsigned E0 = (unsigned)__builtin_ctzll(x->exec);
+    if (ao->kind != WS_OK_ADDR)
+        return ws_xfault(x, E0, "%s without an address operand", op_name(in->op));
+    if (size != 4 && size != 8)
+        return ws_xfault(x, E0, "%s.%u-bit not supported (32 or 64 bit)", op_name(in->op), bits);
+    if (in->space == WS_SP_PARAM || in->space == WS_SP_CONST)
+        return ws_xfault(x, E0, "%s on %s space", op_name(in->op), space_name(in->space));
+    const unsigned sub = in->subop;
+    const int fl = ws_ty_float[t], sg = ws_ty_signed[t];
+    const int ftz = t == WS_TY_F32 && !(in->mods & WS_MOD_NOFTZ);
+    memctx mc = { x, NULL, in->op, size, 1 };
+
+    LANE_LOOP(x->exec) {
+        unsigned l = LANE;
+        uint8_t *p;
+        if (resolve(&mc, l, in->space, addr_of(x, ao, l), &p)) return WS_EXEC_FAULT;
+        uint64_t old = 0, nw, vb = SV(b, l) & M;
+        memcpy(&old, p, size);
+        switch (sub) {
+        case WS_ATOM_ADD:
+            if (t == WS_TY_F32) {
+                float r = ftz32f(ws_f32(old)) + ftz32f(ws_f32(vb));
+                nw = ws_out32(r, ftz, 0);
+            } else if (t == WS_TY_F64) {
+                nw = ws_out64(ws_f64(old) + ws_f64(vb), 0, 0);
+            } else nw = (old + vb) & M;
+            break;
+        case WS_ATOM_INC: nw = old >= vb ? 0 : (old + 1) & M; break;
+        case WS_ATOM_DEC: nw = (old == 0 || old > vb) ? vb : old - 1; break;
+        case WS_ATOM_MIN:
+        case WS_ATOM_MAX: {
+            int mx = sub == WS_ATOM_MAX, lt;
+            if (fl) {
+                double fo = t == WS_TY_F32 ? ws_f32(old) : ws_f64(old), fb = t == WS_TY_F32 ? ws_f32(vb) : ws_f64(vb);
+                if (isnan(fo)) { nw = vb; break; }
+                if (isnan(fb)) { nw = old; break; }
+                lt = fo < fb || (fo == fb && signbit(fo) && !signbit(fb));
+            } else {
+                lt = sg ? ws_sext(old, bits) < ws_sext(vb, bits) : old < vb;
+            }
+            nw = mx ? (lt ? vb : old) : (lt ? old : vb);
+            break;
+        }
+        case WS_ATOM_AND: nw = old & vb; break;
+        case WS_ATOM_OR: nw = old | vb; break;
+        case WS_ATOM_XOR: nw = old ^ vb; break;
+        case WS_ATOM_EXCH: nw = vb; break;
+        case WS_ATOM_CAS: nw = old == vb ? (SV(c, l) & M) : old; break;
+        default:
+            return ws_xfault(x, l, "%s: unknown operation %u", op_name(in->op), sub);
+        }
+        memcpy(p, &nw, size);
+        if (d) d[l] = old;
+    }
+    finish_effect(x, 3, size);
+    return WS_EXEC_OK;
+}
+
+static int exec_cvta(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    ws_src a = ws_opnd(x, &in->src[0], 0);
+    uint64_t *d = ws_dst(x, &in->dst[0]);
+    const uint64_t M = ws_ty_mask(in->type);
+    uint64_t delta = 0;
+    if (in->space == WS_SP_SHARED) delta = WS_SHARED_WINDOW;
+    else if (in->space == WS_SP_LOCAL) delta = WS_LOCAL_WINDOW;
+    if (in->mods & WS_MOD_TO) delta = 0 - delta;
+    LANE_LOOP(x->exec) { unsigned l = LANE; d[l] = (SV(a, l) + delta) & M; }
+    return WS_EXEC_OK;
+}
+
+int ws_exec_mem(ws_xctx *x)
+{
+    switch (x->in->op) {
+    case WS_OP_LD: case WS_OP_LDU: return exec_ld(x);
+    case WS_OP_ST: return exec_st(x);
+    case WS_OP_ATOM: case WS_OP_RED: return exec_atom(x);
+    case WS_OP_CVTA: return exec_cvta(x);
+    default:
+        return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "%s: not a memory instruction", ws_opcode_name(x->in->op));
+    }
+}
