@@ -1,0 +1,589 @@
+/*
+ * The convergence-barrier pass: inserts ADD / WAIT / YIELD pseudo-instructions
+ * (Volta-style stackless SIMT) into a copy of a kernel. Semantics, placement
+ * rules and register allocation are documented in include/warpsweep/passes.h.
+ *
+ * Working representation. Each basic block u has three "points" used to
+ * describe where a barrier is live:
+ *   IN(u)   its head, where WAITs and hoisted ADDs are inserted,
+ *   BODY(u) its instructions,
+ *   TAIL(u) the end of the block, between a branch's ADD and the branch.
+ * A barrier's region is the set of points from its ADD up to and including the
+ * head of its reconvergence block (where its WAIT lives).
+ *
+ * Layout in front of original instruction i (all parts optional):
+ *   [bra.uni skip][WAIT..][hoisted ADD..][ADD][YIELD] i
+ * the first four parts only when i starts a block. An edge into a block
+ * enters at its first WAIT, except an edge from inside the loop of a hoisted
+ * ADD, which enters after that ADD (skipping the block's WAITs: see passes.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "warpsweep/ptx.h"
+#include "warpsweep/passes.h"
+
+/* ---------------------------------------------------------------- clone -- */
+
+static char *dupstr(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static void *dupmem(const void *p, size_t n)
+{
+    if (!p || !n) return NULL;
+    void *q = malloc(n);
+    if (q) memcpy(q, p, n);
+    return q;
+}
+
+/* Frees what ws_kernel_clone allocates (the same fields ws_kernel_free frees). */
+static void clone_free(ws_kernel *k)
+{
+    if (!k) return;
+    free(k->path); free(k->name); free(k->insts);
+    if (k->reg_names)
+        for (uint32_t r = 0; r < k->nregs; r++) free(k->reg_names[r]);
+    free(k->reg_names); free(k->reg_types);
+    if (k->params)
+        for (uint32_t p = 0; p < k->nparams; p++) free(k->params[p].name);
+    free(k->params);
+    if (k->vars)
+        for (uint32_t v = 0; v < k->nvars; v++) { free(k->vars[v].name); free(k->vars[v].init); }
+    free(k->vars);
+    free(k->brx_targets);
+    if (k->blocks)
+        for (uint32_t b = 0; b < k->nblocks; b++) free(k->blocks[b].succ);
+    free(k->blocks); free(k->block_of);
+    free(k->source);
+    free(k);
+}
+
+ws_kernel *ws_kernel_clone(const ws_kernel *k)
+{
+    ws_kernel *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    *c = *k;
+    c->path = NULL; c->name = NULL; c->insts = NULL; c->reg_names = NULL; c->reg_types = NULL;
+    c->params = NULL; c->vars = NULL; c->brx_targets = NULL; c->blocks = NULL;
+    c->block_of = NULL; c->source = NULL;
+    int bad = 0;
+#define DUPS(f) do { if (k->f && !(c->f = dupstr(k->f))) bad = 1; } while (0)
+#define DUPM(f, n) do { if (k->f && (n) && !(c->f = dupmem(k->f, (n) * sizeof *k->f))) bad = 1; } while (0)
+    DUPS(path); DUPS(name); DUPS(source);
+    DUPM(insts, k->ninsts);
+    DUPM(reg_types, k->nregs);
+    DUPM(brx_targets, k->nbrx_targets);
+    DUPM(block_of, k->ninsts);
+    if (k->reg_names && k->nregs) {
+        if (!(c->reg_names = calloc(k->nregs, sizeof *c->reg_names))) bad = 1;
+        else for (uint32_t r = 0; r < k->nregs; r++)
+            if (k->reg_names[r] && !(c->reg_names[r] = dupstr(k->reg_names[r]))) bad = 1;
+    }
+    if (k->params && k->nparams) {
+        if (!(c->params = dupmem(k->params, k->nparams * sizeof *k->params))) bad = 1;
+        else {
+            for (uint32_t p = 0; p < k->nparams; p++) c->params[p].name = NULL;
+            for (uint32_t p = 0; p < k->nparams; p++)
+                if (k->params[p].name && !(c->params[p].name = dupstr(k->params[p].name))) bad = 1;
+        }
+    }
+    if (k->vars && k->nvars) {
+        if (!(c->vars = dupmem(k->vars, k->nvars * sizeof *k->vars))) bad = 1;
+        else {
+            for (uint32_t v = 0; v < k->nvars; v++) { c->vars[v].name = NULL; c->vars[v].init = NULL; }
+            for (uint32_t v = 0; v < k->nvars; v++) {
+                if (k->vars[v].name && !(c->vars[v].name = dupstr(k->vars[v].name))) bad = 1;
+                if (k->vars[v].init && k->vars[v].size &&
+                    !(c->vars[v].init = dupmem(k->vars[v].init, k->vars[v].size))) bad = 1;
+            }
+        }
+    }
+    if (k->blocks && k->nblocks) {
+        if (!(c->blocks = dupmem(k->blocks, k->nblocks * sizeof *k->blocks))) { bad = 1; c->nblocks = 0; }
+        else {
+            for (uint32_t b = 0; b < k->nblocks; b++) c->blocks[b].succ = NULL;
+            for (uint32_t b = 0; b < k->nblocks; b++)
+                if (k->blocks[b].nsucc &&
+                    !(c->blocks[b].succ = dupmem(k->blocks[b].succ, k->blocks[b].nsucc * sizeof(uint32_t))))
+                    bad = 1;
+        }
+    } else c->nblocks = 0;
+#undef DUPS
+#undef DUPM
+    if (bad) { clone_free(c); return NULL; }
+    return c;
+}
+
+/* --------------------------------------------------------------- bitsets -- */
+
+typedef uint64_t word;
+#define NW(n) (((n) + 63) / 64)
+static inline void bset(word *s, uint32_t i) { s[i >> 6] |= (word)1 << (i & 63); }
+static inline int bget(const word *s, uint32_t i) { return (int)((s[i >> 6] >> (i & 63)) & 1); }
+static int bintersects(const word *a, const word *b, uint32_t nw)
+{
+    for (uint32_t i = 0; i < nw; i++) if (a[i] & b[i]) return 1;
+    return 0;
+}
+
+#define PT_IN(u)   (3u * (u))
+#define PT_BODY(u) (3u * (u) + 1u)
+#define PT_TAIL(u) (3u * (u) + 2u)
+
+/* ------------------------------------------------------------- the pass -- */
+
+typedef struct barrier {
+    uint32_t P;            /* reconvergence block */
+    int hoisted;
+    uint32_t tail;         /* non-hoisted: the branch's block */
+    word *S;               /* hoisted: the loop (block set) */
+    uint32_t nS;
+    word *region;          /* point set */
+    uint32_t addpos;       /* original index the ADD sits before (ordering) */
+    uint32_t line, col;    /* of the (first) branch */
+    uint32_t reg;
+} barrier;
+
+typedef struct ctx {
+    const ws_kernel *k;
+    uint32_t nb;
+    uint32_t *pred, *pstart; /* predecessors */
+    uint32_t *stack;
+} ctx;
+
+static int is_divergent(const ws_kernel *k, uint32_t b)
+{
+    const ws_block *bl = &k->blocks[b];
+    const ws_inst *in = &k->insts[bl->last];
+    if (in->op != WS_OP_BRA && in->op != WS_OP_BRX) return 0;
+    return !in->uniform && bl->nsucc >= 2;
+}
+
+/* blocks reachable from `from` (each start included) without entering avoid */
+static void reach_fwd(ctx *c, const uint32_t *from, uint32_t nfrom, uint32_t avoid, word *out)
+{
+    uint32_t sp = 0;
+    for (uint32_t j = 0; j < nfrom; j++) {
+        uint32_t s = from[j];
+        if (s == WS_PC_EXIT || s == avoid || bget(out, s)) continue;
+        bset(out, s); c->stack[sp++] = s;
+    }
+    while (sp) {
+        const ws_block *bl = &c->k->blocks[c->stack[--sp]];
+        for (uint32_t j = 0; j < bl->nsucc; j++) {
+            uint32_t s = bl->succ[j];
+            if (s == WS_PC_EXIT || s == avoid || bget(out, s)) continue;
+            bset(out, s); c->stack[sp++] = s;
+        }
+    }
+}
+
+static void reach_bwd(ctx *c, uint32_t from, uint32_t avoid, word *out)
+{
+    uint32_t sp = 0;
+    bset(out, from); c->stack[sp++] = from;
+    while (sp) {
+        uint32_t u = c->stack[--sp];
+        for (uint32_t j = c->pstart[u]; j < c->pstart[u + 1]; j++) {
+            uint32_t p = c->pred[j];
+            if (p == avoid || bget(out, p)) continue;
+            bset(out, p); c->stack[sp++] = p;
+        }
+    }
+}
+
+static void blocks_to_points(const word *blk, uint32_t nb, word *pts)
+{
+    for (uint32_t u = 0; u < nb; u++)
+        if (bget(blk, u)) { bset(pts, PT_IN(u)); bset(pts, PT_BODY(u)); bset(pts, PT_TAIL(u)); }
+}
+
+static int falls_through(const ws_inst *in)
+{
+    switch (in->op) {
+    case WS_OP_BRA: case WS_OP_BRX: case WS_OP_EXIT: case WS_OP_RET: case WS_OP_TRAP:
+        return in->guard != WS_NO_REG;
+    default:
+        return 1;
+    }
+}
+
+static ws_inst pseudo(uint16_t op, uint32_t line, uint32_t col)
+{
+    ws_inst in;
+    memset(&in, 0, sizeof in);
+    in.op = op;
+    in.unit = op == WS_OP_BWAIT ? WS_UNIT_SYNC : WS_UNIT_CTRL;
+    in.vec = 1;
+    in.guard = WS_NO_REG;
+    for (int j = 0; j < WS_MAX_DST; j++) in.dst[j].reg = WS_NO_REG;
+    for (int j = 0; j < WS_MAX_SRC; j++) in.src[j].reg = WS_NO_REG;
+    in.target = 0;
+    in.ipdom = WS_PC_EXIT;
+    in.line = line;
+    in.col = col;
+    return in;
+}
+
+typedef struct head {      /* what is inserted at the head of a block */
+    uint32_t nw, nh;
+    uint32_t *w;           /* barrier indices, WAIT order */
+    uint32_t *h;           /* hoisted barriers entering here, outermost first */
+} head;
+
+/* slot of the head of block u an edge from block src enters at:
+ * 0 = first head instruction, nw + nh = past the head */
+static uint32_t entry_slot(const head *hd, const barrier *bars, uint32_t src)
+{
+    int inside = 0;
+    for (uint32_t j = 0; j < hd->nh; j++)
+        if (src != WS_PC_EXIT && bget(bars[hd->h[j]].S, src)) inside = 1;
+    if (!inside) return 0;
+    for (uint32_t j = 0; j < hd->nh; j++)
+        if (!bget(bars[hd->h[j]].S, src)) return hd->nw + j;
+    return hd->nw + hd->nh;
+}
+
+ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, ws_error *err)
+{
+    const char *kname = k->name ? k->name : "<kernel>";
+    const char *file = k->path ? k->path : kname;
+    ws_kernel *W = ws_kernel_clone(k);
+    if (!W) { ws_fail(err, "%s: out of memory", file); return NULL; }
+    if (ws_cfg_build(W, err)) { clone_free(W); return NULL; }
+    ws_kernel *out = NULL;
+    const uint32_t nb = W->nblocks, n = W->ninsts;
+    const uint32_t bw = NW(nb ? nb : 1), pw = NW(3 * (nb ? nb : 1));
+
+    ctx c = { .k = W, .nb = nb };
+    barrier *bars = NULL;
+    uint32_t nbars = 0;
+    uint32_t *bar_tail = NULL;            /* block -> non-hoisted barrier, or -1 */
+    uint8_t *interf = NULL;
+    head *heads = NULL;
+    uint32_t *npre = NULL, *base = NULL, *newbrx = NULL;
+    uint32_t *divs = NULL, ndivs = 0;
+    word *tmp = NULL, *tmp2 = NULL;
+    ws_inst *ni = NULL;
+    int oom = 0;
+
+    c.pstart = calloc(nb + 1, sizeof *c.pstart);
+    c.stack = malloc((nb ? nb : 1) * sizeof *c.stack);
+    bar_tail = malloc((nb ? nb : 1) * sizeof *bar_tail);
+    divs = malloc((nb ? nb : 1) * sizeof *divs);
+    bars = calloc(nb ? nb : 1, sizeof *bars);
+    tmp = calloc(bw, sizeof *tmp);
+    tmp2 = calloc(pw, sizeof *tmp2);
+    if (!c.pstart || !c.stack || !bar_tail || !divs || !bars || !tmp || !tmp2) { oom = 1; goto done; }
+
+    /* predecessors */
+    {
+        uint32_t tot = 0;
+        for (uint32_t u = 0; u < nb; u++)
+            for (uint32_t j = 0; j < W->blocks[u].nsucc; j++)
+                if (W->blocks[u].succ[j] != WS_PC_EXIT) { c.pstart[W->blocks[u].succ[j] + 1]++; tot++; }
+        for (uint32_t u = 0; u < nb; u++) c.pstart[u + 1] += c.pstart[u];
+        c.pred = malloc((tot ? tot : 1) * sizeof *c.pred);
+        uint32_t *fill = calloc(nb ? nb : 1, sizeof *fill);
+        if (!c.pred || !fill) { free(fill); oom = 1; goto done; }
+        for (uint32_t u = 0; u < nb; u++)
+            for (uint32_t j = 0; j < W->blocks[u].nsucc; j++) {
+                uint32_t s = W->blocks[u].succ[j];
+                if (s != WS_PC_EXIT) c.pred[c.pstart[s] + fill[s]++] = u;
+            }
+        free(fill);
+    }
+
+    /* 1. barriers */
+    for (uint32_t b = 0; b < nb; b++) {
+        bar_tail[b] = UINT32_MAX;
+        if (!is_divergent(W, b)) continue;
+        divs[ndivs++] = b;
+        const ws_block *bl = &W->blocks[b];
+        const ws_inst *br = &W->insts[bl->last];
+        uint32_t P = bl->ipdom;
+        if (P == WS_PC_EXIT) continue;             /* no WAIT, no barrier */
+        memset(tmp, 0, bw * sizeof *tmp);
+        reach_fwd(&c, bl->succ, bl->nsucc, P, tmp);
+        barrier nbar;
+        memset(&nbar, 0, sizeof nbar);
+        nbar.P = P;
+        nbar.line = br->line; nbar.col = br->col;
+        if (bget(tmp, b)) {                         /* b lies on a cycle avoiding P: hoist */
+            word *S = calloc(bw, sizeof *S);
+            if (!S) { oom = 1; goto done; }
+            reach_bwd(&c, b, P, S);
+            for (uint32_t i = 0; i < bw; i++) S[i] &= tmp[i];
+            uint32_t m = UINT32_MAX;
+            for (uint32_t i = 0; i < nbars; i++)
+                if (bars[i].hoisted && bars[i].P == P && !memcmp(bars[i].S, S, bw * sizeof *S)) m = i;
+            if (m != UINT32_MAX) { free(S); continue; }   /* same loop, same P: share */
+            nbar.hoisted = 1;
+            nbar.S = S;
+            nbar.addpos = n;
+            for (uint32_t u = 0; u < nb; u++) {
+                if (!bget(S, u)) continue;
+                nbar.nS++;
+                int entry = u == 0;
+                for (uint32_t j = c.pstart[u]; j < c.pstart[u + 1]; j++)
+                    if (!bget(S, c.pred[j])) entry = 1;
+                if (entry && W->blocks[u].first < nbar.addpos) nbar.addpos = W->blocks[u].first;
+            }
+        } else {
+            nbar.tail = b;
+            nbar.addpos = bl->last;
+            bar_tail[b] = nbars;
+        }
+        bars[nbars++] = nbar;
+    }
+
+    /* 2. regions */
+    for (uint32_t i = 0; i < nbars; i++) {
+        barrier *B = &bars[i];
+        B->region = calloc(pw, sizeof *B->region);
+        if (!B->region) { oom = 1; goto done; }
+        memset(tmp, 0, bw * sizeof *tmp);
+        if (B->hoisted) {
+            uint32_t nent = 0;
+            for (uint32_t u = 0; u < nb; u++) {
+                if (!bget(B->S, u)) continue;
+                int entry = u == 0;
+                for (uint32_t j = c.pstart[u]; j < c.pstart[u + 1]; j++)
+                    if (!bget(B->S, c.pred[j])) entry = 1;
+                if (entry) { reach_fwd(&c, &u, 1, B->P, tmp); nent++; }
+            }
+            (void)nent;
+        } else {
+            const ws_block *bl = &W->blocks[B->tail];
+            reach_fwd(&c, bl->succ, bl->nsucc, B->P, tmp);
+            bset(B->region, PT_TAIL(B->tail));
+        }
+        blocks_to_points(tmp, nb, B->region);
+        bset(B->region, PT_IN(B->P));
+    }
+
+    /* 3. interference: overlapping regions, or reachable from different
+     *    successors of one divergent branch (concurrent splits) */
+    interf = calloc((size_t)(nbars ? nbars : 1) * (nbars ? nbars : 1), 1);
+    if (!interf) { oom = 1; goto done; }
+    for (uint32_t a = 0; a < nbars; a++)
+        for (uint32_t b = a + 1; b < nbars; b++)
+            if (bintersects(bars[a].region, bars[b].region, pw))
+                interf[a * nbars + b] = interf[b * nbars + a] = 1;
+    if (nbars > 1) {
+        uint8_t *touch = NULL;
+        for (uint32_t d = 0; d < ndivs && !oom; d++) {
+            const ws_block *bl = &W->blocks[divs[d]];
+            uint32_t ns = bl->nsucc;
+            free(touch);
+            touch = calloc((size_t)ns * nbars, 1);
+            if (!touch) { oom = 1; break; }
+            for (uint32_t s = 0; s < ns; s++) {
+                uint32_t su = bl->succ[s];
+                if (su == WS_PC_EXIT || su == bl->ipdom) continue;
+                memset(tmp, 0, bw * sizeof *tmp);
+                memset(tmp2, 0, pw * sizeof *tmp2);
+                reach_fwd(&c, &su, 1, bl->ipdom, tmp);
+                blocks_to_points(tmp, nb, tmp2);
+                for (uint32_t x = 0; x < nbars; x++)
+                    touch[s * nbars + x] = (uint8_t)bintersects(bars[x].region, tmp2, pw);
+            }
+            for (uint32_t s1 = 0; s1 < ns; s1++)
+                for (uint32_t s2 = 0; s2 < ns; s2++) {
+                    if (s1 == s2) continue;
+                    for (uint32_t x = 0; x < nbars; x++) {
+                        if (!touch[s1 * nbars + x]) continue;
+                        for (uint32_t y = 0; y < nbars; y++)
+                            if (y != x && touch[s2 * nbars + y])
+                                interf[x * nbars + y] = interf[y * nbars + x] = 1;
+                    }
+                }
+        }
+        free(touch);
+        if (oom) goto done;
+    }
+
+    /* 4. registers: greedy, ADDs in program order */
+    {
+        uint32_t *ord = malloc((nbars ? nbars : 1) * sizeof *ord);
+        uint8_t *used = calloc(nbars + 1, 1);
+        if (!ord || !used) { free(ord); free(used); oom = 1; goto done; }
+        for (uint32_t i = 0; i < nbars; i++) ord[i] = i;
+        for (uint32_t i = 1; i < nbars; i++)       /* insertion sort: stable, by addpos */
+            for (uint32_t j = i; j > 0 && bars[ord[j - 1]].addpos > bars[ord[j]].addpos; j--) {
+                uint32_t t = ord[j]; ord[j] = ord[j - 1]; ord[j - 1] = t;
+            }
+        uint32_t maxreg = 0;
+        for (uint32_t i = 0; i < nbars; i++) bars[i].reg = UINT32_MAX;
+        for (uint32_t oi = 0; oi < nbars; oi++) {
+            uint32_t x = ord[oi];
+            memset(used, 0, nbars + 1);
+            for (uint32_t y = 0; y < nbars; y++)
+                if (interf[x * nbars + y] && bars[y].reg != UINT32_MAX) used[bars[y].reg] = 1;
+            uint32_t r = 0;
+            while (used[r]) r++;
+            bars[x].reg = r;
+            if (r + 1 > maxreg) maxreg = r + 1;
+        }
+        free(ord); free(used);
+        if (maxreg > nregs) {
+            ws_fail(err, "%s: kernel %s needs %u convergence-barrier registers, only %u available",
+                    file, kname, maxreg, nregs);
+            goto done;
+        }
+    }
+
+    /* 5. heads */
+    heads = calloc(nb ? nb : 1, sizeof *heads);
+    if (!heads) { oom = 1; goto done; }
+    for (uint32_t i = 0; i < nbars; i++) {
+        heads[bars[i].P].nw++;
+        if (bars[i].hoisted)
+            for (uint32_t u = 0; u < nb; u++) {
+                if (!bget(bars[i].S, u)) continue;
+                int entry = u == 0;
+                for (uint32_t j = c.pstart[u]; j < c.pstart[u + 1]; j++)
+                    if (!bget(bars[i].S, c.pred[j])) entry = 1;
+                if (entry) heads[u].nh++;
+            }
+    }
+    for (uint32_t u = 0; u < nb; u++) {
+        heads[u].w = malloc((heads[u].nw + 1) * sizeof(uint32_t));
+        heads[u].h = malloc((heads[u].nh + 1) * sizeof(uint32_t));
+        if (!heads[u].w || !heads[u].h) { oom = 1; goto done; }
+        heads[u].nw = heads[u].nh = 0;
+    }
+    for (uint32_t i = 0; i < nbars; i++) {
+        head *hp = &heads[bars[i].P];
+        /* innermost first: later ADD first (ties: later barrier first) */
+        uint32_t j = hp->nw++;
+        while (j > 0 && bars[hp->w[j - 1]].addpos <= bars[i].addpos) { hp->w[j] = hp->w[j - 1]; j--; }
+        hp->w[j] = i;
+        if (bars[i].hoisted)
+            for (uint32_t u = 0; u < nb; u++) {
+                if (!bget(bars[i].S, u)) continue;
+                int entry = u == 0;
+                for (uint32_t q = c.pstart[u]; q < c.pstart[u + 1]; q++)
+                    if (!bget(bars[i].S, c.pred[q])) entry = 1;
+                if (!entry) continue;
+                head *hh = &heads[u];
+                uint32_t t = hh->nh++;   /* outermost (largest loop) first, stable */
+                while (t > 0 && bars[hh->h[t - 1]].nS < bars[i].nS) { hh->h[t] = hh->h[t - 1]; t--; }
+                hh->h[t] = i;
+            }
+    }
+
+    /* 6. layout: number of instructions inserted before each original one */
+    npre = calloc(n + 1, sizeof *npre);
+    base = calloc(n + 1, sizeof *base);
+    if (!npre || !base) { oom = 1; goto done; }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t u = W->block_of[i];
+        const ws_block *bl = &W->blocks[u];
+        if (bl->first == i) {
+            const head *hd = &heads[u];
+            if (i > 0 && hd->nw + hd->nh > 0 && falls_through(&W->insts[i - 1]) &&
+                entry_slot(hd, bars, W->block_of[i - 1]) != 0)
+                npre[i]++;                              /* skip branch */
+            npre[i] += hd->nw + hd->nh;
+        }
+        if (bl->last == i) {
+            if (bar_tail[u] != UINT32_MAX) npre[i]++;   /* ADD */
+            if (W->insts[i].is_backedge) npre[i]++;     /* YIELD */
+        }
+    }
+    uint32_t nn = 0;
+    for (uint32_t i = 0; i < n; i++) { base[i] = nn; nn += npre[i] + 1; }
+    base[n] = nn;
+
+    ni = calloc(nn ? nn : 1, sizeof *ni);
+    newbrx = malloc((W->nbrx_targets ? W->nbrx_targets : 1) * sizeof *newbrx);
+    if (!ni || !newbrx) { oom = 1; goto done; }
+    uint32_t nnbrx = 0, capbrx = W->nbrx_targets ? W->nbrx_targets : 1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t u = W->block_of[i];
+        const ws_block *bl = &W->blocks[u];
+        uint32_t p = base[i];
+        if (bl->first == i) {
+            const head *hd = &heads[u];
+            uint32_t tailn = 0;
+            if (bl->last == i) tailn = (bar_tail[u] != UINT32_MAX) + (W->insts[i].is_backedge != 0);
+            uint32_t hstart = base[i] + npre[i] - tailn - hd->nw - hd->nh;
+            if (hstart != p) {                          /* skip branch for the fall-through */
+                ni[p] = pseudo(WS_OP_BRA, W->insts[i - 1].line, W->insts[i - 1].col);
+                ni[p].mods = WS_MOD_UNI;
+                ni[p].unit = WS_UNIT_CTRL;
+                ni[p].ntargets = 1;
+                ni[p].target = hstart + entry_slot(hd, bars, W->block_of[i - 1]);
+                p++;
+            }
+            for (uint32_t j = 0; j < hd->nw; j++, p++) {
+                const barrier *B = &bars[hd->w[j]];
+                ni[p] = pseudo(WS_OP_BWAIT, B->line, B->col);
+                ni[p].barrier = (uint16_t)B->reg;
+            }
+            for (uint32_t j = 0; j < hd->nh; j++, p++) {
+                const barrier *B = &bars[hd->h[j]];
+                ni[p] = pseudo(WS_OP_BADD, B->line, B->col);
+                ni[p].barrier = (uint16_t)B->reg;
+            }
+        }
+        const ws_inst *in = &W->insts[i];
+        if (bl->last == i) {
+            if (bar_tail[u] != UINT32_MAX) {
+                ni[p] = pseudo(WS_OP_BADD, in->line, in->col);
+                ni[p].barrier = (uint16_t)bars[bar_tail[u]].reg;
+                p++;
+            }
+            if (in->is_backedge) { ni[p] = pseudo(WS_OP_YIELD, in->line, in->col); p++; }
+        }
+        ni[p] = *in;
+        ni[p].barrier = 0;
+        if (in->op == WS_OP_BRA || in->op == WS_OP_BRX) {
+            /* remap: target block's head, entry slot by source block */
+#define TARGET_POS(t) ({ uint32_t tb_ = W->block_of[t]; const ws_block *tbl_ = &W->blocks[tb_]; \
+                         uint32_t f_ = tbl_->first; \
+                         uint32_t tn_ = tbl_->last == f_ ? (bar_tail[tb_] != UINT32_MAX) + (W->insts[f_].is_backedge != 0) : 0; \
+                         uint32_t hs_ = base[f_] + npre[f_] - tn_ - heads[tb_].nw - heads[tb_].nh; \
+                         hs_ + entry_slot(&heads[tb_], bars, u); })
+            if (in->op == WS_OP_BRA) ni[p].target = TARGET_POS(in->target);
+            else {
+                ni[p].target = nnbrx;
+                for (uint32_t j = 0; j < in->ntargets; j++) {
+                    if (nnbrx >= capbrx) {   /* tables shared between brx: grow */
+                        capbrx = 2 * capbrx + in->ntargets;
+                        uint32_t *g = realloc(newbrx, capbrx * sizeof *g);
+                        if (!g) { oom = 1; goto done; }
+                        newbrx = g;
+                    }
+                    newbrx[nnbrx++] = TARGET_POS(W->brx_targets[in->target + j]);
+                }
+            }
+#undef TARGET_POS
+        }
+        if (p != base[i] + npre[i]) { ws_fail(err, "%s: barrier pass: internal layout error", file); goto done; }
+    }
+
+    /* 7. the new kernel */
+    free(W->insts);
+    W->insts = ni; ni = NULL;
+    W->ninsts = nn;
+    free(W->brx_targets);
+    W->brx_targets = nnbrx ? newbrx : NULL;
+    if (!nnbrx) free(newbrx);
+    newbrx = NULL;
+    W->nbrx_targets = nnbrx;
+    if (ws_cfg_build(W, err)) goto done;
+    out = W; W = NULL;
+
+done:
+    if (oom) ws_fail(err, "%s: out of memory in the barrier pass", file);
+    for (uint32_t i = 0; i < nbars; i++) { free(bars[i].S); free(bars[i].region); }
+    if (heads) for (uint32_t u = 0; u < nb; u++) { free(heads[u].w); free(heads[u].h); }
+    free(heads); free(bars); free(bar_tail); free(divs); free(interf);
+    free(c.pred); free(c.pstart); free(c.stack); free(tmp); free(tmp2);
+    free(npre); free(base); free(newbrx); free(ni);
+    clone_free(W);
+    return out;
+}
