@@ -1,10 +1,1698 @@
-/* PLACEHOLDER: replaced by the PTX front end. */
+/*
+ * PTX front end: parses a module (as nvcc -arch=sm_75 -O3 -ptx writes it, or
+ * by hand) and decodes one .entry into a ws_kernel (see ptx.h).
+ *
+ * Operand conventions of the decoded instructions (PTX operand order, the
+ * leading written operands are dst[], the rest src[]):
+ *   ld/ldu     dst[0] = reg or vector; src[0] = address
+ *   st         src[0] = address, src[1] = value (reg, imm or vector); no dst
+ *   atom       dst[0] = d; src[0] = address, src[1] = b, src[2] = c (cas)
+ *   red        src[0] = address, src[1] = b
+ *   setp       dst[0] = p, dst[1] = q (p|q); src[0] = a, src[1] = b, src[2] = c (.and/.or/.xor, may be negated)
+ *   selp/slct  src[2] = selector
+ *   shfl.sync  dst[0] = d, dst[1] = p (optional); src[0] = a, b, c, membermask
+ *   vote.sync  dst[0] = d; src[0] = predicate (may be negated), src[1] = membermask
+ *   match.sync dst[0] = d, dst[1] = p (match.all); src[0] = a, src[1] = membermask
+ *   bar/barrier .sync/.arrive: src[0] = barrier, src[1] = thread count (optional)
+ *              .red: dst[0] = d; src[0] = barrier, [src[1] = count,] last src = predicate
+ *   bra        src[0] = LABEL (imm = target index); target = target index
+ *   brx.idx    src[0] = index; targets in kernel->brx_targets[target .. target+ntargets-1]
+ *   membar/fence subop = WS_SCOPE_* (ptx_internal.h)
+ * Integer immediates are stored sign-extended as written (wrap to the
+ * instruction's width when used); float immediates as IEEE bits of the type.
+ */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
 #include "warpsweep/ptx.h"
-ws_kernel *ws_ptx_load(const char *path, const char *entry, ws_error *err)
-{ (void)entry; ws_fail(err, "%s: PTX loading not implemented yet", path); return NULL; }
+#include "warpsweep/exec.h"
+#include "ptx_internal.h"
+
+/* ------------------------------------------------------------------ */
+/* string map (open addressing, keys point into the text or reg_names) */
+
+#define TOMB ((const char *)1)
+typedef struct { const char *key; uint32_t len; int64_t val; } ment;
+typedef struct { ment *e; uint32_t cap, used; } smap;
+
+static uint64_t shash(const char *s, uint32_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+static ment *smap_find(const smap *m, const char *s, uint32_t n)
+{
+    if (!m->cap) return NULL;
+    for (uint64_t i = shash(s, n) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        ment *e = &m->e[i];
+        if (!e->key) return NULL;
+        if (e->key != TOMB && e->len == n && memcmp(e->key, s, n) == 0) return e;
+    }
+}
+static int smap_get(const smap *m, const char *s, uint32_t n, int64_t *val)
+{
+    ment *e = smap_find(m, s, n);
+    if (e && val) *val = e->val;
+    return e != NULL;
+}
+static int smap_put(smap *m, const char *s, uint32_t n, int64_t val)
+{
+    ment *f = smap_find(m, s, n);
+    if (f) { f->val = val; return 0; }
+    if ((m->used + 1) * 2 > m->cap) {
+        uint32_t nc = m->cap ? m->cap * 2 : 64;
+        ment *ne = calloc(nc, sizeof *ne);
+        if (!ne) return -1;
+        for (uint32_t i = 0; i < m->cap; i++) {
+            ment *e = &m->e[i];
+            if (!e->key || e->key == TOMB) continue;
+            uint64_t j = shash(e->key, e->len) & (nc - 1);
+            while (ne[j].key) j = (j + 1) & (nc - 1);
+            ne[j] = *e;
+        }
+        free(m->e);
+        m->e = ne;
+        m->cap = nc;
+        uint32_t used = 0;
+        for (uint32_t i = 0; i < nc; i++) used += ne[i].key != NULL;
+        m->used = used;
+    }
+    uint64_t j = shash(s, n) & (m->cap - 1);
+    while (m->e[j].key && m->e[j].key != TOMB) j = (j + 1) & (m->cap - 1);
+    if (!m->e[j].key) m->used++;
+    m->e[j].key = s;
+    m->e[j].len = n;
+    m->e[j].val = val;
+    return 0;
+}
+static void smap_del(smap *m, const char *s, uint32_t n)
+{
+    ment *e = smap_find(m, s, n);
+    if (e) e->key = TOMB;
+}
+
+/* ------------------------------------------------------------------ */
+
+#define GROW(arr, n, cap)                                                    \
+    do {                                                                     \
+        if ((n) >= (cap)) {                                                  \
+            size_t nc_ = (cap) ? (size_t)(cap) * 2 : 16;                     \
+            void *na_ = realloc((arr), nc_ * sizeof *(arr));                 \
+            if (!na_) return oom(p);                                         \
+            (arr) = na_;                                                     \
+            (cap) = nc_;                                                     \
+        }                                                                    \
+    } while (0)
+
+enum { FX_LABEL, FX_BRX, FX_VAR };
+typedef struct fixup { uint32_t inst; uint8_t kind; uint8_t slot; uint32_t tok; uint32_t var; } fixup;
+typedef struct btlist { uint32_t start, count; } btlist;
+typedef struct undo { const char *key; uint32_t len; int had; int64_t prev; } undo;
+
+typedef struct P {
+    const char *path;
+    ws_tok *t;
+    uint32_t nt, i;
+    ws_error *err;
+    ws_kernel *k;
+    size_t cap_insts, cap_regs, cap_vars, cap_params, cap_brx, cap_fx, cap_bt, cap_undo, cap_ent;
+    smap regs, syms, params, labels, btl;
+    uint32_t *reg_depth;
+    uint32_t *label_tok;     /* token of each brx_targets entry (resolved at the end) */
+    fixup *fx; size_t nfx;
+    btlist *bt; size_t nbt;
+    undo *und; size_t nund;
+    uint32_t depth;
+    uint32_t *entries; size_t nentries;
+} P;
+
+static int oom(P *p) { return ws_fail(p->err, "%s: out of memory", p->path); }
+
+static ws_tok *cur(P *p) { return &p->t[p->i]; }
+static ws_tok *peek(P *p, uint32_t k) { uint32_t j = p->i + k; return &p->t[j < p->nt ? j : p->nt - 1]; }
+static void adv(P *p) { if (p->t[p->i].kind != WS_TK_EOF) p->i++; }
+static int is_punct(const ws_tok *t, char c) { return t->kind == WS_TK_PUNCT && t->ch == c; }
+static int tok_eq(const ws_tok *t, const char *s) { size_t n = strlen(s); return t->n == n && memcmp(t->s, s, n) == 0; }
+static int is_dir(const ws_tok *t, const char *s) { return t->kind == WS_TK_DOT && tok_eq(t, s); }
+
+static int err_at(P *p, const ws_tok *t, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int err_at(P *p, const ws_tok *t, const char *fmt, ...)
+{
+    char buf[WS_ERROR_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return ws_fail_at(p->err, p->path, (int)t->line, (int)t->col, "%s", buf);
+}
+
+/* printable text of a token */
+#define TK(t) (int)((t)->kind == WS_TK_EOF ? 11 : ((t)->n > 60 ? 60 : (t)->n)), ((t)->kind == WS_TK_EOF ? "end of file" : (t)->s)
+
+static int expect(P *p, char c, const char *what)
+{
+    ws_tok *t = cur(p);
+    if (!is_punct(t, c)) return err_at(p, t, "expected '%c' %s, got '%.*s'", c, what, TK(t));
+    adv(p);
+    return 0;
+}
+
+static int expect_int(P *p, const char *what, uint64_t *v)
+{
+    ws_tok *t = cur(p);
+    if (t->kind != WS_TK_INT) return err_at(p, t, "expected an integer %s, got '%.*s'", what, TK(t));
+    *v = t->ival;
+    adv(p);
+    return 0;
+}
+
+static void skip_line(P *p)
+{
+    uint32_t line = cur(p)->line;
+    while (cur(p)->kind != WS_TK_EOF && cur(p)->line == line) adv(p);
+}
+
+static int skip_to_semicolon(P *p)
+{
+    ws_tok *start = cur(p);
+    while (cur(p)->kind != WS_TK_EOF && !is_punct(cur(p), ';')) adv(p);
+    if (cur(p)->kind == WS_TK_EOF) return err_at(p, start, "missing ';' after '%.*s'", TK(start));
+    adv(p);
+    return 0;
+}
+
+static char *dupn(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) { memcpy(d, s, n); d[n] = 0; }
+    return d;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+
+static int type_bytes(ws_type t) { int b = ws_type_bits(t); return b <= 8 ? 1 : b / 8; }
+
+static const char *const supported_types = ".pred .b8-.b64 .u8-.u64 .s8-.s64 .f32 .f64";
+
+static int is_half_type(const char *s, size_t n)
+{
+    static const char *const half[] = {"f16", "bf16", "f16x2", "bf16x2", "tf32", "e4m3", "e5m2",
+                                       "e4m3x2", "e5m2x2"};
+    for (size_t i = 0; i < sizeof half / sizeof half[0]; i++)
+        if (strlen(half[i]) == n && memcmp(half[i], s, n) == 0) return 1;
+    return 0;
+}
+
+/* parses a type directive token (".u32"); errors on .f16 etc. */
+static int parse_type_tok(P *p, ws_tok *t, ws_type *ty)
+{
+    if (t->kind == WS_TK_DOT && is_half_type(t->s + 1, t->n - 1))
+        return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types);
+    ws_type x = t->kind == WS_TK_DOT ? ws_type_from_name(t->s, t->n) : WS_TY_NONE;
+    if (x == WS_TY_NONE || x == WS_TY_F16)
+        return err_at(p, t, "expected a type, got '%.*s' (supported types: %s)", TK(t), supported_types);
+    *ty = x;
+    return 0;
+}
+
+/* value of a numeric literal token as bits of type ty */
+static int num_bits(P *p, const ws_tok *t, int neg, ws_type ty, int64_t *out)
+{
+    if (ws_type_is_float(ty)) {
+        double d;
+        if (t->kind == WS_TK_INT) {
+            d = (double)t->ival;
+        } else if (t->fform == WS_FLT_DEC) {
+            d = t->fval;
+        } else if (t->fform == WS_FLT_BITS32) {
+            uint32_t b = (uint32_t)t->ival;
+            if (ty == WS_TY_F32) { *out = (int64_t)(uint32_t)(neg ? b ^ 0x80000000u : b); return 0; }
+            float f;
+            memcpy(&f, &b, 4);
+            d = f;
+        } else {
+            uint64_t b = t->ival;
+            if (ty == WS_TY_F64) { *out = (int64_t)(neg ? b ^ 0x8000000000000000ull : b); return 0; }
+            memcpy(&d, &b, 8);
+        }
+        if (neg) d = -d;
+        if (ty == WS_TY_F32) {
+            float f = (float)d;
+            uint32_t b;
+            memcpy(&b, &f, 4);
+            *out = (int64_t)b;
+        } else {
+            uint64_t b;
+            memcpy(&b, &d, 8);
+            *out = (int64_t)b;
+        }
+        return 0;
+    }
+    if (t->kind == WS_TK_FLOAT && t->fform == WS_FLT_DEC)
+        return err_at(p, t, "floating-point literal '%.*s' used where an integer (.%s) is expected",
+                      TK(t), ws_type_name(ty));
+    uint64_t v = t->ival;
+    *out = (int64_t)(neg ? (uint64_t)0 - v : v);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* registers */
+
+static int declare_reg(P *p, const ws_tok *at, const char *name, uint32_t len, ws_type ty, int owned)
+{
+    ws_kernel *k = p->k;
+    int64_t prev;
+    int had = smap_get(&p->regs, name, len, &prev);
+    if (had && p->reg_depth[prev] == p->depth)
+        return err_at(p, at, "register '%.*s' declared twice", (int)len, name);
+    if (k->nregs >= (1u << 20)) return err_at(p, at, "too many registers (more than 2^20)");
+    GROW(k->reg_names, k->nregs, p->cap_regs);
+    {
+        void *nt = realloc(k->reg_types, p->cap_regs * sizeof *k->reg_types);
+        if (!nt) return oom(p);
+        k->reg_types = nt;
+        void *nd = realloc(p->reg_depth, p->cap_regs * sizeof *p->reg_depth);
+        if (!nd) return oom(p);
+        p->reg_depth = nd;
+    }
+    char *s = owned ? (char *)name : dupn(name, len);
+    if (!s) return oom(p);
+    uint32_t r = k->nregs++;
+    k->reg_names[r] = s;
+    k->reg_types[r] = (uint8_t)ty;
+    p->reg_depth[r] = p->depth;
+    if (p->depth > 1) {
+        GROW(p->und, p->nund, p->cap_undo);
+        p->und[p->nund++] = (undo){s, len, had, prev};
+    }
+    if (smap_put(&p->regs, s, len, r)) return oom(p);
+    return 0;
+}
+
+/* .reg .TYPE name[<N>] {, name[<N>]} ; */
+static int parse_reg(P *p)
+{
+    adv(p);
+    ws_tok *tt = cur(p);
+    if (is_dir(tt, ".v2") || is_dir(tt, ".v4"))
+        return err_at(p, tt, "vector registers ('.reg %.*s') are not supported", TK(tt));
+    ws_type ty;
+    if (parse_type_tok(p, tt, &ty)) return -1;
+    adv(p);
+    for (;;) {
+        ws_tok *nt = cur(p);
+        if (nt->kind != WS_TK_IDENT) return err_at(p, nt, "expected a register name, got '%.*s'", TK(nt));
+        adv(p);
+        if (is_punct(cur(p), '<')) {
+            adv(p);
+            uint64_t n;
+            if (expect_int(p, "register count in '<N>'", &n)) return -1;
+            if (expect(p, '>', "after the register count")) return -1;
+            if (n > (1u << 20)) return err_at(p, nt, "register range '%.*s<%llu>' too large", TK(nt), (unsigned long long)n);
+            for (uint64_t j = 0; j < n; j++) {
+                char buf[96];
+                int len = snprintf(buf, sizeof buf, "%.*s%llu", (int)(nt->n > 80 ? 80 : nt->n), nt->s,
+                                   (unsigned long long)j);
+                char *s = dupn(buf, (size_t)len);
+                if (!s) return oom(p);
+                if (declare_reg(p, nt, s, (uint32_t)len, ty, 1)) { free(s); return -1; }
+            }
+        } else if (declare_reg(p, nt, nt->s, nt->n, ty, 0)) {
+            return -1;
+        }
+        if (is_punct(cur(p), ',')) { adv(p); continue; }
+        return expect(p, ';', "after the register declaration");
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* variables: .global/.const/.shared/.local [.align N] [.vN] .TYPE name[dims] [= init] ; */
+
+static int put_init(P *p, ws_var *v, uint64_t *cap, uint64_t idx, int esize, ws_type ety, int64_t bits)
+{
+    uint64_t need = (idx + 1) * (uint64_t)esize;
+    if (need > *cap) {
+        uint64_t nc = *cap ? *cap * 2 : 64;
+        while (nc < need) nc *= 2;
+        if (nc > (1ull << 30)) return oom(p);
+        uint8_t *ni = realloc(v->init, nc);
+        if (!ni) return oom(p);
+        memset(ni + *cap, 0, nc - *cap);
+        v->init = ni;
+        *cap = nc;
+    }
+    (void)ety;
+    uint64_t u = (uint64_t)bits;
+    for (int b = 0; b < esize; b++) v->init[idx * (uint64_t)esize + (uint64_t)b] = (uint8_t)(u >> (8 * b));
+    return 0;
+}
+
+static int parse_init_list(P *p, ws_var *v, uint64_t *cap, uint64_t *count, int esize, ws_type ety, int depth)
+{
+    ws_tok *t = cur(p);
+    if (is_punct(t, '{')) {
+        if (depth > 8) return err_at(p, t, "initialiser nested too deeply");
+        adv(p);
+        if (!is_punct(cur(p), '}')) {
+            for (;;) {
+                if (parse_init_list(p, v, cap, count, esize, ety, depth + 1)) return -1;
+                if (is_punct(cur(p), ',')) { adv(p); continue; }
+                break;
+            }
+        }
+        return expect(p, '}', "closing the initialiser list");
+    }
+    int neg = 0;
+    if (is_punct(t, '-')) { neg = 1; adv(p); t = cur(p); }
+    if (t->kind == WS_TK_IDENT)
+        return err_at(p, t, "address initialiser '%.*s' is not supported (only numeric initialisers)", TK(t));
+    if (t->kind != WS_TK_INT && t->kind != WS_TK_FLOAT)
+        return err_at(p, t, "expected a number in the initialiser, got '%.*s'", TK(t));
+    int64_t bits;
+    if (num_bits(p, t, neg, ety, &bits)) return -1;
+    adv(p);
+    if (put_init(p, v, cap, *count, esize, ety, bits)) return -1;
+    (*count)++;
+    return 0;
+}
+
+static int parse_var(P *p, int is_extern)
+{
+    ws_tok *st = cur(p);
+    ws_space sp = is_dir(st, ".global") ? WS_SP_GLOBAL : is_dir(st, ".const") ? WS_SP_CONST
+                : is_dir(st, ".shared") ? WS_SP_SHARED : WS_SP_LOCAL;
+    adv(p);
+    uint64_t align = 0, vecn = 1;
+    ws_type ty = WS_TY_NONE;
+    for (;;) {
+        ws_tok *t = cur(p);
+        if (is_dir(t, ".align")) {
+            adv(p);
+            if (expect_int(p, "after .align", &align)) return -1;
+            if (!align || (align & (align - 1)) || align > 4096)
+                return err_at(p, t, ".align %llu is not a power of two up to 4096", (unsigned long long)align);
+        } else if (is_dir(t, ".v2") || is_dir(t, ".v4")) {
+            vecn = t->s[2] - '0';
+            adv(p);
+        } else if (t->kind == WS_TK_DOT && ty == WS_TY_NONE) {
+            if (parse_type_tok(p, t, &ty)) return -1;
+            if (ty == WS_TY_PRED) return err_at(p, t, ".pred variables are not supported");
+            adv(p);
+        } else break;
+    }
+    if (ty == WS_TY_NONE) return err_at(p, cur(p), "expected a type in the variable declaration, got '%.*s'", TK(cur(p)));
+    int esize = type_bytes(ty) * (int)vecn;
+    if (!align) align = (uint64_t)esize;
+    for (;;) {
+        ws_tok *nt = cur(p);
+        if (nt->kind != WS_TK_IDENT || nt->s[0] == '%')
+            return err_at(p, nt, "expected a variable name, got '%.*s'", TK(nt));
+        adv(p);
+        uint64_t count = 1;
+        int unsized = 0;
+        while (is_punct(cur(p), '[')) {
+            ws_tok *b = cur(p);
+            adv(p);
+            if (is_punct(cur(p), ']')) {
+                if (unsized) return err_at(p, b, "only the first array dimension may be empty");
+                unsized = 1;
+            } else {
+                uint64_t d;
+                if (expect_int(p, "array size", &d)) return -1;
+                if (d == 0 || d > (1ull << 32) || count * d > (1ull << 32))
+                    return err_at(p, b, "array size %llu out of range", (unsigned long long)d);
+                count *= d;
+            }
+            if (expect(p, ']', "after the array size")) return -1;
+        }
+        ws_kernel *k = p->k;
+        GROW(k->vars, k->nvars, p->cap_vars);
+        ws_var *v = &k->vars[k->nvars];
+        memset(v, 0, sizeof *v);
+        v->name = dupn(nt->s, nt->n);
+        if (!v->name) return oom(p);
+        k->nvars++;
+        v->space = (uint8_t)sp;
+        v->type = (uint8_t)ty;
+        v->align = (uint32_t)align;
+        if (is_punct(cur(p), '=')) {
+            ws_tok *eq = cur(p);
+            if (sp == WS_SP_SHARED || sp == WS_SP_LOCAL)
+                return err_at(p, eq, "%s variables cannot have initialisers", sp == WS_SP_SHARED ? ".shared" : ".local");
+            adv(p);
+            uint64_t cap = 0, n = 0;
+            /* the element type of the initialiser: b8 arrays take bytes */
+            if (parse_init_list(p, v, &cap, &n, type_bytes(ty), ty, 0)) return -1;
+            uint64_t elems = unsized ? (n + vecn - 1) / vecn * count : count;
+            if (!unsized && n > count * vecn)
+                return err_at(p, eq, "%llu initialisers for '%.*s' of %llu elements", (unsigned long long)n,
+                              TK(nt), (unsigned long long)(count * vecn));
+            v->size = elems * (uint64_t)esize;
+            if (v->size > cap) {
+                uint8_t *ni = realloc(v->init, v->size);
+                if (!ni) return oom(p);
+                memset(ni + cap, 0, v->size - cap);
+                v->init = ni;
+            }
+        } else if (unsized) {
+            if (!(is_extern && sp == WS_SP_SHARED))
+                return err_at(p, nt, "array '%.*s' has no size (only .extern .shared arrays may be unsized)", TK(nt));
+            v->size = 0;
+        } else {
+            v->size = count * (uint64_t)esize;
+        }
+        if (is_extern && sp == WS_SP_SHARED && v->size)
+            return err_at(p, nt, ".extern .shared '%.*s' must be an unsized array (dynamic shared memory)", TK(nt));
+        if (is_extern && sp == WS_SP_SHARED) v->offset = UINT64_MAX; /* marks dynamic */
+        if (smap_get(&p->syms, nt->s, nt->n, NULL)) return err_at(p, nt, "symbol '%.*s' declared twice", TK(nt));
+        if (smap_put(&p->syms, nt->s, nt->n, k->nvars - 1)) return oom(p);
+        if (is_punct(cur(p), ',')) { adv(p); continue; }
+        return expect(p, ';', "after the variable declaration");
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* modifiers */
+
+enum {
+    A_TYPE = 0, A_TYPE2, A_SPACE, A_CMP, A_BOOL, A_RND, A_RNDI, A_SAT, A_FTZ, A_APPROX, A_FULL,
+    A_HILO, A_WIDE, A_CC, A_UNI, A_VOL, A_TO, A_ALIGNED, A_ORDER, A_SCOPE, A_CACHE, A_NC, A_VEC,
+    A_ATOM, A_SHFL, A_VOTE, A_BARK, A_MATCH, A_PRMT, A_SHF, A_TESTP, A_SYNC, A_IDX, A_NOFTZ, A_NCAT
+};
+#define B(x) (1ull << (x))
+static const char *const cat_names[A_NCAT] = {
+    [A_TYPE] = "a type", [A_TYPE2] = "two types", [A_SPACE] = "a state space", [A_CMP] = "a comparison",
+    [A_BOOL] = ".and/.or/.xor", [A_RND] = ".rn/.rz/.rm/.rp", [A_RNDI] = ".rni/.rzi/.rmi/.rpi",
+    [A_SAT] = ".sat", [A_FTZ] = ".ftz", [A_APPROX] = ".approx", [A_FULL] = ".full",
+    [A_HILO] = ".hi/.lo", [A_WIDE] = ".wide", [A_CC] = ".cc", [A_UNI] = ".uni", [A_VOL] = ".volatile",
+    [A_TO] = ".to", [A_ALIGNED] = ".aligned", [A_ORDER] = "memory order (.relaxed/.acquire/.release/.acq_rel/.sc)",
+    [A_SCOPE] = "scope (.cta/.gpu/.sys/.gl)", [A_CACHE] = "cache operators (.ca/.cg/.cs/.lu/.cv/.wb/.wt/.L1::/.L2::)",
+    [A_NC] = ".nc", [A_VEC] = ".v2/.v4",
+    [A_ATOM] = "an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)",
+    [A_SHFL] = ".up/.down/.bfly/.idx", [A_VOTE] = ".all/.any/.uni/.ballot", [A_BARK] = ".sync/.arrive/.red",
+    [A_MATCH] = ".any/.all", [A_PRMT] = "a mode (.f4e .b4e .rc8 .ecl .ecr .rc16)", [A_SHF] = ".l/.r and .wrap/.clamp",
+    [A_TESTP] = "a test (.finite .infinite .number .notanumber .normal .subnormal)", [A_SYNC] = ".sync",
+    [A_IDX] = ".idx", [A_NOFTZ] = ".noftz",
+};
+
+#define ARITH (B(A_TYPE) | B(A_RND) | B(A_SAT) | B(A_FTZ))
+#define MEMQ (B(A_SPACE) | B(A_VOL) | B(A_ORDER) | B(A_SCOPE) | B(A_CACHE) | B(A_NC) | B(A_VEC) | B(A_TYPE))
+static const uint64_t op_allow[WS_OP_COUNT] = {
+    [WS_OP_MOV] = B(A_TYPE),
+    [WS_OP_ADD] = ARITH | B(A_CC) | B(A_NOFTZ), [WS_OP_SUB] = ARITH | B(A_CC) | B(A_NOFTZ),
+    [WS_OP_ADDC] = B(A_TYPE) | B(A_CC), [WS_OP_SUBC] = B(A_TYPE) | B(A_CC),
+    [WS_OP_MUL] = ARITH | B(A_HILO) | B(A_WIDE),
+    [WS_OP_MAD] = ARITH | B(A_HILO) | B(A_WIDE) | B(A_CC),
+    [WS_OP_MADC] = B(A_TYPE) | B(A_HILO) | B(A_CC),
+    [WS_OP_MUL24] = B(A_TYPE) | B(A_HILO), [WS_OP_MAD24] = B(A_TYPE) | B(A_HILO) | B(A_SAT),
+    [WS_OP_SAD] = B(A_TYPE),
+    [WS_OP_DIV] = B(A_TYPE) | B(A_RND) | B(A_FTZ) | B(A_APPROX) | B(A_FULL), [WS_OP_REM] = B(A_TYPE),
+    [WS_OP_ABS] = B(A_TYPE) | B(A_FTZ), [WS_OP_NEG] = B(A_TYPE) | B(A_FTZ),
+    [WS_OP_MIN] = B(A_TYPE) | B(A_FTZ), [WS_OP_MAX] = B(A_TYPE) | B(A_FTZ),
+    [WS_OP_AND] = B(A_TYPE), [WS_OP_OR] = B(A_TYPE), [WS_OP_XOR] = B(A_TYPE),
+    [WS_OP_NOT] = B(A_TYPE), [WS_OP_CNOT] = B(A_TYPE),
+    [WS_OP_SHL] = B(A_TYPE), [WS_OP_SHR] = B(A_TYPE), [WS_OP_SHF] = B(A_TYPE) | B(A_SHF),
+    [WS_OP_PRMT] = B(A_TYPE) | B(A_PRMT), [WS_OP_POPC] = B(A_TYPE), [WS_OP_CLZ] = B(A_TYPE),
+    [WS_OP_BREV] = B(A_TYPE), [WS_OP_BFE] = B(A_TYPE), [WS_OP_BFI] = B(A_TYPE),
+    [WS_OP_FMA] = ARITH,
+    [WS_OP_RCP] = B(A_TYPE) | B(A_RND) | B(A_FTZ) | B(A_APPROX),
+    [WS_OP_SQRT] = B(A_TYPE) | B(A_RND) | B(A_FTZ) | B(A_APPROX),
+    [WS_OP_RSQRT] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX), [WS_OP_EX2] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX),
+    [WS_OP_LG2] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX), [WS_OP_SIN] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX),
+    [WS_OP_COS] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX),
+    [WS_OP_COPYSIGN] = B(A_TYPE), [WS_OP_TESTP] = B(A_TYPE) | B(A_TESTP),
+    [WS_OP_SETP] = B(A_TYPE) | B(A_CMP) | B(A_BOOL) | B(A_FTZ),
+    [WS_OP_SET] = B(A_TYPE2) | B(A_CMP) | B(A_BOOL) | B(A_FTZ),
+    [WS_OP_SELP] = B(A_TYPE), [WS_OP_SLCT] = B(A_TYPE2) | B(A_FTZ),
+    [WS_OP_CVT] = B(A_TYPE2) | B(A_RND) | B(A_RNDI) | B(A_SAT) | B(A_FTZ),
+    [WS_OP_CVTA] = B(A_TYPE) | B(A_TO) | B(A_SPACE),
+    [WS_OP_LD] = MEMQ, [WS_OP_LDU] = B(A_SPACE) | B(A_VEC) | B(A_TYPE), [WS_OP_ST] = MEMQ,
+    [WS_OP_ATOM] = B(A_TYPE) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_ATOM),
+    [WS_OP_RED] = B(A_TYPE) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_ATOM),
+    [WS_OP_MEMBAR] = B(A_SCOPE), [WS_OP_FENCE] = B(A_ORDER) | B(A_SCOPE),
+    [WS_OP_PREFETCH] = B(A_SPACE) | B(A_CACHE), [WS_OP_NANOSLEEP] = B(A_TYPE),
+    [WS_OP_BRA] = B(A_UNI), [WS_OP_BRX] = B(A_IDX) | B(A_UNI), [WS_OP_RET] = B(A_UNI),
+    [WS_OP_BAR] = B(A_BARK) | B(A_ALIGNED) | B(A_TYPE), [WS_OP_BARRIER] = B(A_BARK) | B(A_ALIGNED) | B(A_TYPE),
+    [WS_OP_BAR_WARP] = B(A_SYNC), [WS_OP_SHFL] = B(A_SYNC) | B(A_SHFL) | B(A_TYPE),
+    [WS_OP_VOTE] = B(A_SYNC) | B(A_VOTE) | B(A_TYPE), [WS_OP_ACTIVEMASK] = B(A_TYPE),
+    [WS_OP_MATCH] = B(A_SYNC) | B(A_MATCH) | B(A_TYPE),
+};
+
+typedef struct modstate {
+    ws_type types[2];
+    int ntypes;
+    int bar_red;       /* saw .red on bar/barrier */
+    int shf_dir, shf_mode;
+    int sync;
+    int idx;
+    uint32_t type_tok[2];
+} modstate;
+
+/* classifies one modifier (without the dot) for opcode op and applies it;
+ * returns the category or -1 if unknown, -2 after an error */
+static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
+{
+    const char *s = t->s + 1;
+    size_t n = t->n - 1;
+    int op = in->op, x;
+    if (is_half_type(s, n))
+        return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types), -2;
+    ws_type ty = ws_type_from_name(s, n);
+    if (ty == WS_TY_F16)
+        return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types), -2;
+    if (ty != WS_TY_NONE) {
+        if (ms->ntypes >= 2) return err_at(p, t, "too many types on '%s'", ws_opcode_name(op)), -2;
+        ms->type_tok[ms->ntypes] = (uint32_t)(t - p->t);
+        ms->types[ms->ntypes++] = ty;
+        return (op_allow[op] & B(A_TYPE2)) ? A_TYPE2 : A_TYPE;
+    }
+    if ((op == WS_OP_SETP || op == WS_OP_SET || op == WS_OP_SLCT) && (x = ws_name_index(ws_cmp_names, WS_NCMP_NAMES, s, n)) > 0) {
+        if (in->cmp) return err_at(p, t, "more than one comparison on '%s'", ws_opcode_name(op)), -2;
+        in->cmp = (uint8_t)x;
+        return A_CMP;
+    }
+    if ((op == WS_OP_SETP || op == WS_OP_SET) && (x = ws_name_index(ws_bool_names, WS_NBOOL_NAMES, s, n)) > 0) {
+        in->boolop = (uint8_t)x;
+        return A_BOOL;
+    }
+    if ((op == WS_OP_ATOM || op == WS_OP_RED) && (x = ws_name_index(ws_atom_names, WS_NATOM_NAMES, s, n)) > 0) {
+        if (in->subop) return err_at(p, t, "more than one operation on '%s'", ws_opcode_name(op)), -2;
+        in->subop = (uint8_t)x;
+        return A_ATOM;
+    }
+    if (op == WS_OP_SHFL && (x = ws_name_index(ws_shfl_names, WS_NSHFL_NAMES, s, n)) > 0) { in->subop = (uint8_t)x; return A_SHFL; }
+    if (op == WS_OP_VOTE && (x = ws_name_index(ws_vote_names, WS_NVOTE_NAMES, s, n)) > 0) { in->subop = (uint8_t)x; return A_VOTE; }
+    if (op == WS_OP_MATCH && (x = ws_name_index(ws_match_names, WS_NMATCH_NAMES, s, n)) > 0) { in->subop = (uint8_t)x; return A_MATCH; }
+    if (op == WS_OP_PRMT && (x = ws_name_index(ws_prmt_names, WS_NPRMT_NAMES, s, n)) > 0) { in->subop = (uint8_t)x; return A_PRMT; }
+    if (op == WS_OP_TESTP && (x = ws_name_index(ws_testp_names, WS_NTESTP_NAMES, s, n)) > 0) { in->subop = (uint8_t)x; return A_TESTP; }
+    if (op == WS_OP_SHF) {
+        if (n == 1 && (s[0] == 'l' || s[0] == 'r')) { ms->shf_dir = s[0]; return A_SHF; }
+        if (n == 4 && !memcmp(s, "wrap", 4)) { ms->shf_mode = 'w'; return A_SHF; }
+        if (n == 5 && !memcmp(s, "clamp", 5)) { ms->shf_mode = 'c'; return A_SHF; }
+    }
+    if (op == WS_OP_BAR || op == WS_OP_BARRIER) {
+        if (ms->bar_red == 1) {
+            if (n == 4 && !memcmp(s, "popc", 4)) { in->subop = WS_BAR_RED_POPC; ms->bar_red = 2; return A_BARK; }
+            if (n == 3 && !memcmp(s, "and", 3)) { in->subop = WS_BAR_RED_AND; ms->bar_red = 2; return A_BARK; }
+            if (n == 2 && !memcmp(s, "or", 2)) { in->subop = WS_BAR_RED_OR; ms->bar_red = 2; return A_BARK; }
+        }
+        if (!in->subop && n == 4 && !memcmp(s, "sync", 4)) { in->subop = WS_BAR_SYNC; return A_BARK; }
+        if (!in->subop && n == 6 && !memcmp(s, "arrive", 6)) { in->subop = WS_BAR_ARRIVE; return A_BARK; }
+        if (!in->subop && !ms->bar_red && n == 3 && !memcmp(s, "red", 3)) { ms->bar_red = 1; return A_BARK; }
+    }
+    if (op == WS_OP_BRX && n == 3 && !memcmp(s, "idx", 3)) { ms->idx = 1; return A_IDX; }
+    if (n == 4 && !memcmp(s, "sync", 4) && (op_allow[op] & B(A_SYNC))) { ms->sync = 1; return A_SYNC; }
+    if (op == WS_OP_MEMBAR || op == WS_OP_FENCE) {
+        if (n == 3 && !memcmp(s, "cta", 3)) { in->subop = WS_SCOPE_CTA; return A_SCOPE; }
+        if ((n == 2 && !memcmp(s, "gl", 2) && op == WS_OP_MEMBAR) || (n == 3 && !memcmp(s, "gpu", 3) && op == WS_OP_FENCE)) {
+            in->subop = WS_SCOPE_GPU;
+            return A_SCOPE;
+        }
+        if (n == 3 && !memcmp(s, "sys", 3)) { in->subop = WS_SCOPE_SYS; return A_SCOPE; }
+    }
+    if ((x = ws_name_index(ws_rnd_names, WS_NRND_NAMES, s, n)) > 0) {
+        if (in->rnd) return err_at(p, t, "more than one rounding mode on '%s'", ws_opcode_name(op)), -2;
+        in->rnd = (uint8_t)x;
+        return x >= WS_RND_RNI ? A_RNDI : A_RND;
+    }
+    if ((x = ws_name_index(ws_space_names, WS_NSPACE_NAMES, s, n)) > 0) {
+        if (in->space) return err_at(p, t, "more than one state space on '%s'", ws_opcode_name(op)), -2;
+        in->space = (uint8_t)x;
+        return A_SPACE;
+    }
+    for (const ws_flag_name *f = ws_flag_names; f->name; f++) {
+        if (strlen(f->name) != n || memcmp(f->name, s, n)) continue;
+        in->mods |= f->bit;
+        switch (f->bit) {
+        case WS_MOD_SAT: return A_SAT;
+        case WS_MOD_FTZ: return A_FTZ;
+        case WS_MOD_APPROX: return A_APPROX;
+        case WS_MOD_FULL: return A_FULL;
+        case WS_MOD_HI: case WS_MOD_LO: return A_HILO;
+        case WS_MOD_WIDE: return A_WIDE;
+        case WS_MOD_CC: return A_CC;
+        case WS_MOD_UNI: return A_UNI;
+        case WS_MOD_VOLATILE: return A_VOL;
+        case WS_MOD_TO: return A_TO;
+        case WS_MOD_ALIGNED: return A_ALIGNED;
+        case WS_MOD_NOFTZ: return A_NOFTZ;
+        case WS_MOD_RELAXED: case WS_MOD_ACQUIRE: case WS_MOD_RELEASE: return A_ORDER;
+        case WS_MOD_NONCOHERENT: return A_NC;
+        default: in->mods &= ~f->bit; return -1;
+        }
+    }
+    if ((n == 7 && !memcmp(s, "acq_rel", 7)) || (n == 2 && !memcmp(s, "sc", 2))) {
+        in->mods |= WS_MOD_ACQUIRE | WS_MOD_RELEASE;
+        return A_ORDER;
+    }
+    if (n == 4 && !memcmp(s, "weak", 4)) return A_ORDER;
+    if ((n == 3 && (!memcmp(s, "cta", 3) || !memcmp(s, "gpu", 3) || !memcmp(s, "sys", 3))) ||
+        (n == 7 && !memcmp(s, "cluster", 7)))
+        return A_SCOPE;
+    static const char *const cacheops[] = {"ca", "cg", "cs", "lu", "cv", "wb", "wt"};
+    for (size_t i = 0; i < sizeof cacheops / sizeof cacheops[0]; i++)
+        if (n == 2 && !memcmp(s, cacheops[i], 2)) return A_CACHE;
+    if (n > 4 && (!memcmp(s, "L1::", 4) || !memcmp(s, "L2::", 4))) {
+        if (n == 14 && !memcmp(s, "L2::cache_hint", 14)) return -1;
+        return A_CACHE;
+    }
+    if (n == 2 && s[0] == 'v' && (s[1] == '2' || s[1] == '4')) { in->vec = (uint8_t)(s[1] - '0'); return A_VEC; }
+    return -1;
+}
+
+static void describe_allowed(int op, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int c = 0; c < A_NCAT; c++) {
+        if (!(op_allow[op] & B(c))) continue;
+        int w = snprintf(buf + o, len - o, "%s%s", o ? ", " : "", cat_names[c]);
+        if (w < 0 || (size_t)w >= len - o) break;
+        o += (size_t)w;
+    }
+    if (!o) snprintf(buf, len, "no modifiers");
+}
+
+/* ------------------------------------------------------------------ */
+/* operands */
+
+enum { R_REG, R_SREG, R_NUM, R_NAME, R_ADDR, R_VEC, R_PAIR };
+typedef struct raw {
+    uint8_t kind, neg, nvec, sreg;
+    uint32_t tok;          /* first token */
+    uint32_t reg, reg2;
+    uint32_t vec[4];
+    uint32_t numtok; int numneg;
+    uint32_t name_tok; int has_name;
+    int64_t off;
+} raw;
+
+static const char *const other_sregs[] = {"%envreg", "%pm", "%globaltimer", "%total_smem_size", "%dynamic_smem_size",
+                                         "%aggr_smem_size", "%reserved_smem", "%current_graph_exec", "%clusterid",
+                                         "%nclusterid", "%cluster", "%is_explicit_cluster", "%nctarank", "%ctarank"};
+
+static int lookup_reg(P *p, const ws_tok *t, uint32_t *r)
+{
+    int64_t v;
+    if (smap_get(&p->regs, t->s, t->n, &v)) { *r = (uint32_t)v; return 1; }
+    return 0;
+}
+
+static int parse_offset(P *p, int64_t *off)
+{
+    while (is_punct(cur(p), '+') || is_punct(cur(p), '-')) {
+        int neg = is_punct(cur(p), '-');
+        adv(p);
+        if (is_punct(cur(p), '-')) { neg = !neg; adv(p); }
+        uint64_t v;
+        if (expect_int(p, "offset", &v)) return -1;
+        *off += neg ? -(int64_t)v : (int64_t)v;
+    }
+    return 0;
+}
+
+static int parse_operand(P *p, raw *r)
+{
+    memset(r, 0, sizeof *r);
+    r->tok = p->i;
+    ws_tok *t = cur(p);
+    if (is_punct(t, '!')) {
+        adv(p);
+        ws_tok *rt = cur(p);
+        if (rt->kind != WS_TK_IDENT || !lookup_reg(p, rt, &r->reg))
+            return err_at(p, rt, "expected a predicate register after '!', got '%.*s'", TK(rt));
+        adv(p);
+        r->kind = R_REG;
+        r->neg = 1;
+        return 0;
+    }
+    if (is_punct(t, '[')) {
+        adv(p);
+        ws_tok *b = cur(p);
+        r->kind = R_ADDR;
+        r->reg = WS_NO_REG;
+        if (b->kind == WS_TK_IDENT) {
+            if (!lookup_reg(p, b, &r->reg)) {
+                if (b->s[0] == '%') return err_at(p, b, "undefined register '%.*s'", TK(b));
+                r->has_name = 1;
+                r->name_tok = p->i;
+            }
+            adv(p);
+        } else if (b->kind == WS_TK_INT) {
+            r->off = (int64_t)b->ival;
+            adv(p);
+        } else {
+            return err_at(p, b, "expected a register, symbol or address in '[...]', got '%.*s'", TK(b));
+        }
+        if (parse_offset(p, &r->off)) return -1;
+        return expect(p, ']', "closing the address");
+    }
+    if (is_punct(t, '{')) {
+        adv(p);
+        r->kind = R_VEC;
+        for (;;) {
+            ws_tok *e = cur(p);
+            if (r->nvec >= 4) return err_at(p, e, "vector operand with more than 4 elements");
+            if (e->kind == WS_TK_IDENT && tok_eq(e, "_")) r->vec[r->nvec++] = WS_NO_REG;
+            else if (e->kind == WS_TK_IDENT && lookup_reg(p, e, &r->vec[r->nvec])) r->nvec++;
+            else if (e->kind == WS_TK_IDENT && e->s[0] == '%') return err_at(p, e, "undefined register '%.*s'", TK(e));
+            else return err_at(p, e, "expected a register or '_' in the vector operand, got '%.*s' (immediates in vectors are not supported)", TK(e));
+            adv(p);
+            if (is_punct(cur(p), ',')) { adv(p); continue; }
+            break;
+        }
+        if (r->nvec != 2 && r->nvec != 4) return err_at(p, t, "vector operand must have 2 or 4 elements, not %d", r->nvec);
+        return expect(p, '}', "closing the vector operand");
+    }
+    if (is_punct(t, '-') || t->kind == WS_TK_INT || t->kind == WS_TK_FLOAT) {
+        int neg = 0;
+        if (is_punct(t, '-')) { neg = 1; adv(p); }
+        ws_tok *nt = cur(p);
+        if (nt->kind != WS_TK_INT && nt->kind != WS_TK_FLOAT)
+            return err_at(p, nt, "expected a number after '-', got '%.*s'", TK(nt));
+        r->kind = R_NUM;
+        r->numtok = p->i;
+        r->numneg = neg;
+        adv(p);
+        return 0;
+    }
+    if (t->kind == WS_TK_IDENT) {
+        if (lookup_reg(p, t, &r->reg)) {
+            adv(p);
+            r->kind = R_REG;
+            if (is_punct(cur(p), '|')) {
+                adv(p);
+                ws_tok *q = cur(p);
+                if (q->kind != WS_TK_IDENT || !lookup_reg(p, q, &r->reg2))
+                    return err_at(p, q, "expected a register after '|', got '%.*s'", TK(q));
+                adv(p);
+                r->kind = R_PAIR;
+            }
+            return 0;
+        }
+        if (t->s[0] == '%') {
+            char name[64];
+            size_t len = t->n < 40 ? t->n : 40;
+            memcpy(name, t->s, len);
+            ws_tok *d = peek(p, 1);
+            int dotted = d->kind == WS_TK_DOT && d->adj && d->n < 20;
+            if (dotted) { memcpy(name + len, d->s, d->n); len += d->n; }
+            for (int s = 0; s < WS_SR_COUNT; s++) {
+                const char *sn = ws_sreg_name((ws_sreg)s);
+                if (strlen(sn) == len && memcmp(sn, name, len) == 0) {
+                    adv(p);
+                    if (dotted) adv(p);
+                    r->kind = R_SREG;
+                    r->sreg = (uint8_t)s;
+                    return 0;
+                }
+            }
+            int known = dotted;
+            for (size_t i = 0; i < sizeof other_sregs / sizeof other_sregs[0]; i++)
+                if (t->n >= strlen(other_sregs[i]) && !memcmp(t->s, other_sregs[i], strlen(other_sregs[i]))) known = 1;
+            if (known)
+                return err_at(p, t, "special register '%.*s' is not supported (supported: %%tid %%ntid %%ctaid %%nctaid "
+                              "(.x .y .z), %%laneid %%warpid %%nwarpid %%smid %%nsmid %%gridid %%clock %%clock64 "
+                              "%%lanemask_eq/lt/le/gt/ge)", (int)len, name);
+            return err_at(p, t, "undefined register '%.*s'", TK(t));
+        }
+        adv(p);
+        r->kind = R_NAME;
+        r->has_name = 1;
+        r->name_tok = r->tok;
+        return parse_offset(p, &r->off);
+    }
+    return err_at(p, t, "expected an operand, got '%.*s'", TK(t));
+}
+
+/* ------------------------------------------------------------------ */
+/* instruction shapes */
+
+enum { C_VAL, C_PRED, C_ADDR, C_LABEL, C_VALVEC, C_BRXLIST };
+
+static int src_class(const ws_inst *in, int j, int nsrc)
+{
+    switch (in->op) {
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_PREFETCH: case WS_OP_ATOM: case WS_OP_RED:
+        return j == 0 ? C_ADDR : C_VAL;
+    case WS_OP_ST: return j == 0 ? C_ADDR : C_VALVEC;
+    case WS_OP_BRA: return C_LABEL;
+    case WS_OP_BRX: return j == 0 ? C_VAL : C_BRXLIST;
+    case WS_OP_SELP: case WS_OP_SETP: case WS_OP_SET: return j == 2 ? C_PRED : C_VAL;
+    case WS_OP_VOTE: return j == 0 ? C_PRED : C_VAL;
+    case WS_OP_BAR: case WS_OP_BARRIER:
+        return in->subop >= WS_BAR_RED_POPC && j == nsrc - 1 ? C_PRED : C_VAL;
+    case WS_OP_MOV: return C_VALVEC;
+    default: return C_VAL;
+    }
+}
+
+ws_type ws_ptx_src_type(const ws_inst *in, int j)
+{
+    switch (in->op) {
+    case WS_OP_CVT: case WS_OP_SET: return (ws_type)in->type2;
+    case WS_OP_SLCT: return j == 2 ? (ws_type)in->type2 : (ws_type)in->type;
+    case WS_OP_SHL: case WS_OP_SHR: return j == 1 ? WS_TY_U32 : (ws_type)in->type;
+    case WS_OP_BFE: return j >= 1 ? WS_TY_U32 : (ws_type)in->type;
+    case WS_OP_BFI: return j >= 2 ? WS_TY_U32 : (ws_type)in->type;
+    case WS_OP_SHF: return j == 2 ? WS_TY_U32 : (ws_type)in->type;
+    case WS_OP_SHFL: return j == 0 ? (ws_type)in->type : WS_TY_B32;
+    case WS_OP_VOTE: case WS_OP_MATCH: return j >= 1 ? WS_TY_B32 : (ws_type)in->type;
+    case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_BAR_WARP: case WS_OP_NANOSLEEP: case WS_OP_BRX: return WS_TY_U32;
+    case WS_OP_SELP: return j == 2 ? WS_TY_PRED : (ws_type)in->type;
+    case WS_OP_SETP: return j == 2 ? WS_TY_PRED : (ws_type)in->type;
+    case WS_OP_CVTA: return in->type ? (ws_type)in->type : WS_TY_U64;
+    default: return (ws_type)in->type;
+    }
+}
+
+/* destinations, and the range of source counts */
+static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
+{
+    *nd = 1;
+    *smin = *smax = 2;
+    switch (in->op) {
+    case WS_OP_MOV: case WS_OP_ABS: case WS_OP_NEG: case WS_OP_NOT: case WS_OP_CNOT: case WS_OP_POPC:
+    case WS_OP_CLZ: case WS_OP_BREV: case WS_OP_RCP: case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_EX2:
+    case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS: case WS_OP_CVT: case WS_OP_CVTA: case WS_OP_TESTP:
+    case WS_OP_LD: case WS_OP_LDU:
+        *smin = *smax = 1; break;
+    case WS_OP_MAD: case WS_OP_MADC: case WS_OP_MAD24: case WS_OP_SAD: case WS_OP_FMA: case WS_OP_SHF:
+    case WS_OP_PRMT: case WS_OP_BFE: case WS_OP_SELP: case WS_OP_SLCT:
+        *smin = *smax = 3; break;
+    case WS_OP_BFI: *smin = *smax = 4; break;
+    case WS_OP_SETP: case WS_OP_SET: *smin = *smax = in->boolop ? 3 : 2; break;
+    case WS_OP_ST: case WS_OP_RED: *nd = 0; break;
+    case WS_OP_ATOM: *smin = *smax = in->subop == WS_ATOM_CAS ? 3 : 2; break;
+    case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
+        *nd = 0; *smin = *smax = 0; break;
+    case WS_OP_PREFETCH: case WS_OP_NANOSLEEP: case WS_OP_BRA: case WS_OP_BAR_WARP:
+        *nd = 0; *smin = *smax = 1; break;
+    case WS_OP_BRX: *nd = 0; break;
+    case WS_OP_BAR: case WS_OP_BARRIER:
+        if (in->subop >= WS_BAR_RED_POPC) { *smin = 2; *smax = 3; }
+        else { *nd = 0; *smin = in->subop == WS_BAR_ARRIVE ? 2 : 1; *smax = 2; }
+        break;
+    case WS_OP_SHFL: *smin = *smax = 4; break;
+    case WS_OP_ACTIVEMASK: *smin = *smax = 0; break;
+    default: break; /* binary ops, vote, match: 1 dst, 2 src */
+    }
+}
+
+static int add_fixup(P *p, uint32_t inst, int kind, int slot, uint32_t tok, uint32_t var)
+{
+    GROW(p->fx, p->nfx, p->cap_fx);
+    p->fx[p->nfx++] = (fixup){inst, (uint8_t)kind, (uint8_t)slot, tok, var};
+    return 0;
+}
+
+static int resolve_symbol(P *p, ws_inst *in, uint32_t ii, int slot, const raw *r, ws_operand *o)
+{
+    ws_tok *nt = &p->t[r->name_tok];
+    int64_t v;
+    if (smap_get(&p->syms, nt->s, nt->n, &v)) {
+        o->imm = r->off;
+        return add_fixup(p, ii, FX_VAR, slot, r->name_tok, (uint32_t)v);
+    }
+    if (smap_get(&p->params, nt->s, nt->n, &v)) {
+        if (o->kind == WS_OK_ADDR && in->space == WS_SP_PARAM) {
+            o->imm = (int64_t)p->k->params[v].offset + r->off;
+            return 0;
+        }
+        return err_at(p, nt, "kernel parameter '%.*s' can only be read with ld.param (its address is not supported)", TK(nt));
+    }
+    if (smap_get(&p->labels, nt->s, nt->n, NULL) || smap_get(&p->btl, nt->s, nt->n, NULL))
+        return err_at(p, nt, "label '%.*s' used as a value (labels are only branch targets)", TK(nt));
+    return err_at(p, nt, "undefined symbol '%.*s'", TK(nt));
+}
+
+static int check_pred(P *p, uint32_t reg, const ws_tok *t, const char *what)
+{
+    if (p->k->reg_types[reg] != WS_TY_PRED)
+        return err_at(p, t, "%s '%s' must be a .pred register (it is .%s)", what, p->k->reg_names[reg],
+                      ws_type_name((ws_type)p->k->reg_types[reg]));
+    return 0;
+}
+
+static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, const ws_tok *optok)
+{
+    int nd, smin, smax;
+    shape(in, &nd, &smin, &smax);
+    const char *mn = ws_opcode_name(in->op);
+    if (nops < nd + smin || nops > nd + smax) {
+        if (smin == smax)
+            return err_at(p, optok, "'%s' takes %d operand%s, got %d", mn, nd + smin, nd + smin == 1 ? "" : "s", nops);
+        return err_at(p, optok, "'%s' takes %d to %d operands, got %d", mn, nd + smin, nd + smax, nops);
+    }
+    in->ndst = 0;
+    for (int j = 0; j < nd; j++) {
+        raw *r = &ops[j];
+        ws_tok *t = &p->t[r->tok];
+        ws_operand *o = &in->dst[in->ndst];
+        if (r->kind == R_REG && !r->neg) {
+            o->kind = WS_OK_REG;
+            o->reg = r->reg;
+            in->ndst++;
+        } else if (r->kind == R_PAIR) {
+            if (in->op != WS_OP_SETP && in->op != WS_OP_SHFL && !(in->op == WS_OP_MATCH && in->subop == WS_MATCH_ALL))
+                return err_at(p, t, "'%s' has no second destination ('a|b' is for setp, shfl.sync and match.all.sync)", mn);
+            o->kind = WS_OK_REG;
+            o->reg = r->reg;
+            in->dst[1].kind = WS_OK_REG;
+            in->dst[1].reg = r->reg2;
+            in->ndst = 2;
+            if (in->op != WS_OP_SETP && check_pred(p, r->reg2, t, "the second destination")) return -1;
+        } else if (r->kind == R_VEC && (in->op == WS_OP_LD || in->op == WS_OP_LDU || in->op == WS_OP_MOV)) {
+            o->kind = WS_OK_VEC;
+            o->nvec = r->nvec;
+            memcpy(o->vec, r->vec, sizeof o->vec);
+            in->ndst++;
+        } else {
+            return err_at(p, t, "destination of '%s' must be a register, got '%.*s'", mn, TK(t));
+        }
+    }
+    if (in->op == WS_OP_SETP || in->op == WS_OP_TESTP || (in->op == WS_OP_VOTE && in->subop != WS_VOTE_BALLOT))
+        for (int j = 0; j < in->ndst; j++)
+            if (check_pred(p, in->dst[j].reg, &p->t[ops[0].tok], "the destination")) return -1;
+    in->nsrc = 0;
+    int nsrc = nops - nd;
+    for (int j = 0; j < nsrc; j++) {
+        raw *r = &ops[nd + j];
+        ws_tok *t = &p->t[r->tok];
+        int cls = src_class(in, j, nsrc);
+        ws_operand *o = &in->src[in->nsrc];
+        if (cls == C_LABEL || cls == C_BRXLIST) {
+            if (r->kind != R_NAME || r->off)
+                return err_at(p, t, "'%s' expects a label, got '%.*s'", mn, TK(t));
+            if (cls == C_LABEL) {
+                o->kind = WS_OK_LABEL;
+                if (add_fixup(p, ii, FX_LABEL, in->nsrc, r->name_tok, 0)) return -1;
+                in->nsrc++;
+            } else if (add_fixup(p, ii, FX_BRX, 0, r->name_tok, 0)) {
+                return -1;
+            }
+            continue;
+        }
+        if (cls == C_ADDR) {
+            if (r->kind != R_ADDR)
+                return err_at(p, t, "'%s' expects a memory operand '[...]' here, got '%.*s'", mn, TK(t));
+            o->kind = WS_OK_ADDR;
+            o->reg = r->reg;
+            o->imm = r->off;
+            if (r->has_name && resolve_symbol(p, in, ii, in->nsrc, r, o)) return -1;
+            if (in->space == WS_SP_PARAM && !r->has_name && r->reg == WS_NO_REG)
+                return err_at(p, t, "ld.param needs a parameter name, e.g. [%s]", p->k->nparams ? p->k->params[0].name : "param");
+            in->nsrc++;
+            continue;
+        }
+        if (r->kind == R_ADDR)
+            return err_at(p, t, "memory operand '[...]' is not allowed as operand %d of '%s'", nd + j + 1, mn);
+        if (r->kind == R_PAIR) return err_at(p, t, "'a|b' is only allowed as a destination");
+        if (r->kind == R_VEC) {
+            if (cls != C_VALVEC) return err_at(p, t, "vector operand is not allowed as operand %d of '%s'", nd + j + 1, mn);
+            o->kind = WS_OK_VEC;
+            o->nvec = r->nvec;
+            memcpy(o->vec, r->vec, sizeof o->vec);
+            in->nsrc++;
+            continue;
+        }
+        if (cls == C_PRED) {
+            if (r->kind != R_REG) return err_at(p, t, "operand %d of '%s' must be a predicate register, got '%.*s'", nd + j + 1, mn, TK(t));
+            if (check_pred(p, r->reg, t, "the predicate operand")) return -1;
+            o->kind = WS_OK_REG;
+            o->reg = r->reg;
+            o->neg = r->neg;
+            in->nsrc++;
+            continue;
+        }
+        switch (r->kind) {
+        case R_REG:
+            if (r->neg) return err_at(p, t, "'!' negates only predicate operands of setp/selp/vote/bar.red");
+            o->kind = WS_OK_REG;
+            o->reg = r->reg;
+            break;
+        case R_SREG:
+            o->kind = WS_OK_SREG;
+            o->sreg = r->sreg;
+            break;
+        case R_NUM:
+            o->kind = WS_OK_IMM;
+            if (num_bits(p, &p->t[r->numtok], r->numneg, ws_ptx_src_type(in, in->nsrc), &o->imm)) return -1;
+            break;
+        case R_NAME:
+            o->kind = WS_OK_IMM;
+            if (resolve_symbol(p, in, ii, in->nsrc, r, o)) return -1;
+            break;
+        default:
+            return err_at(p, t, "unexpected operand '%.*s'", TK(t));
+        }
+        in->nsrc++;
+    }
+    /* vector widths */
+    if (in->op == WS_OP_LD || in->op == WS_OP_LDU || in->op == WS_OP_ST) {
+        ws_operand *v = in->op == WS_OP_ST ? &in->src[1] : &in->dst[0];
+        int isvec = v->kind == WS_OK_VEC;
+        if (in->vec > 1 && (!isvec || v->nvec != in->vec))
+            return err_at(p, optok, "'%s.v%d' needs a vector operand of %d registers", mn, in->vec, in->vec);
+        if (in->vec <= 1 && isvec)
+            return err_at(p, optok, "vector operand on '%s' without .v2/.v4", mn);
+    }
+    return 0;
+}
+
+/* opcode lookup through isa.def (never a second list of mnemonics) */
+static int lookup_opcode(P *p, uint32_t *ntok)
+{
+    ws_tok *t = cur(p);
+    ws_tok *d = peek(p, 1);
+    /* dotted mnemonics first ("bar.warp") */
+    for (int op = 0; op < WS_OP_BADD; op++) {
+        const char *m = ws_opcode_name(op);
+        const char *dot = strchr(m, '.');
+        if (!dot) continue;
+        size_t pre = (size_t)(dot - m);
+        if (t->n == pre && !memcmp(t->s, m, pre) && d->kind == WS_TK_DOT && tok_eq(d, dot)) { *ntok = 2; return op; }
+    }
+    for (int op = 0; op < WS_OP_BADD; op++) {
+        const char *m = ws_opcode_name(op);
+        if (!strchr(m, '.') && tok_eq(t, m)) { *ntok = 1; return op; }
+    }
+    return -1;
+}
+
+static int parse_inst(P *p)
+{
+    ws_kernel *k = p->k;
+    ws_tok *first = cur(p);
+    uint32_t guard = WS_NO_REG;
+    int gneg = 0;
+    if (is_punct(first, '@')) {
+        adv(p);
+        if (is_punct(cur(p), '!')) { gneg = 1; adv(p); }
+        ws_tok *g = cur(p);
+        if (g->kind != WS_TK_IDENT) return err_at(p, g, "expected a predicate register after '@', got '%.*s'", TK(g));
+        if (!lookup_reg(p, g, &guard)) return err_at(p, g, "undefined register '%.*s'", TK(g));
+        if (check_pred(p, guard, g, "guard")) return -1;
+        adv(p);
+    }
+    ws_tok *optok = cur(p);
+    if (optok->kind != WS_TK_IDENT) return err_at(p, optok, "expected an instruction, got '%.*s'", TK(optok));
+    if (tok_eq(optok, "call"))
+        return err_at(p, optok, "'call' is not supported: warpsweep simulates single .entry kernels without device-function calls (inline the callee, e.g. __forceinline__)");
+    uint32_t nt;
+    int op = lookup_opcode(p, &nt);
+    if (op < 0)
+        return err_at(p, optok, "unknown or unsupported instruction '%.*s' (supported: integer/logic, f32/f64 arithmetic, setp/selp/cvt, ld/st/atom/red, bra/brx.idx/ret/exit, bar/membar, shfl/vote/match.sync; see isa.def)", TK(optok));
+    for (uint32_t j = 0; j < nt; j++) adv(p);
+    GROW(k->insts, k->ninsts, p->cap_insts);
+    uint32_t ii = k->ninsts;
+    ws_inst *in = &k->insts[ii];
+    memset(in, 0, sizeof *in);
+    in->op = (uint16_t)op;
+    in->guard = guard;
+    in->guard_neg = (uint8_t)gneg;
+    in->line = first->line;
+    in->col = first->col;
+    in->vec = 1;
+    in->ipdom = WS_PC_EXIT;
+    modstate ms;
+    memset(&ms, 0, sizeof ms);
+    while (cur(p)->kind == WS_TK_DOT && cur(p)->adj) {
+        ws_tok *m = cur(p);
+        int c = apply_mod(p, in, &ms, m);
+        if (c == -2) return -1;
+        if (c < 0 || !(op_allow[op] & B(c))) {
+            char buf[300];
+            describe_allowed(op, buf, sizeof buf);
+            return err_at(p, m, "modifier '%.*s' is not supported on '%s' (accepted: %s)", TK(m), ws_opcode_name(op), buf);
+        }
+        adv(p);
+    }
+    const char *mn = ws_opcode_name(op);
+    /* required modifiers */
+    int want_types = (op_allow[op] & B(A_TYPE2)) ? 2 : (op_allow[op] & B(A_TYPE)) ? 1 : 0;
+    if (op == WS_OP_BAR || op == WS_OP_BARRIER) want_types = ms.bar_red ? 1 : 0;
+    if (ms.ntypes != want_types) {
+        if (want_types == 0)
+            return err_at(p, &p->t[ms.type_tok[0]], "'%s' takes no type", mn);
+        return err_at(p, optok, "'%s' needs %s, got %d", mn, want_types == 2 ? "two types (destination and source)" : "a type", ms.ntypes);
+    }
+    in->type = (uint8_t)ms.types[0];
+    in->type2 = (uint8_t)ms.types[1];
+    if ((op == WS_OP_SETP || op == WS_OP_SET) && !in->cmp) return err_at(p, optok, "'%s' needs a comparison (.eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan)", mn);
+    if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");
+    if ((op == WS_OP_ATOM || op == WS_OP_RED) && !in->subop) return err_at(p, optok, "'%s' needs an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)", mn);
+    if ((op == WS_OP_SHFL || op == WS_OP_VOTE || op == WS_OP_MATCH) && !ms.sync)
+        return err_at(p, optok, "'%s' needs .sync (the non-.sync forms are not supported)", mn);
+    if (op == WS_OP_BAR_WARP && !ms.sync) return err_at(p, optok, "'bar.warp' needs .sync");
+    if (op == WS_OP_SHFL && !in->subop) return err_at(p, optok, "'shfl.sync' needs a mode (.up .down .bfly .idx)");
+    if (op == WS_OP_VOTE && !in->subop) return err_at(p, optok, "'vote.sync' needs a mode (.all .any .uni .ballot)");
+    if (op == WS_OP_MATCH && !in->subop) return err_at(p, optok, "'match.sync' needs a mode (.any .all)");
+    if (op == WS_OP_TESTP && !in->subop) return err_at(p, optok, "'testp' needs a test (.finite .infinite .number .notanumber .normal .subnormal)");
+    if (op == WS_OP_BRX && !ms.idx) return err_at(p, optok, "'brx' needs .idx");
+    if (op == WS_OP_CVTA && !in->space) return err_at(p, optok, "'cvta' needs a state space (.global .shared .local .const)");
+    if (op == WS_OP_CVTA && in->space == WS_SP_PARAM) return err_at(p, optok, "'cvta.param' is not supported");
+    if ((op == WS_OP_BAR || op == WS_OP_BARRIER) && ms.bar_red == 1) return err_at(p, optok, "'%s.red' needs .popc, .and or .or", mn);
+    if ((op == WS_OP_BAR || op == WS_OP_BARRIER) && !in->subop) return err_at(p, optok, "'%s' needs .sync, .arrive or .red", mn);
+    if (op == WS_OP_SHF) {
+        if (!ms.shf_dir || !ms.shf_mode) return err_at(p, optok, "'shf' needs .l or .r and .wrap or .clamp");
+        in->subop = (uint8_t)(ms.shf_dir == 'l' ? (ms.shf_mode == 'w' ? WS_SHF_L_WRAP : WS_SHF_L_CLAMP)
+                                               : (ms.shf_mode == 'w' ? WS_SHF_R_WRAP : WS_SHF_R_CLAMP));
+    }
+    if ((op == WS_OP_MUL || op == WS_OP_MAD) && !ws_type_is_float((ws_type)in->type) &&
+        !(in->mods & (WS_MOD_HI | WS_MOD_LO | WS_MOD_WIDE)))
+        return err_at(p, optok, "integer '%s' needs .lo, .hi or .wide", mn);
+    if ((in->mods & WS_MOD_WIDE) && ws_type_bits((ws_type)in->type) != 16 && ws_type_bits((ws_type)in->type) != 32)
+        return err_at(p, optok, "'%s.wide' takes a 16- or 32-bit type", mn);
+    if (in->space == WS_SP_NONE && (op == WS_OP_LD || op == WS_OP_LDU || op == WS_OP_ST || op == WS_OP_ATOM ||
+                                    op == WS_OP_RED || op == WS_OP_PREFETCH))
+        in->space = WS_SP_GENERIC;
+    if ((op == WS_OP_ATOM || op == WS_OP_RED) && in->space != WS_SP_GLOBAL && in->space != WS_SP_SHARED &&
+        in->space != WS_SP_GENERIC)
+        return err_at(p, optok, "'%s' on .%s is not supported (.global, .shared or generic)", mn, ws_space_names[in->space]);
+    if (op == WS_OP_ST && (in->space == WS_SP_CONST || in->space == WS_SP_PARAM))
+        return err_at(p, optok, "'st.%s' is not allowed (read-only state space)", ws_space_names[in->space]);
+    if ((op == WS_OP_ATOM || op == WS_OP_RED) && in->type == WS_TY_F64 && in->subop != WS_ATOM_ADD && in->subop != WS_ATOM_EXCH)
+        return err_at(p, optok, "'%s.%s.f64' is not supported", mn, ws_atom_names[in->subop]);
+
+    /* operands */
+    raw ops[8];
+    int nops = 0;
+    if (!is_punct(cur(p), ';')) {
+        for (;;) {
+            if (nops >= 8) return err_at(p, cur(p), "too many operands for '%s'", mn);
+            if (parse_operand(p, &ops[nops])) return -1;
+            nops++;
+            if (is_punct(cur(p), ',')) { adv(p); continue; }
+            break;
+        }
+    }
+    if (!is_punct(cur(p), ';'))
+        return err_at(p, cur(p), "expected ',' or ';' after operand of '%s', got '%.*s'", mn, TK(cur(p)));
+    adv(p);
+    k->ninsts++;
+    return decode_operands(p, in, ii, ops, nops, optok);
+}
+
+/* ------------------------------------------------------------------ */
+
+static int parse_branchtargets(P *p, ws_tok *lab)
+{
+    ws_kernel *k = p->k;
+    adv(p); /* .branchtargets */
+    if (smap_get(&p->btl, lab->s, lab->n, NULL) || smap_get(&p->labels, lab->s, lab->n, NULL))
+        return err_at(p, lab, "label '%.*s' defined twice", TK(lab));
+    btlist b = {k->nbrx_targets, 0};
+    for (;;) {
+        ws_tok *t = cur(p);
+        if (t->kind != WS_TK_IDENT || t->s[0] == '%') return err_at(p, t, "expected a label in .branchtargets, got '%.*s'", TK(t));
+        GROW(k->brx_targets, k->nbrx_targets, p->cap_brx);
+        p->label_tok = realloc(p->label_tok, p->cap_brx * sizeof *p->label_tok);
+        if (!p->label_tok) return oom(p);
+        p->label_tok[k->nbrx_targets] = p->i;
+        k->brx_targets[k->nbrx_targets++] = 0;
+        b.count++;
+        adv(p);
+        if (is_punct(cur(p), ',')) { adv(p); continue; }
+        break;
+    }
+    if (expect(p, ';', "after the .branchtargets list")) return -1;
+    GROW(p->bt, p->nbt, p->cap_bt);
+    p->bt[p->nbt] = b;
+    if (smap_put(&p->btl, lab->s, lab->n, (int64_t)p->nbt)) return oom(p);
+    p->nbt++;
+    return 0;
+}
+
+static int parse_body(P *p)
+{
+    for (;;) {
+        ws_tok *t = cur(p);
+        if (t->kind == WS_TK_EOF) return err_at(p, t, "missing '}' at the end of the kernel body");
+        if (is_punct(t, '}')) { adv(p); return 0; }
+        if (is_punct(t, '{')) {
+            adv(p);
+            size_t mark = p->nund;
+            p->depth++;
+            if (parse_body(p)) return -1;
+            p->depth--;
+            while (p->nund > mark) {
+                undo *u = &p->und[--p->nund];
+                if (u->had) smap_put(&p->regs, u->key, u->len, u->prev);
+                else smap_del(&p->regs, u->key, u->len);
+            }
+            continue;
+        }
+        if (t->kind == WS_TK_DOT) {
+            if (is_dir(t, ".reg")) { if (parse_reg(p)) return -1; continue; }
+            if (is_dir(t, ".shared") || is_dir(t, ".local") || is_dir(t, ".global") || is_dir(t, ".const")) {
+                if (parse_var(p, 0)) return -1;
+                continue;
+            }
+            if (is_dir(t, ".extern")) {
+                adv(p);
+                if (!is_dir(cur(p), ".shared")) return err_at(p, cur(p), "only '.extern .shared' is supported inside a kernel, got '%.*s'", TK(cur(p)));
+                if (parse_var(p, 1)) return -1;
+                continue;
+            }
+            if (is_dir(t, ".pragma")) { adv(p); if (skip_to_semicolon(p)) return -1; continue; }
+            if (is_dir(t, ".loc") || is_dir(t, ".file")) { skip_line(p); continue; }
+            if (is_dir(t, ".param") || is_dir(t, ".callprototype") || is_dir(t, ".calltargets"))
+                return err_at(p, t, "'%.*s' inside a kernel is only used for calls, which are not supported", TK(t));
+            if (is_dir(t, ".branchtargets")) return err_at(p, t, ".branchtargets needs a label ('NAME: .branchtargets L1, L2;')");
+            return err_at(p, t, "unsupported directive '%.*s' in a kernel body (supported: .reg .shared .local .global .const .pragma .loc .branchtargets)", TK(t));
+        }
+        if (t->kind == WS_TK_IDENT && is_punct(peek(p, 1), ':')) {
+            adv(p);
+            adv(p);
+            if (is_dir(cur(p), ".branchtargets")) { if (parse_branchtargets(p, t)) return -1; continue; }
+            if (smap_get(&p->labels, t->s, t->n, NULL) || smap_get(&p->btl, t->s, t->n, NULL))
+                return err_at(p, t, "label '%.*s' defined twice", TK(t));
+            if (smap_put(&p->labels, t->s, t->n, p->k->ninsts)) return oom(p);
+            continue;
+        }
+        if (is_punct(t, '@') || t->kind == WS_TK_IDENT) { if (parse_inst(p)) return -1; continue; }
+        return err_at(p, t, "unexpected '%.*s' in a kernel body", TK(t));
+    }
+}
+
+static int parse_params(P *p)
+{
+    ws_kernel *k = p->k;
+    uint64_t off = 0;
+    if (is_punct(cur(p), ')')) { adv(p); return 0; }
+    for (;;) {
+        ws_tok *t = cur(p);
+        if (!is_dir(t, ".param"))
+            return err_at(p, t, "expected '.param' in the kernel parameter list, got '%.*s'", TK(t));
+        adv(p);
+        uint64_t align = 0;
+        ws_type ty = WS_TY_NONE;
+        for (;;) {
+            ws_tok *a = cur(p);
+            if (is_dir(a, ".align")) {
+                adv(p);
+                if (expect_int(p, "after .align", &align)) return -1;
+                if (!align || (align & (align - 1))) return err_at(p, a, ".align must be a power of two");
+            } else if (is_dir(a, ".ptr") || is_dir(a, ".global") || is_dir(a, ".shared") || is_dir(a, ".const") ||
+                       is_dir(a, ".local")) {
+                adv(p);
+            } else if (a->kind == WS_TK_DOT && ty == WS_TY_NONE) {
+                if (parse_type_tok(p, a, &ty)) return -1;
+                if (ty == WS_TY_PRED) return err_at(p, a, ".pred parameters are not supported");
+                adv(p);
+            } else break;
+        }
+        if (ty == WS_TY_NONE) return err_at(p, cur(p), "expected a parameter type, got '%.*s'", TK(cur(p)));
+        ws_tok *nt = cur(p);
+        if (nt->kind != WS_TK_IDENT) return err_at(p, nt, "expected a parameter name, got '%.*s'", TK(nt));
+        adv(p);
+        uint64_t count = 1;
+        if (is_punct(cur(p), '[')) {
+            adv(p);
+            if (expect_int(p, "array size", &count)) return -1;
+            if (!count || count > 65536) return err_at(p, nt, "parameter array size out of range");
+            if (expect(p, ']', "after the array size")) return -1;
+        }
+        if (!align) align = (uint64_t)type_bytes(ty);
+        off = align_up(off, align);
+        GROW(k->params, k->nparams, p->cap_params);
+        ws_kparam *kp = &k->params[k->nparams];
+        kp->name = dupn(nt->s, nt->n);
+        if (!kp->name) return oom(p);
+        kp->type = (uint8_t)ty;
+        kp->size = (uint32_t)(count * (uint64_t)type_bytes(ty));
+        kp->align = (uint32_t)align;
+        kp->offset = (uint32_t)off;
+        off += kp->size;
+        if (off > 32764) return err_at(p, nt, "kernel parameters exceed 32764 bytes");
+        if (smap_get(&p->params, nt->s, nt->n, NULL)) return err_at(p, nt, "parameter '%.*s' declared twice", TK(nt));
+        if (smap_put(&p->params, nt->s, nt->n, k->nparams)) return oom(p);
+        k->nparams++;
+        if (is_punct(cur(p), ',')) { adv(p); continue; }
+        if (expect(p, ')', "closing the parameter list")) return -1;
+        break;
+    }
+    k->param_bytes = (uint32_t)off;
+    return 0;
+}
+
+static int parse_dims(P *p, uint32_t d[3])
+{
+    d[0] = d[1] = d[2] = 1;
+    for (int j = 0; j < 3; j++) {
+        uint64_t v;
+        if (expect_int(p, "dimension", &v)) return -1;
+        d[j] = (uint32_t)v;
+        if (!is_punct(cur(p), ',')) break;
+        adv(p);
+    }
+    return 0;
+}
+
+static int parse_entry(P *p)
+{
+    ws_kernel *k = p->k;
+    adv(p); /* .entry */
+    ws_tok *nt = cur(p);
+    k->name = dupn(nt->s, nt->n);
+    if (!k->name) return oom(p);
+    adv(p);
+    if (is_punct(cur(p), '(')) {
+        adv(p);
+        if (parse_params(p)) return -1;
+    }
+    for (;;) {
+        ws_tok *t = cur(p);
+        if (is_dir(t, ".maxntid") || is_dir(t, ".reqntid")) {
+            adv(p);
+            if (parse_dims(p, is_dir(t, ".maxntid") ? k->maxntid : k->reqntid)) return -1;
+        } else if (is_dir(t, ".minnctapersm") || is_dir(t, ".maxnreg") || is_dir(t, ".maxclusterrank") ||
+                   is_dir(t, ".maxnctapersm")) {
+            adv(p);
+            uint64_t v;
+            if (expect_int(p, "value", &v)) return -1;
+        } else if (is_dir(t, ".reqnctapercluster")) {
+            uint32_t d[3];
+            adv(p);
+            if (parse_dims(p, d)) return -1;
+        } else if (is_dir(t, ".noreturn") || is_dir(t, ".explicitcluster")) {
+            adv(p);
+        } else if (is_dir(t, ".pragma")) {
+            adv(p);
+            if (skip_to_semicolon(p)) return -1;
+        } else break;
+    }
+    if (expect(p, '{', "opening the kernel body")) return -1;
+    p->depth = 1;
+    return parse_body(p);
+}
+
+/* first pass: module-level directives and variables, entry positions */
+static int parse_module(P *p)
+{
+    int is_extern = 0;
+    while (cur(p)->kind != WS_TK_EOF) {
+        ws_tok *t = cur(p);
+        if (t->kind != WS_TK_DOT) return err_at(p, t, "expected a directive, got '%.*s'", TK(t));
+        if (is_dir(t, ".version") || is_dir(t, ".target") || is_dir(t, ".file") || is_dir(t, ".loc")) {
+            skip_line(p);
+        } else if (is_dir(t, ".address_size")) {
+            adv(p);
+            uint64_t v;
+            if (expect_int(p, "after .address_size", &v)) return -1;
+            if (v != 64) return err_at(p, t, ".address_size %llu is not supported (only 64)", (unsigned long long)v);
+        } else if (is_dir(t, ".visible") || is_dir(t, ".weak") || is_dir(t, ".common")) {
+            adv(p);
+            continue;
+        } else if (is_dir(t, ".extern")) {
+            adv(p);
+            is_extern = 1;
+            continue;
+        } else if (is_dir(t, ".entry")) {
+            ws_tok *nt = peek(p, 1);
+            if (nt->kind != WS_TK_IDENT) return err_at(p, nt, "expected the kernel name after .entry, got '%.*s'", TK(nt));
+            GROW(p->entries, p->nentries, p->cap_ent);
+            uint32_t at = p->i;
+            adv(p);
+            adv(p);
+            int depth = 0;
+            while (cur(p)->kind != WS_TK_EOF) {
+                ws_tok *x = cur(p);
+                if (is_punct(x, '(')) depth++;
+                else if (is_punct(x, ')')) depth--;
+                else if (depth == 0 && (is_punct(x, '{') || is_punct(x, ';'))) break;
+                adv(p);
+            }
+            if (is_punct(cur(p), ';')) { adv(p); is_extern = 0; continue; } /* declaration only */
+            if (cur(p)->kind == WS_TK_EOF) return err_at(p, t, "kernel '%.*s' has no body", TK(nt));
+            int b = 0;
+            while (cur(p)->kind != WS_TK_EOF) {
+                if (is_punct(cur(p), '{')) b++;
+                else if (is_punct(cur(p), '}') && --b == 0) break;
+                adv(p);
+            }
+            if (cur(p)->kind == WS_TK_EOF) return err_at(p, t, "missing '}' at the end of kernel '%.*s'", TK(nt));
+            adv(p);
+            if (!is_extern) p->entries[p->nentries++] = at;
+        } else if (is_dir(t, ".func")) {
+            return err_at(p, t, "'.func' is not supported: device functions and calls cannot be simulated (only .entry kernels; inline the function, e.g. __forceinline__)");
+        } else if (is_dir(t, ".global") || is_dir(t, ".const") || is_dir(t, ".shared") || is_dir(t, ".local")) {
+            if (parse_var(p, is_extern)) return -1;
+        } else if (is_dir(t, ".section")) {
+            adv(p);
+            adv(p);
+            if (is_punct(cur(p), '{')) {
+                int b = 0;
+                while (cur(p)->kind != WS_TK_EOF) {
+                    if (is_punct(cur(p), '{')) b++;
+                    else if (is_punct(cur(p), '}') && --b == 0) break;
+                    adv(p);
+                }
+                adv(p);
+            }
+        } else if (is_dir(t, ".pragma")) {
+            adv(p);
+            if (skip_to_semicolon(p)) return -1;
+        } else {
+            return err_at(p, t, "unsupported directive '%.*s' (supported: .version .target .address_size .entry .global .const .shared .extern .visible .weak .pragma .file .loc)", TK(t));
+        }
+        is_extern = 0;
+    }
+    return 0;
+}
+
+static uint64_t var_address(const ws_var *v)
+{
+    return v->space == WS_SP_GLOBAL || v->space == WS_SP_CONST ? WS_DATA_BASE + v->offset : v->offset;
+}
+
+static int finish(P *p)
+{
+    ws_kernel *k = p->k;
+    /* variable layout */
+    uint64_t data = 0, shared = 0, local = 0, dyn_align = 0;
+    for (uint32_t i = 0; i < k->nvars; i++) {
+        ws_var *v = &k->vars[i];
+        if (v->space == WS_SP_GLOBAL || v->space == WS_SP_CONST) {
+            v->offset = data = align_up(data, v->align);
+            data += v->size;
+        } else if (v->space == WS_SP_SHARED && v->offset != UINT64_MAX) {
+            v->offset = shared = align_up(shared, v->align);
+            shared += v->size;
+        } else if (v->space == WS_SP_SHARED) {
+            if (v->align > dyn_align) dyn_align = v->align;
+        } else {
+            v->offset = local = align_up(local, v->align);
+            local += v->size;
+        }
+    }
+    if (dyn_align) shared = align_up(shared, dyn_align);
+    for (uint32_t i = 0; i < k->nvars; i++)
+        if (k->vars[i].space == WS_SP_SHARED && k->vars[i].offset == UINT64_MAX) k->vars[i].offset = shared;
+    if (shared > 0xffffffffu || local > 0xffffffffu) return ws_fail(p->err, "%s: shared or local variables too large", p->path);
+    k->shared_bytes = (uint32_t)shared;
+    k->local_bytes = (uint32_t)local;
+    k->data_bytes = data;
+    if (data >= WS_GLOBAL_BASE - WS_DATA_BASE) return ws_fail(p->err, "%s: .global/.const data too large", p->path);
+
+    if (k->ninsts == 0) return ws_fail(p->err, "%s: kernel '%s' has no instructions", p->path, k->name);
+    /* branch-target lists */
+    for (uint32_t i = 0; i < k->nbrx_targets; i++) {
+        ws_tok *t = &p->t[p->label_tok[i]];
+        int64_t v;
+        if (!smap_get(&p->labels, t->s, t->n, &v)) return err_at(p, t, "undefined label '%.*s'", TK(t));
+        if ((uint64_t)v >= k->ninsts) return err_at(p, t, "label '%.*s' is not followed by an instruction", TK(t));
+        k->brx_targets[i] = (uint32_t)v;
+    }
+    for (size_t f = 0; f < p->nfx; f++) {
+        fixup *x = &p->fx[f];
+        ws_inst *in = &k->insts[x->inst];
+        ws_tok *t = &p->t[x->tok];
+        int64_t v;
+        if (x->kind == FX_LABEL) {
+            if (!smap_get(&p->labels, t->s, t->n, &v)) {
+                if (smap_get(&p->btl, t->s, t->n, NULL)) return err_at(p, t, "'%.*s' names a .branchtargets list; use it with brx.idx", TK(t));
+                return err_at(p, t, "undefined label '%.*s'", TK(t));
+            }
+            if ((uint64_t)v >= k->ninsts) return err_at(p, t, "label '%.*s' is not followed by an instruction", TK(t));
+            in->src[x->slot].imm = v;
+            in->target = (uint32_t)v;
+        } else if (x->kind == FX_BRX) {
+            if (!smap_get(&p->btl, t->s, t->n, &v)) {
+                if (smap_get(&p->labels, t->s, t->n, NULL)) return err_at(p, t, "'%.*s' is not a .branchtargets list", TK(t));
+                return err_at(p, t, "undefined .branchtargets list '%.*s'", TK(t));
+            }
+            in->target = p->bt[v].start;
+            in->ntargets = p->bt[v].count;
+        } else {
+            in->src[x->slot].imm += (int64_t)var_address(&k->vars[x->var]);
+        }
+    }
+    /* per instruction: unit, back edges, registers read and written */
+    for (uint32_t i = 0; i < k->ninsts; i++) {
+        ws_inst *in = &k->insts[i];
+        in->unit = (uint8_t)ws_opcode_unit(in->op);
+        if ((in->op == WS_OP_LD || in->op == WS_OP_LDU) && in->space == WS_SP_PARAM) in->unit = WS_UNIT_ALU;
+        if (in->op == WS_OP_BRA) in->is_backedge = in->target <= i;
+        if (in->op == WS_OP_BRX)
+            for (uint32_t j = 0; j < in->ntargets; j++)
+                if (k->brx_targets[in->target + j] <= i) in->is_backedge = 1;
+        uint32_t rd[32], wr[16];
+        int nr = 0, nw = 0;
+#define ADD(arr, n, r) do { int d_ = 0; for (int q_ = 0; q_ < (n); q_++) d_ |= (arr)[q_] == (r); if (!d_ && (r) != WS_NO_REG) (arr)[(n)++] = (r); } while (0)
+        if (in->guard != WS_NO_REG) ADD(rd, nr, in->guard);
+        for (int j = 0; j < in->nsrc; j++) {
+            ws_operand *o = &in->src[j];
+            if (o->kind == WS_OK_REG || o->kind == WS_OK_ADDR) ADD(rd, nr, o->reg);
+            else if (o->kind == WS_OK_VEC) for (int e = 0; e < o->nvec; e++) ADD(rd, nr, o->vec[e]);
+        }
+        for (int j = 0; j < in->ndst; j++) {
+            ws_operand *o = &in->dst[j];
+            if (o->kind == WS_OK_REG) ADD(wr, nw, o->reg);
+            else if (o->kind == WS_OK_VEC) for (int e = 0; e < o->nvec; e++) ADD(wr, nw, o->vec[e]);
+        }
+#undef ADD
+        if (nr > 12 || nw > 5) return ws_fail(p->err, "%s:%u:%u: too many registers in one instruction", p->path, in->line, in->col);
+        memcpy(in->rd, rd, (size_t)nr * sizeof *rd);
+        memcpy(in->wr, wr, (size_t)nw * sizeof *wr);
+        in->n_rd = (uint8_t)nr;
+        in->n_wr = (uint8_t)nw;
+    }
+    uint32_t est = 0;
+    for (uint32_t r = 0; r < k->nregs; r++) {
+        int b = ws_type_bits((ws_type)k->reg_types[r]);
+        est += b <= 1 ? 0 : b <= 32 ? 1 : 2;
+        if (est > 255) { est = 255; break; }
+    }
+    k->est_regs_per_thread = est;
+    return 0;
+}
+
+void ws_kernel_free(ws_kernel *k)
+{
+    if (!k) return;
+    free(k->path);
+    free(k->name);
+    free(k->insts);
+    if (k->reg_names)
+        for (uint32_t i = 0; i < k->nregs; i++) free(k->reg_names[i]);
+    free(k->reg_names);
+    free(k->reg_types);
+    if (k->params)
+        for (uint32_t i = 0; i < k->nparams; i++) free(k->params[i].name);
+    free(k->params);
+    if (k->vars)
+        for (uint32_t i = 0; i < k->nvars; i++) { free(k->vars[i].name); free(k->vars[i].init); }
+    free(k->vars);
+    free(k->brx_targets);
+    if (k->blocks)
+        for (uint32_t i = 0; i < k->nblocks; i++) free(k->blocks[i].succ);
+    free(k->blocks);
+    free(k->block_of);
+    free(k->source);
+    free(k);
+}
+
+static void p_free(P *p)
+{
+    free(p->t);
+    free(p->regs.e); free(p->syms.e); free(p->params.e); free(p->labels.e); free(p->btl.e);
+    free(p->reg_depth); free(p->label_tok); free(p->fx); free(p->bt); free(p->und); free(p->entries);
+}
+
+ws_kernel *ws_ptx_decode(const char *text, const char *path, const char *entry, ws_error *err)
+{
+    if (!path) path = "<ptx>";
+    if (!text) { ws_fail(err, "%s: no PTX text", path); return NULL; }
+    P pp, *p = &pp;
+    memset(p, 0, sizeof *p);
+    p->path = path;
+    p->err = err;
+    ws_kernel *k = calloc(1, sizeof *k);
+    if (!k) { ws_fail(err, "%s: out of memory", path); return NULL; }
+    p->k = k;
+    for (int j = 0; j < 3; j++) k->reqntid[j] = k->maxntid[j] = 0;
+    k->path = strdup(path);
+    k->source = strdup(text);
+    if (!k->path || !k->source) { oom(p); goto fail; }
+    /* the tokens point into k->source (kept with the kernel) */
+    if (ws_ptx_lex(k->source, path, &p->t, &p->nt, err)) goto fail;
+    if (parse_module(p)) goto fail;
+    uint32_t chosen = UINT32_MAX;
+    if (p->nentries == 0) { ws_fail(err, "%s: no .entry kernel in the file", path); goto fail; }
+    if (!entry) {
+        if (p->nentries > 1) {
+            char list[400] = "";
+            size_t o = 0;
+            for (size_t e = 0; e < p->nentries && o < sizeof list - 80; e++) {
+                ws_tok *nt = &p->t[p->entries[e] + 1];
+                o += (size_t)snprintf(list + o, sizeof list - o, "%s%.*s", e ? ", " : "", TK(nt));
+            }
+            ws_fail(err, "%s: %zu .entry kernels in the file; choose one (entry:): %s", path, p->nentries, list);
+            goto fail;
+        }
+        chosen = p->entries[0];
+    } else {
+        for (size_t e = 0; e < p->nentries; e++)
+            if (tok_eq(&p->t[p->entries[e] + 1], entry)) chosen = p->entries[e];
+        if (chosen == UINT32_MAX) {
+            char list[400] = "";
+            size_t o = 0;
+            for (size_t e = 0; e < p->nentries && o < sizeof list - 80; e++) {
+                ws_tok *nt = &p->t[p->entries[e] + 1];
+                o += (size_t)snprintf(list + o, sizeof list - o, "%s%.*s", e ? ", " : "", TK(nt));
+            }
+            ws_fail(err, "%s: no .entry named '%s' (the file has: %s)", path, entry, list);
+            goto fail;
+        }
+    }
+    p->i = chosen;
+    if (parse_entry(p)) goto fail;
+    if (finish(p)) goto fail;
+    p_free(p);
+    return k;
+fail:
+    p_free(p);
+    ws_kernel_free(k);
+    return NULL;
+}
+
 ws_kernel *ws_ptx_parse(const char *text, const char *path, const char *entry, ws_error *err)
-{ (void)text; (void)entry; ws_fail(err, "%s: PTX parsing not implemented yet", path); return NULL; }
-void ws_kernel_free(ws_kernel *k) { (void)k; }
-int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
-{ (void)k; (void)in; if (len) buf[0] = 0; return 0; }
+{
+    ws_kernel *k = ws_ptx_decode(text, path, entry, err);
+    if (!k) return NULL;
+    if (ws_cfg_build(k, err)) {
+        ws_kernel_free(k);
+        return NULL;
+    }
+    return k;
+}
+
+ws_kernel *ws_ptx_load(const char *path, const char *entry, ws_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { ws_fail(err, "%s: cannot open PTX file", path); return NULL; }
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) { fclose(f); ws_fail(err, "%s: out of memory", path); return NULL; }
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1) break;
+        cap *= 2;
+        char *nb = realloc(buf, cap);
+        if (!nb) free(buf);
+        buf = nb;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) { free(buf); ws_fail(err, "%s: read error", path); return NULL; }
+    buf[n] = 0;
+    if (memchr(buf, 0, n)) { free(buf); ws_fail(err, "%s: not a text file (contains NUL bytes)", path); return NULL; }
+    ws_kernel *k = ws_ptx_parse(buf, path, entry, err);
+    free(buf);
+    return k;
+}

@@ -1,20 +1,93 @@
-/* PLACEHOLDER: replaced by the PTX front end. */
+/* PTX types, opcode names/units (from isa.def), special registers and the
+ * modifier-name tables shared by the decoder and the disassembler. */
+#include <string.h>
 #include "warpsweep/ptx.h"
-static const char *const names[] = {
+#include "ptx_internal.h"
+
+static const char *const op_names[] = {
 #define X(name, mnemonic, unit) mnemonic,
 #include "warpsweep/isa.def"
 #undef X
 };
-static const ws_unit units[] = {
+static const ws_unit op_units[] = {
 #define X(name, mnemonic, unit) WS_UNIT_##unit,
 #include "warpsweep/isa.def"
 #undef X
 };
-const char *ws_opcode_name(int op) { return op >= 0 && op < WS_OP_COUNT ? names[op] : "?"; }
-ws_unit ws_opcode_unit(int op) { return op >= 0 && op < WS_OP_COUNT ? units[op] : WS_UNIT_ALU; }
-int ws_type_bits(ws_type t) { (void)t; return 32; }
+
+const char *ws_opcode_name(int op) { return op >= 0 && op < WS_OP_COUNT ? op_names[op] : "?"; }
+ws_unit ws_opcode_unit(int op) { return op >= 0 && op < WS_OP_COUNT ? op_units[op] : WS_UNIT_ALU; }
+
+static const struct { const char *name; uint8_t bits; } type_info[WS_TY_COUNT] = {
+    [WS_TY_NONE] = {"", 0},    [WS_TY_PRED] = {"pred", 1},
+    [WS_TY_B8] = {"b8", 8},    [WS_TY_B16] = {"b16", 16}, [WS_TY_B32] = {"b32", 32}, [WS_TY_B64] = {"b64", 64},
+    [WS_TY_U8] = {"u8", 8},    [WS_TY_U16] = {"u16", 16}, [WS_TY_U32] = {"u32", 32}, [WS_TY_U64] = {"u64", 64},
+    [WS_TY_S8] = {"s8", 8},    [WS_TY_S16] = {"s16", 16}, [WS_TY_S32] = {"s32", 32}, [WS_TY_S64] = {"s64", 64},
+    [WS_TY_F16] = {"f16", 16}, [WS_TY_F32] = {"f32", 32}, [WS_TY_F64] = {"f64", 64},
+};
+
+int ws_type_bits(ws_type t) { return (unsigned)t < WS_TY_COUNT ? type_info[t].bits : 0; }
 int ws_type_is_signed(ws_type t) { return t >= WS_TY_S8 && t <= WS_TY_S64; }
 int ws_type_is_float(ws_type t) { return t >= WS_TY_F16 && t <= WS_TY_F64; }
-const char *ws_type_name(ws_type t) { (void)t; return "?"; }
-ws_type ws_type_from_name(const char *s, size_t n) { (void)s; (void)n; return WS_TY_NONE; }
-const char *ws_sreg_name(ws_sreg s) { (void)s; return "%?"; }
+const char *ws_type_name(ws_type t) { return (unsigned)t < WS_TY_COUNT ? type_info[t].name : "?"; }
+
+ws_type ws_type_from_name(const char *s, size_t n)
+{
+    if (n > 0 && s[0] == '.') { s++; n--; }
+    for (int t = 1; t < WS_TY_COUNT; t++)
+        if (strlen(type_info[t].name) == n && memcmp(type_info[t].name, s, n) == 0)
+            return (ws_type)t;
+    return WS_TY_NONE;
+}
+
+static const char *const sreg_names[WS_SR_COUNT] = {
+    "%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z",
+    "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z",
+    "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock", "%clock64",
+    "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge",
+};
+const char *ws_sreg_name(ws_sreg s) { return (unsigned)s < WS_SR_COUNT ? sreg_names[s] : "%?"; }
+
+/* ---- modifier names ---- */
+const char *const ws_space_names[WS_NSPACE_NAMES] = {
+    [WS_SP_NONE] = "", [WS_SP_GENERIC] = "", [WS_SP_GLOBAL] = "global", [WS_SP_SHARED] = "shared",
+    [WS_SP_LOCAL] = "local", [WS_SP_CONST] = "const", [WS_SP_PARAM] = "param",
+};
+const char *const ws_cmp_names[WS_NCMP_NAMES] = {
+    "", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
+    "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
+};
+const char *const ws_bool_names[WS_NBOOL_NAMES] = {"", "and", "or", "xor"};
+const char *const ws_rnd_names[WS_NRND_NAMES] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
+const char *const ws_atom_names[WS_NATOM_NAMES] = {
+    "", "add", "inc", "dec", "min", "max", "and", "or", "xor", "exch", "cas",
+};
+const char *const ws_shfl_names[WS_NSHFL_NAMES] = {"", "up", "down", "bfly", "idx"};
+const char *const ws_vote_names[WS_NVOTE_NAMES] = {"", "all", "any", "uni", "ballot"};
+const char *const ws_bar_names[WS_NBAR_NAMES] = {"", "sync", "arrive", "red.popc", "red.and", "red.or"};
+const char *const ws_match_names[WS_NMATCH_NAMES] = {"", "any", "all"};
+const char *const ws_prmt_names[WS_NPRMT_NAMES] = {"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+const char *const ws_shf_names[WS_NSHF_NAMES] = {"", "l.wrap", "l.clamp", "r.wrap", "r.clamp"};
+const char *const ws_testp_names[WS_NTESTP_NAMES] = {
+    "", "finite", "infinite", "number", "notanumber", "normal", "subnormal",
+};
+
+const char *const ws_scope_names[WS_NSCOPE_NAMES] = {"", "cta", "gpu", "sys"};
+
+const ws_flag_name ws_flag_names[] = {
+    {WS_MOD_TO, "to"},           {WS_MOD_VOLATILE, "volatile"}, {WS_MOD_RELAXED, "relaxed"},
+    {WS_MOD_ACQUIRE, "acquire"}, {WS_MOD_RELEASE, "release"},   {WS_MOD_NONCOHERENT, "nc"},
+    {WS_MOD_UNI, "uni"},         {WS_MOD_ALIGNED, "aligned"},   {WS_MOD_HI, "hi"},
+    {WS_MOD_LO, "lo"},           {WS_MOD_WIDE, "wide"},         {WS_MOD_CC, "cc"},
+    {WS_MOD_APPROX, "approx"},   {WS_MOD_FULL, "full"},         {WS_MOD_FTZ, "ftz"},
+    {WS_MOD_NOFTZ, "noftz"},     {WS_MOD_SAT, "sat"},           {WS_MOD_SHIFTAMT, "shiftamt"},
+    {0, NULL},
+};
+
+int ws_name_index(const char *const *table, int count, const char *name, size_t n)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i] && table[i][0] && strlen(table[i]) == n && memcmp(table[i], name, n) == 0)
+            return i;
+    return -1;
+}

@@ -1,0 +1,155 @@
+/* Disassembler: prints a decoded instruction back as PTX-like text, from the
+ * same name tables the decoder reads (isa.def, ptx_internal.h). */
+#include <stdio.h>
+#include <string.h>
+#include <stdarg.h>
+#include "warpsweep/ptx.h"
+#include "ptx_internal.h"
+
+typedef struct sb { char *buf; size_t len, n; } sb;
+
+static void put(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(sb *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = b->n < b->len ? b->len - b->n : 0;
+    int w = vsnprintf(room ? b->buf + b->n : NULL, room, fmt, ap);
+    va_end(ap);
+    if (w > 0) b->n += (size_t)w;
+}
+
+static const char *regname(const ws_kernel *k, uint32_t r, char *tmp, size_t n)
+{
+    if (r == WS_NO_REG) return "_";
+    if (k && k->reg_names && r < k->nregs) return k->reg_names[r];
+    snprintf(tmp, n, "%%R%u", r);
+    return tmp;
+}
+
+static void flags(sb *b, uint32_t mods, uint32_t mask)
+{
+    mods &= mask;
+    if ((mods & (WS_MOD_ACQUIRE | WS_MOD_RELEASE)) == (WS_MOD_ACQUIRE | WS_MOD_RELEASE)) {
+        put(b, ".acq_rel");
+        mods &= ~(WS_MOD_ACQUIRE | WS_MOD_RELEASE);
+    }
+    for (const ws_flag_name *f = ws_flag_names; f->name; f++)
+        if (mods & f->bit) put(b, ".%s", f->name);
+}
+
+static void operand(sb *b, const ws_kernel *k, const ws_inst *in, const ws_operand *o, ws_type ty)
+{
+    char tmp[32];
+    switch (o->kind) {
+    case WS_OK_REG:
+        put(b, "%s%s", o->neg ? "!" : "", regname(k, o->reg, tmp, sizeof tmp));
+        break;
+    case WS_OK_IMM:
+        if (ty == WS_TY_F32) put(b, "0f%08X", (unsigned)(uint32_t)o->imm);
+        else if (ty == WS_TY_F64) put(b, "0d%016llX", (unsigned long long)o->imm);
+        else put(b, "%lld", (long long)o->imm);
+        break;
+    case WS_OK_SREG:
+        put(b, "%s", ws_sreg_name((ws_sreg)o->sreg));
+        break;
+    case WS_OK_ADDR:
+        put(b, "[");
+        if (o->reg != WS_NO_REG) {
+            put(b, "%s", regname(k, o->reg, tmp, sizeof tmp));
+            if (o->imm) put(b, "%+lld", (long long)o->imm);
+        } else if (in->space == WS_SP_PARAM && k && k->params) {
+            const ws_kparam *best = NULL;
+            for (uint32_t i = 0; i < k->nparams; i++)
+                if (k->params[i].offset <= o->imm && (!best || k->params[i].offset >= best->offset)) best = &k->params[i];
+            if (best) {
+                put(b, "%s", best->name);
+                if (o->imm != (int64_t)best->offset) put(b, "+%lld", (long long)(o->imm - best->offset));
+            } else put(b, "%lld", (long long)o->imm);
+        } else {
+            put(b, "%lld", (long long)o->imm);
+        }
+        put(b, "]");
+        break;
+    case WS_OK_VEC:
+        put(b, "{");
+        for (int e = 0; e < o->nvec; e++) put(b, "%s%s", e ? ", " : "", regname(k, o->vec[e], tmp, sizeof tmp));
+        put(b, "}");
+        break;
+    case WS_OK_LABEL:
+        put(b, "L%lld", (long long)o->imm);
+        break;
+    default:
+        put(b, "?");
+    }
+}
+
+int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
+{
+    sb b = {buf, len, 0};
+    if (len) buf[0] = 0;
+    char tmp[32];
+    int op = in->op;
+    if (in->guard != WS_NO_REG) put(&b, "@%s%s ", in->guard_neg ? "!" : "", regname(k, in->guard, tmp, sizeof tmp));
+    put(&b, "%s", ws_opcode_name(op));
+    if (op == WS_OP_BADD || op == WS_OP_BWAIT) put(&b, " B%u", in->barrier);
+    flags(&b, in->mods, WS_MOD_TO | WS_MOD_VOLATILE | WS_MOD_RELAXED | WS_MOD_ACQUIRE | WS_MOD_RELEASE);
+    if ((op == WS_OP_MEMBAR || op == WS_OP_FENCE) && in->subop && in->subop < WS_NSCOPE_NAMES)
+        put(&b, ".%s", op == WS_OP_MEMBAR && in->subop == WS_SCOPE_GPU ? "gl" : ws_scope_names[in->subop]);
+    if (in->space > WS_SP_GENERIC && in->space < WS_NSPACE_NAMES) put(&b, ".%s", ws_space_names[in->space]);
+    flags(&b, in->mods, WS_MOD_NONCOHERENT);
+    const char *sub = NULL;
+    switch (op) {
+    case WS_OP_ATOM: case WS_OP_RED: if (in->subop < WS_NATOM_NAMES) sub = ws_atom_names[in->subop]; break;
+    case WS_OP_SHFL: put(&b, ".sync"); if (in->subop < WS_NSHFL_NAMES) sub = ws_shfl_names[in->subop]; break;
+    case WS_OP_VOTE: put(&b, ".sync"); if (in->subop < WS_NVOTE_NAMES) sub = ws_vote_names[in->subop]; break;
+    case WS_OP_MATCH: if (in->subop < WS_NMATCH_NAMES) sub = ws_match_names[in->subop]; break;
+    case WS_OP_BAR: case WS_OP_BARRIER: if (in->subop < WS_NBAR_NAMES) sub = ws_bar_names[in->subop]; break;
+    case WS_OP_PRMT: if (in->subop < WS_NPRMT_NAMES) sub = ws_prmt_names[in->subop]; break;
+    case WS_OP_SHF: if (in->subop < WS_NSHF_NAMES) sub = ws_shf_names[in->subop]; break;
+    case WS_OP_TESTP: if (in->subop < WS_NTESTP_NAMES) sub = ws_testp_names[in->subop]; break;
+    case WS_OP_BAR_WARP: sub = "sync"; break;
+    default: break;
+    }
+    if (sub && sub[0]) put(&b, ".%s", sub);
+    if (op == WS_OP_MATCH) put(&b, ".sync");
+    if (op == WS_OP_BRX) put(&b, ".idx");
+    flags(&b, in->mods, WS_MOD_UNI);
+    if (in->cmp && in->cmp < WS_NCMP_NAMES) put(&b, ".%s", ws_cmp_names[in->cmp]);
+    if (in->boolop && in->boolop < WS_NBOOL_NAMES) put(&b, ".%s", ws_bool_names[in->boolop]);
+    if (in->rnd && in->rnd < WS_NRND_NAMES) put(&b, ".%s", ws_rnd_names[in->rnd]);
+    flags(&b, in->mods, WS_MOD_HI | WS_MOD_LO | WS_MOD_WIDE | WS_MOD_CC | WS_MOD_APPROX | WS_MOD_FULL |
+                            WS_MOD_FTZ | WS_MOD_NOFTZ | WS_MOD_SAT | WS_MOD_ALIGNED | WS_MOD_SHIFTAMT);
+    if (in->vec > 1) put(&b, ".v%u", in->vec);
+    if (in->type) put(&b, ".%s", ws_type_name((ws_type)in->type));
+    if (in->type2) put(&b, ".%s", ws_type_name((ws_type)in->type2));
+
+    int first = 1;
+    if (in->ndst == 2 && in->dst[0].kind == WS_OK_REG && in->dst[1].kind == WS_OK_REG) {
+        put(&b, " %s|", regname(k, in->dst[0].reg, tmp, sizeof tmp));
+        put(&b, "%s", regname(k, in->dst[1].reg, tmp, sizeof tmp));
+        first = 0;
+    } else {
+        for (int j = 0; j < in->ndst; j++) {
+            put(&b, first ? " " : ", ");
+            first = 0;
+            operand(&b, k, in, &in->dst[j], (ws_type)in->type);
+        }
+    }
+    for (int j = 0; j < in->nsrc; j++) {
+        put(&b, first ? " " : ", ");
+        first = 0;
+        operand(&b, k, in, &in->src[j], ws_ptx_src_type(in, j));
+    }
+    if (op == WS_OP_BRX) {
+        put(&b, first ? " {" : ", {");
+        for (uint32_t j = 0; j < in->ntargets; j++) {
+            uint32_t t = k && k->brx_targets && in->target + j < k->nbrx_targets ? k->brx_targets[in->target + j] : 0;
+            put(&b, "%sL%u", j ? ", " : "", t);
+        }
+        put(&b, "}");
+    }
+    put(&b, ";");
+    if (len && b.n >= len) buf[len - 1] = 0;
+    return (int)(b.n < len ? b.n : (len ? len - 1 : 0));
+}
