@@ -9,6 +9,8 @@
  *     a thread waits until the barrier's count of threads has arrived, where
  *     the count is the instruction's thread count or, without one, every
  *     thread of the CTA that has not exited; bar.arrive counts without waiting;
+ *     bar.red's result (popc / and / or of the predicates of the threads
+ *     released together) is written here, since the executor has no CTA view;
  *   - warp-level .sync operations (shfl.sync, vote.sync, match.sync,
  *     bar.warp.sync): a thread waits until every lane of its membermask that
  *     has not exited is waiting at the same instruction; they then execute
@@ -56,6 +58,7 @@ typedef struct ref {
     uint8_t *state;
     uint8_t *bar;
     uint64_t *wmask;
+    uint8_t *redp;                    /* bar.red: the thread's predicate */
     uint64_t live_total;
     uint64_t steps;
     ws_effect eff;
@@ -101,9 +104,13 @@ static void thread_desc(const ref *r, uint32_t g, uint32_t lane, char *buf, size
 
 static int exec_fault(ref *r, uint32_t g, uint32_t lane)
 {
+    /* the executor's message names the lane, its thread and CTA, the PC with
+     * its PTX line and the address */
+    if (r->env.fault[0])
+        return fail(r, WS_ST_ERROR, "%s", r->env.fault);
     char who[96];
     thread_desc(r, g, lane, who, sizeof who);
-    return fail(r, WS_ST_ERROR, "%s (%s)", r->env.fault[0] ? r->env.fault : "fault", who);
+    return fail(r, WS_ST_ERROR, "%s: fault at pc %u", who, r->pc[(uint64_t)g * r->ws + lane]);
 }
 
 static int is_cta_barrier(const ws_inst *in)
@@ -146,6 +153,13 @@ static int check_barrier(ref *r, uint32_t c, uint32_t id)
         return 0;
     rc->arrived[id] = 0;
     rc->expected[id] = 0;
+    /* bar.red: popc / and / or of the waiting threads' predicates */
+    uint32_t nwait = 0, ntrue = 0;
+    for (uint64_t t = (uint64_t)c * r->wpc * r->ws; t < (uint64_t)(c + 1) * r->wpc * r->ws; t++)
+        if (r->state[t] == T_BAR && r->bar[t] == id) {
+            nwait++;
+            ntrue += r->redp[t];
+        }
     for (uint32_t wi = 0; wi < r->wpc; wi++) {
         uint32_t g = c * r->wpc + wi;
         ws_warp *w = &r->warps[g];
@@ -164,6 +178,13 @@ static int check_barrier(ref *r, uint32_t c, uint32_t id)
             }
             pc = r->pc[t];
             mask |= 1ull << l;
+            const ws_inst *bi = &r->k->insts[pc];
+            if (bi->subop >= WS_BAR_RED_POPC && bi->ndst >= 1 && bi->dst[0].kind == WS_OK_REG) {
+                uint64_t v = bi->subop == WS_BAR_RED_POPC  ? ntrue
+                             : bi->subop == WS_BAR_RED_AND ? ntrue == nwait
+                                                           : ntrue != 0;
+                w->regs[(uint64_t)bi->dst[0].reg * r->ws + l] = v;
+            }
             r->pc[t]++;
             r->state[t] = T_RUN;
         }
@@ -244,10 +265,13 @@ static int step(ref *r, uint32_t g, uint32_t lane)
     }
     if (is_cta_barrier(in) && guard_true(r, w, in, lane)) {
         uint64_t id = in->nsrc >= 1 ? opnd(r, w, &in->src[0], lane) : 0;
-        uint64_t count = in->nsrc >= 2 && in->subop != WS_BAR_RED_POPC && in->subop != WS_BAR_RED_AND &&
-                                 in->subop != WS_BAR_RED_OR
-                             ? opnd(r, w, &in->src[1], lane)
-                             : 0;
+        int is_red = in->subop >= WS_BAR_RED_POPC;
+        /* .sync/.arrive: src[0] barrier, src[1] count; .red: [src[1] count,] last src predicate */
+        uint64_t count = in->nsrc >= (is_red ? 3 : 2) ? opnd(r, w, &in->src[1], lane) : 0;
+        if (is_red && in->nsrc >= 2) {
+            const ws_operand *pp = &in->src[in->nsrc - 1];
+            r->redp[t] = (uint8_t)((opnd(r, w, pp, lane) & 1) ^ (pp->neg ? 1 : 0));
+        }
         char who[96];
         if (id >= NBARRIERS) {
             thread_desc(r, g, lane, who, sizeof who);
@@ -371,7 +395,8 @@ static int setup(ref *r, uint64_t seed, ws_memimage *mem)
     r->state = malloc(nslots);
     r->bar = calloc(nslots, 1);
     r->wmask = calloc(nslots, sizeof *r->wmask);
-    if (!r->ctas || !r->rc || !r->warps || !r->exited || !r->pc || !r->state || !r->bar || !r->wmask)
+    r->redp = calloc(nslots, 1);
+    if (!r->ctas || !r->rc || !r->warps || !r->exited || !r->pc || !r->state || !r->bar || !r->wmask || !r->redp)
         return fail(r, WS_ST_ERROR, "reference: out of memory");
     memset(r->state, T_NONE, nslots);
     for (uint32_t c = 0; c < nctas; c++) {
@@ -430,6 +455,7 @@ static void teardown(ref *r)
     free(r->state);
     free(r->bar);
     free(r->wmask);
+    free(r->redp);
 }
 
 void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
