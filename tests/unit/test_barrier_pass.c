@@ -1,0 +1,570 @@
+/*
+ * The convergence-barrier pass on hand-made kernels. Expected layouts are
+ * written out by hand from the placement rules in passes.h: ADD before a
+ * divergent branch (hoisted to the loop entry when the branch leaves a loop),
+ * WAIT before its immediate post-dominator, YIELD before back edges.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include "warpsweep/ptx.h"
+#include "warpsweep/passes.h"
+
+/* ---- hand-made kernels (no parser needed) ---- */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline ws_kernel *kb_new(const char *name, uint32_t nregs)
+{
+    ws_kernel *k = calloc(1, sizeof *k);
+    k->name = strdup(name);
+    k->path = strdup("test.ptx");
+    k->nregs = nregs;
+    return k;
+}
+
+static inline void kb_free(ws_kernel *k)   /* frees every field a kernel owns */
+{
+    if (!k) return;
+    free(k->path); free(k->name); free(k->insts);
+    if (k->reg_names) for (uint32_t r = 0; r < k->nregs; r++) free(k->reg_names[r]);
+    free(k->reg_names); free(k->reg_types);
+    if (k->params) for (uint32_t p = 0; p < k->nparams; p++) free(k->params[p].name);
+    free(k->params);
+    if (k->vars) for (uint32_t v = 0; v < k->nvars; v++) { free(k->vars[v].name); free(k->vars[v].init); }
+    free(k->vars); free(k->brx_targets);
+    if (k->blocks) for (uint32_t b = 0; b < k->nblocks; b++) free(k->blocks[b].succ);
+    free(k->blocks); free(k->block_of); free(k->source);
+    free(k);
+}
+
+static inline ws_inst kb_blank(uint16_t op)
+{
+    ws_inst in;
+    memset(&in, 0, sizeof in);
+    in.op = op;
+    in.unit = (uint8_t)ws_opcode_unit(op);
+    in.vec = 1;
+    in.guard = WS_NO_REG;
+    in.ipdom = WS_PC_EXIT;
+    return in;
+}
+
+static inline uint32_t kb_emit(ws_kernel *k, ws_inst in)
+{
+    k->insts = realloc(k->insts, (k->ninsts + 1) * sizeof *k->insts);
+    in.line = k->ninsts + 1;     /* line = index + 1, to check copies */
+    in.col = 5;
+    k->insts[k->ninsts] = in;
+    return k->ninsts++;
+}
+
+static inline void kb_rd(ws_inst *in, uint32_t r) { if (r != WS_NO_REG) in->rd[in->n_rd++] = r; }
+static inline void kb_wr(ws_inst *in, uint32_t r) { in->wr[in->n_wr++] = r; }
+
+/* d = a + b (registers) */
+static inline uint32_t k_add(ws_kernel *k, uint32_t d, uint32_t a, uint32_t b)
+{
+    ws_inst in = kb_blank(WS_OP_ADD);
+    in.type = WS_TY_U32;
+    in.ndst = 1; in.dst[0].kind = WS_OK_REG; in.dst[0].reg = d; kb_wr(&in, d);
+    in.nsrc = 2; in.src[0].kind = WS_OK_REG; in.src[0].reg = a; in.src[1].kind = WS_OK_REG; in.src[1].reg = b;
+    kb_rd(&in, a); kb_rd(&in, b);
+    return kb_emit(k, in);
+}
+/* a plain instruction with no registers (stands for "some work") */
+static inline uint32_t k_nop(ws_kernel *k)
+{
+    ws_inst in = kb_blank(WS_OP_MOV);
+    in.type = WS_TY_U32;
+    return kb_emit(k, in);
+}
+/* d = special register */
+static inline uint32_t k_sreg(ws_kernel *k, uint32_t d, ws_sreg s)
+{
+    ws_inst in = kb_blank(WS_OP_MOV);
+    in.type = WS_TY_U32;
+    in.ndst = 1; in.dst[0].kind = WS_OK_REG; in.dst[0].reg = d; kb_wr(&in, d);
+    in.nsrc = 1; in.src[0].kind = WS_OK_SREG; in.src[0].sreg = (uint8_t)s;
+    return kb_emit(k, in);
+}
+/* d = ld.<space> [base + off] (base WS_NO_REG: absolute) */
+static inline uint32_t k_ld(ws_kernel *k, ws_space sp, uint32_t d, uint32_t base, int64_t off)
+{
+    ws_inst in = kb_blank(WS_OP_LD);
+    in.type = WS_TY_U32; in.space = (uint8_t)sp;
+    in.ndst = 1; in.dst[0].kind = WS_OK_REG; in.dst[0].reg = d; kb_wr(&in, d);
+    in.nsrc = 1; in.src[0].kind = WS_OK_ADDR; in.src[0].reg = base; in.src[0].imm = off; kb_rd(&in, base);
+    return kb_emit(k, in);
+}
+/* d = atom.global.cas [base], 0, 1 */
+static inline uint32_t k_cas(ws_kernel *k, uint32_t d, uint32_t base)
+{
+    ws_inst in = kb_blank(WS_OP_ATOM);
+    in.type = WS_TY_B32; in.space = WS_SP_GLOBAL; in.subop = WS_ATOM_CAS;
+    in.ndst = 1; in.dst[0].kind = WS_OK_REG; in.dst[0].reg = d; kb_wr(&in, d);
+    in.nsrc = 3; in.src[0].kind = WS_OK_ADDR; in.src[0].reg = base; kb_rd(&in, base);
+    in.src[1].kind = WS_OK_IMM; in.src[1].imm = 0; in.src[2].kind = WS_OK_IMM; in.src[2].imm = 1;
+    return kb_emit(k, in);
+}
+/* p = setp.ne a, imm */
+static inline uint32_t k_setp(ws_kernel *k, uint32_t p, uint32_t a, int64_t imm)
+{
+    ws_inst in = kb_blank(WS_OP_SETP);
+    in.type = WS_TY_U32; in.cmp = WS_CMP_NE;
+    in.ndst = 1; in.dst[0].kind = WS_OK_REG; in.dst[0].reg = p; kb_wr(&in, p);
+    in.nsrc = 2; in.src[0].kind = WS_OK_REG; in.src[0].reg = a; kb_rd(&in, a);
+    in.src[1].kind = WS_OK_IMM; in.src[1].imm = imm;
+    return kb_emit(k, in);
+}
+/* [@p] bra target; p = WS_NO_REG: unguarded */
+static inline uint32_t k_bra(ws_kernel *k, uint32_t p, uint32_t target)
+{
+    ws_inst in = kb_blank(WS_OP_BRA);
+    in.guard = p; kb_rd(&in, p);
+    in.target = target; in.ntargets = 1;
+    in.nsrc = 1; in.src[0].kind = WS_OK_LABEL; in.src[0].imm = target;
+    return kb_emit(k, in);
+}
+static inline uint32_t k_brauni(ws_kernel *k, uint32_t target)
+{
+    uint32_t i = k_bra(k, WS_NO_REG, target);
+    k->insts[i].mods |= WS_MOD_UNI;
+    return i;
+}
+/* brx.idx idx, {targets...} */
+static inline uint32_t k_brx(ws_kernel *k, uint32_t idx, uint32_t n, ...)
+{
+    ws_inst in = kb_blank(WS_OP_BRX);
+    in.nsrc = 1; in.src[0].kind = WS_OK_REG; in.src[0].reg = idx; kb_rd(&in, idx);
+    in.target = k->nbrx_targets; in.ntargets = n;
+    k->brx_targets = realloc(k->brx_targets, (k->nbrx_targets + n) * sizeof *k->brx_targets);
+    va_list ap;
+    va_start(ap, n);
+    for (uint32_t j = 0; j < n; j++) k->brx_targets[k->nbrx_targets++] = va_arg(ap, uint32_t);
+    va_end(ap);
+    return kb_emit(k, in);
+}
+static inline uint32_t k_exit(ws_kernel *k, uint32_t p)
+{
+    ws_inst in = kb_blank(WS_OP_EXIT);
+    in.guard = p; kb_rd(&in, p);
+    return kb_emit(k, in);
+}
+/* builds the CFG, asserting success */
+static inline ws_kernel *kb_done(ws_kernel *k)
+{
+    ws_error e = {{0}};
+    int rc = ws_cfg_build(k, &e);
+    if (rc) fprintf(stderr, "cfg: %s\n", e.msg);
+    assert_int_equal(rc, 0);
+    return k;
+}
+#define NOREG WS_NO_REG
+#define EXITB WS_PC_EXIT
+
+enum { R0 = 0, R1, R2, R3, P0 = 8, P1, P2 };
+#define ADD WS_OP_BADD
+#define WAIT WS_OP_BWAIT
+#define YIELD WS_OP_YIELD
+#define BRA WS_OP_BRA
+
+static ws_kernel *xform(const ws_kernel *k, unsigned nregs)
+{
+    ws_error e = {{0}};
+    ws_kernel *t = ws_barrier_transform(k, nregs, &e);
+    if (!t) fprintf(stderr, "transform: %s\n", e.msg);
+    assert_non_null(t);
+    return t;
+}
+
+/* ops[i] for every instruction; a negative entry is "any original instruction" */
+static void expect_ops(const ws_kernel *t, const int *ops, uint32_t n)
+{
+    assert_int_equal(t->ninsts, n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (ops[i] < 0) {
+            assert_true(t->insts[i].op != ADD && t->insts[i].op != WAIT && t->insts[i].op != YIELD);
+            continue;
+        }
+        if (t->insts[i].op != ops[i]) fprintf(stderr, "inst %u: op %d, expected %d\n", i, t->insts[i].op, ops[i]);
+        assert_int_equal(t->insts[i].op, ops[i]);
+    }
+}
+
+static void expect_pseudo(const ws_inst *in, uint16_t op, uint32_t barrier, uint32_t line)
+{
+    assert_int_equal(in->op, op);
+    if (op != YIELD) assert_int_equal(in->barrier, barrier);
+    assert_int_equal(in->line, line);
+    assert_int_equal(in->guard, WS_NO_REG);
+    assert_int_equal(in->n_rd, 0);
+    assert_int_equal(in->n_wr, 0);
+    assert_int_equal(in->ndst, 0);
+    assert_int_equal(in->nsrc, 0);
+    assert_int_equal(in->unit, op == WAIT ? WS_UNIT_SYNC : WS_UNIT_CTRL);
+}
+
+#define O -1   /* an original instruction */
+
+/* if/else on %tid:
+ *   0 tid; 1 setp; 2 @p bra 5 | 3 A; 4 bra 6 | 5 B | 6 Z; 7 exit
+ * =>
+ *   0 tid; 1 setp; 2 ADD B0; 3 @p bra 6; 4 A; 5 bra 7; 6 B; 7 WAIT B0; 8 Z; 9 exit */
+static void test_if_else(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("ifelse", 16);
+    k_sreg(k, R0, WS_SR_TID_X); k_setp(k, P0, R0, 4); k_bra(k, P0, 5);
+    k_nop(k); k_bra(k, NOREG, 6);
+    k_nop(k);
+    k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    assert_int_equal(k->insts[2].uniform, 0);
+    ws_kernel *t = xform(k, 16);
+    const int ops[] = {O, O, ADD, BRA, O, BRA, O, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops, 10);
+    expect_pseudo(&t->insts[2], ADD, 0, 3);      /* line of the branch (index 2 + 1) */
+    expect_pseudo(&t->insts[7], WAIT, 0, 3);
+    assert_int_equal(t->insts[3].target, 6);     /* B */
+    assert_int_equal(t->insts[3].guard, P0);
+    assert_int_equal(t->insts[5].target, 7);     /* the join now enters through WAIT */
+    assert_int_equal(t->insts[3].ipdom, 7);      /* rebuilt CFG: reconverge at the WAIT */
+    assert_int_equal(t->insts[8].line, 7);       /* Z keeps its line */
+    assert_non_null(t->blocks);
+    assert_int_equal(t->block_of[7], t->block_of[8]);
+    /* the original is untouched */
+    assert_int_equal(k->ninsts, 8);
+    assert_int_equal(k->insts[2].target, 5);
+    assert_int_equal(k->insts[4].target, 6);
+    assert_ptr_not_equal(t->insts, k->insts);
+    assert_ptr_not_equal(t->name, k->name);
+    assert_string_equal(t->name, "ifelse");
+    kb_free(t);
+    kb_free(k);
+}
+
+/* spin lock:
+ *   0 L: atom.cas; 1 setp; 2 @p bra 0 | 3 critical; 4 unlock; 5 exit
+ * The branch leaves the loop {0-2}: its ADD is hoisted in front of the loop
+ * (the back edge skips it) and the WAIT sits at the post-dominator:
+ *   0 ADD B0; 1 atom.cas; 2 setp; 3 YIELD; 4 @p bra 1; 5 WAIT B0; 6 crit; 7 unlock; 8 exit */
+static void test_spinlock(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("spinlock", 16);
+    k_cas(k, R0, R1); k_setp(k, P0, R0, 0); k_bra(k, P0, 0);
+    k_nop(k); k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    ws_kernel *t = xform(k, 16);
+    const int ops[] = {ADD, WS_OP_ATOM, WS_OP_SETP, YIELD, BRA, WAIT, O, O, WS_OP_EXIT};
+    expect_ops(t, ops, 9);
+    expect_pseudo(&t->insts[0], ADD, 0, 3);
+    expect_pseudo(&t->insts[3], YIELD, 0, 3);
+    expect_pseudo(&t->insts[5], WAIT, 0, 3);
+    assert_int_equal(t->insts[4].target, 1);
+    assert_int_equal(t->insts[4].is_backedge, 1);
+    assert_int_equal(t->insts[4].ipdom, 5);
+    kb_free(t);
+    kb_free(k);
+}
+
+/* while loop with a divergent exit test at the top:
+ *   0 tid | 1 H: setp; 2 @p bra 5 | 3 body; 4 bra 1 | 5 exit
+ * =>
+ *   0 tid; 1 ADD B0 (loop entry); 2 setp; 3 @p bra 7; 4 body; 5 YIELD; 6 bra 2; 7 WAIT B0; 8 exit */
+static void test_while_loop(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("while", 16);
+    k_sreg(k, R0, WS_SR_TID_X);
+    k_setp(k, P0, R0, 0); k_bra(k, P0, 5);
+    k_add(k, R0, R0, R1); k_bra(k, NOREG, 1);
+    k_exit(k, NOREG);
+    kb_done(k);
+    ws_kernel *t = xform(k, 4);
+    const int ops[] = {O, ADD, WS_OP_SETP, BRA, O, YIELD, BRA, WAIT, WS_OP_EXIT};
+    expect_ops(t, ops, 9);
+    assert_int_equal(t->insts[3].target, 7);
+    assert_int_equal(t->insts[6].target, 2);
+    expect_pseudo(&t->insts[5], YIELD, 0, 5);
+    kb_free(t);
+    kb_free(k);
+}
+
+/* rotated loop entered at its test, body falling through into the test:
+ *   0 tid; 1 bra 3 | 2 body | 3 C: setp; 4 @p bra 2 | 5 exit
+ * The ADD goes in front of C for the entry edge; the body's fall-through
+ * into C must skip it, through an inserted bra.uni:
+ *   0 tid; 1 bra 4; 2 body; 3 bra.uni 5; 4 ADD B0; 5 setp; 6 YIELD; 7 @p bra 2; 8 WAIT B0; 9 exit */
+static void test_rotated_loop_skip(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("rotated", 16);
+    k_sreg(k, R0, WS_SR_TID_X); k_bra(k, NOREG, 3);
+    k_add(k, R0, R0, R1);
+    k_setp(k, P0, R0, 0); k_bra(k, P0, 2);
+    k_exit(k, NOREG);
+    kb_done(k);
+    ws_kernel *t = xform(k, 4);
+    const int ops[] = {O, BRA, O, BRA, ADD, WS_OP_SETP, YIELD, BRA, WAIT, WS_OP_EXIT};
+    expect_ops(t, ops, 10);
+    assert_int_equal(t->insts[1].target, 4);
+    assert_int_equal(t->insts[3].target, 5);
+    assert_true(t->insts[3].mods & WS_MOD_UNI);
+    assert_int_equal(t->insts[3].guard, WS_NO_REG);
+    assert_int_equal(t->insts[3].line, 3);       /* the body's line */
+    assert_int_equal(t->insts[7].target, 2);
+    assert_int_equal(t->insts[7].ipdom, 8);
+    kb_free(t);
+    kb_free(k);
+}
+
+/* two sequential ifs: the regions are disjoint, both use B0.
+ *   0 tid; 1 setp p; 2 @p bra 4 | 3 A | 4 setp q; 5 @q bra 7 | 6 B | 7 Z; 8 exit
+ * =>
+ *   0 tid; 1 setp; 2 ADD B0; 3 @p bra 5; 4 A; 5 WAIT B0; 6 setp; 7 ADD B0; 8 @q bra 10;
+ *   9 B; 10 WAIT B0; 11 Z; 12 exit */
+static void test_sequential_ifs_reuse(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("seq", 16);
+    k_sreg(k, R0, WS_SR_TID_X); k_setp(k, P0, R0, 0); k_bra(k, P0, 4);
+    k_nop(k);
+    k_setp(k, P1, R0, 1); k_bra(k, P1, 7);
+    k_nop(k);
+    k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    ws_kernel *t = xform(k, 1);     /* one register is enough */
+    const int ops[] = {O, O, ADD, BRA, O, WAIT, O, ADD, BRA, O, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops, 13);
+    assert_int_equal(t->insts[2].barrier, 0);
+    assert_int_equal(t->insts[5].barrier, 0);
+    assert_int_equal(t->insts[7].barrier, 0);
+    assert_int_equal(t->insts[10].barrier, 0);
+    assert_int_equal(t->insts[3].target, 5);
+    assert_int_equal(t->insts[8].target, 10);
+    kb_free(t);
+    kb_free(k);
+}
+
+/* nested ifs: inner region inside outer -> two registers; nregs 1 fails.
+ *   0 tid; 1 setp p; 2 @p bra 7 | 3 setp q; 4 @q bra 6 | 5 A | 6 B | 7 Z; 8 exit
+ * =>
+ *   0 tid; 1 setp; 2 ADD B0; 3 @p bra 10; 4 setp; 5 ADD B1; 6 @q bra 8; 7 A;
+ *   8 WAIT B1; 9 B; 10 WAIT B0; 11 Z; 12 exit */
+static void test_nested_ifs_distinct(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("nest_kernel", 16);
+    k_sreg(k, R0, WS_SR_TID_X); k_setp(k, P0, R0, 0); k_bra(k, P0, 7);
+    k_setp(k, P1, R0, 1); k_bra(k, P1, 6);
+    k_nop(k);
+    k_nop(k);
+    k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    ws_kernel *t = xform(k, 2);
+    const int ops[] = {O, O, ADD, BRA, O, ADD, BRA, O, WAIT, O, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops, 13);
+    assert_int_equal(t->insts[2].barrier, 0);
+    assert_int_equal(t->insts[5].barrier, 1);
+    assert_int_equal(t->insts[8].barrier, 1);
+    assert_int_equal(t->insts[10].barrier, 0);
+    assert_int_equal(t->insts[3].target, 10);
+    assert_int_equal(t->insts[6].target, 8);
+    kb_free(t);
+
+    ws_error e = {{0}};
+    assert_null(ws_barrier_transform(k, 1, &e));
+    assert_non_null(strstr(e.msg, "nest_kernel"));
+    assert_non_null(strstr(e.msg, "needs 2"));
+    assert_non_null(strstr(e.msg, "only 1"));
+    kb_free(k);
+}
+
+/* nested ifs reconverging at the same instruction: WAITs innermost first.
+ *   0 tid; 1 setp p; 2 @p bra 6 | 3 setp q; 4 @q bra 6 | 5 A | 6 Z; 7 exit
+ * =>
+ *   0 tid; 1 setp; 2 ADD B0; 3 @p bra 8; 4 setp; 5 ADD B1; 6 @q bra 8; 7 A;
+ *   8 WAIT B1; 9 WAIT B0; 10 Z; 11 exit */
+static void test_same_join_order(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("samejoin", 16);
+    k_sreg(k, R0, WS_SR_TID_X); k_setp(k, P0, R0, 0); k_bra(k, P0, 6);
+    k_setp(k, P1, R0, 1); k_bra(k, P1, 6);
+    k_nop(k);
+    k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    ws_kernel *t = xform(k, 2);
+    const int ops[] = {O, O, ADD, BRA, O, ADD, BRA, O, WAIT, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops, 12);
+    assert_int_equal(t->insts[2].barrier, 0);
+    assert_int_equal(t->insts[5].barrier, 1);
+    assert_int_equal(t->insts[8].barrier, 1);
+    assert_int_equal(t->insts[9].barrier, 0);
+    assert_int_equal(t->insts[3].target, 8);
+    assert_int_equal(t->insts[6].target, 8);
+    kb_free(t);
+    kb_free(k);
+}
+
+/* ifs on the two sides of an if/else run concurrently (the splits interleave):
+ * they need different registers although their regions are disjoint.
+ *   0 tid; 1 setp; 2 @p bra 7 | 3 setp; 4 @q bra 6 | 5 A | 6 bra 11 |
+ *   7 setp; 8 @s bra 10 | 9 B | 10 C | 11 Z; 12 exit
+ * outer B0, then-side if B1, else-side if B2. */
+static void test_concurrent_siblings(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("siblings", 16);
+    k_sreg(k, R0, WS_SR_TID_X); k_setp(k, P0, R0, 0); k_bra(k, P0, 7);
+    k_setp(k, P1, R0, 1); k_bra(k, P1, 6);
+    k_nop(k);
+    k_bra(k, NOREG, 11);
+    k_setp(k, P2, R0, 2); k_bra(k, P2, 10);
+    k_nop(k);
+    k_nop(k);
+    k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    ws_error e = {{0}};
+    assert_null(ws_barrier_transform(k, 2, &e));
+    assert_non_null(strstr(e.msg, "needs 3"));
+    ws_kernel *t = xform(k, 3);
+    /* 0 tid; 1 setp; 2 ADD B0; 3 @p bra 10; 4 setp; 5 ADD B1; 6 @q bra 8; 7 A; 8 WAIT B1;
+     * 9 bra 16; 10 setp; 11 ADD B2; 12 @s bra 14; 13 B; 14 WAIT B2; 15 C; 16 WAIT B0; 17 Z; 18 exit */
+    const int ops[] = {O, O, ADD, BRA, O, ADD, BRA, O, WAIT, BRA, O, ADD, BRA, O, WAIT, O, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops, 19);
+    assert_int_equal(t->insts[2].barrier, 0);
+    assert_int_equal(t->insts[5].barrier, 1);
+    assert_int_equal(t->insts[8].barrier, 1);
+    assert_int_equal(t->insts[11].barrier, 2);
+    assert_int_equal(t->insts[14].barrier, 2);
+    assert_int_equal(t->insts[16].barrier, 0);
+    assert_int_equal(t->insts[3].target, 10);    /* else side: setp s */
+    assert_int_equal(t->insts[6].target, 8);
+    assert_int_equal(t->insts[9].target, 16);
+    assert_int_equal(t->insts[12].target, 14);
+    kb_free(t);
+    kb_free(k);
+}
+
+/* Uniform branches (predicate from a kernel parameter, bra.uni) get nothing. */
+static void test_uniform_no_barrier(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("uni", 16);
+    k_ld(k, WS_SP_PARAM, R0, NOREG, 0); k_setp(k, P0, R0, 0); k_bra(k, P0, 5);
+    k_nop(k); k_brauni(k, 6);
+    k_nop(k);
+    k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    assert_int_equal(k->insts[2].uniform, 1);
+    ws_kernel *t = xform(k, 0);   /* needs no register at all */
+    assert_int_equal(t->ninsts, 8);
+    for (uint32_t i = 0; i < 8; i++) {
+        assert_int_equal(t->insts[i].op, k->insts[i].op);
+        assert_int_equal(t->insts[i].target, k->insts[i].target);
+    }
+    kb_free(t);
+    kb_free(k);
+}
+
+/* A divergent branch whose paths only meet at the virtual exit: no barrier. */
+static void test_exit_ipdom_no_barrier(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("exitipdom", 16);
+    k_sreg(k, R0, WS_SR_TID_X); k_setp(k, P0, R0, 0); k_bra(k, P0, 5);
+    k_nop(k); k_exit(k, NOREG);
+    k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    ws_kernel *t = xform(k, 0);
+    assert_int_equal(t->ninsts, 7);
+    assert_int_equal(t->insts[2].target, 5);
+    kb_free(t);
+    kb_free(k);
+}
+
+/* brx.idx on %tid with 4 targets rejoining at 9: ADD before the brx, the
+ * table remapped, WAIT before the join.
+ *   0 tid; 1 brx {2,4,6,8} | 2 c0; 3 bra 9 | 4 c1; 5 bra 9 | 6 c2; 7 bra 9 | 8 c3 | 9 Z; 10 exit
+ * =>
+ *   0 tid; 1 ADD B0; 2 brx {3,5,7,9}; 3 c0; 4 bra 10; 5 c1; 6 bra 10; 7 c2; 8 bra 10; 9 c3;
+ *   10 WAIT B0; 11 Z; 12 exit */
+static void test_brx(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("brx", 16);
+    k_sreg(k, R0, WS_SR_TID_X);
+    k_brx(k, R0, 4, 2u, 4u, 6u, 8u);
+    k_nop(k); k_bra(k, NOREG, 9);
+    k_nop(k); k_bra(k, NOREG, 9);
+    k_nop(k); k_bra(k, NOREG, 9);
+    k_nop(k);
+    k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    ws_kernel *t = xform(k, 1);
+    const int ops[] = {O, ADD, WS_OP_BRX, O, BRA, O, BRA, O, BRA, O, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops, 13);
+    const ws_inst *b = &t->insts[2];
+    assert_int_equal(b->ntargets, 4);
+    assert_true(b->target + 4 <= t->nbrx_targets);
+    assert_int_equal(t->brx_targets[b->target + 0], 3);
+    assert_int_equal(t->brx_targets[b->target + 1], 5);
+    assert_int_equal(t->brx_targets[b->target + 2], 7);
+    assert_int_equal(t->brx_targets[b->target + 3], 9);
+    assert_int_equal(t->insts[4].target, 10);
+    assert_int_equal(t->insts[8].target, 10);
+    assert_int_equal(b->ipdom, 10);
+    assert_ptr_not_equal(t->brx_targets, k->brx_targets);
+    assert_int_equal(k->brx_targets[0], 2);
+    kb_free(t);
+    kb_free(k);
+}
+
+/* loop with a break and a divergent latch: both branches leave the loop to the
+ * same block, share one barrier ADDed at the loop entry.
+ *   0 tid | 1 H: body; 2 @p bra 5 | 3 more; 4 @q bra 1 | 5 after; 6 exit
+ * =>
+ *   0 tid; 1 ADD B0; 2 body; 3 @p bra 7; 4 more; 5 YIELD; 6 @q bra 2; 7 WAIT B0; 8 after; 9 exit */
+static void test_loop_break_shared(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("brk", 16);
+    k_sreg(k, R0, WS_SR_TID_X);
+    k_setp(k, P0, R0, 0); k_bra(k, P0, 5);
+    k_setp(k, P1, R0, 1); k_bra(k, P1, 1);
+    k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    ws_kernel *t = xform(k, 1);
+    const int ops[] = {O, ADD, WS_OP_SETP, BRA, WS_OP_SETP, YIELD, BRA, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops, 10);
+    assert_int_equal(t->insts[3].target, 7);
+    assert_int_equal(t->insts[6].target, 2);
+    kb_free(t);
+    kb_free(k);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_if_else),
+        cmocka_unit_test(test_spinlock),
+        cmocka_unit_test(test_while_loop),
+        cmocka_unit_test(test_rotated_loop_skip),
+        cmocka_unit_test(test_sequential_ifs_reuse),
+        cmocka_unit_test(test_nested_ifs_distinct),
+        cmocka_unit_test(test_same_join_order),
+        cmocka_unit_test(test_concurrent_siblings),
+        cmocka_unit_test(test_uniform_no_barrier),
+        cmocka_unit_test(test_exit_ipdom_no_barrier),
+        cmocka_unit_test(test_brx),
+        cmocka_unit_test(test_loop_break_shared),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
