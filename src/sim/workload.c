@@ -579,9 +579,9 @@ static int check_params(parser *p, yaml_node_t *n, yaml_node_t *root)
         const ws_kparam *kp = &k->params[i];
         int tb = wl_type_bytes(kp->type);
         if (a->is_buffer) {
-            if (kp->size != 8)
+            if (kp->size != 8 || wl_type_float(kp->type))
                 return fail_node(p, e, "params[%u]: buffer '%s' passed to .param %s of %u bytes (%s); a buffer's "
-                                 "address needs a 64-bit .param", i, scalar(e), kp->name, kp->size,
+                                 "address needs a 64-bit integer .param", i, scalar(e), kp->name, kp->size,
                                  wl_type_name(kp->type));
             continue;
         }

@@ -269,7 +269,7 @@ static void test_param_errors(void **s)
     expect_error(t, "7:9", "params has 1 values but kernel k declares 2 .param");
     /* a buffer for the u32 .param: "params: [a, a]", second a at column 13 */
     snprintf(t, sizeof t, "%s%sparams: [a, a]\n", HEAD, buf);
-    expect_error(t, "7:13", "a buffer's address needs a 64-bit .param");
+    expect_error(t, "7:13", "a buffer's address needs a 64-bit integer .param");
     snprintf(t, sizeof t, "%s%sparams: [a, -1]\n", HEAD, buf);
     expect_error(t, "7:13", "-1 is out of range for u32");
     snprintf(t, sizeof t, "%s%sparams: [a, 4294967296]\n", HEAD, buf);
