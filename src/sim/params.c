@@ -227,8 +227,13 @@ int ws_param_format(int id, ws_value v, char *buf, size_t len)
         return (int)strlen(buf);
     case WS_PT_INT:
         return snprintf(buf, len, "%lld", (long long)v.i);
-    default:
-        return snprintf(buf, len, "%.17g", v.f);
+    default: {
+        /* shortest of %.15g / %.17g that reads back as the same double */
+        int n = snprintf(buf, len, "%.15g", v.f);
+        if (strtod(buf, NULL) != v.f)
+            n = snprintf(buf, len, "%.17g", v.f);
+        return n;
+    }
     }
 }
 
