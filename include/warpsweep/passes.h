@@ -70,11 +70,17 @@ void ws_uniformity(ws_kernel *k);
  *    barrier at all (no WAIT would ever read it; its threads leave by exit).
  *  - YIELD immediately before every backward branch (ws_inst.is_backedge),
  *    after the branch's ADD when both are present.
+ *    Edges from inside such a loop into its header skip the header's WAITs as
+ *    well as the hoisted ADD (fine for a reducible loop: threads on its back
+ *    edge are not participants of a barrier reconverging at the header).
  * Barrier registers: two barriers get different registers when their regions
  * (ADD .. WAIT, at block-part granularity) overlap, or when they can be
  * reached from different successors of one divergent branch (the diverged
  * splits run concurrently); otherwise registers are reused, greedily in
- * program order of the ADDs (lowest free index first).
+ * program order of the ADDs (lowest free index first). Not modelled: threads
+ * released early by a clear that counted yielded threads run on concurrently
+ * with the still-looping ones; a barrier after the loop may then share a
+ * register with one inside it.
  * Inserted instructions carry the line/col of the instruction they were
  * inserted for, have no operands, no registers, guard WS_NO_REG. Branch
  * targets, brx tables, ipdoms and the CFG are rebuilt for the new indices.
