@@ -1,0 +1,73 @@
+#ifndef WARPSWEEP_STORE_H
+#define WARPSWEEP_STORE_H
+/* Results: the crash-safe journal written while a sweep runs, and the HDF5
+ * file (/points + root attributes) built from it (format: results/README.md).
+ *
+ * While running, finished rows are appended to OUT.h5.journal: a header,
+ * then fixed-size records (64-bit checksum + ws_row), written with write(2)
+ * per batch, so a kill -9 leaves at most one torn record at the end. The
+ * HDF5 file is (re)built from the journal when the run ends or is
+ * interrupted, into OUT.h5.tmp then renamed over OUT.h5, so OUT.h5 is always
+ * a complete, valid file. The journal is deleted once every point is in
+ * OUT.h5. */
+#include <stdint.h>
+#include "error.h"
+#include "sweep.h"
+
+#define WS_FORMAT_VERSION 1
+
+/* ---- journal ---- */
+typedef struct ws_journal ws_journal;
+
+typedef struct ws_journal_info {
+    char hash[17];          /* sweep hash */
+    char created_utc[32];   /* when the run was first started */
+    uint64_t points_total;
+    uint64_t records;       /* valid records */
+    uint64_t torn_bytes;    /* bytes discarded after the last valid record */
+} ws_journal_info;
+
+/* Creates (truncates) a journal. */
+ws_journal *ws_journal_create(const char *path, const char *hash, uint64_t points_total, ws_error *err);
+/* Opens an existing journal for appending: checks the header (same registry
+ * layout), keeps every valid record, cuts a torn tail. If hash is not NULL
+ * and differs from the journal's, fails with a message saying the sweep
+ * changed. */
+ws_journal *ws_journal_open(const char *path, const char *hash, ws_journal_info *info, ws_error *err);
+int ws_journal_append(ws_journal *j, const ws_row *rows, size_t n, ws_error *err);
+/* fdatasync (called by the driver every few seconds). */
+int ws_journal_sync(ws_journal *j);
+void ws_journal_close(ws_journal *j);
+/* Reads the header and calls fn for every valid record in file order
+ * (stops at the first torn or corrupt record). fn returns nonzero to stop. */
+int ws_journal_scan(const char *path, ws_journal_info *info,
+                    int (*fn)(void *ctx, const ws_row *row, uint64_t recno), void *ctx, ws_error *err);
+
+/* ---- HDF5 ---- */
+/* Builds out_path (atomically, via out_path.tmp) from the journal: one row
+ * per distinct point, sorted by point. */
+int ws_store_build(const char *out_path, const char *journal_path, const ws_sweep *sw, ws_error *err);
+
+typedef struct ws_file_info {
+    char sweep_name[256];
+    char sweep_hash[17];
+    char created_utc[32];
+    char warpsweep_version[32];
+    int64_t format_version;
+    uint64_t points_total;
+    uint64_t rows;
+} ws_file_info;
+
+/* Root attributes and row count of a results file. */
+int ws_store_info(const char *path, ws_file_info *info, ws_error *err);
+/* The sweep text stored in the file (malloc'ed). */
+char *ws_store_sweep_text(const char *path, ws_error *err);
+/* Calls fn for every row of /points, in file order. Columns missing from the
+ * file are left at zero; workload is the stored string (row->workload = 0). */
+int ws_store_read(const char *path, int (*fn)(void *ctx, const ws_row *row, const char *workload), void *ctx,
+                  ws_error *err);
+/* Names of the columns of /points, in order, written to out (one per line). */
+int ws_store_columns(const char *path, void (*fn)(void *ctx, const char *name, const char *type), void *ctx,
+                     ws_error *err);
+
+#endif

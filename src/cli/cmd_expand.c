@@ -1,0 +1,125 @@
+/* warpsweep expand SWEEP.yaml [--count] [--name N] [--all] [--set name=value]... [--max-points N]
+ * Prints the sweep's points as CSV (header: point, workload, seed, then the
+ * parameters that vary: grid, zip and derived ones; --all: every
+ * parameter), or with --count only the number of points. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "warpsweep/sweep.h"
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: warpsweep expand SWEEP.yaml [--count] [--name NAME] [--all] [--set name=value]... "
+                    "[--max-points N]\n");
+}
+
+static void csv_str(const char *s)
+{
+    if (strpbrk(s, ",\"\n")) {
+        putchar('"');
+        for (; *s; s++) {
+            if (*s == '"')
+                putchar('"');
+            putchar(*s);
+        }
+        putchar('"');
+    } else {
+        fputs(s, stdout);
+    }
+}
+
+int cmd_expand(int argc, char **argv)
+{
+    const char *file = NULL, *name = NULL;
+    int count_only = 0, all = 0;
+    uint64_t max_points = 0;
+    const char **sets = calloc((size_t)argc + 1, sizeof(char *));
+    int nsets = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--count") == 0)
+            count_only = 1;
+        else if (strcmp(argv[i], "--all") == 0)
+            all = 1;
+        else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
+            name = argv[++i];
+        else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc)
+            sets[nsets++] = argv[++i];
+        else if (strcmp(argv[i], "--max-points") == 0 && i + 1 < argc)
+            max_points = strtoull(argv[++i], NULL, 10);
+        else if (argv[i][0] == '-' || file) {
+            fprintf(stderr, "warpsweep expand: unexpected argument '%s'\n", argv[i]);
+            usage();
+            free(sets);
+            return WS_EXIT_USAGE;
+        } else
+            file = argv[i];
+    }
+    if (!file) {
+        usage();
+        free(sets);
+        return WS_EXIT_USAGE;
+    }
+    ws_sweep_opts opts = {.sets = sets, .nsets = nsets, .load_workloads = 0};
+    ws_sweep **sws;
+    int n;
+    ws_error err;
+    if (ws_sweep_load(file, name, &opts, &sws, &n, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        free(sets);
+        return WS_EXIT_FAIL;
+    }
+    free(sets);
+    int rc = WS_EXIT_OK;
+    if (count_only) {
+        for (int s = 0; s < n; s++) {
+            if (n > 1)
+                printf("%s ", sws[s]->name);
+            printf("%llu\n", (unsigned long long)sws[s]->count);
+        }
+        ws_sweeps_free(sws, n);
+        return rc;
+    }
+    if (n > 1) {
+        fprintf(stderr, "warpsweep expand: %s holds %d sweeps; choose one with --name (", file, n);
+        for (int s = 0; s < n; s++)
+            fprintf(stderr, "%s%s", s ? ", " : "", sws[s]->name);
+        fprintf(stderr, ")\n");
+        ws_sweeps_free(sws, n);
+        return WS_EXIT_USAGE;
+    }
+    ws_sweep *sw = sws[0];
+    if (ws_sweep_check_size(sw, max_points, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        ws_sweeps_free(sws, n);
+        return WS_EXIT_FAIL;
+    }
+    int seed_id = ws_param_find("seed");
+    printf("point,workload,seed");
+    for (int i = 0; i < WS_NPARAMS; i++)
+        if (i != seed_id && (all || sw->varying[i]))
+            printf(",%s", ws_params[i].name);
+    if (sw->nderived)
+        printf(",note");
+    printf("\n");
+    ws_point pt;
+    char buf[128];
+    for (uint64_t k = 0; k < sw->count; k++) {
+        ws_sweep_point(sw, k, &pt);
+        printf("%llu,", (unsigned long long)k);
+        csv_str(sw->workload_names[pt.workload]);
+        printf(",%llu", (unsigned long long)pt.seed);
+        for (int i = 0; i < WS_NPARAMS; i++)
+            if (i != seed_id && (all || sw->varying[i])) {
+                ws_param_format(i, pt.cfg.v[i], buf, sizeof buf);
+                printf(",%s", buf);
+            }
+        if (sw->nderived) {
+            putchar(',');
+            csv_str(pt.invalid ? pt.message : "");
+        }
+        putchar('\n');
+    }
+    ws_sweeps_free(sws, n);
+    return rc;
+}

@@ -1,0 +1,28 @@
+#ifndef WS_SWEEP_INTERNAL_H
+#define WS_SWEEP_INTERNAL_H
+/* Parts of a ws_sweep that only src/sweep uses; allocated right after the
+ * public struct. */
+#include "warpsweep/sweep.h"
+
+typedef struct ws_sweep_private {
+    int *expr_line, *expr_col;       /* position of each expression's value */
+    int *workload_line, *workload_col;
+    uint64_t *suffix;                /* suffix[k] = product of axis sizes k..naxes-1 */
+    uint64_t **reject;               /* [axis][digit]: exclude entries that do not accept it (NULL: none constrain the axis) */
+    int *last_axis;                  /* per exclude entry: its last constrained axis */
+    uint64_t *ended;                 /* ended[k]: entries with every constrained axis < k */
+    uint64_t *constrained;           /* constrained[k]: entries constraining axis k */
+    uint64_t all_entries;            /* bit e set for each exclude entry */
+    int skipped;                     /* loaded only for its name (--name chose another) */
+    int seed_id;                     /* the parameter `seed`, or -1 */
+} ws_sweep_private;
+
+static inline ws_sweep_private *ws_sweep_priv(const ws_sweep *sw)
+{
+    return (ws_sweep_private *)(void *)((char *)(uintptr_t)sw + sizeof(ws_sweep));
+}
+
+/* Computes sizes, exclude tables and the point count. */
+int ws_sweep_prepare(ws_sweep *sw, ws_error *err);
+
+#endif
