@@ -76,8 +76,8 @@ static void operand(sb *b, const ws_kernel *k, const ws_inst *in, const ws_opera
         for (int e = 0; e < o->nvec; e++) put(b, "%s%s", e ? ", " : "", regname(k, o->vec[e], tmp, sizeof tmp));
         put(b, "}");
         break;
-    case WS_OK_LABEL:
-        put(b, "L%lld", (long long)o->imm);
+    case WS_OK_LABEL: /* ws_inst.target is authoritative (passes renumber it) */
+        put(b, "L%lld", in->op == WS_OP_BRA ? (long long)in->target : (long long)o->imm);
         break;
     default:
         put(b, "?");

@@ -1,0 +1,202 @@
+/* warpsweep inspect: the decoded kernel, its basic blocks and each branch's
+ * reconvergence point (immediate post-dominator). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include "cli.h"
+#include "warpsweep/ptx.h"
+#include "warpsweep/workload.h"
+#include "warpsweep/passes.h"
+#include "warpsweep/params.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: warpsweep inspect WORKLOAD.yaml|KERNEL.ptx [--entry NAME] [--divergence stack|barrier]\n"
+                 "                         [--set barrier_regs=N]\n");
+}
+
+/* text of source line `line` (1-based) */
+static const char *line_text(const ws_kernel *k, uint32_t line, size_t *len)
+{
+    const char *s = k->source;
+    if (!s || !line) { *len = 0; return ""; }
+    for (uint32_t l = 1; l < line && *s; s++)
+        if (*s == '\n') l++;
+    const char *e = strchr(s, '\n');
+    *len = e ? (size_t)(e - s) : strlen(s);
+    return s;
+}
+
+/* the label naming instruction i in the source, if any: a "NAME:" on the
+ * lines between the previous instruction and this one */
+static int label_of(const ws_kernel *k, uint32_t i, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (i >= k->ninsts) return 0;
+    uint32_t from = i > 0 ? k->insts[i - 1].line + 1 : 1, to = k->insts[i].line;
+    if (i > 0 && k->insts[i - 1].line == to) return 0;
+    for (uint32_t l = to; l >= from && l > 0; l--) {
+        size_t len;
+        const char *s = line_text(k, l, &len);
+        const char *e = s + len;
+        while (s < e && isspace((unsigned char)*s)) s++;
+        const char *id = s;
+        while (s < e && (isalnum((unsigned char)*s) || *s == '_' || *s == '$')) s++;
+        if (s > id && s < e && *s == ':') {
+            const char *r = s + 1;
+            while (r < e && isspace((unsigned char)*r)) r++;
+            if (e - r >= 14 && !memcmp(r, ".branchtargets", 14)) continue;
+            snprintf(buf, n, "%.*s", (int)(s - id), id);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void describe_pc(const ws_kernel *k, uint32_t pc, char *buf, size_t n)
+{
+    if (pc == WS_PC_EXIT || pc >= k->ninsts) { snprintf(buf, n, "exit"); return; }
+    char lab[128];
+    if (label_of(k, pc, lab, sizeof lab)) snprintf(buf, n, "%u (%s, line %u)", pc, lab, k->insts[pc].line);
+    else snprintf(buf, n, "%u (line %u)", pc, k->insts[pc].line);
+}
+
+static const char *const unit_names[] = {"ALU", "SFU", "MEM", "CTRL", "SYNC"};
+static const char *const space_names[] = {"", "generic", "global", "shared", "local", "const", "param"};
+
+static void print_kernel(const ws_kernel *k, FILE *out)
+{
+    fprintf(out, "kernel %s (%s)\n", k->name, k->path);
+    fprintf(out, "  %u instructions, %u registers (estimate %u regs/thread), %u params (%u bytes), "
+                 "shared %u bytes, local %u bytes/thread, data %llu bytes\n",
+            k->ninsts, k->nregs, k->est_regs_per_thread, k->nparams, k->param_bytes, k->shared_bytes,
+            k->local_bytes, (unsigned long long)k->data_bytes);
+    for (uint32_t i = 0; i < k->nparams; i++)
+        fprintf(out, "  param %-40s .%s size %u align %u offset %u\n", k->params[i].name,
+                ws_type_name((ws_type)k->params[i].type), k->params[i].size, k->params[i].align, k->params[i].offset);
+    for (uint32_t i = 0; i < k->nvars; i++) {
+        const ws_var *v = &k->vars[i];
+        fprintf(out, "  var   %-40s .%s .%s size %llu align %u offset %llu%s\n", v->name,
+                v->space < 7 ? space_names[v->space] : "?", ws_type_name((ws_type)v->type),
+                (unsigned long long)v->size, v->align, (unsigned long long)v->offset,
+                v->space == 3 && v->size == 0 ? " (dynamic)" : "");
+    }
+    if (k->reqntid[0]) fprintf(out, "  .reqntid %u, %u, %u\n", k->reqntid[0], k->reqntid[1], k->reqntid[2]);
+    if (k->maxntid[0]) fprintf(out, "  .maxntid %u, %u, %u\n", k->maxntid[0], k->maxntid[1], k->maxntid[2]);
+
+    char dis[512], where[192];
+    uint32_t nb = k->blocks ? k->nblocks : 1;
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t first = 0, last = k->ninsts ? k->ninsts - 1 : 0;
+        if (k->blocks) {
+            const ws_block *bl = &k->blocks[b];
+            first = bl->first;
+            last = bl->last;
+            fprintf(out, "\nblock B%u [%u..%u] succ:", b, first, last);
+            if (!bl->nsucc) fprintf(out, " exit");
+            for (uint32_t s = 0; s < bl->nsucc; s++) {
+                if (bl->succ[s] == WS_PC_EXIT) fprintf(out, " exit");
+                else fprintf(out, " B%u", bl->succ[s]);
+            }
+            if (bl->ipdom == WS_PC_EXIT) fprintf(out, "  ipdom: exit\n");
+            else fprintf(out, "  ipdom: B%u\n", bl->ipdom);
+        } else {
+            fprintf(out, "\n(no CFG)\n");
+        }
+        for (uint32_t i = first; i <= last && i < k->ninsts; i++) {
+            const ws_inst *in = &k->insts[i];
+            char lab[128];
+            if (label_of(k, i, lab, sizeof lab)) fprintf(out, "%s:\n", lab);
+            ws_inst_format(k, in, dis, sizeof dis);
+            fprintf(out, "  %5u  line %-5u %-4s  %s", i, in->line, in->unit < 5 ? unit_names[in->unit] : "?", dis);
+            if (in->op == WS_OP_BRA || in->op == WS_OP_BRX) {
+                describe_pc(k, in->ipdom, where, sizeof where);
+                fprintf(out, "    // reconverge: %s%s%s", where, in->is_backedge ? ", back edge" : "",
+                        in->uniform ? ", uniform" : "");
+            }
+            fputc('\n', out);
+        }
+    }
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+    const char *file = NULL, *entry = NULL;
+    int barrier = 0;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    ws_error err = {{0}};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--entry") && i + 1 < argc) {
+            entry = argv[++i];
+        } else if (!strcmp(argv[i], "--divergence") && i + 1 < argc) {
+            const char *d = argv[++i];
+            if (!strcmp(d, "barrier")) barrier = 1;
+            else if (!strcmp(d, "stack")) barrier = 0;
+            else {
+                fprintf(stderr, "warpsweep inspect: --divergence takes stack or barrier, not '%s'\n", d);
+                return WS_EXIT_USAGE;
+            }
+        } else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
+            if (ws_config_set(&cfg, argv[++i], &err)) {
+                fprintf(stderr, "%s\n", err.msg);
+                return WS_EXIT_USAGE;
+            }
+        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return WS_EXIT_OK;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "warpsweep inspect: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return WS_EXIT_USAGE;
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            fprintf(stderr, "warpsweep inspect: more than one file ('%s')\n", argv[i]);
+            return WS_EXIT_USAGE;
+        }
+    }
+    if (!file) {
+        usage(stderr);
+        return WS_EXIT_USAGE;
+    }
+    size_t n = strlen(file);
+    int is_yaml = (n > 5 && !strcmp(file + n - 5, ".yaml")) || (n > 4 && !strcmp(file + n - 4, ".yml"));
+    ws_workload *wl = NULL;
+    ws_kernel *owned = NULL;
+    const ws_kernel *k;
+    if (is_yaml) {
+        if (entry) {
+            fprintf(stderr, "warpsweep inspect: --entry applies to .ptx files (a workload names its entry)\n");
+            return WS_EXIT_USAGE;
+        }
+        wl = ws_workload_load(file, &err);
+        if (!wl) { fprintf(stderr, "%s\n", err.msg); return WS_EXIT_FAIL; }
+        k = wl->kernel;
+    } else {
+        owned = ws_ptx_load(file, entry, &err);
+        if (!owned) { fprintf(stderr, "%s\n", err.msg); return WS_EXIT_FAIL; }
+        k = owned;
+    }
+    ws_kernel *bk = NULL;
+    if (barrier) {
+        bk = ws_barrier_transform(k, (unsigned)ws_cfg_i(&cfg, WS_P_barrier_regs), &err);
+        if (!bk) {
+            fprintf(stderr, "%s\n", err.msg);
+            ws_kernel_free(owned);
+            ws_workload_free(wl);
+            return WS_EXIT_FAIL;
+        }
+        k = bk;
+    }
+    if (wl)
+        printf("workload %s (%s): grid [%u, %u, %u] block [%u, %u, %u]\n", wl->name, wl->path, wl->grid[0],
+               wl->grid[1], wl->grid[2], wl->block[0], wl->block[1], wl->block[2]);
+    if (barrier) printf("divergence: barrier (convergence-barrier pseudo-instructions inserted)\n");
+    print_kernel(k, stdout);
+    ws_kernel_free(bk);
+    ws_kernel_free(owned);
+    if (wl) ws_workload_free(wl);
+    return WS_EXIT_OK;
+}
