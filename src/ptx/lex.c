@@ -62,7 +62,7 @@ int ws_ptx_lex(const char *text, const char *path, ws_tok **out, uint32_t *nout,
             p++;
             while (ident_char((unsigned char)*p)) p++;
             k->kind = WS_TK_IDENT;
-        } else if (c == '.' && (isalpha((unsigned char)p[1]) || p[1] == '_')) {
+        } else if (c == '.' && (isalnum((unsigned char)p[1]) || p[1] == '_')) {
             p++;
             for (;;) {
                 while (ident_char((unsigned char)*p)) p++;
