@@ -1,0 +1,222 @@
+/* Warp-level semantics: shfl.sync (PTX pseudo-code, incl. segments and the
+ * predicate), vote.sync, activemask, match.sync; narrow and wide warps. */
+#include "exec_harness.h"
+
+static ws_inst shfl(unsigned mode, ws_operand b, ws_operand c)
+{
+    ws_inst in = xi(WS_OP_SHFL, WS_TY_B32);
+    in.subop = (uint8_t)mode;
+    in.dst[0] = reg(0); in.dst[1] = reg(1); in.ndst = 2;
+    in.src[0] = reg(2); in.src[1] = b; in.src[2] = c; in.src[3] = imm(0xffffffff); in.nsrc = 4;
+    return in;
+}
+
+static void fill(xh *h, unsigned r)
+{
+    for (unsigned l = 0; l < h->L.warp_size; l++) setr(h, r, l, 100 + l);
+}
+
+static void test_shfl_basic(void **s)
+{
+    (void)s;
+    xh *h = xh_new(32);
+    fill(h, 2);
+    ws_inst in = shfl(WS_SHFL_DOWN, imm(1), imm(0x1f));
+    assert_int_equal(xrun(h, &in), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 0), 101);
+    assert_int_equal(getr(h, 1, 0), 1);
+    assert_int_equal(getr(h, 0, 30), 131);
+    assert_int_equal(getr(h, 0, 31), 131);   /* own value */
+    assert_int_equal(getr(h, 1, 31), 0);
+    in = shfl(WS_SHFL_UP, imm(1), imm(0));
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 0), 100);
+    assert_int_equal(getr(h, 1, 0), 0);
+    assert_int_equal(getr(h, 0, 5), 104);
+    assert_int_equal(getr(h, 1, 5), 1);
+    in = shfl(WS_SHFL_BFLY, imm(1), imm(0x1f));
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 4), 105);
+    assert_int_equal(getr(h, 0, 5), 104);
+    in = shfl(WS_SHFL_IDX, imm(3), imm(0x1f));
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 0), 103);
+    assert_int_equal(getr(h, 0, 31), 103);
+    assert_int_equal(getr(h, 1, 31), 1);
+    /* b is taken mod 32 */
+    in = shfl(WS_SHFL_IDX, imm(35), imm(0x1f));
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 9), 103);
+    /* d aliases a: sources read before any write */
+    in = shfl(WS_SHFL_DOWN, imm(16), imm(0x1f));
+    in.dst[0] = reg(2);
+    xrun(h, &in);
+    assert_int_equal(getr(h, 2, 0), 116);
+    assert_int_equal(getr(h, 2, 15), 131);
+    assert_int_equal(getr(h, 2, 16), 116);
+    free(h);
+}
+
+static void test_shfl_segments(void **s)
+{
+    (void)s;
+    xh *h = xh_new(32);
+    fill(h, 2);
+    /* width 8: c = ((32 - 8) << 8) | 0x1f for idx/down/bfly, (32 - 8) << 8 for up */
+    ws_inst in = shfl(WS_SHFL_IDX, imm(2), imm(0x181f));
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 13), 110);
+    assert_int_equal(getr(h, 0, 31), 126);
+    in = shfl(WS_SHFL_DOWN, imm(4), imm(0x181f));
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 2), 106);
+    assert_int_equal(getr(h, 1, 2), 1);
+    assert_int_equal(getr(h, 0, 5), 105);    /* 9 is in the next segment */
+    assert_int_equal(getr(h, 1, 5), 0);
+    in = shfl(WS_SHFL_UP, imm(2), imm(0x1800));
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 9), 109);
+    assert_int_equal(getr(h, 1, 9), 0);
+    assert_int_equal(getr(h, 0, 11), 109);
+    assert_int_equal(getr(h, 1, 11), 1);
+    /* clamp value without segments: down limited to lane 15 */
+    in = shfl(WS_SHFL_DOWN, imm(1), imm(0x0f));
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 14), 115);
+    assert_int_equal(getr(h, 0, 15), 115);
+    assert_int_equal(getr(h, 1, 15), 0);
+    assert_int_equal(getr(h, 0, 20), 120);   /* above the clamp: own value */
+    free(h);
+}
+
+static void test_shfl_member_and_narrow(void **s)
+{
+    (void)s;
+    xh *h = xh_new(32);
+    ws_inst in = shfl(WS_SHFL_DOWN, imm(1), imm(0x1f));
+    in.src[3] = imm(0x0000ffff);
+    assert_int_equal(xrun_mask(h, &in, 0xffff), WS_EXEC_OK);
+    assert_int_equal(xrun_mask(h, &in, 0x1ffff), WS_EXEC_FAULT);
+    assert_non_null(strstr(h->env.fault, "lane 16 "));
+    assert_non_null(strstr(h->env.fault, "membermask"));
+    free(h);
+
+    h = xh_new(8);
+    fill(h, 2);
+    in = shfl(WS_SHFL_DOWN, imm(1), imm(0x1f));
+    assert_int_equal(xrun(h, &in), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 6), 107);
+    assert_int_equal(getr(h, 0, 7), 107);    /* lane 8 does not exist */
+    assert_int_equal(getr(h, 1, 7), 0);
+    in = shfl(WS_SHFL_BFLY, imm(4), imm(0x1f));
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 1), 105);
+    free(h);
+}
+
+static void test_vote(void **s)
+{
+    (void)s;
+    xh *h = xh_new(32);
+    for (unsigned l = 0; l < 32; l++) setr(h, 2, l, (l & 1) == 0);
+    ws_inst in = xi(WS_OP_VOTE, WS_TY_B32);
+    in.subop = WS_VOTE_BALLOT;
+    in.dst[0] = reg(0); in.src[0] = reg(2); in.src[1] = imm(0xffffffff); in.ndst = 1; in.nsrc = 2;
+    assert_int_equal(xrun(h, &in), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 7), 0x55555555);
+    assert_int_equal(xrun_mask(h, &in, 0xff), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 0), 0x55);
+    in.src[0] = nreg(2);
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 0), 0xaaaaaaaa);
+    in.src[0] = reg(2);
+    in.type = WS_TY_PRED;
+    in.subop = WS_VOTE_ALL;
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 3), 0);
+    assert_int_equal(xrun_mask(h, &in, 0x5), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 0), 1);
+    in.subop = WS_VOTE_ANY;
+    assert_int_equal(xrun_mask(h, &in, 0xa), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 1), 0);
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 1), 1);
+    in.subop = WS_VOTE_UNI;
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 0), 0);
+    assert_int_equal(xrun_mask(h, &in, 0xa), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 1), 1);
+    /* activemask */
+    ws_inst am = xi(WS_OP_ACTIVEMASK, WS_TY_B32);
+    am.dst[0] = reg(3); am.ndst = 1;
+    assert_int_equal(xrun_mask(h, &am, 0xf0f0), WS_EXEC_OK);
+    assert_int_equal(getr(h, 3, 4), 0xf0f0);
+    free(h);
+}
+
+static void test_match(void **s)
+{
+    (void)s;
+    xh *h = xh_new(32);
+    for (unsigned l = 0; l < 32; l++) setr(h, 2, l, l % 3);
+    ws_inst in = xi(WS_OP_MATCH, WS_TY_B32);
+    in.subop = WS_MATCH_ANY;
+    in.dst[0] = reg(0); in.src[0] = reg(2); in.src[1] = imm(0xffffffff); in.ndst = 1; in.nsrc = 2;
+    assert_int_equal(xrun(h, &in), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 0), 0x49249249);
+    assert_int_equal(getr(h, 0, 1), 0x92492492);
+    assert_int_equal(getr(h, 0, 2), 0x24924924);
+    assert_int_equal(xrun_mask(h, &in, 0xf), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 3), 0x9);
+    in.subop = WS_MATCH_ALL;
+    in.dst[1] = reg(1); in.ndst = 2;
+    assert_int_equal(xrun_mask(h, &in, 0x9), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 0), 0x9);
+    assert_int_equal(getr(h, 1, 3), 1);
+    assert_int_equal(xrun(h, &in), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 0), 0);
+    assert_int_equal(getr(h, 1, 0), 0);
+    /* b64 compares all 64 bits */
+    in.type = WS_TY_B64; in.subop = WS_MATCH_ANY;
+    for (unsigned l = 0; l < 32; l++) setr(h, 2, l, (uint64_t)(l & 1) << 40);
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 0), 0x55555555);
+    free(h);
+}
+
+static void test_wide_warp(void **s)
+{
+    (void)s;
+    xh *h = xh_new(64);
+    fill(h, 2);
+    ws_inst in = shfl(WS_SHFL_DOWN, imm(1), imm(0x1f));
+    assert_int_equal(xrun(h, &in), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 31), 131);   /* groups of 32 */
+    assert_int_equal(getr(h, 0, 32), 133);
+    assert_int_equal(getr(h, 0, 63), 163);
+    assert_int_equal(getr(h, 1, 63), 0);
+    for (unsigned l = 0; l < 64; l++) setr(h, 3, l, l >= 40);
+    ws_inst v = xi(WS_OP_VOTE, WS_TY_B32);
+    v.subop = WS_VOTE_BALLOT;
+    v.dst[0] = reg(0); v.src[0] = reg(3); v.src[1] = imm(0xffffffff); v.ndst = 1; v.nsrc = 2;
+    assert_int_equal(xrun(h, &v), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 0), 0);
+    assert_int_equal(getr(h, 0, 63), 0xffffff00);
+    ws_inst m = inst2(WS_OP_MOV, WS_TY_U32, reg(4), sreg(WS_SR_LANEID));
+    xrun(h, &m);
+    assert_int_equal(getr(h, 4, 45), 13);
+    free(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shfl_basic),
+        cmocka_unit_test(test_shfl_segments),
+        cmocka_unit_test(test_shfl_member_and_narrow),
+        cmocka_unit_test(test_vote),
+        cmocka_unit_test(test_match),
+        cmocka_unit_test(test_wide_warp),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
