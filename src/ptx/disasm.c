@@ -48,6 +48,7 @@ static void operand(sb *b, const ws_kernel *k, const ws_inst *in, const ws_opera
     case WS_OK_IMM:
         if (ty == WS_TY_F32) put(b, "0f%08X", (unsigned)(uint32_t)o->imm);
         else if (ty == WS_TY_F64) put(b, "0d%016llX", (unsigned long long)o->imm);
+        else if (o->imm >= (1ll << 24)) put(b, "0x%llx", (unsigned long long)o->imm);
         else put(b, "%lld", (long long)o->imm);
         break;
     case WS_OK_SREG:

@@ -655,6 +655,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     static const char *const cacheops[] = {"ca", "cg", "cs", "lu", "cv", "wb", "wt"};
     for (size_t i = 0; i < sizeof cacheops / sizeof cacheops[0]; i++)
         if (n == 2 && !memcmp(s, cacheops[i], 2)) return A_CACHE;
+    if (op == WS_OP_PREFETCH && n == 2 && (!memcmp(s, "L1", 2) || !memcmp(s, "L2", 2))) return A_CACHE;
     if (n > 4 && (!memcmp(s, "L1::", 4) || !memcmp(s, "L2::", 4))) {
         if (n == 14 && !memcmp(s, "L2::cache_hint", 14)) return -1;
         return A_CACHE;
