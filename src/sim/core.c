@@ -1,11 +1,827 @@
-/* PLACEHOLDER: replaced by the cycle-level SIMT core. */
-#include <stdio.h>
+/*
+ * The cycle-level SIMT core: ws_sim_run.
+ *
+ * One run = one kernel launch on `cores` identical cores. Each core has
+ * `warps` hardware warp slots split among `schedulers` warp schedulers (slot w
+ * belongs to scheduler w % schedulers) and holds up to ctas_per_core CTAs
+ * (occupancy: warp slots, register file, max_ctas). CTAs are handed out in
+ * order, round-robin over the cores at launch, then to whichever core frees a
+ * CTA slot (lowest core index first within a cycle).
+ *
+ * Every cycle each scheduler walks its policy's priority list (sched_*.c) and
+ * issues at most issue_width instructions, one per warp; a warp offers the
+ * splits its divergence scheme (div_*.c) reports, the first one that can issue
+ * wins. Timing conventions (docs/model.md):
+ *  - an instruction issued at cycle t with latency L has its results available
+ *    at t + L (a dependent instruction may issue at t + L);
+ *  - blocking issue: the warp (stack) / the split's lanes (barrier) may not
+ *    issue again before t + L; scoreboard issue: a split stalls only while a
+ *    register it reads or writes has a pending write on one of its lanes;
+ *  - latency by unit: ALU/CTRL alu_latency, SFU sfu_latency, global/local/
+ *    generic memory through the ws_mem hook (fixed: mem_latency), shared
+ *    smem_latency, .param/.const alu_latency, synchronisation alu_latency
+ *    once released;
+ *  - ADD/WAIT/YIELD are not instructions: they take effect at no cost;
+ *  - when nothing can issue anywhere, time jumps straight to the earliest
+ *    cycle at which a pending operation completes; the skipped slots are
+ *    charged to the idle class of what each scheduler waits for.
+ * `cycles` is the cycle at which the last issued operation completes.
+ */
 #include <stdlib.h>
 #include <string.h>
-#include "warpsweep/sim.h"
-struct ws_sim { int unused; };
+#include <stdio.h>
+#include <stdarg.h>
+#include "core_internal.h"
+#include "warpsweep/passes.h"
+
+/* ---------------------------------------------------------------- arena -- */
+typedef struct ws_chunk {
+    struct ws_chunk *next;
+    size_t cap, used;
+    _Alignas(64) unsigned char data[];
+} ws_chunk;
+
+typedef struct ws_kcache {
+    const ws_kernel *src;
+    uint32_t ninsts;
+    unsigned nregs;
+    ws_kernel *xk;
+} ws_kcache;
+
+#define WS_KCACHE 8
+
+struct ws_sim {
+    ws_chunk *chunks, *cur;
+    ws_kcache kc[WS_KCACHE];
+    uint32_t kc_next;
+    ws_simrun run;
+};
+
+static void arena_reset(ws_sim *s)
+{
+    for (ws_chunk *c = s->chunks; c; c = c->next) c->used = 0;
+    s->cur = s->chunks;
+}
+
+static void *arena_alloc(ws_sim *s, size_t n)
+{
+    n = (n + 63) & ~(size_t)63;
+    if (n == 0) n = 64;
+    ws_chunk *c = s->cur;
+    while (c && c->used + n > c->cap) c = c->next;
+    if (!c) {
+        size_t cap = n > ((size_t)4 << 20) ? n : ((size_t)4 << 20);
+        c = malloc(sizeof(ws_chunk) + cap);
+        if (!c) return NULL;
+        c->cap = cap;
+        c->used = 0;
+        c->next = NULL;
+        ws_chunk **pp = &s->chunks;
+        while (*pp) pp = &(*pp)->next;
+        *pp = c;
+    }
+    s->cur = c;
+    void *p = c->data + c->used;
+    c->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
 ws_sim *ws_sim_new(void) { return calloc(1, sizeof(ws_sim)); }
-void ws_sim_free(ws_sim *s) { free(s); }
-void ws_sim_run(ws_sim *s, const ws_workload *wl, const ws_config *cfg, const ws_run_opts *opts, ws_result *res)
-{ (void)s; (void)wl; (void)cfg; (void)opts; memset(res, 0, sizeof *res); res->status = WS_ST_ERROR;
-  snprintf(res->message, sizeof res->message, "cycle-level core not implemented yet"); }
+
+void ws_sim_free(ws_sim *s)
+{
+    if (!s) return;
+    for (ws_chunk *c = s->chunks, *n; c; c = n) {
+        n = c->next;
+        free(c);
+    }
+    for (int i = 0; i < WS_KCACHE; i++)
+        if (s->kc[i].xk) ws_kernel_free(s->kc[i].xk);
+    free(s->run.tl);
+    free(s);
+}
+
+static const ws_kernel *barrier_kernel(ws_sim *s, const ws_kernel *k, unsigned nregs, ws_error *err)
+{
+    for (int i = 0; i < WS_KCACHE; i++)
+        if (s->kc[i].xk && s->kc[i].src == k && s->kc[i].ninsts == k->ninsts && s->kc[i].nregs == nregs)
+            return s->kc[i].xk;
+    ws_kernel *xk = ws_barrier_transform(k, nregs, err);
+    if (!xk) return NULL;
+    ws_kcache *e = &s->kc[s->kc_next];
+    s->kc_next = (s->kc_next + 1) % WS_KCACHE;
+    if (e->xk) ws_kernel_free(e->xk);
+    e->src = k;
+    e->ninsts = k->ninsts;
+    e->nregs = nregs;
+    e->xk = xk;
+    return xk;
+}
+
+/* ------------------------------------------------------------- helpers -- */
+static inline uint64_t lane_value(const ws_simrun *r, const ws_cwarp *w, uint32_t reg, uint64_t mask)
+{
+    uint32_t l = mask ? (uint32_t)__builtin_ctzll(mask) : 0;
+    return w->fw.regs[(size_t)reg * r->ws + l];
+}
+
+static inline uint64_t opnd_value(const ws_simrun *r, const ws_cwarp *w, const ws_operand *o, uint64_t mask,
+                                  int *ok)
+{
+    *ok = 1;
+    if (o->kind == WS_OK_IMM) return (uint64_t)o->imm;
+    if (o->kind == WS_OK_REG) return lane_value(r, w, o->reg, mask);
+    *ok = 0;
+    return 0;
+}
+
+/* The membermask operand of a .sync warp-level operation, or NULL. */
+static inline const ws_operand *membermask_opnd(const ws_inst *in)
+{
+    switch (in->op) {
+    case WS_OP_SHFL: return in->nsrc >= 4 ? &in->src[3] : NULL;
+    case WS_OP_VOTE: return in->nsrc >= 2 ? &in->src[1] : NULL;
+    case WS_OP_MATCH: return in->nsrc >= 2 ? &in->src[1] : NULL;
+    case WS_OP_BAR_WARP: return in->nsrc >= 1 ? &in->src[0] : NULL;
+    default: return NULL;
+    }
+}
+
+static inline int is_cta_barrier(const ws_inst *in)
+{
+    return in->op == WS_OP_BAR || in->op == WS_OP_BARRIER;
+}
+
+int ws_core_waiting_long(const ws_core *c, uint32_t slot, uint64_t now)
+{
+    const ws_cwarp *w = &c->warps[slot];
+    return w->wake > now && w->wake != WS_NEVER && w->wake_reason == WS_STALL_MEM;
+}
+
+/* ------------------------------------------------------------ launching -- */
+static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
+{
+    ws_ccta *ct = &c->ctas[slot];
+    uint64_t id = r->next_cta++;
+    const uint32_t *g = r->launch.grid;
+    ct->live = 1;
+    ct->fc.linear_id = (uint32_t)id;
+    ct->fc.ctaid[0] = (uint32_t)(id % g[0]);
+    ct->fc.ctaid[1] = (uint32_t)((id / g[0]) % g[1]);
+    ct->fc.ctaid[2] = (uint32_t)(id / ((uint64_t)g[0] * g[1]));
+    if (r->launch.shared_bytes) memset(ct->fc.smem, 0, r->launch.shared_bytes);
+    ct->warps_done = 0;
+    ct->live_threads = r->launch.threads_per_cta;
+    memset(ct->bar_arrived, 0, sizeof ct->bar_arrived);
+    memset(ct->bar_expect, 0, sizeof ct->bar_expect);
+    const uint32_t *b = r->launch.block;
+    for (uint32_t i = 0; i < r->warps_per_cta; i++) {
+        uint32_t hw = ct->first_warp + i;
+        ws_cwarp *w = &c->warps[hw];
+        w->fw.cta = &ct->fc;
+        w->fw.warp_in_cta = i;
+        w->fw.hw_warp = hw;
+        w->fw.smid = c->id;
+        uint32_t t0 = i * r->ws;
+        uint32_t n = r->launch.threads_per_cta - t0;
+        if (n > r->ws) n = r->ws;
+        w->fw.nlanes = n;
+        w->fw.valid = n >= 64 ? ~0ull : ((1ull << n) - 1);
+        for (uint32_t l = 0; l < n; l++) {
+            uint32_t t = t0 + l;
+            w->fw.tid[0][l] = t % b[0];
+            w->fw.tid[1][l] = (t / b[0]) % b[1];
+            w->fw.tid[2][l] = t / (b[0] * b[1]);
+        }
+        ws_warp_reset_regs(&w->fw, r->nregs, r->ws);
+        if (r->launch.local_bytes) memset(w->fw.local, 0, (size_t)r->launch.local_bytes * r->ws);
+        w->live = 1;
+        w->cta_slot = slot;
+        w->age = c->next_age++;
+        w->exited = 0;
+        w->held = 0;
+        w->wake = 0;
+        w->wake_reason = 0;
+        w->busy_until = 0;
+        memset(w->lane_ready, 0, sizeof(uint64_t) * r->ws);
+        memset(w->lane_mem, 0, r->ws);
+        memset(w->sb_mask, 0, sizeof(uint64_t) * r->nregs);
+        memset(w->sb_ready, 0, sizeof(uint64_t) * r->nregs);
+        memset(w->sb_mem, 0, r->nregs);
+        r->div->init(&r->divctx, w->div, w->fw.valid);
+        ws_sched *s = &c->scheds[w->sched];
+        s->ops->add(s, hw);
+    }
+    c->live_ctas++;
+}
+
+static uint32_t fill_core(ws_simrun *r, ws_core *c)
+{
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < r->ctas_per_core && r->next_cta < r->total_ctas; s++)
+        if (!c->ctas[s].live) {
+            launch_cta(r, c, s);
+            n++;
+        }
+    return n;
+}
+
+static void track_residency(ws_simrun *r, ws_core *c, uint64_t *max_ctas)
+{
+    if (c->live_ctas > *max_ctas) *max_ctas = c->live_ctas;
+    (void)r;
+}
+
+/* ------------------------------------------------------ CTA barriers -- */
+static void cta_release(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t bar, uint64_t now)
+{
+    uint64_t done = now + r->lat_alu;
+    for (uint32_t i = 0; i < ct->nwarps; i++) {
+        ws_cwarp *w = &c->warps[ct->first_warp + i];
+        uint64_t rel = 0;
+        for (uint64_t m = w->held; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            if (w->held_bar[l] == bar) rel |= 1ull << l;
+        }
+        if (!rel) continue;
+        w->held &= ~rel;
+        for (uint64_t m = rel; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            w->lane_ready[l] = done;
+            w->lane_mem[l] = 0;
+        }
+        if (!r->div->per_lane_blocking || done > w->busy_until)
+            if (done > w->busy_until) w->busy_until = done;
+        w->wake = 0;
+    }
+    if (done > r->last_complete) r->last_complete = done;
+    ct->bar_arrived[bar] = 0;
+    ct->bar_expect[bar] = 0;
+}
+
+static void cta_check_bars(ws_simrun *r, ws_core *c, ws_ccta *ct, uint64_t now)
+{
+    for (uint32_t b = 0; b < WS_CTA_BARS; b++) {
+        if (!ct->bar_arrived[b]) continue;
+        uint32_t need = ct->bar_expect[b] ? ct->bar_expect[b] : ct->live_threads;
+        if (ct->bar_arrived[b] >= need) cta_release(r, c, ct, b, now);
+    }
+}
+
+/* ------------------------------------------------------------- issuing -- */
+static void fail(ws_simrun *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(ws_simrun *r, int status, const char *fmt, ...)
+{
+    if (r->status >= 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+    va_end(ap);
+    r->status = status;
+}
+
+static void warp_finished(ws_simrun *r, ws_core *c, uint32_t slot)
+{
+    ws_cwarp *w = &c->warps[slot];
+    w->live = 0;
+    ws_sched *s = &c->scheds[w->sched];
+    s->ops->remove(s, slot);
+    uint32_t d, sp;
+    r->div->stats(w->div, &d, &sp);
+    if (d > r->max_depth) r->max_depth = d;
+    if (sp > r->max_splits) r->max_splits = sp;
+    ws_ccta *ct = &c->ctas[w->cta_slot];
+    if (++ct->warps_done == ct->nwarps) {
+        ct->live = 0;
+        c->live_ctas--;
+        r->done_ctas++;
+    }
+}
+
+/* Issues split sp of warp `slot`. Returns 0 or -1 (status set). */
+static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, uint32_t level, uint64_t now)
+{
+    ws_cwarp *w = &c->warps[slot];
+    const ws_split sp = *spp;
+    const ws_inst *in = &r->k->insts[sp.pc];
+    ws_effect eff;
+    r->env.clock = now;
+    if (ws_exec_inst(&r->env, &w->fw, in, sp.pc, sp.mask, &eff) != WS_EXEC_OK) {
+        fail(r, WS_ST_ERROR, "%s", r->env.fault);
+        return -1;
+    }
+    /* latency */
+    uint64_t done;
+    int is_mem = 0;
+    switch (in->op) {
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
+        if (eff.mem_kind == 0) done = now + r->lat_alu;
+        else if (eff.mem_space == WS_SP_SHARED) done = now + r->lat_smem;
+        else if (eff.mem_space == WS_SP_PARAM || eff.mem_space == WS_SP_CONST) done = now + r->lat_alu;
+        else {
+            ws_mem_req req = {.cycle = now, .core = c->id, .warp = slot, .inst = in, .eff = &eff};
+            done = r->memsys.ops->access(&r->memsys, &req);
+            if (done <= now) done = now + 1;
+            is_mem = 1;
+        }
+        break;
+    default:
+        done = now + (in->unit == WS_UNIT_SFU ? r->lat_sfu : r->lat_alu);
+        break;
+    }
+    if (done > r->last_complete) r->last_complete = done;
+    /* timing state */
+    if (r->blocking) {
+        uint64_t lanes = r->div->per_lane_blocking ? sp.mask : w->fw.valid;
+        for (uint64_t m = lanes; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            w->lane_ready[l] = done;
+            w->lane_mem[l] = (uint8_t)is_mem;
+        }
+        if (done > w->busy_until) w->busy_until = done;
+    } else {
+        for (uint32_t i = 0; i < in->n_wr; i++) {
+            uint32_t reg = in->wr[i];
+            if (reg >= r->nregs) continue;
+            if (w->sb_ready[reg] <= now) {
+                w->sb_mask[reg] = sp.mask;
+                w->sb_ready[reg] = done;
+                w->sb_mem[reg] = (uint8_t)is_mem;
+            } else {
+                w->sb_mask[reg] |= sp.mask;
+                if (done >= w->sb_ready[reg]) {
+                    w->sb_ready[reg] = done;
+                    w->sb_mem[reg] = (uint8_t)is_mem;
+                }
+            }
+        }
+    }
+    r->warp_insts++;
+    r->thread_insts += (uint64_t)__builtin_popcountll(sp.mask);
+    if (r->opts && (r->opts->trace || r->opts->timeline)) ws_trace_issue(r, c->id, slot, level, &sp, in);
+    /* control */
+    char err[WS_ERROR_LEN];
+    if (r->div->update(&r->divctx, w->div, &sp, in, &eff, err, sizeof err) < 0) {
+        fail(r, WS_ST_ERROR, "%s: warp %u: %s", r->k->path ? r->k->path : "kernel", slot, err);
+        return -1;
+    }
+    w->wake = 0;
+    ws_ccta *ct = &c->ctas[w->cta_slot];
+    if (is_cta_barrier(in) && eff.executed) {
+        int ok = 1, ok2 = 0;
+        uint32_t bar = 0, cnt = 0;
+        if (in->nsrc >= 1) bar = (uint32_t)opnd_value(r, w, &in->src[0], eff.executed, &ok);
+        bar &= WS_CTA_BARS - 1;
+        int is_red = in->subop == WS_BAR_RED_POPC || in->subop == WS_BAR_RED_AND || in->subop == WS_BAR_RED_OR;
+        uint32_t cidx = is_red ? (in->nsrc >= 3 ? 1 : 99) : 1;
+        if (cidx < in->nsrc) cnt = (uint32_t)opnd_value(r, w, &in->src[cidx], eff.executed, &ok2);
+        uint32_t n = (uint32_t)__builtin_popcountll(eff.executed);
+        ct->bar_arrived[bar] += n;
+        if (ok2 && cnt) ct->bar_expect[bar] = cnt;
+        if (in->subop != WS_BAR_ARRIVE) {
+            w->held |= eff.executed;
+            for (uint64_t m = eff.executed; m; m &= m - 1) w->held_bar[__builtin_ctzll(m)] = (uint8_t)bar;
+        }
+        cta_check_bars(r, c, ct, now);
+    }
+    if (eff.exited) {
+        w->exited |= eff.exited;
+        uint32_t n = (uint32_t)__builtin_popcountll(eff.exited);
+        ct->live_threads -= n;
+        r->exits_total += n;
+        ws_livelock_reset(r);
+        cta_check_bars(r, c, ct, now);
+        if ((w->exited & w->fw.valid) == w->fw.valid) warp_finished(r, c, slot);
+    }
+    ws_sched *s = &c->scheds[w->sched];
+    s->ops->issued(s, slot, now);
+    if (in->is_backedge && ws_livelock_backedge(r)) return -1;
+    return 0;
+}
+
+/* Tries to issue from warp `slot`. Returns 1 if it issued, 0 if stalled
+ * (w->wake / wake_reason set), -1 on a terminal error. */
+static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now)
+{
+    ws_cwarp *w = &c->warps[slot];
+    const ws_split *sps;
+    uint32_t start;
+    uint32_t ns = r->div->splits(w->div, &sps, &start);
+    uint64_t best = WS_NEVER;
+    uint8_t reason = WS_STALL_SYNC;
+    const ws_inst *insts = r->k->insts;
+    uint32_t j = start;
+    for (uint32_t i = 0; i < ns; i++, j = (j + 1 == ns ? 0 : j + 1)) {
+        const ws_split *sp = &sps[j];
+        if (sp->mask & w->held) continue;                      /* at a CTA barrier */
+        if (sp->pc >= r->k->ninsts) {
+            fail(r, WS_ST_ERROR, "%s: warp %u ran off the end of the kernel (pc %u)",
+                 r->k->path ? r->k->path : "kernel", slot, sp->pc);
+            return -1;
+        }
+        const ws_inst *in = &insts[sp->pc];
+        if (r->div->warp_sync_waits) {
+            const ws_operand *mo = membermask_opnd(in);
+            if (mo) {
+                int ok;
+                uint64_t mm = opnd_value(r, w, mo, sp->mask, &ok);
+                if (!ok) mm = 0xffffffffull;
+                /* membermask is per 32-lane group; replicate for wider warps */
+                if (r->ws > 32) mm |= mm << 32;
+                uint64_t need = mm & w->fw.valid & ~w->exited;
+                if (need & ~sp->mask) continue;               /* members not there yet */
+            }
+        }
+        if (r->blocking) {
+            if (w->busy_until > now) {
+                uint64_t t = 0;
+                uint8_t memr = 0;
+                if (r->div->per_lane_blocking) {
+                    for (uint64_t m = sp->mask; m; m &= m - 1) {
+                        uint32_t l = (uint32_t)__builtin_ctzll(m);
+                        if (w->lane_ready[l] > t) { t = w->lane_ready[l]; memr = w->lane_mem[l]; }
+                    }
+                } else {
+                    t = w->busy_until;
+                    for (uint64_t m = sp->mask; m; m &= m - 1) {
+                        uint32_t l = (uint32_t)__builtin_ctzll(m);
+                        if (w->lane_ready[l] == t) { memr = w->lane_mem[l]; break; }
+                    }
+                }
+                if (t > now) {
+                    if (t < best) { best = t; reason = memr ? WS_STALL_MEM : WS_STALL_DEP; }
+                    continue;
+                }
+            }
+        } else {
+            uint64_t t = 0;
+            uint8_t memr = 0;
+            for (uint32_t q = 0; q < in->n_rd; q++) {
+                uint32_t reg = in->rd[q];
+                if (reg < r->nregs && w->sb_ready[reg] > now && (w->sb_mask[reg] & sp->mask) &&
+                    w->sb_ready[reg] > t) { t = w->sb_ready[reg]; memr = w->sb_mem[reg]; }
+            }
+            for (uint32_t q = 0; q < in->n_wr; q++) {
+                uint32_t reg = in->wr[q];
+                if (reg < r->nregs && w->sb_ready[reg] > now && (w->sb_mask[reg] & sp->mask) &&
+                    w->sb_ready[reg] > t) { t = w->sb_ready[reg]; memr = w->sb_mem[reg]; }
+            }
+            if (t > now) {
+                if (t < best) { best = t; reason = memr ? WS_STALL_MEM : WS_STALL_DEP; }
+                continue;
+            }
+        }
+        uint32_t level = r->div->level(w->div, j);
+        return issue(r, c, slot, sp, level, now) < 0 ? -1 : 1;
+    }
+    w->wake = best;
+    w->wake_reason = reason;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- setup -- */
+static const ws_sched_ops *sched_ops(int64_t idx)
+{
+    switch (idx) {
+    case 0: return &ws_sched_lrr;
+    case 1: return &ws_sched_gto;
+    case 2: return &ws_sched_two_level;
+    case 3: return &ws_sched_oldest;
+    case 4: return &ws_sched_swl;
+    default: return &ws_sched_lrr;
+    }
+}
+
+static int setup(ws_sim *sim, ws_simrun *r)
+{
+    const ws_config *cfg = r->cfg;
+    const ws_workload *wl = r->wl;
+    r->ncores = (uint32_t)ws_cfg_i(cfg, WS_P_cores);
+    r->nwarps = (uint32_t)ws_cfg_i(cfg, WS_P_warps);
+    r->nsched = (uint32_t)ws_cfg_i(cfg, WS_P_schedulers);
+    r->width = (uint32_t)ws_cfg_i(cfg, WS_P_issue_width);
+    r->ws = (uint32_t)ws_cfg_i(cfg, WS_P_warp_size);
+    r->blocking = ws_cfg_i(cfg, WS_P_issue) == 1;
+    r->lat_alu = (uint64_t)ws_cfg_i(cfg, WS_P_alu_latency);
+    r->lat_sfu = (uint64_t)ws_cfg_i(cfg, WS_P_sfu_latency);
+    r->lat_smem = (uint64_t)ws_cfg_i(cfg, WS_P_smem_latency);
+    int barrier = ws_cfg_i(cfg, WS_P_divergence) == 1;
+    r->div = barrier ? &ws_div_barrier : &ws_div_stack;
+    r->sched = sched_ops(ws_cfg_i(cfg, WS_P_scheduler));
+    if (r->nsched > r->nwarps) r->nsched = r->nwarps;
+
+    const ws_kernel *k = wl->kernel;
+    unsigned nbar = (unsigned)ws_cfg_i(cfg, WS_P_barrier_regs);
+    if (barrier) {
+        ws_error err = {{0}};
+        k = barrier_kernel(sim, wl->kernel, nbar, &err);
+        if (!k) {
+            fail(r, WS_ST_INVALID, "%s", err.msg);
+            return -1;
+        }
+    }
+    r->k = k;
+    r->nregs = k->nregs ? k->nregs : 1;
+
+    uint32_t tpc = ws_workload_threads_per_cta(wl);
+    r->warps_per_cta = (tpc + r->ws - 1) / r->ws;
+    r->total_ctas = ws_workload_ctas(wl);
+    uint32_t regs = wl->regs_per_thread ? wl->regs_per_thread : k->est_regs_per_thread;
+    uint64_t warp_bytes = (uint64_t)regs * r->ws * 4;
+    uint64_t cta_bytes = warp_bytes * r->warps_per_cta;
+    uint64_t rf = (uint64_t)ws_cfg_i(cfg, WS_P_regfile_kb) * 1024;
+    if (r->warps_per_cta > r->nwarps) {
+        fail(r, WS_ST_INVALID, "warp slots: a CTA of %u threads needs %u warps of %u but the core has warps=%u",
+             tpc, r->warps_per_cta, r->ws, r->nwarps);
+        return -1;
+    }
+    if (cta_bytes > rf) {
+        fail(r, WS_ST_INVALID,
+             "register file: a CTA needs %llu bytes (%u warps x %u regs/thread x %u threads x 4 B) but regfile_kb=%lld",
+             (unsigned long long)cta_bytes, r->warps_per_cta, regs, r->ws, (long long)ws_cfg_i(cfg, WS_P_regfile_kb));
+        return -1;
+    }
+    uint64_t by_warps = r->nwarps / r->warps_per_cta;
+    uint64_t by_regs = cta_bytes ? rf / cta_bytes : by_warps;
+    uint64_t by_max = (uint64_t)ws_cfg_i(cfg, WS_P_max_ctas);
+    uint64_t cpc = by_warps;
+    if (by_regs < cpc) cpc = by_regs;
+    if (by_max < cpc) cpc = by_max;
+    r->ctas_per_core = (uint32_t)cpc;
+
+    /* memory image and launch */
+    ws_error err = {{0}};
+    if (ws_memimage_init(&r->mem, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), &err) < 0) {
+        fail(r, WS_ST_ERROR, "%s", err.msg);
+        return -1;
+    }
+    r->launch.kernel = k;
+    memcpy(r->launch.grid, wl->grid, sizeof r->launch.grid);
+    memcpy(r->launch.block, wl->block, sizeof r->launch.block);
+    r->launch.threads_per_cta = tpc;
+    r->launch.warps_per_cta = r->warps_per_cta;
+    r->launch.warp_size = r->ws;
+    r->launch.param_buf = r->mem.param_buf;
+    r->launch.shared_bytes = k->shared_bytes + wl->dyn_shared_bytes;
+    r->launch.local_bytes = k->local_bytes;
+    r->env.launch = &r->launch;
+    r->env.gmem = &r->mem.gmem;
+    r->env.nsm = r->ncores;
+    r->env.nwarps_hw = r->nwarps;
+    r->memsys.ops = &ws_mem_fixed;
+    if (r->memsys.ops->init(&r->memsys, cfg, r->ncores, &err) < 0) {
+        fail(r, WS_ST_INVALID, "%s", err.msg);
+        return -1;
+    }
+
+    r->divctx.k = k;
+    r->divctx.warp_size = r->ws;
+    r->divctx.nbar = nbar;
+    r->divctx.max_depth = 4 * r->ws + 8;
+    size_t dsz = (r->div->state_size(&r->divctx) + 63) & ~(size_t)63;
+
+    r->cores = arena_alloc(sim, sizeof(ws_core) * r->ncores);
+    r->reasons = arena_alloc(sim, (size_t)r->ncores * r->nsched);
+    if (!r->cores || !r->reasons) goto oom;
+    for (uint32_t ci = 0; ci < r->ncores; ci++) {
+        ws_core *c = &r->cores[ci];
+        c->run = r;
+        c->id = ci;
+        c->warps = arena_alloc(sim, sizeof(ws_cwarp) * r->nwarps);
+        c->ctas = arena_alloc(sim, sizeof(ws_ccta) * (r->ctas_per_core ? r->ctas_per_core : 1));
+        c->scheds = arena_alloc(sim, sizeof(ws_sched) * r->nsched);
+        if (!c->warps || !c->ctas || !c->scheds) goto oom;
+        uint32_t used = r->ctas_per_core * r->warps_per_cta;
+        for (uint32_t w = 0; w < used; w++) {
+            ws_cwarp *cw = &c->warps[w];
+            cw->sched = (uint8_t)(w % r->nsched);
+            cw->fw.regs = arena_alloc(sim, sizeof(uint64_t) * r->nregs * r->ws);
+            cw->fw.local = r->launch.local_bytes ? arena_alloc(sim, (size_t)r->launch.local_bytes * r->ws) : NULL;
+            cw->lane_ready = arena_alloc(sim, sizeof(uint64_t) * r->ws);
+            cw->lane_mem = arena_alloc(sim, r->ws);
+            cw->sb_mask = arena_alloc(sim, sizeof(uint64_t) * r->nregs);
+            cw->sb_ready = arena_alloc(sim, sizeof(uint64_t) * r->nregs);
+            cw->sb_mem = arena_alloc(sim, r->nregs);
+            cw->div = arena_alloc(sim, dsz);
+            if (!cw->fw.regs || !cw->lane_ready || !cw->lane_mem || !cw->sb_mask || !cw->sb_ready ||
+                !cw->sb_mem || !cw->div || (r->launch.local_bytes && !cw->fw.local))
+                goto oom;
+        }
+        for (uint32_t s = 0; s < r->ctas_per_core; s++) {
+            c->ctas[s].first_warp = s * r->warps_per_cta;
+            c->ctas[s].nwarps = r->warps_per_cta;
+            c->ctas[s].fc.smem = r->launch.shared_bytes ? arena_alloc(sim, r->launch.shared_bytes) : NULL;
+            if (r->launch.shared_bytes && !c->ctas[s].fc.smem) goto oom;
+        }
+        for (uint32_t s = 0; s < r->nsched; s++) {
+            ws_sched *sc = &c->scheds[s];
+            sc->ops = r->sched;
+            sc->core = c;
+            sc->id = s;
+            sc->cap = (r->nwarps + r->nsched - 1) / r->nsched + 1;
+            sc->res = arena_alloc(sim, sizeof(uint32_t) * sc->cap);
+            sc->age = arena_alloc(sim, sizeof(uint32_t) * sc->cap);
+            sc->prio = arena_alloc(sim, sizeof(uint32_t) * sc->cap);
+            sc->fifo = arena_alloc(sim, sizeof(uint32_t) * sc->cap);
+            if (!sc->res || !sc->age || !sc->prio || !sc->fifo) goto oom;
+            sc->limit = (uint32_t)(r->sched == &ws_sched_two_level ? ws_cfg_i(cfg, WS_P_two_level_active)
+                                                                   : ws_cfg_i(cfg, WS_P_swl_limit));
+            sc->dirty = 1;
+        }
+    }
+    return 0;
+oom:
+    fail(r, WS_ST_ERROR, "out of memory");
+    return -1;
+}
+
+/* ----------------------------------------------------------------- run --- */
+static void finish_metrics(ws_simrun *r, uint64_t cycles, uint64_t max_ctas)
+{
+    ws_value *m = r->res->metrics;
+    uint64_t slots_per_cycle = (uint64_t)r->ncores * r->nsched * r->width;
+    m[WS_M_cycles].i = (int64_t)cycles;
+    m[WS_M_warp_insts].i = (int64_t)r->warp_insts;
+    m[WS_M_thread_insts].i = (int64_t)r->thread_insts;
+    m[WS_M_ipc].f = cycles ? (double)r->thread_insts / (double)cycles : 0.0;
+    m[WS_M_warp_ipc].f = cycles ? (double)r->warp_insts / (double)cycles : 0.0;
+    m[WS_M_simd_efficiency].f = r->warp_insts ? (double)r->thread_insts / ((double)r->warp_insts * r->ws) : 0.0;
+    m[WS_M_issue_utilization].f = cycles ? (double)r->warp_insts / ((double)cycles * (double)slots_per_cycle) : 0.0;
+    m[WS_M_idle_mem].i = (int64_t)r->idle[WS_STALL_MEM];
+    m[WS_M_idle_dep].i = (int64_t)r->idle[WS_STALL_DEP];
+    m[WS_M_idle_sync].i = (int64_t)r->idle[WS_STALL_SYNC];
+    m[WS_M_idle_empty].i = (int64_t)r->idle[WS_STALL_EMPTY];
+    m[WS_M_max_stack_depth].i = (int64_t)r->max_depth;
+    m[WS_M_max_warp_splits].i = (int64_t)r->max_splits;
+    m[WS_M_resident_ctas].i = (int64_t)max_ctas;
+    m[WS_M_resident_warps].i = (int64_t)(max_ctas * r->warps_per_cta);
+}
+
+static void collect_div_stats(ws_simrun *r)
+{
+    for (uint32_t ci = 0; ci < r->ncores; ci++) {
+        ws_core *c = &r->cores[ci];
+        uint32_t used = r->ctas_per_core * r->warps_per_cta;
+        for (uint32_t w = 0; w < used; w++) {
+            if (!c->warps[w].live) continue;
+            uint32_t d, sp;
+            r->div->stats(c->warps[w].div, &d, &sp);
+            if (d > r->max_depth) r->max_depth = d;
+            if (sp > r->max_splits) r->max_splits = sp;
+        }
+    }
+}
+
+void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const ws_run_opts *opts, ws_result *res)
+{
+    memset(res, 0, sizeof *res);
+    arena_reset(sim);
+    ws_simrun *r = &sim->run;
+    struct ws_tl_rec *tl = r->tl;
+    size_t captl = r->captl;
+    memset(r, 0, sizeof *r);
+    r->tl = tl;
+    r->captl = captl;
+    r->ntl = 0;
+    r->wl = wl;
+    r->cfg = cfg;
+    r->opts = opts;
+    r->res = res;
+    r->status = -1;
+    int have_mem = 0;
+
+    if (setup(sim, r) < 0) goto out;
+    have_mem = 1;
+    ws_livelock_reset(r);
+    if (opts && opts->trace) ws_trace_header(r);
+
+    uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
+    uint64_t max_ctas = 0;
+    /* initial launch: round-robin over the cores */
+    for (uint32_t round = 0; round < r->ctas_per_core; round++)
+        for (uint32_t ci = 0; ci < r->ncores && r->next_cta < r->total_ctas; ci++)
+            launch_cta(r, &r->cores[ci], round);
+    for (uint32_t ci = 0; ci < r->ncores; ci++) track_residency(r, &r->cores[ci], &max_ctas);
+
+    uint32_t nslot = r->ncores * r->nsched;
+    uint8_t *reasons = r->reasons;
+    uint64_t now = 0;
+    while (r->done_ctas < r->total_ctas) {
+        if (now >= max_cycles) {
+            fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached with %llu of %llu CTAs finished (no deadlock proven)",
+                 (unsigned long long)max_cycles, (unsigned long long)r->done_ctas,
+                 (unsigned long long)r->total_ctas);
+            break;
+        }
+        r->now = now;
+        int issued_any = 0;
+        uint64_t next_wake = WS_NEVER;
+        for (uint32_t ci = 0; ci < r->ncores; ci++) {
+            ws_core *c = &r->cores[ci];
+            for (uint32_t si = 0; si < r->nsched; si++) {
+                ws_sched *s = &c->scheds[si];
+                const uint32_t *list;
+                uint32_t start;
+                uint32_t n = s->ops->order(s, now, &list, &start);
+                uint32_t issued = 0;
+                uint64_t mw = WS_NEVER;
+                uint8_t mr = n ? WS_STALL_SYNC : WS_STALL_EMPTY;
+                uint32_t j = start;
+                for (uint32_t i = 0; i < n && issued < r->width; i++, j = (j + 1 == n ? 0 : j + 1)) {
+                    uint32_t slot = list[j];
+                    ws_cwarp *w = &c->warps[slot];
+                    if (!w->live) continue;
+                    if (w->wake > now) {
+                        if (w->wake < mw) { mw = w->wake; mr = w->wake_reason; }
+                        continue;
+                    }
+                    int rc = try_warp(r, c, slot, now);
+                    if (rc < 0) goto done;
+                    if (rc > 0) {
+                        issued++;
+                        if (r->status >= 0) goto done;
+                        /* the list may have changed (warp finished, gto rebuilt) */
+                        if (!w->live) { n = s->ops->order(s, now, &list, &start); i = n; }
+                    } else if (w->wake < mw) {
+                        mw = w->wake;
+                        mr = w->wake_reason;
+                    }
+                }
+                if (issued) issued_any = 1;
+                if (issued < r->width) r->idle[mr] += r->width - issued;
+                reasons[ci * r->nsched + si] = mr;
+                if (mw < next_wake) next_wake = mw;
+            }
+        }
+        /* CTAs finished this cycle free their slots */
+        if (r->next_cta < r->total_ctas)
+            for (uint32_t ci = 0; ci < r->ncores; ci++) {
+                if (fill_core(r, &r->cores[ci])) issued_any = 1;   /* new warps: re-evaluate next cycle */
+                track_residency(r, &r->cores[ci], &max_ctas);
+            }
+        if (r->done_ctas >= r->total_ctas) { now++; break; }
+        if (issued_any) { now++; continue; }
+        if (next_wake == WS_NEVER) {
+            ws_deadlock_report(r);
+            now++;
+            break;
+        }
+        /* nothing can issue before next_wake: skip, charging the idle slots */
+        uint64_t to = next_wake < max_cycles ? next_wake : max_cycles;
+        if (to > now + 1) {
+            uint64_t skipped = to - now - 1;
+            for (uint32_t q = 0; q < nslot; q++) r->idle[reasons[q]] += skipped * r->width;
+        }
+        now = to > now ? to : now + 1;
+    }
+done:
+    r->now = now;
+    {
+        uint64_t cycles = r->last_complete > now ? r->last_complete : now;
+        if (r->status < 0 && r->last_complete > now)
+            r->idle[WS_STALL_EMPTY] += (r->last_complete - now) * (uint64_t)nslot * r->width;
+        if (r->status == WS_ST_TIMEOUT) cycles = now;
+        collect_div_stats(r);
+        finish_metrics(r, cycles, max_ctas);
+    }
+    if (r->status < 0) {
+        /* finished: check the expectations */
+        ws_memimage ref;
+        ws_memimage *refp = NULL;
+        int ref_ok = 1;
+        memset(&ref, 0, sizeof ref);
+        if (wl->needs_reference) {
+            ws_result rres;
+            ws_reference_run(wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), r->ws, max_cycles * 64 + 1000000, &ref, &rres);
+            if (rres.status != WS_ST_OK) {
+                ref_ok = 0;
+                fail(r, WS_ST_MISMATCH, "reference run did not finish (%s): %s", ws_status_name(rres.status),
+                     rres.message);
+            } else {
+                refp = &ref;
+            }
+        }
+        if (ref_ok) {
+            char msg[WS_ERROR_LEN];
+            if (ws_expect_check(wl, &r->mem, refp, msg, sizeof msg) < 0) fail(r, WS_ST_MISMATCH, "%s", msg);
+            else r->status = WS_ST_OK;
+        }
+        if (wl->needs_reference) ws_memimage_free(&ref);
+    }
+    if (opts && opts->timeline) ws_timeline_print(r, opts->timeline);
+    if (opts && opts->dump_buffer >= 0 && have_mem && (uint32_t)opts->dump_buffer < wl->nbuffers)
+        ws_buffer_dump(wl, &r->mem, (uint32_t)opts->dump_buffer, opts->dump_out ? opts->dump_out : stdout);
+out:
+    if (have_mem) {
+        if (r->memsys.ops) r->memsys.ops->fini(&r->memsys);
+        ws_memimage_free(&r->mem);
+    } else if (r->mem.gmem.regions) {
+        ws_memimage_free(&r->mem);
+    }
+    res->status = r->status < 0 ? WS_ST_ERROR : r->status;
+    snprintf(res->message, sizeof res->message, "%s", r->msg);
+    if (!have_mem) {
+        /* invalid configuration: metrics stay zero */
+    }
+}

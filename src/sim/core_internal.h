@@ -1,0 +1,118 @@
+#ifndef WS_CORE_INTERNAL_H
+#define WS_CORE_INTERNAL_H
+/* Internal state of the cycle-level SIMT core (src/sim/core.c and friends). */
+#include <stdint.h>
+#include <stdio.h>
+#include "warpsweep/sim.h"
+#include "warpsweep/mem.h"
+#include "sched.h"
+#include "divergence.h"
+
+#define WS_NEVER UINT64_MAX
+
+/* Why a unit cannot issue (also the idle-slot classes). */
+enum { WS_STALL_NONE = 0, WS_STALL_DEP, WS_STALL_MEM, WS_STALL_SYNC, WS_STALL_EMPTY };
+
+#define WS_CTA_BARS 16
+
+typedef struct ws_ccta {             /* a CTA slot on a core */
+    ws_cta fc;                       /* functional: ctaid, smem */
+    uint8_t live;
+    uint32_t first_warp;             /* hardware slot of its warp 0 */
+    uint32_t nwarps;
+    uint32_t warps_done;
+    uint32_t live_threads;           /* threads not exited */
+    uint32_t bar_arrived[WS_CTA_BARS];
+    uint32_t bar_expect[WS_CTA_BARS]; /* 0: all live threads */
+} ws_ccta;
+
+typedef struct ws_cwarp {            /* a hardware warp slot */
+    ws_warp fw;                      /* functional state (regs SoA, local, tid) */
+    uint8_t live;                    /* resident, some lane not exited */
+    uint8_t sched;                   /* scheduler index */
+    uint32_t cta_slot;
+    uint64_t age;                    /* dynamic warp id (launch order) */
+    uint64_t exited;                 /* lanes that exited */
+    uint64_t held;                   /* lanes waiting at a CTA barrier */
+    uint8_t held_bar[WS_MAX_WARP_SIZE];
+    uint64_t wake;                   /* cached: cannot issue before this cycle */
+    uint8_t wake_reason;             /* WS_STALL_* of that wait */
+    uint64_t busy_until;             /* blocking: max over lane_ready */
+    uint64_t *lane_ready;            /* blocking: per lane, cycle its last op completes */
+    uint8_t *lane_mem;               /* blocking: that op was a memory access */
+    uint64_t *sb_mask;               /* scoreboard: per register, lanes with a pending write */
+    uint64_t *sb_ready;              /* scoreboard: cycle the pending write completes */
+    uint8_t *sb_mem;                 /* scoreboard: the pending write is a memory load */
+    void *div;                       /* divergence scheme state */
+    uint32_t max_depth, max_splits;
+} ws_cwarp;
+
+typedef struct ws_core {
+    struct ws_simrun *run;
+    uint32_t id;
+    ws_cwarp *warps;                 /* cfg warps slots */
+    ws_ccta *ctas;                   /* ctas_per_core slots */
+    ws_sched *scheds;
+    uint32_t live_ctas;
+    uint64_t next_age;
+} ws_core;
+
+/* Everything one ws_sim_run needs; lives in the ws_sim arena. */
+typedef struct ws_simrun {
+    const ws_workload *wl;
+    const ws_kernel *k;              /* possibly the barrier-transformed kernel */
+    const ws_config *cfg;
+    const ws_run_opts *opts;
+    ws_result *res;
+    ws_launch launch;
+    ws_memimage mem;
+    ws_exec_env env;
+    ws_mem memsys;
+    const ws_div_ops *div;
+    ws_div_ctx divctx;
+    const ws_sched_ops *sched;
+    uint32_t ncores, nwarps, nsched, width, ws;
+    uint32_t ctas_per_core, warps_per_cta;
+    uint32_t nregs;
+    int blocking;
+    uint64_t lat_alu, lat_sfu, lat_smem;
+    uint64_t total_ctas, next_cta;   /* CTAs in the grid, next to launch */
+    uint64_t done_ctas;
+    ws_core *cores;
+    uint8_t *reasons;                /* per scheduler: idle class of the last cycle */
+    uint64_t now;
+    uint64_t last_complete;          /* max completion cycle of anything issued */
+    /* metrics */
+    uint64_t warp_insts, thread_insts;
+    uint64_t idle[5];
+    uint32_t max_depth, max_splits;
+    /* outcome */
+    int status;                      /* -1 running */
+    char msg[WS_ERROR_LEN];
+    /* livelock detector (deadlock.c) */
+    uint64_t ll_events, ll_stride, ll_power, ll_count;
+    uint64_t ll_h1, ll_h2, ll_cycle, ll_exits;
+    int ll_saved;
+    uint64_t exits_total;
+    /* timeline records (trace.c) */
+    struct ws_tl_rec *tl;
+    size_t ntl, captl;
+} ws_simrun;
+
+/* trace.c */
+void ws_trace_header(ws_simrun *r);
+void ws_trace_issue(ws_simrun *r, uint32_t core, uint32_t warp, uint32_t split, const ws_split *sp,
+                    const ws_inst *in);
+void ws_timeline_print(ws_simrun *r, FILE *out);
+void ws_timeline_free(ws_simrun *r);
+
+/* deadlock.c */
+void ws_livelock_reset(ws_simrun *r);
+/* Called after a back-edge branch issued; returns 1 if a livelock is proven
+ * (r->status/msg set). */
+int ws_livelock_backedge(ws_simrun *r);
+/* Every live thread blocked and nothing pending: fills r->msg. */
+void ws_deadlock_report(ws_simrun *r);
+int ws_describe_warp(ws_simrun *r, ws_core *c, uint32_t w, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,200 @@
+/*
+ * The pre-Volta SIMT reconvergence stack, with GPGPU-Sim's rules
+ * (abstract_hardware_model.cc, simt_stack::update), generalised to N paths
+ * for brx.idx:
+ *
+ *  - entry = {PC, RPC, active mask}; the warp issues the top entry (TOS).
+ *  - after an instruction, lanes that exited leave every entry's mask; the
+ *    remaining active lanes are grouped by next PC.
+ *  - one group: TOS.PC = next PC; while TOS.PC == TOS.RPC pop (reconvergence:
+ *    the entry below holds the merged mask).
+ *  - several groups (divergence) at a branch whose immediate post-dominator is
+ *    R: if R != TOS.RPC the TOS is rewritten in place as the reconvergence
+ *    entry {PC = R, mask = TOS mask, RPC = old RPC}; if R == TOS.RPC the TOS
+ *    is popped (the entry below already is that reconvergence point). Then one
+ *    entry {next PC, R, lanes} is pushed per group whose next PC != R (a group
+ *    already at R waits in the reconvergence entry: the spin-lock winner).
+ *  - push order (GPGPU-Sim 4.x): the fall-through group (PC + 1) first, then
+ *    the other targets in ascending PC; the last pushed is on top and runs
+ *    first, so normally the taken path runs first.
+ *  - entries whose mask became empty (all their lanes exited) are popped.
+ */
+#include <string.h>
+#include <stdio.h>
+#include "divergence.h"
+
+typedef struct stk {
+    uint32_t depth, cap, max_depth;
+    uint32_t pad;
+    ws_split e[];            /* e[i].pc, e[i].aux = RPC, e[i].mask */
+} stk;
+
+static size_t stack_size(const ws_div_ctx *c) { return sizeof(stk) + c->max_depth * sizeof(ws_split); }
+
+static void stack_init(const ws_div_ctx *c, void *st, uint64_t valid)
+{
+    stk *s = st;
+    s->cap = c->max_depth;
+    s->depth = 1;
+    s->max_depth = 1;
+    s->e[0].pc = 0;
+    s->e[0].aux = WS_PC_EXIT;
+    s->e[0].mask = valid;
+}
+
+static uint32_t stack_splits(void *st, const ws_split **out, uint32_t *start)
+{
+    stk *s = st;
+    *start = 0;
+    if (s->depth == 0) return 0;
+    *out = &s->e[s->depth - 1];
+    return 1;
+}
+
+static void pop_done(stk *s)
+{
+    while (s->depth > 0) {
+        ws_split *t = &s->e[s->depth - 1];
+        if (t->mask == 0 || t->pc == t->aux) s->depth--;
+        else break;
+    }
+}
+
+static int stack_update(const ws_div_ctx *c, void *st, const ws_split *sp, const ws_inst *in,
+                        const ws_effect *eff, char *err, size_t errlen)
+{
+    stk *s = st;
+    uint32_t pc = sp->pc;
+    uint64_t active = sp->mask;
+    if (eff->exited) {
+        for (uint32_t i = 0; i < s->depth; i++) s->e[i].mask &= ~eff->exited;
+        active &= ~eff->exited;
+    }
+    ws_split *tos = &s->e[s->depth - 1];
+    uint32_t op = in->op;
+    if (active == 0) {                      /* every lane of the TOS exited */
+        pop_done(s);
+        return 0;
+    }
+    if (op != WS_OP_BRA && op != WS_OP_BRX) {
+        tos->pc = pc + 1;
+        if (tos->pc == tos->aux) pop_done(s);
+        return 0;
+    }
+    /* group the active lanes by next PC */
+    uint32_t gpc[WS_MAX_WARP_SIZE + 1];
+    uint64_t gmask[WS_MAX_WARP_SIZE + 1];
+    uint32_t ng = 0;
+    uint64_t taken = eff->taken & active;
+    uint64_t fall = active & ~taken;
+    if (fall) { gpc[ng] = pc + 1; gmask[ng] = fall; ng++; }
+    if (taken) {
+        if (op == WS_OP_BRA) {
+            if (in->target == pc + 1 && fall) gmask[0] |= taken;
+            else { gpc[ng] = in->target; gmask[ng] = taken; ng++; }
+        } else {
+            for (uint64_t m = taken; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(m);
+                uint32_t t = eff->lane_target[l];
+                uint32_t g = 0;
+                while (g < ng && gpc[g] != t) g++;
+                if (g == ng) { gpc[ng] = t; gmask[ng] = 0; ng++; }
+                gmask[g] |= 1ull << l;
+            }
+        }
+    }
+    if (ng == 1) {
+        tos->pc = gpc[0];
+        if (tos->pc == tos->aux) pop_done(s);
+        return 0;
+    }
+    /* order: fall-through first, then ascending PC (insertion sort of the rest) */
+    uint32_t first = (fall != 0);
+    for (uint32_t i = first + 1; i < ng; i++) {
+        uint32_t p = gpc[i]; uint64_t m = gmask[i]; uint32_t j = i;
+        while (j > first && gpc[j - 1] > p) { gpc[j] = gpc[j - 1]; gmask[j] = gmask[j - 1]; j--; }
+        gpc[j] = p; gmask[j] = m;
+    }
+    uint32_t rpc = in->ipdom;
+    if (rpc != tos->aux) {
+        tos->pc = rpc;                      /* reconvergence entry, keeps old RPC */
+    } else {
+        s->depth--;                         /* paths replace the TOS */
+    }
+    for (uint32_t g = 0; g < ng; g++) {
+        if (gpc[g] == rpc) continue;
+        if (s->depth >= s->cap) {
+            snprintf(err, errlen, "reconvergence stack overflow (%u entries) at pc %u (line %u)",
+                     s->cap, pc, in->line);
+            return -1;
+        }
+        ws_split *e = &s->e[s->depth++];
+        e->pc = gpc[g];
+        e->aux = rpc;
+        e->mask = gmask[g];
+    }
+    if (s->depth > s->max_depth) s->max_depth = s->depth;
+    pop_done(s);
+    (void)c;
+    return 0;
+}
+
+static uint32_t stack_level(const void *st, uint32_t idx)
+{
+    (void)idx;
+    const stk *s = st;
+    return s->depth ? s->depth - 1 : 0;
+}
+
+static void stack_stats(const void *st, uint32_t *depth, uint32_t *splits)
+{
+    const stk *s = st;
+    *depth = s->max_depth;
+    *splits = s->depth ? 1 : 0;
+}
+
+static uint64_t stack_hash(const ws_div_ctx *c, const void *st, uint64_t h)
+{
+    (void)c;
+    const stk *s = st;
+    h = ws_hmix(h, s->depth);
+    for (uint32_t i = 0; i < s->depth; i++) {
+        h = ws_hmix(h, s->e[i].pc);
+        h = ws_hmix(h, s->e[i].aux);
+        h = ws_hmix(h, s->e[i].mask);
+    }
+    return h;
+}
+
+static uint32_t line_of(const ws_kernel *k, uint32_t pc) { return pc < k->ninsts ? k->insts[pc].line : 0; }
+
+static int stack_describe(const ws_div_ctx *c, const void *st, char *buf, size_t len)
+{
+    const stk *s = st;
+    size_t n = 0;
+    for (int i = (int)s->depth - 1; i >= 0 && n < len; i--) {
+        const ws_split *e = &s->e[i];
+        char rpc[32];
+        if (e->aux == WS_PC_EXIT) snprintf(rpc, sizeof rpc, "exit");
+        else snprintf(rpc, sizeof rpc, "%u", e->aux);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s pc %u (line %u) rpc %s lanes 0x%llx",
+                              i == (int)s->depth - 1 ? "" : "; ",
+                              i == (int)s->depth - 1 ? "TOS" : "waiting", e->pc, line_of(c->k, e->pc),
+                              rpc, (unsigned long long)e->mask);
+    }
+    return (int)n;
+}
+
+const ws_div_ops ws_div_stack = {
+    .name = "stack",
+    .per_lane_blocking = 0,
+    .warp_sync_waits = 0,
+    .state_size = stack_size,
+    .init = stack_init,
+    .splits = stack_splits,
+    .update = stack_update,
+    .level = stack_level,
+    .stats = stack_stats,
+    .hash = stack_hash,
+    .describe = stack_describe,
+};

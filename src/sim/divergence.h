@@ -1,0 +1,70 @@
+#ifndef WS_DIVERGENCE_H
+#define WS_DIVERGENCE_H
+/*
+ * Divergence schemes, pluggable like the schedulers: one file per scheme,
+ * each exporting one const ws_div_ops.  A scheme owns the control state of a
+ * warp (PCs and masks): the core asks it for the warp's issuable units
+ * ("splits": a PC and the lanes that run it), executes one, and hands the
+ * instruction's ws_effect back to ops->update, which moves the PCs.
+ *
+ *   stack    (div_stack.c)   pre-Volta IPDOM reconvergence stack (GPGPU-Sim rules):
+ *                            one split, the top of stack.
+ *   barrier  (div_barrier.c) Volta-style convergence barriers (ADD/WAIT/YIELD
+ *                            inserted by ws_barrier_transform): per-thread
+ *                            state, splits = ready threads grouped by PC.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include "warpsweep/ptx.h"
+#include "warpsweep/exec.h"
+
+/* A schedulable unit. Layout shared with the stack entry (mask, pc first). */
+typedef struct ws_split {
+    uint64_t mask;
+    uint32_t pc;
+    uint32_t aux;          /* stack: RPC; barrier: unused */
+} ws_split;
+
+typedef struct ws_div_ctx {
+    const ws_kernel *k;
+    uint32_t warp_size;
+    uint32_t nbar;         /* barrier registers */
+    uint32_t max_depth;    /* stack capacity per warp */
+} ws_div_ctx;
+
+typedef struct ws_div_ops {
+    const char *name;
+    int per_lane_blocking;   /* blocking issue holds the split's lanes (1) or the warp (0) */
+    int warp_sync_waits;     /* .sync warp ops wait for every member lane (1) */
+    size_t (*state_size)(const ws_div_ctx *c);
+    void (*init)(const ws_div_ctx *c, void *st, uint64_t valid);
+    /* The warp's ready splits in the scheme's preferred order:
+     * (*out)[(start + i) % n], i = 0..n-1. n = 0: nothing ready. */
+    uint32_t (*splits)(void *st, const ws_split **out, uint32_t *start);
+    /* After split `sp` (a copy) executed `in` at sp->pc with effect eff. Returns
+     * 0, or -1 with a message in err (e.g. stack overflow). */
+    int (*update)(const ws_div_ctx *c, void *st, const ws_split *sp, const ws_inst *in,
+                  const ws_effect *eff, char *err, size_t errlen);
+    /* Trace column "split": stack level of the TOS (0 = bottom) / index of
+     * split idx in the ready list. */
+    uint32_t (*level)(const void *st, uint32_t idx);
+    /* Statistics: current stack depth / number of splits (ready + waiting). */
+    void (*stats)(const void *st, uint32_t *depth, uint32_t *splits);
+    /* Architectural control state, for the livelock proof. */
+    uint64_t (*hash)(const ws_div_ctx *c, const void *st, uint64_t h);
+    /* Human-readable state (for deadlock messages): "pc 5 (line 23) lanes 0x..; ..." */
+    int (*describe)(const ws_div_ctx *c, const void *st, char *buf, size_t len);
+} ws_div_ops;
+
+extern const ws_div_ops ws_div_stack, ws_div_barrier;
+
+/* Hash step used everywhere (two independent 64-bit lanes folded into one). */
+static inline uint64_t ws_hmix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+    return h;
+}
+
+#endif

@@ -1,0 +1,69 @@
+#ifndef WS_SCHED_H
+#define WS_SCHED_H
+/*
+ * Warp schedulers, pluggable like SQLite's VFS: one file per policy, each
+ * exporting one const ws_sched_ops.  A core has `schedulers` ws_sched
+ * instances; warp slot w belongs to scheduler w % schedulers.
+ *
+ * Every cycle the core asks ops->order for this cycle's priority list and
+ * walks it, issuing from the first warps that can issue (at most issue_width
+ * per cycle, one instruction per warp); ops->issued is called for each warp
+ * that issued.  The list is out[(start + i) % n] for i = 0..n-1, so a
+ * round-robin policy can return its resident list with a rotated start and
+ * copy nothing.
+ *
+ * Policies (see docs/model.md):
+ *   lrr        loose round-robin: start after the warp that issued last.
+ *   gto        greedy-then-oldest: the warp that issued last, then oldest first.
+ *   oldest     oldest first (by dynamic warp id = launch order).
+ *   two_level  active set of two_level_active warps, round-robin; a warp whose
+ *              next instruction waits on a long-latency (global memory)
+ *              result is demoted to the tail of a FIFO pending list; free
+ *              active entries are refilled from the FIFO's head.
+ *   swl        GTO restricted to the swl_limit oldest resident warps.
+ */
+#include <stdint.h>
+
+struct ws_core;
+typedef struct ws_sched ws_sched;
+
+typedef struct ws_sched_ops {
+    const char *name;
+    void (*add)(ws_sched *s, uint32_t slot);        /* warp launched (ages increase) */
+    void (*remove)(ws_sched *s, uint32_t slot);     /* warp finished */
+    uint32_t (*order)(ws_sched *s, uint64_t now, const uint32_t **out, uint32_t *start);
+    void (*issued)(ws_sched *s, uint32_t slot, uint64_t now);
+    uint64_t (*hash)(const ws_sched *s, uint64_t h); /* policy state, for livelock proofs */
+} ws_sched_ops;
+
+struct ws_sched {
+    const ws_sched_ops *ops;
+    struct ws_core *core;
+    uint32_t id;
+    uint32_t cap;          /* warp slots of this scheduler */
+    uint32_t *res;         /* resident warps in slot order */
+    uint32_t nres;
+    uint32_t *age;         /* resident warps oldest first */
+    uint32_t nage;
+    uint32_t *prio;        /* order built by the policy */
+    uint32_t nprio;
+    uint32_t *fifo;        /* two_level: pending FIFO (ring of cap) */
+    uint32_t fhead, nfifo;
+    uint32_t last;         /* warp that issued last (valid if has_last) */
+    uint8_t has_last;
+    uint8_t dirty;         /* prio must be rebuilt */
+    uint32_t limit;        /* two_level_active / swl_limit */
+};
+
+/* Shared helpers (sched_common in sched_lrr.c). */
+void ws_sched_list_add_sorted(uint32_t *list, uint32_t *n, uint32_t slot);
+void ws_sched_list_append(uint32_t *list, uint32_t *n, uint32_t slot);
+int ws_sched_list_remove(uint32_t *list, uint32_t *n, uint32_t slot);
+uint64_t ws_sched_hash_common(const ws_sched *s, uint64_t h);
+/* Core query for two_level: is warp `slot` waiting on a long-latency result? */
+int ws_core_waiting_long(const struct ws_core *c, uint32_t slot, uint64_t now);
+
+extern const ws_sched_ops ws_sched_lrr, ws_sched_gto, ws_sched_two_level,
+                          ws_sched_oldest, ws_sched_swl;
+
+#endif
