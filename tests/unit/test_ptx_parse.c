@@ -401,6 +401,57 @@ static void test_labels_brx_backedge(void **state)
     ws_kernel_free(k);
 }
 
+static void test_warp_and_misc(void **state)
+{
+    (void)state;
+    ws_kernel *k = dec(HDR
+        ".entry k() .reqntid 64, 2 {\n"
+        "  .reg .pred %p<3>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<2>;\n"
+        "  match.all.sync.b32 %r1|%p1, %r2, -1;\n"          /* 0 */
+        "  bar.red.popc.u32 %r3, 0, !%p1;\n"                /* 1 */
+        "  barrier.sync.aligned 1, 64;\n"                  /* 2 */
+        "  mov.b64 {%r4, %r5}, %rd1;\n"                    /* 3 */
+        "  mov.b64 %rd0, {%r4, %r5};\n"                    /* 4 */
+        "  prefetch.global.L2 [%rd0];\n"                   /* 5 */
+        "  { .reg .b32 %r1;\n    add.s32 %r1, %r2, 1;\n  }\n" /* 6: inner %r1 shadows */
+        "  add.s32 %r1, %r2, 1;\n"                          /* 7: outer %r1 again */
+        "  activemask.b32 %r0;\n"                           /* 8 */
+        "  fence.acq_rel.gpu;\n"                            /* 9 */
+        "  ret;\n}\n");
+    assert_int_equal(k->reqntid[0], 64);
+    assert_int_equal(k->reqntid[1], 2);
+    assert_int_equal(k->reqntid[2], 1);
+    const ws_inst *in = &k->insts[0];
+    assert_int_equal(in->op, WS_OP_MATCH);
+    assert_int_equal(in->subop, WS_MATCH_ALL);
+    assert_int_equal(in->ndst, 2);
+    assert_int_equal(in->dst[1].reg, reg(k, "%p1"));
+    in = &k->insts[1];
+    assert_int_equal(in->subop, WS_BAR_RED_POPC);
+    assert_int_equal(in->type, WS_TY_U32);
+    assert_int_equal(in->ndst, 1);
+    assert_int_equal(in->nsrc, 2);
+    assert_int_equal(in->src[1].neg, 1);
+    assert_int_equal(in->unit, WS_UNIT_SYNC);
+    assert_int_equal(k->insts[2].op, WS_OP_BARRIER);
+    assert_true(k->insts[2].mods & WS_MOD_ALIGNED);
+    assert_int_equal(k->insts[2].src[1].imm, 64);
+    assert_int_equal(k->insts[3].dst[0].kind, WS_OK_VEC);
+    assert_int_equal(k->insts[3].n_wr, 2);
+    assert_int_equal(k->insts[4].src[0].kind, WS_OK_VEC);
+    assert_int_equal(k->insts[4].n_rd, 2);
+    assert_int_equal(k->insts[5].op, WS_OP_PREFETCH);
+    /* the inner block declares a new %r1: a 7th b32 register */
+    assert_int_equal(k->nregs, 3 + 6 + 2 + 1);
+    assert_int_not_equal(k->insts[6].dst[0].reg, k->insts[7].dst[0].reg);
+    assert_int_equal(k->insts[7].dst[0].reg, k->insts[0].dst[0].reg);
+    assert_int_equal(k->insts[8].op, WS_OP_ACTIVEMASK);
+    assert_int_equal(k->insts[9].mods & (WS_MOD_ACQUIRE | WS_MOD_RELEASE), WS_MOD_ACQUIRE | WS_MOD_RELEASE);
+    assert_string_equal(fmt(k, 1), "bar.red.popc.u32 %r3, 0, !%p1;");
+    assert_string_equal(fmt(k, 0), "match.all.sync.b32 %r1|%p1, %r2, -1;");
+    ws_kernel_free(k);
+}
+
 static void test_entry_selection(void **state)
 {
     (void)state;
@@ -449,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_immediates),
         cmocka_unit_test(test_variables_and_symbols),
         cmocka_unit_test(test_labels_brx_backedge),
+        cmocka_unit_test(test_warp_and_misc),
         cmocka_unit_test(test_entry_selection),
         cmocka_unit_test(test_types_table),
     };
