@@ -1324,6 +1324,7 @@ static int parse_params(P *p)
         ws_kparam *kp = &k->params[k->nparams];
         kp->name = dupn(nt->s, nt->n);
         if (!kp->name) return oom(p);
+        k->nparams++;
         kp->type = (uint8_t)ty;
         kp->size = (uint32_t)(count * (uint64_t)type_bytes(ty));
         kp->align = (uint32_t)align;
@@ -1331,8 +1332,7 @@ static int parse_params(P *p)
         off += kp->size;
         if (off > 32764) return err_at(p, nt, "kernel parameters exceed 32764 bytes");
         if (smap_get(&p->params, nt->s, nt->n, NULL)) return err_at(p, nt, "parameter '%.*s' declared twice", TK(nt));
-        if (smap_put(&p->params, nt->s, nt->n, k->nparams)) return oom(p);
-        k->nparams++;
+        if (smap_put(&p->params, nt->s, nt->n, k->nparams - 1)) return oom(p);
         if (is_punct(cur(p), ',')) { adv(p); continue; }
         if (expect(p, ')', "closing the parameter list")) return -1;
         break;
