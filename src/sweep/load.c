@@ -150,6 +150,16 @@ static yaml_node_t *map_get(ctx *c, yaml_node_t *map, const char *key)
     return NULL;
 }
 
+static yaml_node_t *map_key(ctx *c, yaml_node_t *map, const char *key)
+{
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+        if (scalar(k) && strcmp(scalar(k), key) == 0)
+            return k;
+    }
+    return NULL;
+}
+
 static double num(ctx *c, yaml_node_t *n, const char *what, int *bad)
 {
     const char *s = scalar(n);
@@ -726,8 +736,8 @@ static int parse_sweep(ctx *c, yaml_node_t *root, const char *default_name)
         return -1;
     yaml_node_t *grid = map_get(c, root, "grid");
     if (grid) {
-        sw->grid_line = line_of(grid);
-        sw->grid_col = col_of(grid);
+        sw->grid_line = line_of(map_key(c, root, "grid"));
+        sw->grid_col = col_of(map_key(c, root, "grid"));
         if (parse_grid(c, grid))
             return -1;
     } else {

@@ -1,0 +1,163 @@
+/* warpsweep info FILE.h5 [--best METRIC] [--top N] [--min]
+ * Summary of a results file: sweep, counts by status, the columns, and the
+ * best points (status ok) by a metric (highest first; --min: lowest). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "warpsweep/store.h"
+#include "warpsweep/sweep.h"
+
+typedef struct best_row {
+    ws_row row;
+    char workload[256];
+    double key;
+} best_row;
+
+typedef struct info_ctx {
+    uint64_t by_status[WS_ST_COUNT];
+    uint64_t rows;
+    int metric;          /* -1: none */
+    int minimize;
+    int top;
+    best_row *best;
+    int nbest;
+} info_ctx;
+
+static double metric_value(const ws_row *r, int m)
+{
+    return ws_metrics[m].is_float ? r->metrics[m].f : (double)r->metrics[m].i;
+}
+
+static int better(const info_ctx *c, double a, double b) { return c->minimize ? a < b : a > b; }
+
+static int on_row(void *vctx, const ws_row *row, const char *workload)
+{
+    info_ctx *c = vctx;
+    c->rows++;
+    if (row->status >= 0 && row->status < WS_ST_COUNT)
+        c->by_status[row->status]++;
+    if (c->metric < 0 || row->status != WS_ST_OK)
+        return 0;
+    double key = metric_value(row, c->metric);
+    if (isnan(key))
+        return 0;
+    /* insertion into the sorted top-N (ties: lower point first) */
+    int pos = c->nbest;
+    while (pos > 0 && better(c, key, c->best[pos - 1].key))
+        pos--;
+    if (pos >= c->top)
+        return 0;
+    if (c->nbest < c->top)
+        c->nbest++;
+    memmove(&c->best[pos + 1], &c->best[pos], (size_t)(c->nbest - 1 - pos) * sizeof *c->best);
+    c->best[pos].row = *row;
+    snprintf(c->best[pos].workload, sizeof c->best[pos].workload, "%s", workload);
+    c->best[pos].key = key;
+    return 0;
+}
+
+static void print_col(void *ctx, const char *name, const char *type)
+{
+    int *n = ctx;
+    printf("%s%s %s", (*n)++ % 4 ? ", " : "\n  ", name, type);
+}
+
+int cmd_info(int argc, char **argv)
+{
+    const char *file = NULL, *best = NULL;
+    info_ctx c = {.metric = -1, .top = 5};
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--best") == 0 && i + 1 < argc)
+            best = argv[++i];
+        else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc)
+            c.top = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--min") == 0)
+            c.minimize = 1;
+        else if (argv[i][0] == '-' || file) {
+            fprintf(stderr, "warpsweep info: unexpected argument '%s'\n"
+                            "usage: warpsweep info FILE.h5 [--best METRIC] [--top N] [--min]\n", argv[i]);
+            return WS_EXIT_USAGE;
+        } else
+            file = argv[i];
+    }
+    if (!file || c.top < 1) {
+        fprintf(stderr, "usage: warpsweep info FILE.h5 [--best METRIC] [--top N] [--min]\n");
+        return WS_EXIT_USAGE;
+    }
+    if (best) {
+        for (int m = 0; m < WS_NMETRICS; m++)
+            if (strcmp(ws_metrics[m].name, best) == 0)
+                c.metric = m;
+        if (c.metric < 0) {
+            const char *names[WS_NMETRICS];
+            for (int m = 0; m < WS_NMETRICS; m++)
+                names[m] = ws_metrics[m].name;
+            fprintf(stderr, "warpsweep info: unknown metric '%s' (metrics:", best);
+            for (int m = 0; m < WS_NMETRICS; m++)
+                fprintf(stderr, " %s", names[m]);
+            fprintf(stderr, ")\n");
+            return WS_EXIT_USAGE;
+        }
+    }
+    ws_error err;
+    ws_file_info fi;
+    if (ws_store_info(file, &fi, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return WS_EXIT_FAIL;
+    }
+    c.best = calloc((size_t)c.top + 1, sizeof *c.best);
+    if (ws_store_read(file, on_row, &c, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        free(c.best);
+        return WS_EXIT_FAIL;
+    }
+    printf("file:      %s\n", file);
+    printf("sweep:     %s (hash %s)\n", fi.sweep_name, fi.sweep_hash);
+    printf("created:   %s by warpsweep %s, format %lld\n", fi.created_utc, fi.warpsweep_version,
+           (long long)fi.format_version);
+    printf("points:    %llu of %llu%s\n", (unsigned long long)fi.rows, (unsigned long long)fi.points_total,
+           fi.rows < fi.points_total ? " (incomplete: warpsweep run --resume continues it)" : " (complete)");
+    printf("status:   ");
+    for (int s = 0; s < WS_ST_COUNT; s++)
+        printf(" %s %llu", ws_status_name(s), (unsigned long long)c.by_status[s]);
+    printf("\ncolumns:");
+    int ncol = 0;
+    ws_store_columns(file, print_col, &ncol, &err);
+    printf("\n");
+
+    if (c.metric >= 0) {
+        /* which parameters vary: from the sweep stored in the file */
+        uint8_t show[WS_NPARAMS];
+        memset(show, 1, sizeof show);
+        char *text = ws_store_sweep_text(file, &err);
+        if (text) {
+            ws_sweep **sws;
+            int n;
+            ws_sweep_opts o = {0};
+            if (ws_sweep_load_text("sweep_yaml", text, strlen(text), fi.sweep_name, &o, &sws, &n, &err) == 0) {
+                memcpy(show, sws[0]->varying, sizeof show);
+                ws_sweeps_free(sws, n);
+            }
+            free(text);
+        }
+        int seed_id = ws_param_find("seed");
+        printf("best %d by %s (%s, status ok):\n", c.nbest, ws_metrics[c.metric].name,
+               c.minimize ? "lowest" : "highest");
+        for (int b = 0; b < c.nbest; b++) {
+            const ws_row *r = &c.best[b].row;
+            printf("  %s=%.6g  point %llu  workload %s  seed %llu", ws_metrics[c.metric].name, c.best[b].key,
+                   (unsigned long long)r->point, c.best[b].workload, (unsigned long long)r->seed);
+            for (int i = 0; i < WS_NPARAMS; i++)
+                if (show[i] && i != seed_id) {
+                    char buf[64];
+                    ws_param_format(i, r->params[i], buf, sizeof buf);
+                    printf("  %s=%s", ws_params[i].name, buf);
+                }
+            printf("\n");
+        }
+    }
+    free(c.best);
+    return WS_EXIT_OK;
+}
