@@ -35,18 +35,20 @@ static inline double fmin64(double a, double b, int mx)
     return mx ? (a > b ? a : b) : (a < b ? a : b);
 }
 
-static inline int testp(double v, unsigned op)
-{
-    switch (op) {
-    case WS_TESTP_FINITE: return isfinite(v);
-    case WS_TESTP_INFINITE: return isinf(v);
-    case WS_TESTP_NUMBER: return !isnan(v);
-    case WS_TESTP_NOTANUMBER: return isnan(v) != 0;
-    case WS_TESTP_NORMAL: return isnormal(v);
-    case WS_TESTP_SUBNORMAL: return fpclassify(v) == FP_SUBNORMAL;
-    default: return 0;
+/* classification in the operand's own precision (an f32 subnormal is a
+ * normal double) */
+#define TESTP_BODY(v, op) \
+    switch (op) { \
+    case WS_TESTP_FINITE: return isfinite(v) != 0; \
+    case WS_TESTP_INFINITE: return isinf(v) != 0;   /* glibc: -1 for -inf */ \
+    case WS_TESTP_NUMBER: return !isnan(v); \
+    case WS_TESTP_NOTANUMBER: return isnan(v) != 0; \
+    case WS_TESTP_NORMAL: return isnormal(v) != 0; \
+    case WS_TESTP_SUBNORMAL: return fpclassify(v) == FP_SUBNORMAL; \
+    default: return 0; \
     }
-}
+static inline int testp32(float v, unsigned op) { TESTP_BODY(v, op) }
+static inline int testp64(double v, unsigned op) { TESTP_BODY(v, op) }
 
 static int exec_f32(ws_xctx *x)
 {
@@ -106,7 +108,7 @@ static int exec_f32(ws_xctx *x)
         }
         break;
     case WS_OP_TESTP:
-        LANE_LOOP(E) { unsigned l = LANE; d[l] = (uint64_t)testp(ws_in32(SV(a, l), ftz), in->subop); }
+        LANE_LOOP(E) { unsigned l = LANE; d[l] = (uint64_t)testp32(ws_in32(SV(a, l), ftz), in->subop); }
         break;
     default:
         ws_rnd_leave(old);
@@ -166,7 +168,7 @@ static int exec_f64(ws_xctx *x)
         }
         break;
     case WS_OP_TESTP:
-        LANE_LOOP(E) { unsigned l = LANE; d[l] = (uint64_t)testp(ws_in64(SV(a, l), ftz), in->subop); }
+        LANE_LOOP(E) { unsigned l = LANE; d[l] = (uint64_t)testp64(ws_in64(SV(a, l), ftz), in->subop); }
         break;
     default:
         ws_rnd_leave(old);
