@@ -159,6 +159,8 @@ int ws_core_waiting_long(const ws_core *c, uint32_t slot, uint64_t now)
     return w->wake > now && w->wake != WS_NEVER && w->wake_reason == WS_STALL_MEM;
 }
 
+uint64_t ws_core_wake(const ws_core *c, uint32_t slot) { return c->warps[slot].wake; }
+
 /* ------------------------------------------------------------ launching -- */
 static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
 {
@@ -752,6 +754,10 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                 if (issued < r->width) r->idle[mr] += r->width - issued;
                 reasons[ci * r->nsched + si] = mr;
                 if (mw < next_wake) next_wake = mw;
+                if (s->ops->next_event) {
+                    uint64_t t = s->ops->next_event(s, now);
+                    if (t < next_wake) next_wake = t;
+                }
             }
         }
         /* CTAs finished this cycle free their slots */

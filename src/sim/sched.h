@@ -34,6 +34,9 @@ typedef struct ws_sched_ops {
     uint32_t (*order)(ws_sched *s, uint64_t now, const uint32_t **out, uint32_t *start);
     void (*issued)(ws_sched *s, uint32_t slot, uint64_t now);
     uint64_t (*hash)(const ws_sched *s, uint64_t h); /* policy state, for livelock proofs */
+    /* Optional: earliest cycle > now at which order() may change state with no
+     * issue in between (event skipping must not jump past it); NULL = never. */
+    uint64_t (*next_event)(ws_sched *s, uint64_t now);
 } ws_sched_ops;
 
 struct ws_sched {
@@ -62,6 +65,8 @@ int ws_sched_list_remove(uint32_t *list, uint32_t *n, uint32_t slot);
 uint64_t ws_sched_hash_common(const ws_sched *s, uint64_t h);
 /* Core query for two_level: is warp `slot` waiting on a long-latency result? */
 int ws_core_waiting_long(const struct ws_core *c, uint32_t slot, uint64_t now);
+/* Cached cycle before which warp `slot` cannot issue (0: unknown). */
+uint64_t ws_core_wake(const struct ws_core *c, uint32_t slot);
 
 extern const ws_sched_ops ws_sched_lrr, ws_sched_gto, ws_sched_two_level,
                           ws_sched_oldest, ws_sched_swl;

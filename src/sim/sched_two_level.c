@@ -4,9 +4,10 @@
  * (starting after the warp that issued last); every cycle, before ordering,
  * an active warp whose next instruction waits on a long-latency result (a
  * global/local memory load in flight) is demoted to the tail of a FIFO
- * pending list, and free active entries are refilled from the FIFO's head
- * (a promoted warp that still waits is demoted again next cycle, so pending
- * warps rotate).  New warps enter the active set if it has room, else the FIFO.
+ * pending list, and free active entries are refilled with the pending warps
+ * that no longer wait, in FIFO order (GPGPU-Sim promotes the FIFO head
+ * blindly and lets it bounce back; taking the first ready one is Narasiman's
+ * intent and avoids a per-cycle churn that would defeat event skipping).  New warps enter the active set if it has room, else the FIFO.
  */
 #include "sched.h"
 
@@ -14,14 +15,6 @@ static void fifo_push(ws_sched *s, uint32_t slot)
 {
     s->fifo[(s->fhead + s->nfifo) % s->cap] = slot;
     s->nfifo++;
-}
-
-static uint32_t fifo_pop(ws_sched *s)
-{
-    uint32_t v = s->fifo[s->fhead];
-    s->fhead = (s->fhead + 1) % s->cap;
-    s->nfifo--;
-    return v;
 }
 
 static void tl_add(ws_sched *s, uint32_t slot)
@@ -58,15 +51,39 @@ static uint32_t tl_order(ws_sched *s, uint64_t now, const uint32_t **out, uint32
         }
     }
     s->nprio = k;
-    /* promote from the FIFO head */
-    while (s->nprio < s->limit && s->nfifo > 0)
-        ws_sched_list_append(s->prio, &s->nprio, fifo_pop(s));
+    /* promote, in FIFO order, the pending warps no longer waiting */
+    if (s->nprio < s->limit && s->nfifo > 0) {
+        uint32_t n = s->nfifo, kept = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t w = s->fifo[(s->fhead + i) % s->cap];
+            if (s->nprio < s->limit && !ws_core_waiting_long(s->core, w, now))
+                ws_sched_list_append(s->prio, &s->nprio, w);
+            else
+                s->fifo[(s->fhead + kept++) % s->cap] = w;
+        }
+        s->nfifo = kept;
+    }
     *out = s->prio;
     *start = 0;
     if (s->has_last)
         for (uint32_t i = 0; i < s->nprio; i++)
             if (s->prio[i] == s->last) { *start = (i + 1) % s->nprio; break; }
     return s->nprio;
+}
+
+/* Earliest cycle at which order() could change the sets on its own: a
+ * pending warp's long-latency wait ends (cached wake of the core). */
+static uint64_t tl_next_event(ws_sched *s, uint64_t now)
+{
+    uint64_t t = UINT64_MAX;
+    for (uint32_t i = 0; i < s->nfifo; i++) {
+        uint64_t wk = ws_core_wake(s->core, s->fifo[(s->fhead + i) % s->cap]);
+        if (wk > now && wk < t) t = wk;
+        if (wk <= now) return now + 1;
+    }
+    for (uint32_t i = 0; i < s->nprio; i++)
+        if (ws_core_waiting_long(s->core, s->prio[i], now + 1) && s->nfifo) return now + 1;
+    return t;
 }
 
 static void tl_issued(ws_sched *s, uint32_t slot, uint64_t now)
@@ -78,5 +95,5 @@ static void tl_issued(ws_sched *s, uint32_t slot, uint64_t now)
 
 const ws_sched_ops ws_sched_two_level = {
     .name = "two_level", .add = tl_add, .remove = tl_remove, .order = tl_order,
-    .issued = tl_issued, .hash = ws_sched_hash_common,
+    .issued = tl_issued, .next_event = tl_next_event, .hash = ws_sched_hash_common,
 };
