@@ -264,7 +264,7 @@ static int num_bits(P *p, const ws_tok *t, int neg, ws_type ty, int64_t *out)
 static int declare_reg(P *p, const ws_tok *at, const char *name, uint32_t len, ws_type ty, int owned)
 {
     ws_kernel *k = p->k;
-    int64_t prev;
+    int64_t prev = -1;
     int had = smap_get(&p->regs, name, len, &prev);
     if (had && p->reg_depth[prev] == p->depth)
         return err_at(p, at, "register '%.*s' declared twice", (int)len, name);
@@ -308,7 +308,7 @@ static int parse_reg(P *p)
         adv(p);
         if (is_punct(cur(p), '<')) {
             adv(p);
-            uint64_t n;
+            uint64_t n = 0;
             if (expect_int(p, "register count in '<N>'", &n)) return -1;
             if (expect(p, '>', "after the register count")) return -1;
             if (n > (1u << 20)) return err_at(p, nt, "register range '%.*s<%llu>' too large", TK(nt), (unsigned long long)n);
@@ -420,7 +420,7 @@ static int parse_var(P *p, int is_extern)
                 if (unsized) return err_at(p, b, "only the first array dimension may be empty");
                 unsized = 1;
             } else {
-                uint64_t d;
+                uint64_t d = 0;
                 if (expect_int(p, "array size", &d)) return -1;
                 if (d == 0 || d > (1ull << 32) || count * d > (1ull << 32))
                     return err_at(p, b, "array size %llu out of range", (unsigned long long)d);
@@ -708,7 +708,7 @@ static int parse_offset(P *p, int64_t *off)
         int neg = is_punct(cur(p), '-');
         adv(p);
         if (is_punct(cur(p), '-')) { neg = !neg; adv(p); }
-        uint64_t v;
+        uint64_t v = 0;
         if (expect_int(p, "offset", &v)) return -1;
         *off += neg ? -(int64_t)v : (int64_t)v;
     }
@@ -1345,7 +1345,7 @@ static int parse_dims(P *p, uint32_t d[3])
 {
     d[0] = d[1] = d[2] = 1;
     for (int j = 0; j < 3; j++) {
-        uint64_t v;
+        uint64_t v = 0;
         if (expect_int(p, "dimension", &v)) return -1;
         d[j] = (uint32_t)v;
         if (!is_punct(cur(p), ',')) break;
@@ -1374,7 +1374,7 @@ static int parse_entry(P *p)
         } else if (is_dir(t, ".minnctapersm") || is_dir(t, ".maxnreg") || is_dir(t, ".maxclusterrank") ||
                    is_dir(t, ".maxnctapersm")) {
             adv(p);
-            uint64_t v;
+            uint64_t v = 0;
             if (expect_int(p, "value", &v)) return -1;
         } else if (is_dir(t, ".reqnctapercluster")) {
             uint32_t d[3];
@@ -1403,7 +1403,7 @@ static int parse_module(P *p)
             skip_line(p);
         } else if (is_dir(t, ".address_size")) {
             adv(p);
-            uint64_t v;
+            uint64_t v = 0;
             if (expect_int(p, "after .address_size", &v)) return -1;
             if (v != 64) return err_at(p, t, ".address_size %llu is not supported (only 64)", (unsigned long long)v);
         } else if (is_dir(t, ".visible") || is_dir(t, ".weak") || is_dir(t, ".common")) {
