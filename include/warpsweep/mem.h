@@ -38,6 +38,16 @@ typedef struct ws_mem_ops {
     uint64_t (*access)(ws_mem *m, const ws_mem_req *req);
     /* Releases what init allocated (m itself belongs to the caller). */
     void (*fini)(ws_mem *m);
+    /* Optional (NULL = always ready).  Asked BEFORE the instruction executes,
+     * so req->eff is NULL (addresses are not known yet): the earliest cycle
+     * >= req->cycle at which the core's memory unit can take this
+     * instruction.  A value > req->cycle means "do not issue now, retry at
+     * that cycle" (ws_mem_hier: a load while every L1 MSHR is busy); the core
+     * counts the wait as its own stall reason (idle_mshr).  access() is then
+     * called as before and always succeeds. */
+    uint64_t (*accept)(ws_mem *m, const ws_mem_req *req);
+    /* Optional: fills the memory-system metrics (see ws_mem_stats). */
+    void (*stats)(ws_mem *m, ws_value *metrics);
 } ws_mem_ops;
 
 struct ws_mem {
@@ -49,5 +59,48 @@ struct ws_mem {
 
 /* Fixed-latency memory (the seed's model). */
 extern const ws_mem_ops ws_mem_fixed;
+
+/* The memory hierarchy (docs/memory.md): coalescing into l1_line-byte lines,
+ * an optional L1 per core (l1_kb > 0: sets x l1_ways, LRU, l1_latency hits,
+ * l1_mshrs MSHRs merging misses to a line in flight, no-write-allocate
+ * write-through stores, atomics bypass it) and one DRAM channel shared by all
+ * cores (mem_latency plus dram_bw bytes/cycle, 0 = unlimited).  Timing only:
+ * data always lives in the functional memory.  With l1_kb = 0 and
+ * dram_bw = 0 every access completes exactly mem_latency after it issues,
+ * as ws_mem_fixed. */
+extern const ws_mem_ops ws_mem_hier;
+
+/* m->ops->accept(m, req) if the model has one, else req->cycle. */
+uint64_t ws_mem_accept(ws_mem *m, const ws_mem_req *req);
+
+/* Fills metrics[] entries l1_hit_rate, l1_mpki, dram_bytes, dram_utilization
+ * and gmem_lines (0 for a model without statistics).  Call once at the end of
+ * a run, AFTER metrics[WS_M_cycles] and metrics[WS_M_warp_insts] are set
+ * (l1_mpki and dram_utilization divide by them).  smem_bank_conflicts and
+ * idle_mshr are counted by the core (they are issue-side facts). */
+void ws_mem_stats(ws_mem *m, ws_value *metrics);
+
+/* Coalescing: the distinct line addresses (byte address / line_bytes)
+ * touched by the lanes of eff->mem_mask whose resolved space is global (or
+ * .const) or local, in ascending order.  Lane l touches
+ * [mem_addr[l], mem_addr[l] + mem_bytes), so a misaligned or wide (.v2/.v4,
+ * 64-bit) access may straddle lines.  Local lanes are interleaved as CUDA
+ * does (offset o of lane l at WS_LOCAL_WINDOW + o * WS_MAX_WARP_SIZE +
+ * l * mem_bytes), so the same offset in every lane is contiguous.  Shared
+ * lanes of a mixed generic access are skipped.  lines_out must hold
+ * WS_COALESCE_MAX entries; line_bytes >= 1 (>= mem_bytes guarantees at most
+ * two lines per lane).  Returns the count. */
+#define WS_COALESCE_MAX (4 * WS_MAX_WARP_SIZE)
+uint32_t ws_coalesce(const ws_effect *eff, uint32_t line_bytes, uint64_t *lines_out);
+
+/* Shared-memory bank conflicts: banks 4-byte banks; every 4-byte word a lane
+ * of eff->mem_mask touches goes to bank (offset / 4) mod banks; lanes on the
+ * same word share it (broadcast, free); degree = max over banks of the
+ * distinct words it must deliver (>= 1; 0 when no lane accessed).  The access
+ * takes degree passes: (degree - 1) replays.  A 64-bit access by 32 lanes at
+ * stride 1 touches 64 words: degree 2 (two wavefronts, as on hardware).
+ * banks <= WS_SMEM_MAX_BANKS. */
+#define WS_SMEM_MAX_BANKS 128
+uint32_t ws_smem_conflict_degree(const ws_effect *eff, uint32_t banks);
 
 #endif

@@ -1,0 +1,57 @@
+/*
+ * Coalescing (docs/memory.md): a warp's global or local access becomes one
+ * request per distinct line touched by its accessing lanes.
+ */
+#include <string.h>
+#include "mem_internal.h"
+
+/* Inserts x into the ascending, duplicate-free out[0..n); returns the new n.
+ * Lanes usually come in ascending address order, so the append and
+ * same-as-last cases are checked first. */
+static uint32_t insert_sorted(uint64_t *out, uint32_t n, uint64_t x)
+{
+    if (n == 0 || x > out[n - 1]) {
+        if (n >= WS_COALESCE_MAX) return n;
+        out[n] = x;
+        return n + 1;
+    }
+    if (x == out[n - 1]) return n;
+    uint32_t lo = 0, hi = n;              /* first index with out[i] >= x */
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (out[mid] < x) lo = mid + 1; else hi = mid;
+    }
+    if (out[lo] == x) return n;
+    if (n >= WS_COALESCE_MAX) n--;        /* full: drop the largest (never with line_bytes >= mem_bytes) */
+    memmove(out + lo + 1, out + lo, (size_t)(n - lo) * sizeof *out);
+    out[lo] = x;
+    return n + 1;
+}
+
+uint32_t ws_coalesce(const ws_effect *eff, uint32_t line_bytes, uint64_t *lines_out)
+{
+    uint32_t n = 0;
+    if (!line_bytes) line_bytes = 1;
+    const uint64_t bytes = eff->mem_bytes ? eff->mem_bytes : 1;
+    uint64_t mask = eff->mem_mask;
+    while (mask) {
+        unsigned l = (unsigned)__builtin_ctzll(mask);
+        mask &= mask - 1;
+        if (l >= WS_MAX_WARP_SIZE) break;
+        uint64_t a = eff->mem_addr[l];
+        switch (eff->mem_lane_space[l]) {
+        case WS_SP_GLOBAL:
+        case WS_SP_CONST:
+            break;
+        case WS_SP_LOCAL:
+            a = WS_LOCAL_WINDOW + a * WS_MAX_WARP_SIZE + (uint64_t)l * bytes;
+            break;
+        default:
+            continue;                     /* shared lanes: timed by the core */
+        }
+        uint64_t first = a / line_bytes, last = (a + bytes - 1) / line_bytes;
+        for (uint64_t x = first; x <= last; x++)
+            n = insert_sorted(lines_out, n, x);
+    }
+    return n;
+}
