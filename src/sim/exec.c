@@ -27,9 +27,9 @@ static const uint64_t ws_zero_col[1] = { 0 };
 unsigned ws_reg_bits(const ws_xctx *x, uint32_t reg)
 {
     const ws_kernel *k = x->env->launch ? x->env->launch->kernel : NULL;
-    if (!k || !k->reg_types || reg >= k->nregs) return 64;
+    if (!k || !k->reg_types || reg >= k->nregs) return 0;
     unsigned t = k->reg_types[reg];
-    if (t == WS_TY_NONE || t >= WS_TY_COUNT) return 64;
+    if (t == WS_TY_NONE || t >= WS_TY_COUNT) return 0;
     return ws_ty_bits[t];
 }
 

@@ -70,7 +70,7 @@ static inline uint64_t *ws_dst(ws_xctx *x, const ws_operand *o)
     if (o->kind != WS_OK_REG || o->reg == WS_NO_REG) return x->sink;
     return &x->w->regs[(uint64_t)o->reg * x->ws];
 }
-/* Bits of the declared register size of reg (64 if unknown). */
+/* Bits of the declared register size of reg (0 if unknown: no widening). */
 unsigned ws_reg_bits(const ws_xctx *x, uint32_t reg);
 
 /* Formats env->fault as "lane L (thread tid=(..) cta=(..)): pc P (PTX line N): what"

@@ -148,7 +148,7 @@ static int exec_ld(ws_xctx *x)
     for (unsigned i = 0; i < nv; i++) {
         uint32_t r = in->dst[0].kind == WS_OK_VEC ? in->dst[0].vec[i] : in->dst[0].reg;
         col[i] = r == WS_NO_REG ? NULL : &x->w->regs[(uint64_t)r * x->ws];
-        rbits[i] = r == WS_NO_REG ? 64 : ws_reg_bits(x, r);
+        rbits[i] = r == WS_NO_REG ? 0 : ws_reg_bits(x, r);
         if (rbits[i] < eb * 8) rbits[i] = eb * 8;
     }
     LANE_LOOP(x->exec) {

@@ -1,0 +1,140 @@
+/* cvt semantics: integer widening/narrowing and saturation, float -> int
+ * rounding and saturation (NaN -> 0), int -> float rounding, f32 <-> f64,
+ * round-to-integral, .ftz and .sat. Values worked out by hand. */
+#include "exec_harness.h"
+
+static xh *H;
+
+static uint64_t cvt(unsigned dt, unsigned st, unsigned rnd, uint32_t mods, uint64_t a)
+{
+    setall(H, 1, a);
+    ws_inst in = inst2(WS_OP_CVT, dt, reg(0), reg(1));
+    in.type2 = (uint8_t)st; in.rnd = (uint8_t)rnd; in.mods = mods;
+    return run_r(H, &in, 0);
+}
+
+#define S32 WS_TY_S32
+#define U32 WS_TY_U32
+#define F32 WS_TY_F32
+#define F64 WS_TY_F64
+
+static void test_float_to_int(void **s)
+{
+    (void)s;
+    assert_int_equal(cvt(S32, F32, WS_RND_RZI, 0, fbits(3.7f)), 3);
+    assert_int_equal(cvt(S32, F32, WS_RND_RNI, 0, fbits(3.7f)), 4);
+    assert_int_equal(cvt(S32, F32, WS_RND_RMI, 0, fbits(3.7f)), 3);
+    assert_int_equal(cvt(S32, F32, WS_RND_RPI, 0, fbits(3.7f)), 4);
+    assert_int_equal(cvt(S32, F32, WS_RND_RNI, 0, fbits(-3.5f)), 0xfffffffc);   /* -4: ties to even */
+    assert_int_equal(cvt(S32, F32, WS_RND_RNI, 0, fbits(-2.5f)), 0xfffffffe);   /* -2 */
+    assert_int_equal(cvt(S32, F32, WS_RND_RNI, 0, fbits(0.5f)), 0);
+    assert_int_equal(cvt(S32, F32, WS_RND_RZI, 0, fbits(-3.7f)), 0xfffffffd);   /* -3 */
+    assert_int_equal(cvt(S32, F32, WS_RND_RMI, 0, fbits(-3.2f)), 0xfffffffc);   /* -4 */
+    assert_int_equal(cvt(S32, F32, WS_RND_RPI, 0, fbits(-3.7f)), 0xfffffffd);   /* -3 */
+    assert_int_equal(cvt(S32, F32, WS_RND_NONE, 0, fbits(3.7f)), 3);            /* default rzi */
+    /* saturation to the destination range, NaN -> 0 */
+    assert_int_equal(cvt(S32, F32, WS_RND_RZI, 0, fbits(1e10f)), 0x7fffffff);
+    assert_int_equal(cvt(S32, F32, WS_RND_RZI, 0, fbits(-1e10f)), 0x80000000);
+    assert_int_equal(cvt(S32, F32, WS_RND_RZI, 0, 0x7fc00000), 0);
+    assert_int_equal(cvt(S32, F32, WS_RND_RZI, 0, 0x7f800000), 0x7fffffff);
+    assert_int_equal(cvt(S32, F32, WS_RND_RZI, 0, fbits(2147483648.0f)), 0x7fffffff);
+    assert_int_equal(cvt(S32, F32, WS_RND_RZI, 0, fbits(-2147483648.0f)), 0x80000000);
+    assert_int_equal(cvt(U32, F32, WS_RND_RZI, 0, fbits(-1.0f)), 0);
+    assert_int_equal(cvt(U32, F32, WS_RND_RZI, 0, fbits(5e9f)), 0xffffffff);
+    assert_int_equal(cvt(U32, F32, WS_RND_RZI, 0, fbits(4294967040.0f)), 0xffffff00);
+    assert_int_equal(cvt(WS_TY_U8, F32, WS_RND_RNI, 0, fbits(300.0f)), 0xff);
+    assert_int_equal(cvt(WS_TY_S8, F32, WS_RND_RNI, 0, fbits(-300.0f)), 0x80);
+    assert_int_equal(cvt(WS_TY_S64, F64, WS_RND_RZI, 0, dbits(1e19)), 0x7fffffffffffffffull);
+    assert_int_equal(cvt(WS_TY_S64, F64, WS_RND_RZI, 0, dbits(-9.0e18)), (uint64_t)(-9000000000000000000ll));
+    assert_int_equal(cvt(WS_TY_S64, F64, WS_RND_RZI, 0, dbits(-9.5e18)), 0x8000000000000000ull);  /* < -2^63 */
+    assert_int_equal(cvt(WS_TY_U64, F64, WS_RND_RZI, 0, dbits(1.8446744073709552e19)), ~0ull);
+    assert_int_equal(cvt(WS_TY_U64, F32, WS_RND_RZI, 0, fbits(1e19f)), 9999999980506447872ull);
+    /* .ftz flushes a subnormal input: rpi of 2^-149 is 1, flushed it is 0 */
+    assert_int_equal(cvt(S32, F32, WS_RND_RPI, 0, 0x00000001), 1);
+    assert_int_equal(cvt(S32, F32, WS_RND_RPI, WS_MOD_FTZ, 0x00000001), 0);
+}
+
+static void test_int_to_int(void **s)
+{
+    (void)s;
+    assert_int_equal(cvt(U32, S32, 0, WS_MOD_SAT, 0xffffffff), 0);
+    assert_int_equal(cvt(U32, S32, 0, 0, 0xffffffff), 0xffffffff);
+    assert_int_equal(cvt(S32, U32, 0, WS_MOD_SAT, 0xffffffff), 0x7fffffff);
+    assert_int_equal(cvt(WS_TY_S8, S32, 0, WS_MOD_SAT, 300), 0x7f);
+    assert_int_equal(cvt(WS_TY_S8, S32, 0, WS_MOD_SAT, (uint32_t)-300), 0x80);
+    assert_int_equal(cvt(WS_TY_U8, S32, 0, WS_MOD_SAT, (uint32_t)-5), 0);
+    assert_int_equal(cvt(WS_TY_U16, WS_TY_U64, 0, WS_MOD_SAT, 0x100000000ull), 0xffff);
+    assert_int_equal(cvt(WS_TY_S64, WS_TY_U64, 0, WS_MOD_SAT, ~0ull), 0x7fffffffffffffffull);
+    assert_int_equal(cvt(WS_TY_U64, WS_TY_S64, 0, WS_MOD_SAT, ~0ull), 0);
+    assert_int_equal(cvt(S32, WS_TY_S8, 0, 0, 0x80), 0xffffff80);
+    assert_int_equal(cvt(S32, WS_TY_S8, 0, 0, 0x17f), 0x7f);
+    assert_int_equal(cvt(U32, WS_TY_S8, 0, 0, 0xff), 0xffffffff);
+    assert_int_equal(cvt(U32, WS_TY_U8, 0, 0, 0xff), 0xff);
+    assert_int_equal(cvt(WS_TY_U16, U32, 0, 0, 0x12345), 0x2345);
+    assert_int_equal(cvt(WS_TY_S64, S32, 0, 0, 0x80000000), 0xffffffff80000000ull);
+    assert_int_equal(cvt(WS_TY_U64, U32, 0, 0, 0x80000000), 0x80000000);
+    assert_int_equal(cvt(WS_TY_U64, S32, 0, 0, 0x80000000), 0xffffffff80000000ull);
+    assert_int_equal(cvt(S32, WS_TY_S64, 0, 0, 0x123456789ull), 0x23456789);
+    /* a signed destination narrower than its register is sign-extended to the register */
+    H->reg_types[0] = WS_TY_S32;
+    assert_int_equal(cvt(WS_TY_S8, S32, 0, 0, 0x1ff), 0xffffffff);
+    assert_int_equal(cvt(WS_TY_U8, S32, 0, 0, 0x1ff), 0xff);
+    H->reg_types[0] = WS_TY_NONE;
+}
+
+static void test_int_to_float(void **s)
+{
+    (void)s;
+    /* 2^64 - 1 -> 2^64 (0x5f800000) under rn, 0x5f7fffff under rz */
+    assert_int_equal(cvt(F32, WS_TY_U64, WS_RND_RN, 0, ~0ull), 0x5f800000);
+    assert_int_equal(cvt(F32, WS_TY_U64, WS_RND_RZ, 0, ~0ull), 0x5f7fffff);
+    assert_int_equal(cvt(F32, WS_TY_S64, WS_RND_RN, 0, ~0ull), fbits(-1.0f));
+    /* 2^24 + 1: a tie -> 2^24 (even); rp -> 2^24 + 2 */
+    assert_int_equal(cvt(F32, S32, WS_RND_RN, 0, 16777217), 0x4b800000);
+    assert_int_equal(cvt(F32, S32, WS_RND_RP, 0, 16777217), 0x4b800001);
+    assert_int_equal(cvt(F32, S32, WS_RND_RM, 0, (uint32_t)-16777217), 0xcb800001);
+    assert_int_equal(cvt(F32, U32, WS_RND_RN, 0, 0xffffffff), 0x4f800000);
+    assert_int_equal(cvt(F32, S32, WS_RND_RN, 0, 0x80000000), 0xcf000000);
+    assert_int_equal(cvt(F64, WS_TY_S64, WS_RND_RN, 0, ~0ull), dbits(-1.0));
+    assert_int_equal(cvt(F64, WS_TY_U64, WS_RND_RZ, 0, ~0ull), 0x43efffffffffffffull);
+    assert_int_equal(cvt(F32, WS_TY_S16, WS_RND_RN, 0, 0x8000), fbits(-32768.0f));
+    assert_int_equal(cvt(F32, WS_TY_U8, WS_RND_RN, WS_MOD_SAT, 200), fbits(1.0f));
+}
+
+static void test_float_to_float(void **s)
+{
+    (void)s;
+    assert_int_equal(cvt(F64, F32, 0, 0, 0x3dcccccd), 0x3fb99999a0000000ull);
+    assert_int_equal(cvt(F32, F64, WS_RND_RN, 0, dbits(0.1)), 0x3dcccccd);
+    assert_int_equal(cvt(F32, F64, WS_RND_RZ, 0, dbits(0.1)), 0x3dcccccc);
+    assert_int_equal(cvt(F32, F64, WS_RND_RN, 0, dbits(1e300)), 0x7f800000);
+    assert_int_equal(cvt(F32, F64, WS_RND_RZ, 0, dbits(1e300)), 0x7f7fffff);
+    assert_int_equal(cvt(F32, F64, WS_RND_RN, 0, 0x7ff8000000000000ull), 0x7fffffff);
+    /* 1e-40 is an f32 subnormal: kept, or flushed with .ftz */
+    assert_int_not_equal(cvt(F32, F64, WS_RND_RN, 0, dbits(1e-40)), 0);
+    assert_int_equal(cvt(F32, F64, WS_RND_RN, WS_MOD_FTZ, dbits(1e-40)), 0);
+    assert_int_equal(cvt(F64, F32, 0, WS_MOD_FTZ, 0x80000001), 0x8000000000000000ull);
+    /* round to integral in the same type */
+    assert_int_equal(cvt(F32, F32, WS_RND_RNI, 0, fbits(2.5f)), fbits(2.0f));
+    assert_int_equal(cvt(F32, F32, WS_RND_RNI, 0, fbits(3.5f)), fbits(4.0f));
+    assert_int_equal(cvt(F32, F32, WS_RND_RMI, 0, fbits(-0.5f)), fbits(-1.0f));
+    assert_int_equal(cvt(F32, F32, WS_RND_RZI, 0, fbits(-0.5f)), 0x80000000);
+    assert_int_equal(cvt(F32, F32, WS_RND_RPI, 0, fbits(1.25f)), fbits(2.0f));
+    assert_int_equal(cvt(F64, F64, WS_RND_RNI, 0, dbits(-7.5)), dbits(-8.0));
+    assert_int_equal(cvt(F32, F32, 0, WS_MOD_SAT, fbits(1.5f)), fbits(1.0f));
+    assert_int_equal(cvt(F32, F32, 0, WS_MOD_SAT, fbits(-1.5f)), 0);
+}
+
+int main(void)
+{
+    H = xh_new(32);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_float_to_int),
+        cmocka_unit_test(test_int_to_int),
+        cmocka_unit_test(test_int_to_float),
+        cmocka_unit_test(test_float_to_float),
+    };
+    int r = cmocka_run_group_tests(tests, NULL, NULL);
+    free(H);
+    return r;
+}
