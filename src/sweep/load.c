@@ -738,6 +738,8 @@ static int parse_sweep(ctx *c, yaml_node_t *root, const char *default_name)
     if (grid) {
         sw->grid_line = line_of(map_key(c, root, "grid"));
         sw->grid_col = col_of(map_key(c, root, "grid"));
+        if (grid->type == YAML_SCALAR_NODE && !*scalar(grid))
+            return FAIL(c, map_key(c, root, "grid"), "the grid is empty: give at least one parameter with its values");
         if (parse_grid(c, grid))
             return -1;
     } else {
