@@ -52,9 +52,13 @@ static uint32_t lrr_order(ws_sched *s, uint64_t now, const uint32_t **out, uint3
     *start = 0;
     if (s->has_last && s->nres) {
         /* first resident slot after the last issued one (slot order, wrapping) */
-        uint32_t i = 0;
-        while (i < s->nres && s->res[i] <= s->last) i++;
-        *start = i == s->nres ? 0 : i;
+        uint32_t lo = 0, hi = s->nres;        /* first index with res[i] > last */
+        while (lo < hi) {
+            uint32_t mid = (lo + hi) / 2;
+            if (s->res[mid] <= s->last) lo = mid + 1;
+            else hi = mid;
+        }
+        *start = lo == s->nres ? 0 : lo;
     }
     return s->nres;
 }
