@@ -14,7 +14,8 @@
  * type is signed. f32 is its IEEE bits in the low 32, f64 its bits. Where PTX
  * widens into a register larger than the instruction type (ld.sN, cvt to a
  * narrower type), the value is sign-/zero-extended to the register's declared
- * size (kernel->reg_types) and stored zero-extended from there.
+ * size (kernel->reg_types; none when it is unknown) and stored zero-extended
+ * from there.
  * Immediates (WS_OK_IMM) hold the bits in the instruction type's
  * representation (sign-extended int64 or not: only the low N bits are used).
  *
