@@ -416,7 +416,13 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now)
     uint32_t j = start;
     for (uint32_t i = 0; i < ns; i++, j = (j + 1 == ns ? 0 : j + 1)) {
         const ws_split *sp = &sps[j];
-        if (sp->mask & w->held) continue;                      /* at a CTA barrier */
+        ws_split part;
+        if (sp->mask & w->held) {                              /* lanes at a CTA barrier */
+            if (!r->div->per_lane_blocking || !(sp->mask & ~w->held)) continue;
+            part = *sp;                                        /* barrier: the others may go on */
+            part.mask &= ~w->held;
+            sp = &part;
+        }
         if (sp->pc >= r->k->ninsts) {
             fail(r, WS_ST_ERROR, "%s: warp %u ran off the end of the kernel (pc %u)",
                  r->k->path ? r->k->path : "kernel", slot, sp->pc);
