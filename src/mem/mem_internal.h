@@ -9,20 +9,19 @@
 #include "warpsweep/mem.h"
 
 /* ---- DRAM (dram.c): one channel shared by every core ----
- * Time is kept in fixed point, WS_DRAM_TICKS ticks per cycle, so a transfer
- * of B bytes at bw bytes/cycle takes round(B * WS_DRAM_TICKS / bw) ticks and
- * fractions accumulate exactly and deterministically.
  * A request of B bytes issued at cycle t:
  *   start = max(t, channel free)      (FIFO in call order)
- *   channel free = start + B / bw
+ *   channel free = start + B / bw     (fractions kept exactly, see dram.c)
  *   completion = ceil(channel free) + latency
- * bw == 0: unlimited, completion = t + latency. */
-#define WS_DRAM_TICKS 65536ull
+ * bw == 0: unlimited, completion = t + latency.  bw is used at a resolution
+ * of 1/WS_DRAM_BW_SCALE byte/cycle. */
+#define WS_DRAM_BW_SCALE 1000u
 
 typedef struct ws_dram {
     uint64_t latency;         /* mem_latency */
     double bw;                /* bytes per cycle, 0 = unlimited */
-    uint64_t free_tick;       /* channel free from this tick on */
+    uint64_t bw_q;            /* round(bw * WS_DRAM_BW_SCALE); 0 = unlimited */
+    unsigned __int128 free_units; /* channel free from this time on, in 1/bw_q cycles */
     uint64_t bytes;           /* bytes transferred (statistics) */
     uint64_t requests;
 } ws_dram;

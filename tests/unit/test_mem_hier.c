@@ -1,0 +1,251 @@
+/* ws_mem_hier end to end through the ws_mem seam (docs/memory.md): the
+ * fixed-latency equivalence, L1 hits/misses, MSHR-full retry, stores and
+ * atomics, the shared DRAM channel and the statistics.  Every expected
+ * cycle is worked out by hand from the documented model. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+#include "warpsweep/mem.h"
+
+#define L 400u
+
+static ws_config cfg_with(const char *const *sets)
+{
+    ws_config c;
+    ws_config_defaults(&c);
+    for (; sets && *sets; sets++) {
+        ws_error err;
+        if (ws_config_set(&c, *sets, &err) != 0) fail_msg("%s: %s", *sets, err.msg);
+    }
+    return c;
+}
+
+static void open_mem(ws_mem *m, const ws_mem_ops *ops, const char *const *sets, uint32_t cores)
+{
+    ws_config c = cfg_with(sets);
+    ws_error err;
+    memset(m, 0, sizeof *m);
+    m->ops = ops;
+    if (ops->init(m, &c, cores, &err) != 0) fail_msg("init: %s", err.msg);
+}
+
+/* kind 1 load, 2 store, 3 atomic; lanes x bytes at base + l*stride */
+static void eff_of(ws_effect *e, int kind, uint32_t lanes, uint64_t base, uint64_t stride, uint32_t bytes,
+                   uint8_t space)
+{
+    memset(e, 0, sizeof *e);
+    e->mem_kind = (uint8_t)kind;
+    e->mem_space = space;
+    e->mem_bytes = bytes;
+    e->mem_mask = lanes >= 64 ? ~0ull : (1ull << lanes) - 1;
+    for (uint32_t l = 0; l < lanes; l++) {
+        e->mem_addr[l] = base + l * stride;
+        e->mem_lane_space[l] = space;
+    }
+}
+
+static uint64_t acc(ws_mem *m, uint64_t cycle, uint32_t core, uint32_t warp, const ws_effect *e)
+{
+    ws_mem_req r = {.cycle = cycle, .core = core, .warp = warp, .inst = NULL, .eff = e};
+    return m->ops->access(m, &r);
+}
+
+static const uint64_t G = WS_GLOBAL_BASE;
+
+/* l1_kb 0 + dram_bw 0 (the defaults): every access = cycle + mem_latency,
+ * exactly as ws_mem_fixed, whatever its shape. */
+static void test_fixed_equivalence(void **state)
+{
+    (void)state;
+    ws_config def = cfg_with(NULL);
+    assert_int_equal(ws_cfg_i(&def, WS_P_l1_kb), 0);
+    assert_true(ws_cfg_f(&def, WS_P_dram_bw) == 0);
+    ws_mem h, f;
+    const char *lat[] = {"mem_latency=400", NULL};
+    open_mem(&h, &ws_mem_hier, lat, 2);
+    open_mem(&f, &ws_mem_fixed, lat, 2);
+    static const struct { int kind; uint32_t lanes; uint64_t stride; uint32_t bytes; uint8_t sp; } shapes[] = {
+        {1, 32, 4, 4, WS_SP_GLOBAL}, {1, 32, 128, 4, WS_SP_GLOBAL}, {1, 32, 16, 16, WS_SP_GLOBAL},
+        {2, 32, 4, 4, WS_SP_GLOBAL}, {2, 7, 256, 8, WS_SP_GLOBAL}, {3, 32, 0, 4, WS_SP_GLOBAL},
+        {1, 32, 0, 4, WS_SP_LOCAL}, {2, 32, 0, 8, WS_SP_LOCAL}, {1, 1, 0, 4, WS_SP_GLOBAL},
+    };
+    uint64_t cycle = 0;
+    for (int rep = 0; rep < 3; rep++)
+        for (unsigned i = 0; i < sizeof shapes / sizeof *shapes; i++, cycle += 3) {
+            ws_effect e;
+            eff_of(&e, shapes[i].kind, shapes[i].lanes, shapes[i].sp == WS_SP_LOCAL ? 0 : G,
+                   shapes[i].stride, shapes[i].bytes, shapes[i].sp);
+            ws_mem_req r = {.cycle = cycle, .core = i % 2, .warp = i, .inst = NULL, .eff = &e};
+            assert_int_equal(ws_mem_accept(&h, &r), cycle);
+            assert_int_equal(h.ops->access(&h, &r), cycle + L);
+            assert_int_equal(f.ops->access(&f, &r), cycle + L);
+        }
+    assert_int_equal(h.accesses, f.accesses);
+    h.ops->fini(&h);
+    f.ops->fini(&f);
+}
+
+/* 16 KiB L1: a coalesced load misses (mem_latency), the same load later
+ * hits (l1_latency); a second warp's load of the line in flight merges. */
+static void test_l1_hit_miss_merge(void **state)
+{
+    (void)state;
+    ws_mem m;
+    const char *s[] = {"l1_kb=16", "l1_latency=28", "mem_latency=400", NULL};
+    open_mem(&m, &ws_mem_hier, s, 1);
+    ws_effect e;
+    eff_of(&e, 1, 32, G, 4, 4, WS_SP_GLOBAL);                /* 1 line */
+    assert_int_equal(acc(&m, 0, 0, 0, &e), 0 + L);
+    assert_int_equal(acc(&m, 10, 0, 1, &e), 0 + L);          /* merged into the fill */
+    assert_int_equal(acc(&m, 1000, 0, 0, &e), 1000 + 28);    /* hit */
+    eff_of(&e, 1, 32, G, 8, 4, WS_SP_GLOBAL);                /* 2 lines: one hit, one miss */
+    assert_int_equal(acc(&m, 2000, 0, 0, &e), 2000 + L);
+    ws_value mt[WS_NMETRICS];
+    memset(mt, 0, sizeof mt);
+    mt[WS_M_cycles].i = 4000;
+    mt[WS_M_warp_insts].i = 8;
+    ws_mem_stats(&m, mt);
+    /* line requests: 1 miss, 1 merge (counted as a miss), 1 hit, 1 hit + 1 miss */
+    assert_true(mt[WS_M_l1_hit_rate].f == 2.0 / 5.0);
+    assert_true(mt[WS_M_l1_mpki].f == 3 * 1000.0 / 8);
+    assert_int_equal(mt[WS_M_gmem_lines].i, 1 + 1 + 1 + 2);
+    assert_int_equal(mt[WS_M_dram_bytes].i, 2 * 128);         /* the merge moved nothing */
+    assert_true(mt[WS_M_dram_utilization].f == 0);            /* unlimited */
+    m.ops->fini(&m);
+}
+
+/* l1_mshrs 2: a 3-line load gets two MSHRs now, the third line waits for the
+ * first to free at L and completes at 2L; meanwhile accept() tells a load to
+ * retry at L, while stores and shared/param loads may go. */
+static void test_mshr_full_retry(void **state)
+{
+    (void)state;
+    ws_mem m;
+    const char *s[] = {"l1_kb=16", "l1_mshrs=2", "mem_latency=400", NULL};
+    open_mem(&m, &ws_mem_hier, s, 1);
+    ws_inst ld = {0}, st = {0}, lds = {0};
+    ld.op = WS_OP_LD; ld.space = WS_SP_GLOBAL;
+    st.op = WS_OP_ST; st.space = WS_SP_GLOBAL;
+    lds.op = WS_OP_LD; lds.space = WS_SP_SHARED;
+    ws_mem_req q = {.cycle = 0, .core = 0, .warp = 0, .inst = &ld, .eff = NULL};
+    assert_int_equal(ws_mem_accept(&m, &q), 0);
+    ws_effect e;
+    eff_of(&e, 1, 3, G, 128, 4, WS_SP_GLOBAL);               /* 3 lines */
+    assert_int_equal(acc(&m, 0, 0, 0, &e), 2 * L);
+    q.cycle = 1;
+    assert_int_equal(ws_mem_accept(&m, &q), L);              /* stall, retry at L */
+    q.inst = &st;
+    assert_int_equal(ws_mem_accept(&m, &q), 1);
+    q.inst = &lds;
+    assert_int_equal(ws_mem_accept(&m, &q), 1);
+    q.inst = &ld;
+    q.cycle = L;
+    assert_int_equal(ws_mem_accept(&m, &q), L);              /* both first MSHRs free at L */
+    eff_of(&e, 1, 1, G, 0, 4, WS_SP_GLOBAL);                 /* line 0: filled at L -> hit */
+    assert_int_equal(acc(&m, L, 0, 0, &e), L + 28);
+    m.ops->fini(&m);
+}
+
+/* Stores: write-through, no-write-allocate, bytes = 32-byte sectors.
+ * Atomics: bypass the L1. */
+static void test_store_atomic(void **state)
+{
+    (void)state;
+    ws_mem m;
+    const char *s[] = {"l1_kb=16", "mem_latency=400", "dram_bw=32", NULL};
+    open_mem(&m, &ws_mem_hier, s, 1);
+    ws_effect e;
+    eff_of(&e, 2, 32, G, 4, 4, WS_SP_GLOBAL);                /* 128 B = 4 sectors, 1 line */
+    assert_int_equal(acc(&m, 0, 0, 0, &e), 0 + 128 / 32 + L);
+    eff_of(&e, 1, 32, G, 4, 4, WS_SP_GLOBAL);                /* not allocated: a miss */
+    assert_int_equal(acc(&m, 1000, 0, 0, &e), 1000 + 4 + L);
+    assert_int_equal(acc(&m, 2000, 0, 0, &e), 2000 + 28);    /* now it hits */
+    eff_of(&e, 2, 1, G + 8, 0, 4, WS_SP_GLOBAL);             /* 1 lane: 1 sector = 32 B = 1 cycle */
+    assert_int_equal(acc(&m, 3000, 0, 0, &e), 3000 + 1 + L);
+    eff_of(&e, 3, 32, G, 0, 4, WS_SP_GLOBAL);                /* atomic on a cached line: memory */
+    assert_int_equal(acc(&m, 4000, 0, 0, &e), 4000 + 1 + L);
+    eff_of(&e, 2, 32, G, 128, 4, WS_SP_GLOBAL);              /* stride 32 words: 32 lines x 1 sector */
+    assert_int_equal(acc(&m, 5000, 0, 0, &e), 5000 + 32 + L);
+    ws_value mt[WS_NMETRICS];
+    memset(mt, 0, sizeof mt);
+    mt[WS_M_cycles].i = 6000;
+    mt[WS_M_warp_insts].i = 6;
+    ws_mem_stats(&m, mt);
+    int64_t bytes = 128 + 128 + 32 + 32 + 32 * 32;
+    assert_int_equal(mt[WS_M_dram_bytes].i, bytes);
+    assert_true(mt[WS_M_dram_utilization].f == (double)bytes / (32.0 * 6000));
+    assert_true(mt[WS_M_l1_hit_rate].f == 0.5);              /* loads only: 1 miss, 1 hit */
+    m.ops->fini(&m);
+}
+
+/* Several cores: private L1s, one DRAM channel served in call order. */
+static void test_cores_share_dram(void **state)
+{
+    (void)state;
+    ws_mem m;
+    const char *s[] = {"l1_kb=16", "mem_latency=400", "dram_bw=32", NULL};
+    open_mem(&m, &ws_mem_hier, s, 2);
+    ws_effect e;
+    eff_of(&e, 1, 32, G, 4, 4, WS_SP_GLOBAL);
+    assert_int_equal(acc(&m, 0, 0, 0, &e), L + 4);
+    assert_int_equal(acc(&m, 0, 1, 0, &e), L + 8);           /* core 1's L1 misses too; queued */
+    eff_of(&e, 1, 32, G, 16, 4, WS_SP_GLOBAL);               /* 4 lines, line 0 hit on core 0 */
+    assert_int_equal(acc(&m, 1000, 0, 0, &e), 1000 + 12 + L);
+    m.ops->fini(&m);
+}
+
+/* Local memory is private per warp: the same offset in two warps is two lines. */
+static void test_local_private(void **state)
+{
+    (void)state;
+    ws_mem m;
+    const char *s[] = {"l1_kb=16", "mem_latency=400", NULL};
+    open_mem(&m, &ws_mem_hier, s, 1);
+    ws_effect e;
+    eff_of(&e, 1, 32, 16, 0, 4, WS_SP_LOCAL);
+    assert_int_equal(acc(&m, 0, 0, 0, &e), L);
+    assert_int_equal(acc(&m, 1, 0, 1, &e), 1 + L);           /* other warp: a miss, not a merge */
+    assert_int_equal(acc(&m, 1000, 0, 0, &e), 1000 + 28);
+    m.ops->fini(&m);
+}
+
+static void test_bad_config(void **state)
+{
+    (void)state;
+    ws_config c = cfg_with((const char *[]){"l1_kb=1", "l1_ways=16", NULL});
+    ws_mem m = {0};
+    ws_error err = {{0}};
+    m.ops = &ws_mem_hier;
+    assert_true(m.ops->init(&m, &c, 1, &err) < 0);
+    assert_non_null(strstr(err.msg, "l1_kb"));
+    assert_null(m.state);
+    c = cfg_with((const char *[]){"l1_line=96", NULL});
+    assert_true(m.ops->init(&m, &c, 1, &err) < 0);
+    assert_non_null(strstr(err.msg, "l1_line"));
+    /* a model without statistics reports zeros */
+    ws_mem f;
+    open_mem(&f, &ws_mem_fixed, NULL, 1);
+    ws_value mt[WS_NMETRICS];
+    memset(mt, 0xff, sizeof mt);
+    ws_mem_stats(&f, mt);
+    assert_int_equal(mt[WS_M_dram_bytes].i, 0);
+    assert_true(mt[WS_M_l1_hit_rate].f == 0);
+    f.ops->fini(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixed_equivalence),
+        cmocka_unit_test(test_l1_hit_miss_merge),
+        cmocka_unit_test(test_mshr_full_retry),
+        cmocka_unit_test(test_store_atomic),
+        cmocka_unit_test(test_cores_share_dram),
+        cmocka_unit_test(test_local_private),
+        cmocka_unit_test(test_bad_config),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
