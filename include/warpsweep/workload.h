@@ -18,7 +18,8 @@ typedef struct ws_values {
     ws_init_kind kind;
     double start, step;        /* IOTA (also CONST: start) */
     double min, max;           /* RANDOM */
-    double *list;              /* LIST (as doubles; integers exact to 2^53) */
+    double *list;              /* LIST (as doubles; integers exact to 2^53);
+                                  CONST from a file: also list[0]/ilist[0], nlist = 1 */
     int64_t *ilist;            /* LIST as integers (for 64-bit exactness) */
     uint32_t nlist;
 } ws_values;
