@@ -1,0 +1,133 @@
+/*
+ * Warp schedulers on hand-built state: the priority lists each policy must
+ * produce (GPGPU-Sim definitions, docs/model.md), independent of the core.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "sim/core_internal.h"
+
+#define CAP 16
+static uint32_t a_res[CAP], a_age[CAP], a_prio[CAP], a_fifo[CAP];
+static ws_cwarp fake_warps[CAP];
+static ws_core fake_core;
+
+static ws_sched mk(const ws_sched_ops *ops, uint32_t limit)
+{
+    ws_sched s;
+    memset(&s, 0, sizeof s);
+    memset(fake_warps, 0, sizeof fake_warps);
+    fake_core.warps = fake_warps;
+    s.ops = ops;
+    s.core = &fake_core;
+    s.cap = CAP;
+    s.res = a_res; s.age = a_age; s.prio = a_prio; s.fifo = a_fifo;
+    s.limit = limit;
+    s.dirty = 1;
+    return s;
+}
+
+static void order(ws_sched *s, uint64_t now, uint32_t *out, uint32_t *n)
+{
+    const uint32_t *l;
+    uint32_t start;
+    *n = s->ops->order(s, now, &l, &start);
+    for (uint32_t i = 0; i < *n; i++) out[i] = l[(start + i) % *n];
+}
+
+#define ASSERT_ORDER(s, now, ...)                                          \
+    do {                                                                   \
+        uint32_t want[] = {__VA_ARGS__}, got[CAP], n;                      \
+        order(s, now, got, &n);                                            \
+        assert_int_equal(n, sizeof want / sizeof want[0]);                 \
+        for (uint32_t i = 0; i < n; i++) assert_int_equal(got[i], want[i]); \
+    } while (0)
+
+static void test_lrr(void **st)
+{
+    (void)st;
+    ws_sched s = mk(&ws_sched_lrr, 0);
+    /* scheduler 1 of 2: slots 1, 3, 5, 7, launched in the order 5, 1, 7, 3 */
+    s.ops->add(&s, 5); s.ops->add(&s, 1); s.ops->add(&s, 7); s.ops->add(&s, 3);
+    ASSERT_ORDER(&s, 0, 1, 3, 5, 7);          /* nothing issued yet: slot order */
+    s.ops->issued(&s, 3, 0);
+    ASSERT_ORDER(&s, 1, 5, 7, 1, 3);          /* starts after the last issued */
+    s.ops->issued(&s, 7, 1);
+    ASSERT_ORDER(&s, 2, 1, 3, 5, 7);          /* wraps */
+    s.ops->remove(&s, 1);
+    s.ops->issued(&s, 5, 2);
+    ASSERT_ORDER(&s, 3, 7, 3, 5);
+    s.ops->remove(&s, 5);                     /* last issued left: next one after it */
+    ASSERT_ORDER(&s, 4, 7, 3);
+}
+
+static void test_gto_oldest(void **st)
+{
+    (void)st;
+    ws_sched s = mk(&ws_sched_gto, 0);
+    s.ops->add(&s, 4); s.ops->add(&s, 0); s.ops->add(&s, 2);   /* ages: 4 oldest */
+    ASSERT_ORDER(&s, 0, 4, 0, 2);
+    s.ops->issued(&s, 2, 0);
+    ASSERT_ORDER(&s, 1, 2, 4, 0);             /* greedy, then oldest */
+    s.ops->issued(&s, 0, 1);
+    ASSERT_ORDER(&s, 2, 0, 4, 2);
+    s.ops->remove(&s, 0);
+    ASSERT_ORDER(&s, 3, 4, 2);
+    ws_sched o = mk(&ws_sched_oldest, 0);
+    o.ops->add(&o, 4); o.ops->add(&o, 0); o.ops->add(&o, 2);
+    o.ops->issued(&o, 2, 0);
+    ASSERT_ORDER(&o, 1, 4, 0, 2);             /* oldest ignores who issued */
+}
+
+static void test_swl(void **st)
+{
+    (void)st;
+    ws_sched s = mk(&ws_sched_swl, 2);
+    s.ops->add(&s, 6); s.ops->add(&s, 1); s.ops->add(&s, 3); s.ops->add(&s, 0);
+    ASSERT_ORDER(&s, 0, 6, 1);                /* only the 2 oldest */
+    s.ops->issued(&s, 1, 0);
+    ASSERT_ORDER(&s, 1, 1, 6);
+    s.ops->remove(&s, 6);
+    ASSERT_ORDER(&s, 2, 1, 3);                /* the next oldest enters the window */
+}
+
+static void test_two_level(void **st)
+{
+    (void)st;
+    ws_sched s = mk(&ws_sched_two_level, 2);
+    for (uint32_t w = 0; w < 5; w++) s.ops->add(&s, w);      /* active {0,1}, FIFO 2,3,4 */
+    ASSERT_ORDER(&s, 0, 0, 1);
+    s.ops->issued(&s, 0, 0);
+    ASSERT_ORDER(&s, 1, 1, 0);                /* round-robin in the active set */
+    /* warp 1 waits on a load until cycle 100, warp 3 on one until 50 */
+    fake_warps[1].wake = 100; fake_warps[1].wake_reason = WS_STALL_MEM;
+    fake_warps[3].wake = 50; fake_warps[3].wake_reason = WS_STALL_MEM;
+    /* 1 demoted to the FIFO tail; 2 (first ready pending) promoted; 3 skipped;
+     * round-robin resumes after 0, the last issued */
+    ASSERT_ORDER(&s, 2, 2, 0);
+    assert_int_equal(s.nfifo, 3);
+    assert_int_equal(s.fifo[s.fhead], 3);
+    /* a dependency wait (not long latency) does not demote */
+    fake_warps[0].wake = 10; fake_warps[0].wake_reason = WS_STALL_DEP;
+    s.ops->issued(&s, 2, 2);
+    ASSERT_ORDER(&s, 3, 0, 2);
+    /* 2 starts waiting on memory: demoted; the first ready pending is 4 */
+    fake_warps[2].wake = 80; fake_warps[2].wake_reason = WS_STALL_MEM;
+    ASSERT_ORDER(&s, 4, 0, 4);
+    /* next_event: the earliest end of a pending warp's wait (3 at 50) */
+    assert_int_equal(s.ops->next_event(&s, 4), 50);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lrr),
+        cmocka_unit_test(test_gto_oldest),
+        cmocka_unit_test(test_swl),
+        cmocka_unit_test(test_two_level),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
