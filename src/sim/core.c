@@ -33,6 +33,7 @@
 #include <stdarg.h>
 #include "core_internal.h"
 #include "warpsweep/passes.h"
+#include "warpsweep/area.h"
 
 /* ---------------------------------------------------------------- arena -- */
 typedef struct ws_chunk {
@@ -833,7 +834,12 @@ out:
     }
     res->status = r->status < 0 ? WS_ST_ERROR : r->status;
     snprintf(res->message, sizeof res->message, "%s", r->msg);
-    if (!have_mem) {
-        /* invalid configuration: metrics stay zero */
-    }
+    /* Area depends only on the configuration: reported for every status, so
+     * a sweep can still place an invalid point on the area axis. */
+    ws_area area;
+    ws_area_compute(cfg, &area);
+    res->metrics[WS_M_core_area_mm2].f = area.core_mm2;
+    res->metrics[WS_M_area_mm2].f = area.chip_mm2;
+    res->metrics[WS_M_throughput_per_area].f =
+        ws_throughput_per_area(res->metrics[WS_M_ipc].f, ws_cfg_f(cfg, WS_P_clock_ghz), area.chip_mm2);
 }
