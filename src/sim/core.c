@@ -162,6 +162,13 @@ int ws_core_waiting_long(const ws_core *c, uint32_t slot, uint64_t now)
 
 uint64_t ws_core_wake(const ws_core *c, uint32_t slot) { return c->warps[slot].wake; }
 
+int ws_core_parked_at_barrier(const ws_core *c, uint32_t slot)
+{
+    const ws_cwarp *w = &c->warps[slot];
+    uint64_t live = w->fw.valid & ~w->exited;
+    return w->live && live && (w->held & live) == live;
+}
+
 /* ------------------------------------------------------------ launching -- */
 static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
 {

@@ -65,6 +65,8 @@ int ws_sched_list_remove(uint32_t *list, uint32_t *n, uint32_t slot);
 uint64_t ws_sched_hash_common(const ws_sched *s, uint64_t h);
 /* Core query for two_level: is warp `slot` waiting on a long-latency result? */
 int ws_core_waiting_long(const struct ws_core *c, uint32_t slot, uint64_t now);
+/* Core query for swl: does every live thread of warp `slot` wait at a CTA barrier? */
+int ws_core_parked_at_barrier(const struct ws_core *c, uint32_t slot);
 /* Cached cycle before which warp `slot` cannot issue (0: unknown). */
 uint64_t ws_core_wake(const struct ws_core *c, uint32_t slot);
 

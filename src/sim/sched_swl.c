@@ -2,10 +2,17 @@
  * swl: static warp limiting (Rogers et al., MICRO 2012 baseline; GPGPU-Sim
  * `warp_limiting:N`): greedy-then-oldest restricted to the swl_limit oldest
  * resident warps of the scheduler; younger warps wait until older ones finish.
+ *
+ * A warp all of whose live threads wait at a CTA barrier does not take a
+ * place in the window: otherwise a window full of such warps would wait
+ * forever for CTA-mates outside it, a deadlock of the policy rather than of
+ * the program.  The window is therefore rebuilt on every call (it changes
+ * whenever a warp reaches or leaves a CTA barrier; at most a few dozen
+ * warps per scheduler, so this is cheap).
  */
+#include <stdint.h>
 #include "sched.h"
 
-void ws_sched_gto_build(ws_sched *s, uint32_t limit);
 
 static void swl_add(ws_sched *s, uint32_t slot)
 {
@@ -23,7 +30,21 @@ static void swl_remove(ws_sched *s, uint32_t slot)
 static uint32_t swl_order(ws_sched *s, uint64_t now, const uint32_t **out, uint32_t *start)
 {
     (void)now;
-    if (s->dirty) ws_sched_gto_build(s, s->limit);
+    uint32_t n = 0, last_at = UINT32_MAX;
+    for (uint32_t i = 0; i < s->nage && n < s->limit; i++) {
+        uint32_t slot = s->age[i];
+        if (ws_core_parked_at_barrier(s->core, slot)) continue;
+        if (s->has_last && slot == s->last) last_at = n;
+        s->prio[n++] = slot;
+    }
+    /* greedy: the warp that issued last goes first, the rest stay oldest first */
+    for (uint32_t i = last_at; i != UINT32_MAX && i > 0; i--) {
+        uint32_t t = s->prio[i];
+        s->prio[i] = s->prio[i - 1];
+        s->prio[i - 1] = t;
+    }
+    s->nprio = n;
+    s->dirty = 0;
     *out = s->prio;
     *start = 0;
     return s->nprio;
