@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "run_hooks.h"
+#include "warpsweep/shard.h"
 #include "warpsweep/store.h"
 #include "warpsweep/sweep.h"
 
@@ -26,7 +28,7 @@ static void on_signal(int sig)
 static void usage(void)
 {
     fprintf(stderr, "usage: warpsweep run SWEEP.yaml [-o OUT.h5] [-j N] [--set name=value]... [--resume|--force]\n"
-                    "                     [--name NAME] [--max-points N] [--quiet]\n");
+                    "                     [--name NAME] [--max-points N] [--quiet] [--shard K/N|auto]\n");
 }
 
 static int mkdirs(const char *path)
@@ -135,6 +137,8 @@ typedef struct run_opts {
     const char *out;
     int threads, resume, force, quiet;
     uint64_t max_points;
+    ws_shard shard;              /* --shard K/N (n = 0: the whole sweep) */
+    const ws_run_hooks *hooks;   /* MPI seams (run_hooks.h), or NULL */
 } run_opts;
 
 static int run_one(ws_sweep *sw, const run_opts *ro)
@@ -145,8 +149,12 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
         return WS_EXIT_FAIL;
     }
     char out[4096], jpath[4200];
+    ws_point_range range = ws_shard_range(&ro->shard, sw->count); /* the points this run owns */
     if (ro->out)
         snprintf(out, sizeof out, "%s", ro->out);
+    else if (ro->shard.n)
+        snprintf(out, sizeof out, "results/%s.shard-%llu-of-%llu.h5", sw->name, (unsigned long long)ro->shard.k,
+                 (unsigned long long)ro->shard.n);
     else
         snprintf(out, sizeof out, "results/%s.h5", sw->name);
     snprintf(jpath, sizeof jpath, "%s.journal", out);
@@ -164,6 +172,10 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
         unlink(jpath);
         unlink(out);
         have_h5 = have_j = 0;
+    }
+    if (ro->resume && have_h5 && ro->shard.n && ws_store_check_shard(out, &ro->shard, &err)) {
+        fprintf(stderr, "warpsweep run: %s\n", err.msg);
+        return WS_EXIT_FAIL;
     }
     done_set done = {0};
     ws_journal *j = NULL;
@@ -193,7 +205,7 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
                             "has %s): refusing to resume; use --force to start over\n", out, sw->hash, fi.sweep_hash);
             return WS_EXIT_FAIL;
         }
-        if (fi.rows >= sw->count) {
+        if (fi.rows >= range.n) {
             if (!ro->quiet)
                 fprintf(stderr, "warpsweep run: %s is complete (%llu points); nothing to do\n", out,
                         (unsigned long long)fi.rows);
@@ -228,19 +240,20 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
 
-    ws_progress *prog = ro->quiet ? NULL : ws_progress_new(stderr, sw->count, done.n, sw->name);
+    ws_progress *prog = ro->quiet ? NULL : ws_progress_new(stderr, range.n, done.n, sw->name);
     sink_ctx sc = {j, now()};
     ws_row_sink sink = {&sc, sink_write};
     ws_drive_opts dopts = {
         .threads = ro->threads,
-        .range = {0, 1, sw->count},
+        .range = range,
         .done = done.v,
         .ndone = done.n,
         .stop = &stop_flag,
         .progress = prog,
     };
     ws_drive_stats st;
-    int drc = ws_sweep_drive(sw, &dopts, &sink, &st, &err);
+    int drc = ro->hooks && ro->hooks->drive ? ro->hooks->drive(ro->hooks->ctx, sw, &dopts, &sink, &st, &err)
+                                            : ws_sweep_drive(sw, &dopts, &sink, &st, &err);
     if (prog) {
         ws_progress_finish(prog);
         ws_progress_free(prog);
@@ -257,14 +270,18 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
         free(done.v);
         return WS_EXIT_FAIL;
     }
+    if (ro->shard.n && ws_store_set_shard(out, &ro->shard, range.n, &err)) {
+        fprintf(stderr, "warpsweep run: %s\n", err.msg);
+        drc = -1;
+    }
     ws_file_info fi;
-    int complete = ws_store_info(out, &fi, &err) == 0 && fi.rows >= sw->count;
+    int complete = ws_store_info(out, &fi, &err) == 0 && fi.rows >= range.n;
     if (complete)
         unlink(jpath);
     int interrupted = st.interrupted || (stop_flag && !complete);
     if (!ro->quiet) {
         fprintf(stderr, "warpsweep run: %s: %llu of %llu points", out, (unsigned long long)fi.rows,
-                (unsigned long long)sw->count);
+                (unsigned long long)range.n);
         if (interrupted)
             fprintf(stderr, " (interrupted: warpsweep run --resume continues)");
         fprintf(stderr, "\n");
@@ -279,8 +296,16 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
 
 int cmd_run(int argc, char **argv)
 {
+    if (ws_mpi_launched()) /* under mpirun/srun: rank 0 coordinates, the others work (mpi_run.c) */
+        return ws_mpi_cmd_run(argc, argv);
+    return ws_cmd_run(argc, argv, NULL);
+}
+
+int ws_cmd_run(int argc, char **argv, const ws_run_hooks *hooks)
+{
     const char *file = NULL, *name = NULL;
     run_opts ro = {0};
+    ro.hooks = hooks;
     const char **sets = calloc((size_t)argc + 1, sizeof(char *));
     int nsets = 0;
     for (int i = 1; i < argc; i++) {
@@ -313,6 +338,13 @@ int cmd_run(int argc, char **argv)
             ro.max_points = strtoull(argv[++i], &end, 10);
             if (*end || !ro.max_points) {
                 fprintf(stderr, "warpsweep run: --max-points expects a positive integer\n");
+                free(sets);
+                return WS_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--shard") == 0 && more) {
+            ws_error serr;
+            if (ws_shard_parse(argv[++i], &ro.shard, &serr)) {
+                fprintf(stderr, "warpsweep run: %s\n", serr.msg);
                 free(sets);
                 return WS_EXIT_USAGE;
             }
@@ -363,6 +395,11 @@ int cmd_run(int argc, char **argv)
             return WS_EXIT_FAIL;
         }
     int rc = WS_EXIT_OK;
+    if (hooks && hooks->loaded && (rc = hooks->loaded(hooks->ctx, sws, n, ro.threads)) >= 0) {
+        ws_sweeps_free(sws, n); /* an MPI worker: it served the sweeps */
+        return rc;
+    }
+    rc = WS_EXIT_OK;
     for (int s = 0; s < n && rc == WS_EXIT_OK; s++)
         rc = run_one(sws[s], &ro);
     ws_sweeps_free(sws, n);
