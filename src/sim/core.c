@@ -543,27 +543,50 @@ static int setup(ws_sim *sim, ws_simrun *r)
     uint32_t tpc = ws_workload_threads_per_cta(wl);
     r->warps_per_cta = (tpc + r->ws - 1) / r->ws;
     r->total_ctas = ws_workload_ctas(wl);
+    /* Occupancy (docs/model.md): CTAs per core = min over warp slots, registers
+     * (per-warp allocation rounded up to reg_alloc_unit registers), shared
+     * memory (docs/memory.md step 3) and max_ctas. occupancy_limit names the
+     * binding one (ties: the first in that order; 4 = the grid is smaller). */
     uint32_t regs = wl->regs_per_thread ? wl->regs_per_thread : k->est_regs_per_thread;
-    uint64_t warp_bytes = (uint64_t)regs * r->ws * 4;
+    uint64_t unit = (uint64_t)ws_cfg_i(cfg, WS_P_reg_alloc_unit);
+    uint64_t warp_regs = ((uint64_t)regs * r->ws + unit - 1) / unit * unit;
+    uint64_t warp_bytes = warp_regs * 4;
     uint64_t cta_bytes = warp_bytes * r->warps_per_cta;
     uint64_t rf = (uint64_t)ws_cfg_i(cfg, WS_P_regfile_kb) * 1024;
+    uint64_t smem_cta = (uint64_t)k->shared_bytes + wl->dyn_shared_bytes;
+    uint64_t smem = (uint64_t)ws_cfg_i(cfg, WS_P_smem_kb) * 1024;
+    ws_value *occ = &r->res->metrics[WS_M_occupancy_limit];
     if (r->warps_per_cta > r->nwarps) {
+        occ->i = 0;
         fail(r, WS_ST_INVALID, "warp slots: a CTA of %u threads needs %u warps of %u but the core has warps=%u",
              tpc, r->warps_per_cta, r->ws, r->nwarps);
         return -1;
     }
     if (cta_bytes > rf) {
+        occ->i = 1;
         fail(r, WS_ST_INVALID,
-             "register file: a CTA needs %llu bytes (%u warps x %u regs/thread x %u threads x 4 B) but regfile_kb=%lld",
-             (unsigned long long)cta_bytes, r->warps_per_cta, regs, r->ws, (long long)ws_cfg_i(cfg, WS_P_regfile_kb));
+             "register file: a CTA needs %llu bytes (%u warps x %llu regs (%u regs/thread x %u threads, rounded up to "
+             "reg_alloc_unit=%llu) x 4 B) but regfile_kb=%lld",
+             (unsigned long long)cta_bytes, r->warps_per_cta, (unsigned long long)warp_regs, regs, r->ws,
+             (unsigned long long)unit, (long long)ws_cfg_i(cfg, WS_P_regfile_kb));
+        return -1;
+    }
+    if (smem_cta > smem) {
+        occ->i = 2;
+        fail(r, WS_ST_INVALID, "shared memory: a CTA needs %llu bytes but smem_kb=%lld",
+             (unsigned long long)smem_cta, (long long)ws_cfg_i(cfg, WS_P_smem_kb));
         return -1;
     }
     uint64_t by_warps = r->nwarps / r->warps_per_cta;
     uint64_t by_regs = cta_bytes ? rf / cta_bytes : by_warps;
+    uint64_t by_smem = smem_cta ? smem / smem_cta : by_warps;
     uint64_t by_max = (uint64_t)ws_cfg_i(cfg, WS_P_max_ctas);
     uint64_t cpc = by_warps;
-    if (by_regs < cpc) cpc = by_regs;
-    if (by_max < cpc) cpc = by_max;
+    occ->i = 0;
+    if (by_regs < cpc) { cpc = by_regs; occ->i = 1; }
+    if (by_smem < cpc) { cpc = by_smem; occ->i = 2; }
+    if (by_max < cpc) { cpc = by_max; occ->i = 3; }
+    if ((r->total_ctas + r->ncores - 1) / r->ncores < cpc) occ->i = 4;
     r->ctas_per_core = (uint32_t)cpc;
 
     /* memory image and launch */
