@@ -8,6 +8,7 @@ packages=(
   python3 python3-h5py python3-pandas python3-matplotlib python3-numpy
   jupyter-nbconvert python3-nbformat python3-ipykernel python3-nbclient
   libopenmpi-dev openmpi-bin
+  slurm-wlm munge
 )
 missing=()
 for p in "${packages[@]}"; do
