@@ -1,0 +1,300 @@
+/* warpsweep pareto FILE.h5 [--x COL] [--y COL] [--min-x|--max-x] [--min-y|--max-y]
+ *
+ * The Pareto-optimal rows (status ok) of a results file for two columns,
+ * by default x = area_mm2 (minimised) and y = ipc (maximised). Each column
+ * may be any metric or numeric parameter. A row is on the front when no
+ * other ok row is at least as good in both and strictly better in one
+ * (rows with identical x and y are all kept). Rows whose x or y is NaN are
+ * ignored.
+ *
+ * Two passes over the file: the first keeps (x, y, point) per ok row and
+ * finds the front in O(n log n) (sort by x best-first, then y best-first;
+ * a row is on the front when its y beats every y seen at a strictly better
+ * x); the second collects the front rows to print them. Output: a table,
+ * one front row per line in x order: point, workload, the parameters that
+ * take more than one value in the file, x, y. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "warpsweep/store.h"
+#include "warpsweep/sweep.h"
+
+#define USAGE "usage: warpsweep pareto FILE.h5 [--x COLUMN] [--y COLUMN] [--min-x|--max-x] [--min-y|--max-y]\n" \
+              "  defaults: --x area_mm2 --min-x --y ipc --max-y; a column is a metric or a numeric parameter\n"
+
+/* A column: metric m or parameter p (exactly one >= 0). */
+typedef struct column {
+    const char *name;
+    int metric, param;
+} column;
+
+typedef struct cand {
+    double x, y;    /* as read */
+    double kx, ky;  /* keys, smaller is better */
+    uint64_t point;
+} cand;
+
+typedef struct front_row {
+    ws_row row;
+    char workload[256];
+    double x, y;
+    double kx, ky;  /* keys, smaller is better */
+} front_row;
+
+typedef struct pareto_ctx {
+    column cx, cy;
+    int max_x, max_y;
+    cand *c;
+    size_t n, cap;
+    uint64_t rows, ok;
+    int oom;
+    ws_value first[WS_NPARAMS];   /* parameters of the first row ... */
+    uint8_t varies[WS_NPARAMS];   /* ... and which ones differ in a later row */
+    /* second pass */
+    uint64_t *front;      /* sorted points on the front */
+    size_t nfront;
+    front_row *out;
+    size_t nout;
+} pareto_ctx;
+
+static int find_column(const char *name, column *c)
+{
+    c->name = name;
+    c->metric = c->param = -1;
+    for (int m = 0; m < WS_NMETRICS; m++)
+        if (strcmp(ws_metrics[m].name, name) == 0) {
+            c->metric = m;
+            return 0;
+        }
+    int p = ws_param_find(name);
+    if (p >= 0 && ws_params[p].type != WS_PT_CHOICE) {
+        c->param = p;
+        return 0;
+    }
+    return -1;
+}
+
+static double col_value(const column *c, const ws_row *r)
+{
+    if (c->metric >= 0)
+        return ws_metrics[c->metric].is_float ? r->metrics[c->metric].f : (double)r->metrics[c->metric].i;
+    return ws_params[c->param].type == WS_PT_FLOAT ? r->params[c->param].f : (double)r->params[c->param].i;
+}
+
+static int pass1(void *vctx, const ws_row *row, const char *workload)
+{
+    (void)workload;
+    pareto_ctx *p = vctx;
+    if (p->rows++ == 0)
+        memcpy(p->first, row->params, sizeof p->first);
+    for (int i = 0; i < WS_NPARAMS; i++)
+        if (row->params[i].i != p->first[i].i)   /* bit patterns: floats compare exactly */
+            p->varies[i] = 1;
+    if (row->status != WS_ST_OK)
+        return 0;
+    p->ok++;
+    double x = col_value(&p->cx, row), y = col_value(&p->cy, row);
+    if (isnan(x) || isnan(y))
+        return 0;
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 1024;
+        cand *c = realloc(p->c, cap * sizeof *c);
+        if (!c) {
+            p->oom = 1;
+            return 1;
+        }
+        p->c = c;
+        p->cap = cap;
+    }
+    cand *c = &p->c[p->n++];
+    c->x = x;
+    c->y = y;
+    c->kx = p->max_x ? -x : x;
+    c->ky = p->max_y ? -y : y;
+    c->point = row->point;
+    return 0;
+}
+
+static int cmp_cand(const void *a, const void *b)
+{
+    const cand *p = a, *q = b;
+    if (p->kx != q->kx) return p->kx < q->kx ? -1 : 1;
+    if (p->ky != q->ky) return p->ky < q->ky ? -1 : 1;
+    return p->point < q->point ? -1 : p->point > q->point;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t p = *(const uint64_t *)a, q = *(const uint64_t *)b;
+    return p < q ? -1 : p > q;
+}
+
+static int pass2(void *vctx, const ws_row *row, const char *workload)
+{
+    pareto_ctx *p = vctx;
+    if (row->status != WS_ST_OK)
+        return 0;
+    if (!bsearch(&row->point, p->front, p->nfront, sizeof *p->front, cmp_u64))
+        return 0;
+    if (p->nout == p->nfront)   /* duplicate point numbers in the file: keep the first */
+        return 0;
+    front_row *f = &p->out[p->nout++];
+    f->row = *row;
+    snprintf(f->workload, sizeof f->workload, "%s", workload);
+    f->x = col_value(&p->cx, row);
+    f->y = col_value(&p->cy, row);
+    f->kx = p->max_x ? -f->x : f->x;
+    f->ky = p->max_y ? -f->y : f->y;
+    return 0;
+}
+
+static int cmp_front(const void *a, const void *b)
+{
+    const front_row *p = a, *q = b;
+    if (p->kx != q->kx) return p->kx < q->kx ? -1 : 1;
+    if (p->ky != q->ky) return p->ky < q->ky ? -1 : 1;
+    return p->row.point < q->row.point ? -1 : p->row.point > q->row.point;
+}
+
+static void fmt_value(char *buf, size_t len, double v, int is_float)
+{
+    if (is_float)
+        snprintf(buf, len, "%.9g", v);
+    else
+        snprintf(buf, len, "%lld", (long long)v);
+}
+
+static int col_is_float(const column *c)
+{
+    return c->metric >= 0 ? ws_metrics[c->metric].is_float : ws_params[c->param].type == WS_PT_FLOAT;
+}
+
+int cmd_pareto(int argc, char **argv)
+{
+    const char *file = NULL, *xs = "area_mm2", *ys = "ipc";
+    pareto_ctx p;
+    memset(&p, 0, sizeof p);
+    p.max_y = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--x") == 0 && i + 1 < argc)
+            xs = argv[++i];
+        else if (strcmp(argv[i], "--y") == 0 && i + 1 < argc)
+            ys = argv[++i];
+        else if (strcmp(argv[i], "--min-x") == 0)
+            p.max_x = 0;
+        else if (strcmp(argv[i], "--max-x") == 0)
+            p.max_x = 1;
+        else if (strcmp(argv[i], "--min-y") == 0)
+            p.max_y = 0;
+        else if (strcmp(argv[i], "--max-y") == 0)
+            p.max_y = 1;
+        else if (argv[i][0] == '-' || file) {
+            fprintf(stderr, "warpsweep pareto: unexpected argument '%s'\n" USAGE, argv[i]);
+            return WS_EXIT_USAGE;
+        } else
+            file = argv[i];
+    }
+    if (!file) {
+        fprintf(stderr, USAGE);
+        return WS_EXIT_USAGE;
+    }
+    const char *names[2] = {xs, ys};
+    column *cols[2] = {&p.cx, &p.cy};
+    for (int k = 0; k < 2; k++)
+        if (find_column(names[k], cols[k])) {
+            fprintf(stderr, "warpsweep pareto: unknown column '%s' (a metric or a numeric parameter; metrics:",
+                    names[k]);
+            for (int m = 0; m < WS_NMETRICS; m++)
+                fprintf(stderr, " %s", ws_metrics[m].name);
+            fprintf(stderr, ")\n");
+            return WS_EXIT_USAGE;
+        }
+
+    ws_error err;
+    ws_file_info fi;
+    if (ws_store_info(file, &fi, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return WS_EXIT_FAIL;
+    }
+    int rc = WS_EXIT_FAIL;
+    if (ws_store_read(file, pass1, &p, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        goto out;
+    }
+    if (p.oom) {
+        fprintf(stderr, "warpsweep pareto: out of memory\n");
+        goto out;
+    }
+
+    /* the front: sorted best-x first (ties best-y first); a group of equal
+     * x contributes its rows with the group's best y when that y strictly
+     * beats every y at a better x */
+    qsort(p.c, p.n, sizeof *p.c, cmp_cand);
+    p.front = malloc((p.n ? p.n : 1) * sizeof *p.front);
+    if (!p.front) {
+        fprintf(stderr, "warpsweep pareto: out of memory\n");
+        goto out;
+    }
+    double best_ky = INFINITY;
+    for (size_t i = 0; i < p.n;) {
+        size_t j = i;
+        while (j < p.n && p.c[j].kx == p.c[i].kx)
+            j++;
+        double gy = p.c[i].ky;  /* best y of the group */
+        if (gy < best_ky) {
+            for (size_t k = i; k < j && p.c[k].ky == gy; k++)
+                p.front[p.nfront++] = p.c[k].point;
+            best_ky = gy;
+        }
+        i = j;
+    }
+    qsort(p.front, p.nfront, sizeof *p.front, cmp_u64);
+    p.out = calloc(p.nfront ? p.nfront : 1, sizeof *p.out);
+    if (!p.out) {
+        fprintf(stderr, "warpsweep pareto: out of memory\n");
+        goto out;
+    }
+    if (ws_store_read(file, pass2, &p, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        goto out;
+    }
+    qsort(p.out, p.nout, sizeof *p.out, cmp_front);
+
+    /* the parameters shown: those that differ between rows of the file */
+    uint8_t show[WS_NPARAMS];
+    memcpy(show, p.varies, sizeof show);
+    for (int k = 0; k < 2; k++)
+        if (cols[k]->param >= 0)
+            show[cols[k]->param] = 0;
+
+    printf("# %s: Pareto front of %zu point(s) among %llu ok of %llu rows: %s %s, %s %s\n", file, p.nout,
+           (unsigned long long)p.ok, (unsigned long long)p.rows, p.max_x ? "max" : "min", xs,
+           p.max_y ? "max" : "min", ys);
+    printf("%-8s %-24s", "point", "workload");
+    for (int i = 0; i < WS_NPARAMS; i++)
+        if (show[i])
+            printf(" %12s", ws_params[i].name);
+    printf(" %14s %14s\n", xs, ys);
+    for (size_t r = 0; r < p.nout; r++) {
+        const front_row *f = &p.out[r];
+        char buf[64];
+        printf("%-8llu %-24s", (unsigned long long)f->row.point, f->workload);
+        for (int i = 0; i < WS_NPARAMS; i++)
+            if (show[i]) {
+                ws_param_format(i, f->row.params[i], buf, sizeof buf);
+                printf(" %12s", buf);
+            }
+        fmt_value(buf, sizeof buf, f->x, col_is_float(&p.cx));
+        printf(" %14s", buf);
+        fmt_value(buf, sizeof buf, f->y, col_is_float(&p.cy));
+        printf(" %14s\n", buf);
+    }
+    rc = WS_EXIT_OK;
+out:
+    free(p.c);
+    free(p.front);
+    free(p.out);
+    return rc;
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# warpsweep pareto: the printed front equals a brute-force O(n^2) dominance
+# check done in Python on the same file (tests/e2e/pareto_check.py), for the
+# default columns/directions and for other columns and directions; only ok rows
+# take part (the sweep has invalid rows); identical (x, y) rows are all kept
+# (repeat: 2 of a deterministic kernel gives exact duplicates); usage errors.
+set -euo pipefail
+BIN=${WS_BIN:-$PWD/build/warpsweep}
+SRC=${WS_SOURCE_DIR:-$PWD}
+PY=/usr/bin/python3
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cat > "$T/p.yaml" <<YAML
+name: e2e-pareto
+workload: $SRC/sweeps/kernels/latency_occ.yaml
+base: {max_ctas: 1024}
+grid:
+  scheduler: [lrr, gto]
+  mem_latency: [100, 300]
+  warps: [4, 16, 64]
+  regfile_kb: [1, 16, 64, 128]     # 2 KiB per warp: 1 KiB cannot hold one CTA (invalid)
+  divergence: [stack, barrier]
+repeat: 2
+YAML
+"$BIN" run "$T/p.yaml" -o "$T/p.h5" -j 2 --quiet || fail "run"
+ninvalid=$($PY -c "import h5py,sys; p=h5py.File(sys.argv[1])['points'][...]; print(sum(s==b'invalid' for s in p['status']))" "$T/p.h5")
+[ "$ninvalid" -eq 0 ] && fail "the sweep should have invalid rows"
+
+check() {  # x y maxx maxy [pareto args...]
+    local x=$1 y=$2 mx=$3 my=$4; shift 4
+    "$BIN" pareto "$T/p.h5" "$@" > "$T/out.txt" || fail "pareto $*"
+    $PY "$SRC/tests/e2e/pareto_check.py" "$T/p.h5" "$T/out.txt" "$x" "$y" "$mx" "$my" || fail "pareto $*: $(cat "$T/out.txt")"
+}
+check area_mm2 ipc 0 1
+check area_mm2 ipc 0 1 --x area_mm2 --y ipc --min-x --max-y
+check area_mm2 throughput_per_area 0 1 --y throughput_per_area
+check warps cycles 1 0 --x warps --max-x --y cycles --min-y
+check regfile_kb ipc 0 1 --x regfile_kb
+check resident_warps throughput_per_area 1 1 --x resident_warps --max-x --y throughput_per_area
+
+# duplicates: the default front must contain both seeds of some point
+"$BIN" pareto "$T/p.h5" > "$T/out.txt"
+n=$(grep -vc '^#' "$T/out.txt"); [ "$n" -ge 3 ] || fail "front too small: $(cat "$T/out.txt")"
+grep -q "seed" "$T/out.txt" || fail "seed column (repeat: 2) missing: $(cat "$T/out.txt")"
+
+# errors
+set +e
+"$BIN" pareto "$T/p.h5" --x nosuch 2> "$T/err.txt"; rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "unknown column 'nosuch'" "$T/err.txt" || fail "unknown column: rc $rc $(cat "$T/err.txt")"
+set +e
+"$BIN" pareto "$T/missing.h5" 2> "$T/err.txt"; rc=$?
+set -e
+[ $rc -eq 1 ] || fail "missing file: rc $rc"
+set +e
+"$BIN" pareto 2> /dev/null; rc=$?
+set -e
+[ $rc -eq 2 ] || fail "no file: rc $rc"
+echo "pareto: ok"
