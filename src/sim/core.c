@@ -327,7 +327,13 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
         if (eff.mem_kind == 0) done = now + r->lat_alu;
-        else if (eff.mem_space == WS_SP_SHARED) done = now + r->lat_smem;
+        else if (eff.mem_space == WS_SP_SHARED) {
+            /* a bank conflict of degree d is replayed d - 1 times (broadcasts are free) */
+            uint32_t deg = ws_smem_conflict_degree(&eff, r->smem_banks);
+            uint64_t extra = deg > 1 ? deg - 1 : 0;
+            r->smem_conflicts += extra;
+            done = now + r->lat_smem + extra;
+        }
         else if (eff.mem_space == WS_SP_PARAM || eff.mem_space == WS_SP_CONST) done = now + r->lat_alu;
         else {
             ws_mem_req req = {.cycle = now, .core = c->id, .warp = slot, .inst = in, .eff = &eff};
@@ -488,6 +494,14 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now)
                 continue;
             }
         }
+        if (in->op == WS_OP_LD || in->op == WS_OP_LDU) {   /* memory unit: a free L1 MSHR? */
+            ws_mem_req q = {.cycle = now, .core = c->id, .warp = slot, .inst = in, .eff = NULL};
+            uint64_t t = ws_mem_accept(&r->memsys, &q);
+            if (t > now) {
+                if (t < best) { best = t; reason = WS_STALL_MSHR; }
+                continue;
+            }
+        }
         uint32_t level = r->div->level(w->div, j);
         return issue(r, c, slot, sp, level, now) < 0 ? -1 : 1;
     }
@@ -522,6 +536,7 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->lat_alu = (uint64_t)ws_cfg_i(cfg, WS_P_alu_latency);
     r->lat_sfu = (uint64_t)ws_cfg_i(cfg, WS_P_sfu_latency);
     r->lat_smem = (uint64_t)ws_cfg_i(cfg, WS_P_smem_latency);
+    r->smem_banks = (uint32_t)ws_cfg_i(cfg, WS_P_smem_banks);
     int barrier = ws_cfg_i(cfg, WS_P_divergence) == 1;
     r->div = barrier ? &ws_div_barrier : &ws_div_stack;
     r->sched = sched_ops(ws_cfg_i(cfg, WS_P_scheduler));
@@ -608,7 +623,7 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->env.gmem = &r->mem.gmem;
     r->env.nsm = r->ncores;
     r->env.nwarps_hw = r->nwarps;
-    r->memsys.ops = &ws_mem_fixed;
+    r->memsys.ops = &ws_mem_hier;   /* l1_kb=0, dram_bw=0: exactly ws_mem_fixed */
     if (r->memsys.ops->init(&r->memsys, cfg, r->ncores, &err) < 0) {
         fail(r, WS_ST_INVALID, "%s", err.msg);
         return -1;
@@ -691,6 +706,9 @@ static void finish_metrics(ws_simrun *r, uint64_t cycles, uint64_t max_ctas)
     m[WS_M_idle_dep].i = (int64_t)r->idle[WS_STALL_DEP];
     m[WS_M_idle_sync].i = (int64_t)r->idle[WS_STALL_SYNC];
     m[WS_M_idle_empty].i = (int64_t)r->idle[WS_STALL_EMPTY];
+    m[WS_M_idle_mshr].i = (int64_t)r->idle[WS_STALL_MSHR];
+    m[WS_M_smem_bank_conflicts].i = (int64_t)r->smem_conflicts;
+    ws_mem_stats(&r->memsys, m);             /* after cycles and warp_insts */
     m[WS_M_max_stack_depth].i = (int64_t)r->max_depth;
     m[WS_M_max_warp_splits].i = (int64_t)r->max_splits;
     m[WS_M_resident_ctas].i = (int64_t)max_ctas;

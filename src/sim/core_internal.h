@@ -11,7 +11,7 @@
 #define WS_NEVER UINT64_MAX
 
 /* Why a unit cannot issue (also the idle-slot classes). */
-enum { WS_STALL_NONE = 0, WS_STALL_DEP, WS_STALL_MEM, WS_STALL_SYNC, WS_STALL_EMPTY };
+enum { WS_STALL_NONE = 0, WS_STALL_DEP, WS_STALL_MEM, WS_STALL_SYNC, WS_STALL_EMPTY, WS_STALL_MSHR };
 
 #define WS_CTA_BARS 16
 
@@ -84,7 +84,9 @@ typedef struct ws_simrun {
     uint64_t last_complete;          /* max completion cycle of anything issued */
     /* metrics */
     uint64_t warp_insts, thread_insts;
-    uint64_t idle[5];
+    uint64_t idle[6];                /* indexed by WS_STALL_* */
+    uint32_t smem_banks;             /* smem_banks parameter */
+    uint64_t smem_conflicts;         /* shared-memory replays: sum of (degree - 1) */
     uint32_t max_depth, max_splits;
     /* outcome */
     int status;                      /* -1 running */
