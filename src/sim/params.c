@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "warpsweep/params.h"
+#include "warpsweep/strutil.h"
 
 static int count_choices(const char *s)
 {
@@ -102,37 +103,12 @@ int ws_param_find(const char *name)
     return -1;
 }
 
-static int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 1000;
-    int d[64][64];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = (int)i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = (int)j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-    return d[la][lb];
-}
-
 const char *ws_param_suggest(const char *name)
 {
-    const char *best = ws_params[0].name;
-    int best_d = 1 << 30;
-    for (int i = 0; i < WS_NPARAMS; i++) {
-        int d = edit_distance(name, ws_params[i].name);
-        if (d < best_d) {
-            best_d = d;
-            best = ws_params[i].name;
-        }
-    }
-    return best;
+    const char *names[WS_NPARAMS];
+    for (int i = 0; i < WS_NPARAMS; i++)
+        names[i] = ws_params[i].name;
+    return names[ws_closest(name, names, WS_NPARAMS, NULL)];
 }
 
 static int range_error(int id, const char *text, ws_error *err)

@@ -32,6 +32,7 @@
 #include <yaml.h>
 #include "warpsweep/workload.h"
 #include "wl_types.h"
+#include "warpsweep/strutil.h"
 
 #define MAX_BLOCK_THREADS 1024u
 
@@ -75,40 +76,12 @@ static const char *kind_name(const yaml_node_t *n)
 
 /* ---- names and suggestions ---- */
 
-static int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 1000;
-    int d[64][64];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = (int)i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = (int)j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            d[i][j] = best;
-        }
-    return d[la][lb];
-}
-
 /* " (did you mean 'x'?)" for the closest of names[0..n-1], or "" when none
  * is reasonably close. */
 static const char *suggest(const char *word, const char *const *names, int n, char *buf, size_t len)
 {
-    int best = -1, best_d = INT_MAX;
-    for (int i = 0; i < n; i++) {
-        int d = edit_distance(word, names[i]);
-        if (d < best_d) {
-            best_d = d;
-            best = i;
-        }
-    }
+    int best_d;
+    int best = ws_closest(word, names, (size_t)n, &best_d);
     int lim = (int)strlen(word) / 2 + 2;
     if (best < 0 || best_d > lim) {
         buf[0] = 0;
