@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Study 2 (docs/studies.md): runs sweeps/study_divergence.yaml, draws its figure
+# and asserts from the HDF5 file (tests/e2e/study_divergence_check.py): the spin
+# lock deadlocks under the stack and completes under convergence barriers for
+# every scheduler/issue/latency, barriers never deadlock, the if/else is faster
+# with barriers.
+set -euo pipefail
+BIN=${WS_BIN:-$PWD/build/warpsweep}
+SRC=${WS_SOURCE_DIR:-$PWD}
+PY=/usr/bin/python3
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$BIN" run "$SRC/sweeps/study_divergence.yaml" -o "$T/d.h5" -j 2 --quiet || fail "run"
+$PY "$SRC/analysis/study_divergence.py" "$T/d.h5" "$T/d.png" || fail "analysis/study_divergence.py"
+[ -s "$T/d.png" ] || fail "figure not written"
+$PY "$SRC/tests/e2e/study_divergence_check.py" "$T/d.h5"
+echo "slow_study_divergence: ok"
