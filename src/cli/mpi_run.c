@@ -48,6 +48,7 @@ enum { W_NEW, W_PARKED, W_BUSY, W_STOPPED };
 
 #define MAX_CHUNK 256
 #define MAX_SHARE 16
+#define CHUNK_SECONDS 0.25 /* a worker's chunk aims at this much simulation per thread */
 #define BATCH_ROWS 128
 #define BATCH_SECONDS 0.5
 
@@ -325,6 +326,8 @@ struct coord {
     uint64_t i;             /* next index into o->range */
     uint64_t remaining;     /* indices not yet handed out (done ones excluded) */
     int total_threads;
+    double sim_sum;         /* simulated seconds and rows so far: the mean cost of a point */
+    uint64_t sim_rows;
 };
 
 static void write_rows(coord *co, int from, const ws_row *rows, size_t n)
@@ -342,6 +345,9 @@ static void write_rows(coord *co, int from, const ws_row *rows, size_t n)
                     co->c->sim[from] += rows[i].sim_seconds;
                 }
                 co->c->points[from] += n;
+                for (size_t i = 0; i < n; i++)
+                    co->sim_sum += rows[i].sim_seconds;
+                co->sim_rows += n;
                 if (co->o->progress)
                     ws_progress_update(co->o->progress, rows, n);
             }
@@ -366,7 +372,17 @@ static size_t take(coord *co, int threads, uint64_t *out)
             share = 1;
         if (share > MAX_SHARE)
             share = MAX_SHARE;
-        uint64_t want = share * (uint64_t)threads;
+        /* points differ in cost by orders of magnitude: a worker's chunk is
+         * about CHUNK_SECONDS of simulation per thread at the mean cost so
+         * far (one point per thread before any row came back), so a chunk
+         * stuck behind an expensive point holds back little */
+        double mean = co->sim_rows ? co->sim_sum / (double)co->sim_rows : -1;
+        uint64_t by_cost = mean < 0 ? 1 : mean > 0 ? (uint64_t)(CHUNK_SECONDS / mean) : MAX_SHARE;
+        if (by_cost < 1)
+            by_cost = 1;
+        if (share > by_cost)
+            share = by_cost;
+        uint64_t want = threads ? share * (uint64_t)threads : 1;
         if (want > MAX_CHUNK)
             want = MAX_CHUNK;
         const ws_point_range *r = &co->o->range;
@@ -434,7 +450,7 @@ static int coord_drive(void *vctx, const ws_sweep *sw, const ws_drive_opts *o, w
                     __atomic_store_n(&co.skipped, 1, __ATOMIC_RELAXED);
                     break;
                 }
-                size_t m = take(&co, 1, chunk);
+                size_t m = take(&co, 0, chunk); /* no message to amortise: one point at a time */
                 if (!m)
                     break;
                 for (size_t i = 0; i < m; i++) {
