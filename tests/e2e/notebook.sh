@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# analysis/throughput_per_area.ipynb runs headless (Debian's jupyter-nbconvert,
+# kernel python3 = /usr/bin/python3) on a small results file made here, writes
+# its figure, and finds the same Pareto front as `warpsweep pareto --y ipc`
+# (throughput = ipc x clock_ghz with one clock: the same order).
+set -euo pipefail
+BIN=${WS_BIN:-$PWD/build/warpsweep}
+SRC=${WS_SOURCE_DIR:-$PWD}
+PY=/usr/bin/python3
+NBC=/usr/bin/jupyter-nbconvert
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[ -x "$NBC" ] || fail "$NBC missing (scripts/setup.sh installs jupyter-nbconvert python3-nbformat python3-ipykernel python3-nbclient)"
+
+cat > "$T/s.yaml" <<YAML
+name: e2e-notebook
+workload: $SRC/sweeps/kernels/latency_occ.yaml
+base:
+  max_ctas: 1024
+  regfile_kb: "=warps * ceil(regs_per_thread * warp_size / reg_alloc_unit) * reg_alloc_unit * 4 / 1024"
+grid:
+  scheduler: [lrr, gto]
+  mem_latency: [100, 300]
+  warps: [4, 8, 16, 32, 64]
+  divergence: [stack, barrier]
+YAML
+"$BIN" run "$T/s.yaml" -o "$T/s.h5" -j 2 --quiet || fail "run"
+
+export PYDEVD_DISABLE_FILE_VALIDATION=1
+WS_RESULTS="$T/s.h5" WS_FIGURE="$T/front.png" \
+    "$NBC" --to notebook --execute --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=300 \
+    --output-dir "$T/out" "$SRC/analysis/throughput_per_area.ipynb" > "$T/nbconvert.log" 2>&1 \
+    || fail "nbconvert --execute: $(tail -20 "$T/nbconvert.log")"
+[ -s "$T/front.png" ] || fail "notebook did not write its figure"
+
+"$BIN" pareto "$T/s.h5" --x area_mm2 --y ipc > "$T/pareto.txt" || fail "pareto"
+$PY - "$T/out/throughput_per_area.ipynb" "$T/pareto.txt" <<'PY' || fail "notebook front differs from warpsweep pareto"
+import re, sys
+import nbformat
+nb = nbformat.read(sys.argv[1], as_version=4)
+text = ""
+for c in nb.cells:
+    for o in c.get("outputs", []):
+        if o.get("output_type") == "error":
+            sys.exit("cell error: %s: %s" % (o.get("ename"), o.get("evalue")))
+        text += o.get("text", "")
+m = re.findall(r"front points of .*?: \[([0-9, ]*)\]", text)
+if len(m) != 1:
+    sys.exit("want one front in the notebook output, got %d:\n%s" % (len(m), text))
+nb_points = sorted(int(x) for x in m[0].split(",") if x.strip())
+cli = [l for l in open(sys.argv[2]).read().splitlines() if l and not l.startswith("#")][1:]
+cli_points = sorted(int(l.split()[0]) for l in cli)
+if nb_points != cli_points or not nb_points:
+    sys.exit("notebook %s vs pareto %s" % (nb_points, cli_points))
+print("notebook front = pareto front: %s" % nb_points)
+PY
+echo "notebook: ok"
