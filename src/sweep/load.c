@@ -181,7 +181,12 @@ static int add_value(ctx *c, ws_axis *a, int id, ws_value v, yaml_node_t *at)
     if (d < p->min || d > p->max)
         return FAIL(c, at, "parameter %s: %.15g is out of range [%.15g, %.15g]%s%s", p->name, d, p->min, p->max,
                     *p->unit ? " " : "", p->unit);
-    a->values = realloc(a->values, (size_t)(a->n + 1) * sizeof *a->values);
+    if ((a->n & (a->n - 1)) == 0) {   /* capacity doubles at powers of two: ranges may hold 10^7 values */
+        ws_slot *grown = realloc(a->values, (size_t)(a->n ? 2 * a->n : 1) * sizeof *a->values);
+        if (!grown)
+            return FAIL(c, at, "out of memory for the values of %s", ws_params[id].name);
+        a->values = grown;
+    }
     a->values[a->n].v = v;
     a->values[a->n].expr = -1;
     a->n++;
