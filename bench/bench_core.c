@@ -9,7 +9,10 @@
  *  - a memory-bound kernel (sweeps/kernels/latency.ptx, 16 warps, blocking
  *    issue: most cycles nothing can issue and are skipped),
  * and the host-time ratio of the memory-bound run at mem_latency 2000 vs 100
- * (same instructions; event skipping should keep it close to 1).
+ * (same instructions; event skipping should keep it close to 1), and
+ *  - a cache-bound kernel (sweeps/kernels/cachesens.yaml, scoreboard issue,
+ *    gto): with a 64 KiB L1 that holds every warp's working set, and with an
+ *    8 KiB L1 behind 8 bytes/cycle of DRAM bandwidth (misses, MSHR stalls).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +44,14 @@ static const char *mem_yaml_fmt =
     "name: bench_mem\nkernel: %s/sweeps/kernels/latency.ptx\nentry: latency\ngrid: 16\nblock: 32\n"
     "regs_per_thread: 10\nbuffers:\n  one: {type: u32, count: 1, init: 1}\n"
     "  out: {type: u32, count: 512, init: 0}\nparams: [one, out, 3000]\nexpect:\n  out: 3000\n";
+
+/* cachesens.ptx scaled up for timing: 16 CTAs of 16 warps, each warp re-reading
+ * its own 2 KiB slice 32 times. */
+static const char *cache_yaml_fmt =
+    "name: bench_cache\nkernel: %s/sweeps/kernels/cachesens.ptx\nentry: _Z9cachesensPKjPjii\n"
+    "grid: 16\nblock: 512\nregs_per_thread: 33\nbuffers:\n"
+    "  in:  {type: u32, count: 131072, init: iota}\n  out: {type: u32, count: 8192, init: 0}\n"
+    "params: [in, out, 512, 32]\n";
 
 static double now_s(void)
 {
@@ -131,6 +142,27 @@ int main(int argc, char **argv)
                (double)res.metrics[WS_M_cycles].i / tm[i] / 1e6);
     }
     printf("host-time ratio mem_latency 2000 / 100: %.2f\n", tm[1] / tm[0]);
+
+    char p_cache[512];
+    snprintf(p_cache, sizeof p_cache, "%s/bench_cache.yaml", dir);
+    snprintf(text, sizeof text, cache_yaml_fmt, abs_src);
+    write_file(p_cache, text);
+    ws_workload *cache = ws_workload_load(p_cache, &err);
+    if (!cache) { fprintf(stderr, "%s\n", err.msg); return 1; }
+    const char *l1[2][2] = {{"l1_kb=64", "dram_bw=0"}, {"l1_kb=8", "dram_bw=8"}};
+    for (int i = 0; i < 2; i++) {
+        ws_config c;
+        ws_config_defaults(&c);
+        set(&c, "scheduler=gto");
+        set(&c, l1[i][0]);
+        set(&c, l1[i][1]);
+        double t = timed(s, cache, &c, 3, &res);
+        double wi = (double)res.metrics[WS_M_warp_insts].i;
+        printf("cache-bound (%s, %s): %.0f warp insts in %.3f s = %.2f M warp insts/s (l1_hit_rate %.3f)\n",
+               l1[i][0], l1[i][1], wi, t, wi / t / 1e6, res.metrics[WS_M_l1_hit_rate].f);
+    }
+    ws_workload_free(cache);
+    unlink(p_cache);
     ws_sim_free(s);
     ws_workload_free(alu);
     ws_workload_free(mem);

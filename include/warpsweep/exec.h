@@ -144,6 +144,8 @@ typedef struct ws_exec_env {
     uint64_t clock;           /* current cycle, for %clock/%clock64 */
     uint32_t nsm;             /* %nsmid */
     uint32_t nwarps_hw;       /* %nwarpid */
+    uint64_t mem_changes;     /* store/atomic lane writes that changed memory (any space):
+                                 the livelock proof compares this instead of hashing memory */
     char fault[WS_ERROR_LEN]; /* set when WS_EXEC_FAULT is returned */
 } ws_exec_env;
 

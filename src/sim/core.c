@@ -406,7 +406,6 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         uint32_t n = (uint32_t)__builtin_popcountll(eff.exited);
         ct->live_threads -= n;
         r->exits_total += n;
-        ws_livelock_reset(r);
         cta_check_bars(r, c, ct, now);
         if ((w->exited & w->fw.valid) == w->fw.valid) warp_finished(r, c, slot);
     }

@@ -93,7 +93,7 @@ typedef struct ws_simrun {
     char msg[WS_ERROR_LEN];
     /* livelock detector (deadlock.c) */
     uint64_t ll_events, ll_stride, ll_power, ll_count;
-    uint64_t ll_h1, ll_h2, ll_cycle, ll_exits;
+    uint64_t ll_h1, ll_h2, ll_cycle, ll_exits, ll_mem_changes;
     int ll_saved;
     uint64_t exits_total;
     /* timeline records (trace.c) */

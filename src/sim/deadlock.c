@@ -5,16 +5,20 @@
  *    complete (every live thread waits at a CTA barrier, a convergence WAIT
  *    or a warp-level .sync that cannot be satisfied): ws_deadlock_report.
  *  - livelock: the complete state that determines the future (PCs, masks,
- *    stack / barrier state, registers and local memory of live threads, CTA
- *    barrier counters, shared and global memory, scheduler state and every
- *    pending completion relative to the current cycle) recurs exactly while no
- *    thread exits.  The simulator is deterministic, so from then on it repeats
+ *    stack / barrier state, registers of live threads, CTA barrier counters,
+ *    scheduler state and every pending completion relative to the current
+ *    cycle) recurs exactly while no thread exits and no byte of memory (global,
+ *    shared, local) changes.  Memory is not hashed: the executor counts every
+ *    store or atomic that changes a value (env.mem_changes), and a state only
+ *    matches a saved one if that count, like the exit count, is unchanged in
+ *    between, so memory is then identical by construction.  The simulator is deterministic, so from then on it repeats
  *    forever: a proof.  The state is hashed (two independent 64-bit hashes)
  *    after every `stride`-th issued back-edge branch (the second hash only to
  *    save a state or confirm a match); Brent's cycle finding keeps one saved
  *    state, replaced after 1, 2, 4, ... checks, and the stride (16 at first)
  *    quadruples at each replacement, so a run of E back-edges costs about
- *    (E/16)^(1/3) state hashes.  Any thread exit restarts the search.  A
+ *    (E/16)^(1/3) state hashes.  A thread exit or a memory change makes the
+ *    saved state unmatchable: it is replaced at the next check.  A
  *    period of P back-edge events is found in the first phase with at least
  *    P / gcd(P, stride) checks.
  */
@@ -29,19 +33,6 @@ void ws_livelock_reset(ws_simrun *r)
     r->ll_power = 1;
     r->ll_count = 0;
     r->ll_saved = 0;
-}
-
-static uint64_t hash_bytes(uint64_t h, const uint8_t *p, size_t n)
-{
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t v;
-        memcpy(&v, p + i, 8);
-        h = ws_hmix(h, v);
-    }
-    uint64_t v = 0;
-    for (size_t q = 0; i < n; i++, q++) v |= (uint64_t)p[i] << (8 * q);
-    return ws_hmix(h, v ^ n);
 }
 
 static uint64_t rel(uint64_t t, uint64_t now) { return t > now ? t - now : 0; }
@@ -62,7 +53,6 @@ static uint64_t state_hash(ws_simrun *r, uint64_t h)
             h = ws_hmix(h, ct->fc.linear_id);
             h = ws_hmix(h, ct->live_threads);
             for (int b = 0; b < WS_CTA_BARS; b++) h = ws_hmix(h, ((uint64_t)ct->bar_arrived[b] << 32) | ct->bar_expect[b]);
-            if (r->launch.shared_bytes) h = hash_bytes(h, ct->fc.smem, r->launch.shared_bytes);
         }
         for (uint32_t wi = 0; wi < used; wi++) {
             ws_cwarp *w = &c->warps[wi];
@@ -77,8 +67,6 @@ static uint64_t state_hash(ws_simrun *r, uint64_t h)
                 h = ws_hmix(h, ((uint64_t)w->fw.cc[l] << 8) | (w->held >> l & 1 ? w->held_bar[l] : 0));
                 h = ws_hmix(h, rel(w->lane_ready[l], now) << 1 | w->lane_mem[l]);
                 for (uint32_t q = 0; q < r->nregs; q++) h = ws_hmix(h, w->fw.regs[(size_t)q * r->ws + l]);
-                if (r->launch.local_bytes)
-                    h = hash_bytes(h, w->fw.local + (size_t)l * r->launch.local_bytes, r->launch.local_bytes);
             }
             h = ws_hmix(h, rel(w->busy_until, now));
             for (uint32_t q = 0; q < r->nregs; q++)
@@ -88,10 +76,6 @@ static uint64_t state_hash(ws_simrun *r, uint64_t h)
                     h = ws_hmix(h, (w->sb_ready[q] - now) << 1 | w->sb_mem[q]);
                 }
         }
-    }
-    for (uint32_t i = 0; i < r->mem.gmem.nregions; i++) {
-        const ws_region *g = &r->mem.gmem.regions[i];
-        if (g->writable && g->data) h = hash_bytes(h, g->data, g->size);
     }
     h = ws_hmix(h, rel(r->last_complete, now));
     return h;
@@ -134,13 +118,32 @@ int ws_describe_warp(ws_simrun *r, ws_core *c, uint32_t wi, char *buf, size_t le
     return (int)(n < len ? n : len);
 }
 
+static void livelock_save(ws_simrun *r, uint64_t h1)
+{
+    r->ll_saved = 1;
+    r->ll_h1 = h1;
+    r->ll_h2 = state_hash(r, 0x13198a2e03707344ull);
+    r->ll_cycle = r->now;
+    r->ll_exits = r->exits_total;
+    r->ll_mem_changes = r->env.mem_changes;
+    r->ll_count = 0;
+}
+
 int ws_livelock_backedge(ws_simrun *r)
 {
     r->ll_events++;
     if (r->ll_events % r->ll_stride) return 0;
+    /* A thread exited or memory changed since the saved state: it can never
+     * recur, so save the current one instead (the stride is kept: restarting
+     * it at every exit made kernels with many short warps hash constantly). */
+    if (r->ll_saved && (r->ll_exits != r->exits_total || r->ll_mem_changes != r->env.mem_changes))
+        r->ll_saved = 0;
     uint64_t h1 = state_hash(r, 0x243f6a8885a308d3ull);
-    if (r->ll_saved && h1 == r->ll_h1 && r->ll_exits == r->exits_total &&
-        state_hash(r, 0x13198a2e03707344ull) == r->ll_h2) {
+    if (!r->ll_saved) {
+        livelock_save(r, h1);
+        return 0;
+    }
+    if (h1 == r->ll_h1 && state_hash(r, 0x13198a2e03707344ull) == r->ll_h2) {
         char buf[WS_ERROR_LEN];
         size_t n = (size_t)snprintf(buf, sizeof buf,
                                     "livelock: the state at cycle %llu recurs exactly at cycle %llu with no thread "
@@ -151,13 +154,9 @@ int ws_livelock_backedge(ws_simrun *r)
         r->status = WS_ST_DEADLOCK;
         return 1;
     }
-    if (!r->ll_saved || ++r->ll_count >= r->ll_power) {
-        r->ll_saved = 1;
-        r->ll_h1 = h1;
-        r->ll_h2 = state_hash(r, 0x13198a2e03707344ull);
-        r->ll_cycle = r->now;
-        r->ll_exits = r->exits_total;
-        r->ll_count = 0;
+    /* Brent: replace the saved state after 1, 2, 4, ... checks, widening the stride */
+    if (++r->ll_count >= r->ll_power) {
+        livelock_save(r, h1);
         r->ll_power *= 2;
         if (r->ll_stride < ((uint64_t)1 << 40)) r->ll_stride *= 4;
     }

@@ -199,7 +199,10 @@ static int exec_st(ws_xctx *x)
         for (unsigned i = 0; i < nv; i++) {
             if (!have[i]) continue;
             uint64_t v = SV(val[i], l);
-            memcpy(p + i * eb, &v, eb);
+            if (memcmp(p + i * eb, &v, eb)) {
+                x->env->mem_changes++;
+                memcpy(p + i * eb, &v, eb);
+            }
         }
     }
     finish_effect(x, 2, eb * nv);
@@ -289,7 +292,10 @@ static int exec_atom(ws_xctx *x)
         default:
             return ws_xfault(x, l, "%s: unknown operation %u", op_name(in->op), sub);
         }
-        memcpy(p, &nw, size);
+        if (memcmp(p, &nw, size)) {
+            x->env->mem_changes++;
+            memcpy(p, &nw, size);
+        }
         if (d) d[l] = old;
     }
     finish_effect(x, 3, size);
