@@ -70,4 +70,13 @@ int ws_store_read(const char *path, int (*fn)(void *ctx, const ws_row *row, cons
 int ws_store_columns(const char *path, void (*fn)(void *ctx, const char *name, const char *type), void *ctx,
                      ws_error *err);
 
+/* Which parameters take more than one value over a stream of rows (the
+ * columns worth showing next to a result). Zero-initialise, then add rows. */
+typedef struct ws_varying {
+    uint64_t rows;
+    ws_value first[WS_NPARAMS];
+    uint8_t varies[WS_NPARAMS];
+} ws_varying;
+void ws_varying_add(ws_varying *v, const ws_row *row);
+
 #endif

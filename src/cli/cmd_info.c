@@ -23,6 +23,7 @@ typedef struct info_ctx {
     int top;
     best_row *best;
     int nbest;
+    ws_varying var;             /* parameters that differ between rows: shown with the best */
 } info_ctx;
 
 static double metric_value(const ws_row *r, int m)
@@ -36,6 +37,7 @@ static int on_row(void *vctx, const ws_row *row, const char *workload)
 {
     info_ctx *c = vctx;
     c->rows++;
+    ws_varying_add(&c->var, row);
     if (row->status >= 0 && row->status < WS_ST_COUNT)
         c->by_status[row->status]++;
     if (c->metric < 0 || row->status != WS_ST_OK)
@@ -128,20 +130,9 @@ int cmd_info(int argc, char **argv)
     printf("\n");
 
     if (c.metric >= 0) {
-        /* which parameters vary: from the sweep stored in the file */
+        /* which parameters vary: the ones that differ between the file's rows */
         uint8_t show[WS_NPARAMS];
-        memset(show, 1, sizeof show);
-        char *text = ws_store_sweep_text(file, &err);
-        if (text) {
-            ws_sweep **sws;
-            int n;
-            ws_sweep_opts o = {0};
-            if (ws_sweep_load_text("sweep_yaml", text, strlen(text), fi.sweep_name, &o, &sws, &n, &err) == 0) {
-                memcpy(show, sws[0]->varying, sizeof show);
-                ws_sweeps_free(sws, n);
-            }
-            free(text);
-        }
+        memcpy(show, c.var.varies, sizeof show);
         int seed_id = ws_param_find("seed");
         printf("best %d by %s (%s, status ok):\n", c.nbest, ws_metrics[c.metric].name,
                c.minimize ? "lowest" : "highest");

@@ -50,8 +50,7 @@ typedef struct pareto_ctx {
     size_t n, cap;
     uint64_t rows, ok;
     int oom;
-    ws_value first[WS_NPARAMS];   /* parameters of the first row ... */
-    uint8_t varies[WS_NPARAMS];   /* ... and which ones differ in a later row */
+    ws_varying var;               /* parameters that differ between rows */
     /* second pass */
     uint64_t *front;      /* sorted points on the front */
     size_t nfront;
@@ -87,11 +86,8 @@ static int pass1(void *vctx, const ws_row *row, const char *workload)
 {
     (void)workload;
     pareto_ctx *p = vctx;
-    if (p->rows++ == 0)
-        memcpy(p->first, row->params, sizeof p->first);
-    for (int i = 0; i < WS_NPARAMS; i++)
-        if (row->params[i].i != p->first[i].i)   /* bit patterns: floats compare exactly */
-            p->varies[i] = 1;
+    p->rows++;
+    ws_varying_add(&p->var, row);
     if (row->status != WS_ST_OK)
         return 0;
     p->ok++;
@@ -264,7 +260,7 @@ int cmd_pareto(int argc, char **argv)
 
     /* the parameters shown: those that differ between rows of the file */
     uint8_t show[WS_NPARAMS];
-    memcpy(show, p.varies, sizeof show);
+    memcpy(show, p.var.varies, sizeof show);
     for (int k = 0; k < 2; k++)
         if (cols[k]->param >= 0)
             show[cols[k]->param] = 0;
