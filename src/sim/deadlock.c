@@ -133,11 +133,17 @@ int ws_livelock_backedge(ws_simrun *r)
 {
     r->ll_events++;
     if (r->ll_events % r->ll_stride) return 0;
-    /* A thread exited or memory changed since the saved state: it can never
-     * recur, so save the current one instead (the stride is kept: restarting
-     * it at every exit made kernels with many short warps hash constantly). */
-    if (r->ll_saved && (r->ll_exits != r->exits_total || r->ll_mem_changes != r->env.mem_changes))
+    /* A thread exited or memory changed since the last check: no state before
+     * this point can recur, and while that keeps happening there is nothing to
+     * prove, so only note the counters (no hashing: kernels that store in
+     * every iteration would otherwise hash at every check). The search resumes
+     * once they stay unchanged for a whole stride; the stride is kept. */
+    if (r->ll_exits != r->exits_total || r->ll_mem_changes != r->env.mem_changes) {
+        r->ll_exits = r->exits_total;
+        r->ll_mem_changes = r->env.mem_changes;
         r->ll_saved = 0;
+        return 0;
+    }
     uint64_t h1 = state_hash(r, 0x243f6a8885a308d3ull);
     if (!r->ll_saved) {
         livelock_save(r, h1);
