@@ -33,7 +33,10 @@ typedef struct ws_run_opts {
 
 /* A reusable simulation: keeps its buffers between runs, so an OpenMP
  * thread running many points allocates only when a point needs more than
- * the previous one. Not shared between threads. */
+ * the previous one. Not shared between threads. It also keeps the last
+ * reference run (for `expect: reference`), keyed by the workload (pointer,
+ * kernel, path), seed and warp size: a workload must not be freed and another
+ * loaded in its place while a ws_sim that ran it is still used. */
 typedef struct ws_sim ws_sim;
 ws_sim *ws_sim_new(void);
 void ws_sim_free(ws_sim *s);
