@@ -68,8 +68,40 @@ void ws_uniformity(ws_kernel *k);
  *    reconverge at the same P share one barrier.
  *  - a divergent branch whose post-dominator is the virtual exit gets no
  *    barrier at all (no WAIT would ever read it; its threads leave by exit).
- *  - YIELD immediately before every backward branch (ws_inst.is_backedge),
- *    after the branch's ADD when both are present.
+ *  - YIELD immediately before a backward branch (ws_inst.is_backedge), after
+ *    the branch's ADD when both are present, according to yield_policy:
+ *      WS_YIELD_ALL   before every backward branch;
+ *      WS_YIELD_SPIN  only before the back-edges of loops that may spin waiting
+ *                     for another thread (SSDE-style, ElTantawy & Aamodt,
+ *                     MICRO 2016; what Volta/Turing compilers do, Shoushtary
+ *                     et al.). The loop of back-edge b -> h is its natural
+ *                     loop: h plus every block that reaches b without passing
+ *                     through h. A register is *tainted* when a definition of
+ *                     it inside the loop
+ *                       - is a load that another thread can change under it:
+ *                         ld / ldu from .global, .shared or generic memory
+ *                         (volatile or not; .local, .param, .const excluded),
+ *                         an atom, a shfl / vote / match / activemask or
+ *                         bar.red result, or a read of %clock / %clock64;
+ *                       - reads a tainted register (guard included) or the
+ *                         carry of a tainted .cc instruction in the loop;
+ *                       - lies in a block of the loop control-dependent on a
+ *                         loop branch with a tainted predicate/index (reachable
+ *                         from it before its immediate post-dominator).
+ *                     Registers defined only outside the loop are not tainted
+ *                     (a loop-invariant value cannot change while spinning);
+ *                     the analysis is flow-insensitive within the loop, so a
+ *                     value live into the loop and redefined in it counts.
+ *                     The loop may spin when the guard (brx: index) of one of
+ *                     its exits is tainted: a branch in the loop with a
+ *                     successor outside it, the back-edge branch itself, or a
+ *                     guarded exit / ret / trap in the loop. Such back-edges
+ *                     get a YIELD; counted loops (exit on a counter or a
+ *                     tid-derived bound, even when the body loads data) get
+ *                     none, so their early leavers wait at the loop's WAIT
+ *                     and the warp reconverges at the loop exit.
+ *                     Not tracked: values carried through memory (a tainted
+ *                     value stored and reloaded from .local).
  *    Edges from inside such a loop into its header skip the header's WAITs as
  *    well as the hoisted ADD (fine for a reducible loop: threads on its back
  *    edge are not participants of a barrier reconverging at the header).
@@ -78,19 +110,30 @@ void ws_uniformity(ws_kernel *k);
  * reached from different successors of one divergent branch (the diverged
  * splits run concurrently); otherwise registers are reused, greedily in
  * program order of the ADDs (lowest free index first). Not modelled: threads
- * released early by a clear that counted yielded threads run on concurrently
- * with the still-looping ones; a barrier after the loop may then share a
- * register with one inside it.
+ * released early by a clear that counted yielded threads (a loop with a YIELD)
+ * run on concurrently with the still-looping ones; a barrier after the loop
+ * may then share a register with one inside it.
  * Inserted instructions carry the line/col of the instruction they were
  * inserted for, have no operands, no registers, guard WS_NO_REG. Branch
  * targets, brx tables, ipdoms and the CFG are rebuilt for the new indices.
  *
  * Fails (NULL, one-line message in err naming the kernel) when more than
  * nregs barrier registers are needed, or when the CFG cannot be built. */
-ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, ws_error *err);
+enum { WS_YIELD_SPIN = 0, WS_YIELD_ALL = 1 };   /* = parameter barrier_yield's choice index */
+ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_policy, ws_error *err);
+
+/* The YIELD decision alone: out[i] = 1 for every backward branch i of k (CFG
+ * built) that gets a YIELD under yield_policy, 0 elsewhere (out has k->ninsts
+ * entries). Returns 0, or -1 on allocation failure (out then all 1: safe). */
+int ws_yield_points(const ws_kernel *k, int yield_policy, uint8_t *out);
 
 /* Deep copy of a kernel (every array and string duplicated; CFG included).
  * NULL on allocation failure. Freeable with ws_kernel_free. */
 ws_kernel *ws_kernel_clone(const ws_kernel *k);
+
+/* Estimated registers per thread: the most 32-bit slots simultaneously live
+ * (64-bit values count two, predicates none), by liveness over the CFG.
+ * Used when a workload gives no regs_per_thread (src/ptx/regpressure.c). */
+uint32_t ws_reg_pressure(const ws_kernel *k);
 
 #endif

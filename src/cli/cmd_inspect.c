@@ -13,7 +13,7 @@
 static void usage(FILE *out)
 {
     fprintf(out, "usage: warpsweep inspect WORKLOAD.yaml|KERNEL.ptx [--entry NAME] [--divergence stack|barrier]\n"
-                 "                         [--set barrier_regs=N]\n");
+                 "                         [--set barrier_regs=N] [--set barrier_yield=spin|all]\n");
 }
 
 /* text of source line `line` (1-based) */
@@ -181,7 +181,8 @@ int cmd_inspect(int argc, char **argv)
     }
     ws_kernel *bk = NULL;
     if (barrier) {
-        bk = ws_barrier_transform(k, (unsigned)ws_cfg_i(&cfg, WS_P_barrier_regs), &err);
+        bk = ws_barrier_transform(k, (unsigned)ws_cfg_i(&cfg, WS_P_barrier_regs),
+                                  (int)ws_cfg_i(&cfg, WS_P_barrier_yield), &err);
         if (!bk) {
             fprintf(stderr, "%s\n", err.msg);
             ws_kernel_free(owned);

@@ -209,6 +209,179 @@ static int falls_through(const ws_inst *in)
     }
 }
 
+/* ------------------------------------------------------- YIELD policy -- */
+/* Which back-edges get a YIELD (passes.h, yield_policy): under WS_YIELD_SPIN
+ * only those of loops whose exit may depend on something another thread can
+ * change (a memory load, an atomic, a warp-level result, the clock). */
+
+/* The instruction produces a value another thread (or time) may change. */
+static int spin_source(const ws_inst *in)
+{
+    switch (in->op) {
+    case WS_OP_LD: case WS_OP_LDU:
+        return !(in->space == WS_SP_PARAM || in->space == WS_SP_CONST || in->space == WS_SP_LOCAL);
+    case WS_OP_ATOM: case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_ACTIVEMASK:
+    case WS_OP_BAR: case WS_OP_BARRIER:
+        return 1;
+    default:
+        break;
+    }
+    for (unsigned j = 0; j < in->nsrc && j < WS_MAX_SRC; j++)
+        if (in->src[j].kind == WS_OK_SREG &&
+            (in->src[j].sreg == WS_SR_CLOCK || in->src[j].sreg == WS_SR_CLOCK64))
+            return 1;
+    return 0;
+}
+
+static int tainted_reg(const uint8_t *t, uint32_t nregs, uint32_t r)
+{
+    return r != WS_NO_REG && r < nregs && t[r];
+}
+
+static int reads_tainted(const ws_kernel *k, const ws_inst *in, const uint8_t *t)
+{
+    uint32_t nr = k->nregs;
+    if (tainted_reg(t, nr, in->guard)) return 1;
+    for (unsigned j = 0; j < in->n_rd && j < 12; j++)
+        if (tainted_reg(t, nr, in->rd[j])) return 1;
+    for (unsigned j = 0; j < in->nsrc && j < WS_MAX_SRC; j++) {
+        const ws_operand *o = &in->src[j];
+        if ((o->kind == WS_OK_REG || o->kind == WS_OK_ADDR) && tainted_reg(t, nr, o->reg)) return 1;
+        if (o->kind == WS_OK_VEC)
+            for (unsigned v = 0; v < o->nvec && v < 4; v++)
+                if (tainted_reg(t, nr, o->vec[v])) return 1;
+    }
+    return 0;
+}
+
+static int taint_writes(const ws_kernel *k, const ws_inst *in, uint8_t *t)
+{
+    int ch = 0;
+    uint32_t nr = k->nregs;
+#define TAINT(r) do { uint32_t r_ = (r); if (r_ != WS_NO_REG && r_ < nr && !t[r_]) { t[r_] = 1; ch = 1; } } while (0)
+    for (unsigned j = 0; j < in->n_wr && j < 5; j++) TAINT(in->wr[j]);
+    if (in->op != WS_OP_ST && in->op != WS_OP_RED)
+        for (unsigned j = 0; j < in->ndst && j < WS_MAX_DST; j++) {
+            const ws_operand *o = &in->dst[j];
+            if (o->kind == WS_OK_REG) TAINT(o->reg);
+            else if (o->kind == WS_OK_VEC)
+                for (unsigned v = 0; v < o->nvec && v < 4; v++) TAINT(o->vec[v]);
+        }
+#undef TAINT
+    return ch;
+}
+
+/* Does the loop (block set L) have an exit whose condition is tainted? */
+static int loop_may_spin(const ws_kernel *k, const word *L, uint32_t backedge, uint8_t *t, uint8_t *cdep,
+                         uint8_t *done, uint8_t *seen, uint32_t *stack)
+{
+    const uint32_t nb = k->nblocks;
+    memset(t, 0, k->nregs ? k->nregs : 1);
+    memset(cdep, 0, nb);
+    memset(done, 0, nb);
+    int carry = 0, changed = 1;
+    while (changed) {
+        changed = 0;
+        for (uint32_t u = 0; u < nb; u++) {
+            if (!bget(L, u)) continue;
+            for (uint32_t i = k->blocks[u].first; i <= k->blocks[u].last; i++) {
+                const ws_inst *in = &k->insts[i];
+                int rc = in->op == WS_OP_ADDC || in->op == WS_OP_SUBC || in->op == WS_OP_MADC;
+                if (!(cdep[u] || spin_source(in) || reads_tainted(k, in, t) || (rc && carry))) continue;
+                if (taint_writes(k, in, t)) changed = 1;
+                if ((in->mods & WS_MOD_CC) && !carry) { carry = 1; changed = 1; }
+            }
+        }
+        /* control dependence on a tainted branch of the loop */
+        for (uint32_t u = 0; u < nb; u++) {
+            const ws_block *bl = &k->blocks[u];
+            const ws_inst *in = &k->insts[bl->last];
+            if (!bget(L, u) || done[u] || bl->nsucc < 2) continue;
+            if ((in->op != WS_OP_BRA && in->op != WS_OP_BRX) || !reads_tainted(k, in, t)) continue;
+            done[u] = 1;
+            memset(seen, 0, nb);
+            uint32_t sp = 0, P = bl->ipdom;
+            for (uint32_t j = 0; j < bl->nsucc; j++) {
+                uint32_t s = bl->succ[j];
+                if (s != WS_PC_EXIT && s != P && bget(L, s) && !seen[s]) { seen[s] = 1; stack[sp++] = s; }
+            }
+            while (sp) {
+                uint32_t v = stack[--sp];
+                if (!cdep[v]) { cdep[v] = 1; changed = 1; }
+                const ws_block *sb = &k->blocks[v];
+                for (uint32_t j = 0; j < sb->nsucc; j++) {
+                    uint32_t s = sb->succ[j];
+                    if (s != WS_PC_EXIT && s != P && bget(L, s) && !seen[s]) { seen[s] = 1; stack[sp++] = s; }
+                }
+            }
+        }
+    }
+    /* exits: a branch leaving L, the back-edge, a guarded exit/ret/trap */
+    for (uint32_t u = 0; u < nb; u++) {
+        if (!bget(L, u)) continue;
+        const ws_block *bl = &k->blocks[u];
+        const ws_inst *in = &k->insts[bl->last];
+        int leaves = bl->last == backedge;
+        for (uint32_t j = 0; j < bl->nsucc; j++)
+            if (bl->succ[j] == WS_PC_EXIT || !bget(L, bl->succ[j])) leaves = 1;
+        if (!leaves) continue;
+        if (in->op == WS_OP_BRA || in->op == WS_OP_BRX || in->op == WS_OP_EXIT || in->op == WS_OP_RET ||
+            in->op == WS_OP_TRAP)
+            if (reads_tainted(k, in, t)) return 1;
+    }
+    return 0;
+}
+
+int ws_yield_points(const ws_kernel *k, int yield_policy, uint8_t *out)
+{
+    const uint32_t n = k->ninsts, nb = k->nblocks;
+    for (uint32_t i = 0; i < n; i++) out[i] = k->insts[i].is_backedge != 0;
+    if (yield_policy == WS_YIELD_ALL || !k->blocks || !k->block_of || nb == 0) return 0;
+    const uint32_t bw = NW(nb);
+    uint32_t *pstart = calloc(nb + 1, sizeof *pstart), *pred = NULL, *fill = NULL;
+    uint32_t *stack = malloc(nb * sizeof *stack);
+    word *L = calloc(bw, sizeof *L);
+    uint8_t *t = calloc(k->nregs ? k->nregs : 1, 1), *cdep = malloc(nb), *done = malloc(nb), *seen = malloc(nb);
+    int rc = -1;
+    if (!pstart || !stack || !L || !t || !cdep || !done || !seen) goto out;
+    uint32_t tot = 0;
+    for (uint32_t u = 0; u < nb; u++)
+        for (uint32_t j = 0; j < k->blocks[u].nsucc; j++)
+            if (k->blocks[u].succ[j] != WS_PC_EXIT) { pstart[k->blocks[u].succ[j] + 1]++; tot++; }
+    for (uint32_t u = 0; u < nb; u++) pstart[u + 1] += pstart[u];
+    pred = malloc((tot ? tot : 1) * sizeof *pred);
+    fill = calloc(nb, sizeof *fill);
+    if (!pred || !fill) goto out;
+    for (uint32_t u = 0; u < nb; u++)
+        for (uint32_t j = 0; j < k->blocks[u].nsucc; j++) {
+            uint32_t s = k->blocks[u].succ[j];
+            if (s != WS_PC_EXIT) pred[pstart[s] + fill[s]++] = u;
+        }
+    ctx c = { .k = k, .nb = nb, .pred = pred, .pstart = pstart, .stack = stack };
+    for (uint32_t i = 0; i < n; i++) {
+        const ws_inst *in = &k->insts[i];
+        if (!in->is_backedge) continue;
+        /* the natural loop(s) of the backward target(s) */
+        uint32_t b = k->block_of[i];
+        memset(L, 0, bw * sizeof *L);
+        uint32_t nt = in->op == WS_OP_BRX ? in->ntargets : 1;
+        for (uint32_t j = 0; j < nt; j++) {
+            uint32_t tgt = in->op == WS_OP_BRX ? k->brx_targets[in->target + j] : in->target;
+            if (tgt > i || tgt >= n) continue;
+            uint32_t h = k->block_of[tgt];
+            if (h != b) reach_bwd(&c, b, h, L);
+            bset(L, h);
+            bset(L, b);
+        }
+        out[i] = (uint8_t)loop_may_spin(k, L, i, t, cdep, done, seen, stack);
+    }
+    rc = 0;
+out:
+    if (rc) for (uint32_t i = 0; i < n; i++) out[i] = k->insts[i].is_backedge != 0;
+    free(pstart); free(pred); free(fill); free(stack); free(L); free(t); free(cdep); free(done); free(seen);
+    return rc;
+}
+
 static ws_inst pseudo(uint16_t op, uint32_t line, uint32_t col)
 {
     ws_inst in;
@@ -245,7 +418,7 @@ static uint32_t entry_slot(const head *hd, const barrier *bars, uint32_t src)
     return hd->nw + hd->nh;
 }
 
-ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, ws_error *err)
+ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_policy, ws_error *err)
 {
     const char *kname = k->name ? k->name : "<kernel>";
     const char *file = k->path ? k->path : kname;
@@ -266,6 +439,7 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, ws_error *er
     uint32_t *divs = NULL, ndivs = 0;
     word *tmp = NULL, *tmp2 = NULL;
     ws_inst *ni = NULL;
+    uint8_t *yp = NULL;                   /* instruction -> gets a YIELD (yield_policy) */
     int oom = 0;
 
     c.pstart = calloc(nb + 1, sizeof *c.pstart);
@@ -275,7 +449,9 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, ws_error *er
     bars = calloc(nb ? nb : 1, sizeof *bars);
     tmp = calloc(bw, sizeof *tmp);
     tmp2 = calloc(pw, sizeof *tmp2);
-    if (!c.pstart || !c.stack || !bar_tail || !divs || !bars || !tmp || !tmp2) { oom = 1; goto done; }
+    yp = malloc(n ? n : 1);
+    if (!c.pstart || !c.stack || !bar_tail || !divs || !bars || !tmp || !tmp2 || !yp) { oom = 1; goto done; }
+    if (ws_yield_points(W, yield_policy, yp)) { oom = 1; goto done; }
 
     /* predecessors */
     {
@@ -490,7 +666,7 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, ws_error *er
         }
         if (bl->last == i) {
             if (bar_tail[u] != UINT32_MAX) npre[i]++;   /* ADD */
-            if (W->insts[i].is_backedge) npre[i]++;     /* YIELD */
+            if (yp[i]) npre[i]++;                       /* YIELD */
         }
     }
     uint32_t nn = 0;
@@ -508,7 +684,7 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, ws_error *er
         if (bl->first == i) {
             const head *hd = &heads[u];
             uint32_t tailn = 0;
-            if (bl->last == i) tailn = (bar_tail[u] != UINT32_MAX) + (W->insts[i].is_backedge != 0);
+            if (bl->last == i) tailn = (bar_tail[u] != UINT32_MAX) + (yp[i] != 0);
             uint32_t hstart = base[i] + npre[i] - tailn - hd->nw - hd->nh;
             if (hstart != p) {                          /* skip branch for the fall-through */
                 ni[p] = pseudo(WS_OP_BRA, W->insts[i - 1].line, W->insts[i - 1].col);
@@ -536,7 +712,7 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, ws_error *er
                 ni[p].barrier = (uint16_t)bars[bar_tail[u]].reg;
                 p++;
             }
-            if (in->is_backedge) { ni[p] = pseudo(WS_OP_YIELD, in->line, in->col); p++; }
+            if (yp[i]) { ni[p] = pseudo(WS_OP_YIELD, in->line, in->col); p++; }
         }
         ni[p] = *in;
         ni[p].barrier = 0;
@@ -544,7 +720,7 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, ws_error *er
             /* remap: target block's head, entry slot by source block */
 #define TARGET_POS(t) ({ uint32_t tb_ = W->block_of[t]; const ws_block *tbl_ = &W->blocks[tb_]; \
                          uint32_t f_ = tbl_->first; \
-                         uint32_t tn_ = tbl_->last == f_ ? (bar_tail[tb_] != UINT32_MAX) + (W->insts[f_].is_backedge != 0) : 0; \
+                         uint32_t tn_ = tbl_->last == f_ ? (bar_tail[tb_] != UINT32_MAX) + (yp[f_] != 0) : 0; \
                          uint32_t hs_ = base[f_] + npre[f_] - tn_ - heads[tb_].nw - heads[tb_].nh; \
                          hs_ + entry_slot(&heads[tb_], bars, u); })
             if (in->op == WS_OP_BRA) ni[p].target = TARGET_POS(in->target);
@@ -583,7 +759,7 @@ done:
     if (heads) for (uint32_t u = 0; u < nb; u++) { free(heads[u].w); free(heads[u].h); }
     free(heads); free(bars); free(bar_tail); free(divs); free(interf);
     free(c.pred); free(c.pstart); free(c.stack); free(tmp); free(tmp2);
-    free(npre); free(base); free(newbrx); free(ni);
+    free(npre); free(base); free(newbrx); free(ni); free(yp);
     clone_free(W);
     return out;
 }

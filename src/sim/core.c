@@ -46,6 +46,7 @@ typedef struct ws_kcache {
     const ws_kernel *src;
     uint32_t ninsts;
     unsigned nregs;
+    int yield;              /* barrier_yield policy (passes.h WS_YIELD_*) */
     ws_kernel *xk;
 } ws_kcache;
 
@@ -138,12 +139,13 @@ static const ws_result *reference_for(ws_sim *s, const ws_workload *wl, uint64_t
     return &s->ref.res;
 }
 
-static const ws_kernel *barrier_kernel(ws_sim *s, const ws_kernel *k, unsigned nregs, ws_error *err)
+static const ws_kernel *barrier_kernel(ws_sim *s, const ws_kernel *k, unsigned nregs, int yield, ws_error *err)
 {
     for (int i = 0; i < WS_KCACHE; i++)
-        if (s->kc[i].xk && s->kc[i].src == k && s->kc[i].ninsts == k->ninsts && s->kc[i].nregs == nregs)
+        if (s->kc[i].xk && s->kc[i].src == k && s->kc[i].ninsts == k->ninsts && s->kc[i].nregs == nregs &&
+            s->kc[i].yield == yield)
             return s->kc[i].xk;
-    ws_kernel *xk = ws_barrier_transform(k, nregs, err);
+    ws_kernel *xk = ws_barrier_transform(k, nregs, yield, err);
     if (!xk) return NULL;
     ws_kcache *e = &s->kc[s->kc_next];
     s->kc_next = (s->kc_next + 1) % WS_KCACHE;
@@ -151,6 +153,7 @@ static const ws_kernel *barrier_kernel(ws_sim *s, const ws_kernel *k, unsigned n
     e->src = k;
     e->ninsts = k->ninsts;
     e->nregs = nregs;
+    e->yield = yield;
     e->xk = xk;
     return xk;
 }
@@ -580,7 +583,7 @@ static int setup(ws_sim *sim, ws_simrun *r)
     unsigned nbar = (unsigned)ws_cfg_i(cfg, WS_P_barrier_regs);
     if (barrier) {
         ws_error err = {{0}};
-        k = barrier_kernel(sim, wl->kernel, nbar, &err);
+        k = barrier_kernel(sim, wl->kernel, nbar, (int)ws_cfg_i(cfg, WS_P_barrier_yield), &err);
         if (!k) {
             fail(r, WS_ST_INVALID, "%s", err.msg);
             return -1;

@@ -19,13 +19,20 @@
 #define YIELD WS_OP_YIELD
 #define BRA WS_OP_BRA
 
-static ws_kernel *xform(const ws_kernel *k, unsigned nregs)
+static ws_kernel *xform_p(const ws_kernel *k, unsigned nregs, int policy)
 {
     ws_error e = {{0}};
-    ws_kernel *t = ws_barrier_transform(k, nregs, &e);
+    ws_kernel *t = ws_barrier_transform(k, nregs, policy, &e);
     if (!t) fprintf(stderr, "transform: %s\n", e.msg);
     assert_non_null(t);
     return t;
+}
+
+/* the pre-existing layouts below use the issue's literal reading: a YIELD
+ * before every back-edge */
+static ws_kernel *xform(const ws_kernel *k, unsigned nregs)
+{
+    return xform_p(k, nregs, WS_YIELD_ALL);
 }
 
 /* ops[i] for every instruction; a negative entry is "any original instruction" */
@@ -225,7 +232,7 @@ static void test_nested_ifs_distinct(void **st)
     kb_free(t);
 
     ws_error e = {{0}};
-    assert_null(ws_barrier_transform(k, 1, &e));
+    assert_null(ws_barrier_transform(k, 1, WS_YIELD_ALL, &e));
     assert_non_null(strstr(e.msg, "nest_kernel"));
     assert_non_null(strstr(e.msg, "needs 2"));
     assert_non_null(strstr(e.msg, "only 1"));
@@ -278,7 +285,7 @@ static void test_concurrent_siblings(void **st)
     k_nop(k); k_exit(k, NOREG);
     kb_done(k);
     ws_error e = {{0}};
-    assert_null(ws_barrier_transform(k, 2, &e));
+    assert_null(ws_barrier_transform(k, 2, WS_YIELD_ALL, &e));
     assert_non_null(strstr(e.msg, "needs 3"));
     ws_kernel *t = xform(k, 3);
     /* 0 tid; 1 setp; 2 ADD B0; 3 @p bra 10; 4 setp; 5 ADD B1; 6 @q bra 8; 7 A; 8 WAIT B1;
@@ -396,6 +403,242 @@ static void test_loop_break_shared(void **st)
     kb_free(k);
 }
 
+/* ---- YIELD policy (passes.h: barrier_yield spin|all) ---- */
+
+enum { R4 = 4, R5, R6, R7 };
+
+/* p = setp.lt a, b (registers) */
+static uint32_t k_setp_rr(ws_kernel *k, uint32_t p, uint32_t a, uint32_t b)
+{
+    uint32_t i = k_setp(k, p, a, 0);
+    ws_inst *in = &k->insts[i];
+    in->cmp = WS_CMP_LT;
+    in->src[1].kind = WS_OK_REG; in->src[1].reg = b; in->src[1].imm = 0;
+    in->rd[in->n_rd++] = b;
+    return i;
+}
+
+static uint32_t count_op(const ws_kernel *t, uint16_t op)
+{
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < t->ninsts; i++) c += t->insts[i].op == op;
+    return c;
+}
+
+/* The spin lock (atom.cas exit test) gets its YIELD under both policies, at the
+ * same place (layout of test_spinlock). */
+static void test_yield_spinlock_both(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("spinlock", 16);
+    k_cas(k, R0, R1); k_setp(k, P0, R0, 0); k_bra(k, P0, 0);
+    k_nop(k); k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    const int ops[] = {ADD, WS_OP_ATOM, WS_OP_SETP, YIELD, BRA, WAIT, O, O, WS_OP_EXIT};
+    for (int pol = WS_YIELD_SPIN; pol <= WS_YIELD_ALL; pol++) {
+        ws_kernel *t = xform_p(k, 16, pol);
+        expect_ops(t, ops, 9);
+        assert_int_equal(t->insts[4].target, 1);
+        kb_free(t);
+    }
+    uint8_t y[6];
+    assert_int_equal(ws_yield_points(k, WS_YIELD_SPIN, y), 0);
+    for (int i = 0; i < 6; i++) assert_int_equal(y[i], i == 2);
+    kb_free(k);
+}
+
+/* Counted loop, per-thread trip count: counter R1 += R2 until R1 >= tid.
+ *   0 tid R0 | 1 L: add R1; 2 setp.lt p, R1, R0; 3 @p bra 1 | 4 exit
+ * spin: 0 tid; 1 ADD B0; 2 add; 3 setp; 4 @p bra 2; 5 WAIT B0; 6 exit   (no YIELD)
+ * all:  0 tid; 1 ADD B0; 2 add; 3 setp; 4 YIELD; 5 @p bra 2; 6 WAIT B0; 7 exit */
+static void test_yield_counted_tid_bound(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("counted", 16);
+    k_sreg(k, R0, WS_SR_TID_X);
+    k_add(k, R1, R1, R2); k_setp_rr(k, P0, R1, R0); k_bra(k, P0, 1);
+    k_exit(k, NOREG);
+    kb_done(k);
+    assert_int_equal(k->insts[3].uniform, 0);
+    ws_kernel *t = xform_p(k, 1, WS_YIELD_SPIN);
+    const int ops_spin[] = {O, ADD, WS_OP_ADD, WS_OP_SETP, BRA, WAIT, WS_OP_EXIT};
+    expect_ops(t, ops_spin, 7);
+    assert_int_equal(t->insts[4].target, 2);
+    assert_int_equal(t->insts[4].ipdom, 5);
+    kb_free(t);
+    t = xform_p(k, 1, WS_YIELD_ALL);
+    const int ops_all[] = {O, ADD, WS_OP_ADD, WS_OP_SETP, YIELD, BRA, WAIT, WS_OP_EXIT};
+    expect_ops(t, ops_all, 8);
+    expect_pseudo(&t->insts[4], YIELD, 0, 4);
+    assert_int_equal(t->insts[5].target, 2);
+    kb_free(t);
+    kb_free(k);
+}
+
+/* Counted loop with a constant bound (uniform exit: no barrier at all):
+ *   0 L: add R1; 1 setp.ne p, R1, 10; 2 @p bra 0 | 3 exit
+ * spin: unchanged (4 instructions); all: a YIELD before the back-edge. */
+static void test_yield_counted_const_bound(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("counted_uni", 16);
+    k_add(k, R1, R1, R2); k_setp(k, P0, R1, 10); k_bra(k, P0, 0);
+    k_exit(k, NOREG);
+    kb_done(k);
+    assert_int_equal(k->insts[2].uniform, 1);
+    ws_kernel *t = xform_p(k, 1, WS_YIELD_SPIN);
+    const int ops_spin[] = {WS_OP_ADD, WS_OP_SETP, BRA, WS_OP_EXIT};
+    expect_ops(t, ops_spin, 4);
+    kb_free(t);
+    t = xform_p(k, 1, WS_YIELD_ALL);
+    const int ops_all[] = {WS_OP_ADD, WS_OP_SETP, YIELD, BRA, WS_OP_EXIT};
+    expect_ops(t, ops_all, 5);
+    assert_int_equal(t->insts[3].target, 0);
+    kb_free(t);
+    kb_free(k);
+}
+
+/* Wait for a flag: the exit depends on a volatile load in the loop.
+ *   0 L: ld.volatile.global R1, [R2]; 1 setp.ne p, R1, 0; 2 @p bra 0 | 3 exit
+ * both policies: 0 ADD B0; 1 ld; 2 setp; 3 YIELD; 4 @p bra 1; 5 WAIT B0; 6 exit */
+static void test_yield_volatile_flag(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("flag", 16);
+    uint32_t ld = k_ld(k, WS_SP_GLOBAL, R1, R2, 0);
+    k->insts[ld].mods |= WS_MOD_VOLATILE;
+    k_setp(k, P0, R1, 0); k_bra(k, P0, 0);
+    k_exit(k, NOREG);
+    kb_done(k);
+    const int ops[] = {ADD, WS_OP_LD, WS_OP_SETP, YIELD, BRA, WAIT, WS_OP_EXIT};
+    for (int pol = WS_YIELD_SPIN; pol <= WS_YIELD_ALL; pol++) {
+        ws_kernel *t = xform_p(k, 1, pol);
+        expect_ops(t, ops, 7);
+        expect_pseudo(&t->insts[3], YIELD, 0, 3);
+        kb_free(t);
+    }
+    kb_free(k);
+}
+
+/* A loop that loads data but exits on its counter only (varloop's shape):
+ *   0 tid R0 | 1 L: ld.global R3, [R4]; 2 add R5 = R5 + R3; 3 add R4 = R4 + R6;
+ *   4 add R1 = R1 + R2; 5 setp.lt p, R1, R0; 6 @p bra 1 | 7 exit
+ * spin: no YIELD (ADD hoisted before 1, WAIT before 7: 10 instructions);
+ * all: a YIELD before the back-edge (11). */
+static void test_yield_loads_counter_exit(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("sumloop", 16);
+    k_sreg(k, R0, WS_SR_TID_X);
+    k_ld(k, WS_SP_GLOBAL, R3, R4, 0); k_add(k, R5, R5, R3); k_add(k, R4, R4, R6);
+    k_add(k, R1, R1, R2); k_setp_rr(k, P0, R1, R0); k_bra(k, P0, 1);
+    k_exit(k, NOREG);
+    kb_done(k);
+    ws_kernel *t = xform_p(k, 1, WS_YIELD_SPIN);
+    const int ops_spin[] = {O, ADD, WS_OP_LD, WS_OP_ADD, WS_OP_ADD, WS_OP_ADD, WS_OP_SETP, BRA, WAIT,
+                            WS_OP_EXIT};
+    expect_ops(t, ops_spin, 10);
+    kb_free(t);
+    t = xform_p(k, 1, WS_YIELD_ALL);
+    assert_int_equal(t->ninsts, 11);
+    assert_int_equal(count_op(t, YIELD), 1);
+    assert_int_equal(t->insts[7].op, YIELD);
+    kb_free(t);
+    /* the same loop whose bound is reloaded from global memory in the loop
+     * (a value live into it and redefined in it): may spin */
+    ws_kernel *k2 = kb_new("sumloop2", 16);
+    k_sreg(k2, R0, WS_SR_TID_X);
+    k_ld(k2, WS_SP_GLOBAL, R3, R4, 0); k_add(k2, R5, R5, R3); k_ld(k2, WS_SP_GLOBAL, R0, R4, 4);
+    k_add(k2, R1, R1, R2); k_setp_rr(k2, P0, R1, R0); k_bra(k2, P0, 1);
+    k_exit(k2, NOREG);
+    kb_done(k2);
+    t = xform_p(k2, 1, WS_YIELD_SPIN);
+    assert_int_equal(count_op(t, YIELD), 1);
+    kb_free(t);
+    kb_free(k2);
+    kb_free(k);
+}
+
+/* A bound loaded from global memory BEFORE the loop (never redefined in it) is
+ * loop-invariant: the loop is counted, no YIELD under spin. A loaded bound read
+ * through .local or .param in the loop does not make it spin either. */
+static void test_yield_invariant_loaded_bound(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("invbound", 16);
+    k_ld(k, WS_SP_GLOBAL, R0, R4, 0);
+    k_ld(k, WS_SP_LOCAL, R3, R4, 0); k_add(k, R1, R1, R3); k_ld(k, WS_SP_PARAM, R2, NOREG, 0);
+    k_add(k, R1, R1, R2); k_setp_rr(k, P0, R1, R0); k_bra(k, P0, 1);
+    k_exit(k, NOREG);
+    kb_done(k);
+    ws_kernel *t = xform_p(k, 1, WS_YIELD_SPIN);
+    assert_int_equal(count_op(t, YIELD), 0);
+    assert_int_equal(count_op(t, ADD), 1);
+    assert_int_equal(count_op(t, WAIT), 1);
+    kb_free(t);
+    t = xform_p(k, 1, WS_YIELD_ALL);
+    assert_int_equal(count_op(t, YIELD), 1);
+    kb_free(t);
+    kb_free(k);
+}
+
+/* Control dependence: the counter advances only when a loaded flag is set, so
+ * the exit (on the counter) waits on memory; and %clock in the exit test.
+ *   0 tid R0 | 1 L: ld.global R3, [R4]; 2 setp.ne q, R3, 0; 3 @q bra 5 |
+ *   4 add R1 = R1 + R2 | 5 setp.lt p, R1, R0; 6 @p bra 1 | 7 exit */
+static void test_yield_control_dependent_and_clock(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("cdep", 16);
+    k_sreg(k, R0, WS_SR_TID_X);
+    k_ld(k, WS_SP_GLOBAL, R3, R4, 0); k_setp(k, P1, R3, 0); k_bra(k, P1, 5);
+    k_add(k, R1, R1, R2);
+    k_setp_rr(k, P0, R1, R0); k_bra(k, P0, 1);
+    k_exit(k, NOREG);
+    kb_done(k);
+    uint8_t y[8];
+    assert_int_equal(ws_yield_points(k, WS_YIELD_SPIN, y), 0);
+    for (int i = 0; i < 8; i++) assert_int_equal(y[i], i == 6);
+    kb_free(k);
+
+    /* busy-wait on the clock: 0 L: mov R1, %clock; 1 setp.lt p, R1, R0; 2 @p bra 0 | 3 exit */
+    k = kb_new("clock", 16);
+    k_sreg(k, R1, WS_SR_CLOCK); k_setp_rr(k, P0, R1, R0); k_bra(k, P0, 0);
+    k_exit(k, NOREG);
+    kb_done(k);
+    uint8_t y2[4];
+    assert_int_equal(ws_yield_points(k, WS_YIELD_SPIN, y2), 0);
+    assert_int_equal(y2[2], 1);
+    kb_free(k);
+}
+
+/* Nested: a counted outer loop around a spin lock. Only the inner back-edge
+ * (the spin) gets a YIELD under spin; both under all.
+ *   0 tid R0 | 1 O: mov | 2 I: atom.cas R3; 3 setp.ne q, R3, 0; 4 @q bra 2 |
+ *   5 add R1 = R1 + R2; 6 setp.lt p, R1, R0; 7 @p bra 1 | 8 exit */
+static void test_yield_nested(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("nested", 16);
+    k_sreg(k, R0, WS_SR_TID_X);
+    k_nop(k);
+    k_cas(k, R3, R4); k_setp(k, P1, R3, 0); k_bra(k, P1, 2);
+    k_add(k, R1, R1, R2); k_setp_rr(k, P0, R1, R0); k_bra(k, P0, 1);
+    k_exit(k, NOREG);
+    kb_done(k);
+    uint8_t y[9];
+    assert_int_equal(ws_yield_points(k, WS_YIELD_SPIN, y), 0);
+    for (int i = 0; i < 9; i++) assert_int_equal(y[i], i == 4);
+    assert_int_equal(ws_yield_points(k, WS_YIELD_ALL, y), 0);
+    for (int i = 0; i < 9; i++) assert_int_equal(y[i], i == 4 || i == 7);
+    ws_kernel *t = xform_p(k, 4, WS_YIELD_SPIN);
+    assert_int_equal(count_op(t, YIELD), 1);
+    for (uint32_t i = 0; i + 1 < t->ninsts; i++)     /* the YIELD guards the inner back-edge */
+        if (t->insts[i].op == YIELD) assert_int_equal(t->insts[i + 1].guard, P1);
+    kb_free(t);
+    kb_free(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +654,14 @@ int main(void)
         cmocka_unit_test(test_exit_ipdom_no_barrier),
         cmocka_unit_test(test_brx),
         cmocka_unit_test(test_loop_break_shared),
+        cmocka_unit_test(test_yield_spinlock_both),
+        cmocka_unit_test(test_yield_counted_tid_bound),
+        cmocka_unit_test(test_yield_counted_const_bound),
+        cmocka_unit_test(test_yield_volatile_flag),
+        cmocka_unit_test(test_yield_loads_counter_exit),
+        cmocka_unit_test(test_yield_invariant_loaded_bound),
+        cmocka_unit_test(test_yield_control_dependent_and_clock),
+        cmocka_unit_test(test_yield_nested),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
