@@ -26,6 +26,7 @@
 #include <string.h>
 #include <stdarg.h>
 #include "warpsweep/ptx.h"
+#include "warpsweep/passes.h"
 #include "warpsweep/exec.h"
 #include "ptx_internal.h"
 
@@ -480,7 +481,7 @@ static int parse_var(P *p, int is_extern)
 enum {
     A_TYPE = 0, A_TYPE2, A_SPACE, A_CMP, A_BOOL, A_RND, A_RNDI, A_SAT, A_FTZ, A_APPROX, A_FULL,
     A_HILO, A_WIDE, A_CC, A_UNI, A_VOL, A_TO, A_ALIGNED, A_ORDER, A_SCOPE, A_CACHE, A_NC, A_VEC,
-    A_ATOM, A_SHFL, A_VOTE, A_BARK, A_MATCH, A_PRMT, A_SHF, A_TESTP, A_SYNC, A_IDX, A_NOFTZ, A_NCAT
+    A_ATOM, A_SHFL, A_VOTE, A_BARK, A_MATCH, A_PRMT, A_SHF, A_TESTP, A_SYNC, A_IDX, A_NOFTZ, A_SHIFTAMT, A_NCAT
 };
 #define B(x) (1ull << (x))
 static const char *const cat_names[A_NCAT] = {
@@ -495,7 +496,7 @@ static const char *const cat_names[A_NCAT] = {
     [A_SHFL] = ".up/.down/.bfly/.idx", [A_VOTE] = ".all/.any/.uni/.ballot", [A_BARK] = ".sync/.arrive/.red",
     [A_MATCH] = ".any/.all", [A_PRMT] = "a mode (.f4e .b4e .rc8 .ecl .ecr .rc16)", [A_SHF] = ".l/.r and .wrap/.clamp",
     [A_TESTP] = "a test (.finite .infinite .number .notanumber .normal .subnormal)", [A_SYNC] = ".sync",
-    [A_IDX] = ".idx", [A_NOFTZ] = ".noftz",
+    [A_IDX] = ".idx", [A_NOFTZ] = ".noftz", [A_SHIFTAMT] = ".shiftamt",
 };
 
 #define ARITH (B(A_TYPE) | B(A_RND) | B(A_SAT) | B(A_FTZ))
@@ -517,12 +518,13 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_SHL] = B(A_TYPE), [WS_OP_SHR] = B(A_TYPE), [WS_OP_SHF] = B(A_TYPE) | B(A_SHF),
     [WS_OP_PRMT] = B(A_TYPE) | B(A_PRMT), [WS_OP_POPC] = B(A_TYPE), [WS_OP_CLZ] = B(A_TYPE),
     [WS_OP_BREV] = B(A_TYPE), [WS_OP_BFE] = B(A_TYPE), [WS_OP_BFI] = B(A_TYPE),
+    [WS_OP_BFIND] = B(A_TYPE) | B(A_SHIFTAMT),
     [WS_OP_FMA] = ARITH,
     [WS_OP_RCP] = B(A_TYPE) | B(A_RND) | B(A_FTZ) | B(A_APPROX),
     [WS_OP_SQRT] = B(A_TYPE) | B(A_RND) | B(A_FTZ) | B(A_APPROX),
     [WS_OP_RSQRT] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX), [WS_OP_EX2] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX),
     [WS_OP_LG2] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX), [WS_OP_SIN] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX),
-    [WS_OP_COS] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX),
+    [WS_OP_COS] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX), [WS_OP_TANH] = B(A_TYPE) | B(A_APPROX),
     [WS_OP_COPYSIGN] = B(A_TYPE), [WS_OP_TESTP] = B(A_TYPE) | B(A_TESTP),
     [WS_OP_SETP] = B(A_TYPE) | B(A_CMP) | B(A_BOOL) | B(A_FTZ),
     [WS_OP_SET] = B(A_TYPE2) | B(A_CMP) | B(A_BOOL) | B(A_FTZ),
@@ -539,6 +541,7 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_BAR_WARP] = B(A_SYNC), [WS_OP_SHFL] = B(A_SYNC) | B(A_SHFL) | B(A_TYPE),
     [WS_OP_VOTE] = B(A_SYNC) | B(A_VOTE) | B(A_TYPE), [WS_OP_ACTIVEMASK] = B(A_TYPE),
     [WS_OP_MATCH] = B(A_SYNC) | B(A_MATCH) | B(A_TYPE),
+    [WS_OP_REDUX] = B(A_SYNC) | B(A_ATOM) | B(A_TYPE),
 };
 
 typedef struct modstate {
@@ -578,7 +581,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         in->boolop = (uint8_t)x;
         return A_BOOL;
     }
-    if ((op == WS_OP_ATOM || op == WS_OP_RED) && (x = ws_name_index(ws_atom_names, WS_NATOM_NAMES, s, n)) > 0) {
+    if ((op == WS_OP_ATOM || op == WS_OP_RED || op == WS_OP_REDUX) && (x = ws_name_index(ws_atom_names, WS_NATOM_NAMES, s, n)) > 0) {
         if (in->subop) return err_at(p, t, "more than one operation on '%s'", ws_opcode_name(op)), -2;
         in->subop = (uint8_t)x;
         return A_ATOM;
@@ -604,6 +607,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         if (!in->subop && !ms->bar_red && n == 3 && !memcmp(s, "red", 3)) { ms->bar_red = 1; return A_BARK; }
     }
     if (op == WS_OP_BRX && n == 3 && !memcmp(s, "idx", 3)) { ms->idx = 1; return A_IDX; }
+    if (op == WS_OP_BFIND && n == 8 && !memcmp(s, "shiftamt", 8)) { in->subop = WS_BFIND_SHIFTAMT; return A_SHIFTAMT; }
     if (n == 4 && !memcmp(s, "sync", 4) && (op_allow[op] & B(A_SYNC))) { ms->sync = 1; return A_SYNC; }
     if (op == WS_OP_MEMBAR || op == WS_OP_FENCE) {
         if (n == 3 && !memcmp(s, "cta", 3)) { in->subop = WS_SCOPE_CTA; return A_SCOPE; }
@@ -861,7 +865,7 @@ ws_type ws_ptx_src_type(const ws_inst *in, int j)
     case WS_OP_BFI: return j >= 2 ? WS_TY_U32 : (ws_type)in->type;
     case WS_OP_SHF: return j == 2 ? WS_TY_U32 : (ws_type)in->type;
     case WS_OP_SHFL: return j == 0 ? (ws_type)in->type : WS_TY_B32;
-    case WS_OP_VOTE: case WS_OP_MATCH: return j >= 1 ? WS_TY_B32 : (ws_type)in->type;
+    case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: return j >= 1 ? WS_TY_B32 : (ws_type)in->type;
     case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_BAR_WARP: case WS_OP_NANOSLEEP: case WS_OP_BRX: return WS_TY_U32;
     case WS_OP_SELP: return j == 2 ? WS_TY_PRED : (ws_type)in->type;
     case WS_OP_SETP: return j == 2 ? WS_TY_PRED : (ws_type)in->type;
@@ -877,8 +881,8 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     *smin = *smax = 2;
     switch (in->op) {
     case WS_OP_MOV: case WS_OP_ABS: case WS_OP_NEG: case WS_OP_NOT: case WS_OP_CNOT: case WS_OP_POPC:
-    case WS_OP_CLZ: case WS_OP_BREV: case WS_OP_RCP: case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_EX2:
-    case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS: case WS_OP_CVT: case WS_OP_CVTA: case WS_OP_TESTP:
+    case WS_OP_CLZ: case WS_OP_BREV: case WS_OP_BFIND: case WS_OP_RCP: case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_EX2:
+    case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS: case WS_OP_TANH: case WS_OP_CVT: case WS_OP_CVTA: case WS_OP_TESTP:
     case WS_OP_LD: case WS_OP_LDU:
         *smin = *smax = 1; break;
     case WS_OP_MAD: case WS_OP_MADC: case WS_OP_MAD24: case WS_OP_SAD: case WS_OP_FMA: case WS_OP_SHF:
@@ -1146,14 +1150,26 @@ static int parse_inst(P *p)
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in->cmp) return err_at(p, optok, "'%s' needs a comparison (.eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan)", mn);
     if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");
     if ((op == WS_OP_ATOM || op == WS_OP_RED) && !in->subop) return err_at(p, optok, "'%s' needs an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)", mn);
-    if ((op == WS_OP_SHFL || op == WS_OP_VOTE || op == WS_OP_MATCH) && !ms.sync)
+    if ((op == WS_OP_SHFL || op == WS_OP_VOTE || op == WS_OP_MATCH || op == WS_OP_REDUX) && !ms.sync)
         return err_at(p, optok, "'%s' needs .sync (the non-.sync forms are not supported)", mn);
     if (op == WS_OP_BAR_WARP && !ms.sync) return err_at(p, optok, "'bar.warp' needs .sync");
     if (op == WS_OP_SHFL && !in->subop) return err_at(p, optok, "'shfl.sync' needs a mode (.up .down .bfly .idx)");
     if (op == WS_OP_VOTE && !in->subop) return err_at(p, optok, "'vote.sync' needs a mode (.all .any .uni .ballot)");
     if (op == WS_OP_MATCH && !in->subop) return err_at(p, optok, "'match.sync' needs a mode (.any .all)");
+    if (op == WS_OP_REDUX) {   /* redux.sync: .add/.min/.max on .u32/.s32, .and/.or/.xor on .b32 */
+        int arith = in->subop == WS_ATOM_ADD || in->subop == WS_ATOM_MIN || in->subop == WS_ATOM_MAX;
+        int logic = in->subop == WS_ATOM_AND || in->subop == WS_ATOM_OR || in->subop == WS_ATOM_XOR;
+        if (!arith && !logic) return err_at(p, optok, "'redux.sync' needs an operation (.add .min .max .and .or .xor)");
+        if (arith ? (in->type != WS_TY_U32 && in->type != WS_TY_S32) : in->type != WS_TY_B32)
+            return err_at(p, optok, "'redux.sync' takes .u32/.s32 with .add/.min/.max and .b32 with .and/.or/.xor (got .%s)",
+                          ws_type_name((ws_type)in->type));
+    }
+    if (op == WS_OP_TANH && (in->type != WS_TY_F32 || !(in->mods & WS_MOD_APPROX)))
+        return err_at(p, optok, "'tanh' is supported as tanh.approx.f32 only");
     if (op == WS_OP_TESTP && !in->subop) return err_at(p, optok, "'testp' needs a test (.finite .infinite .number .notanumber .normal .subnormal)");
     if (op == WS_OP_BRX && !ms.idx) return err_at(p, optok, "'brx' needs .idx");
+    if (op == WS_OP_BFIND && in->type != WS_TY_U32 && in->type != WS_TY_S32 && in->type != WS_TY_U64 && in->type != WS_TY_S64)
+        return err_at(p, optok, "'bfind' takes .u32 .s32 .u64 or .s64");
     if (op == WS_OP_CVTA && !in->space) return err_at(p, optok, "'cvta' needs a state space (.global .shared .local .const)");
     if (op == WS_OP_CVTA && in->space == WS_SP_PARAM) return err_at(p, optok, "'cvta.param' is not supported");
     if ((op == WS_OP_BAR || op == WS_OP_BARRIER) && ms.bar_red == 1) return err_at(p, optok, "'%s.red' needs .popc, .and or .or", mn);
@@ -1670,6 +1686,7 @@ ws_kernel *ws_ptx_parse(const char *text, const char *path, const char *entry, w
         ws_kernel_free(k);
         return NULL;
     }
+    k->est_regs_per_thread = ws_reg_pressure(k);
     return k;
 }
 
