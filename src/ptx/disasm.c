@@ -109,6 +109,7 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     case WS_OP_PRMT: if (in->subop < WS_NPRMT_NAMES) sub = ws_prmt_names[in->subop]; break;
     case WS_OP_SHF: if (in->subop < WS_NSHF_NAMES) sub = ws_shf_names[in->subop]; break;
     case WS_OP_TESTP: if (in->subop < WS_NTESTP_NAMES) sub = ws_testp_names[in->subop]; break;
+    case WS_OP_BFIND: if (in->subop == WS_BFIND_SHIFTAMT) sub = "shiftamt"; break;
     case WS_OP_BAR_WARP: sub = "sync"; break;
     default: break;
     }

@@ -111,6 +111,8 @@ enum { FX_LABEL, FX_BRX, FX_VAR };
 typedef struct fixup { uint32_t inst; uint8_t kind; uint8_t slot; uint32_t tok; uint32_t var; } fixup;
 typedef struct btlist { uint32_t start, count; } btlist;
 typedef struct undo { const char *key; uint32_t len; int had; int64_t prev; } undo;
+/* an address initialiser (`name`, `generic(name)`, optionally +/- offset), resolved after layout */
+typedef struct ainit { uint32_t var; uint64_t byte; uint32_t tok; int esize; int64_t addend; } ainit;
 
 typedef struct P {
     const char *path;
@@ -127,6 +129,7 @@ typedef struct P {
     undo *und; size_t nund;
     uint32_t depth;
     uint32_t *entries; size_t nentries;
+    ainit *ai; size_t nai, cap_ai;
 } P;
 
 static int oom(P *p) { return ws_fail(p->err, "%s: out of memory", p->path); }
@@ -351,6 +354,32 @@ static int put_init(P *p, ws_var *v, uint64_t *cap, uint64_t idx, int esize, ws_
     return 0;
 }
 
+static int parse_offset(P *p, int64_t *off);
+
+/* `name`, `generic(name)`, each optionally followed by +/- offsets: the element gets the
+ * variable's address (global/const: data segment; generic = global here) once laid out */
+static int parse_addr_init(P *p, ws_var *v, uint64_t *cap, uint64_t *count, int esize, ws_type ety)
+{
+    ws_tok *t = cur(p);
+    int generic = tok_eq(t, "generic") && is_punct(peek(p, 1), '(');
+    if (generic) { adv(p); adv(p); }
+    ws_tok *nt = cur(p);
+    if (nt->kind != WS_TK_IDENT || nt->s[0] == '%')
+        return err_at(p, nt, "expected a variable name in the address initialiser, got '%.*s'", TK(nt));
+    if (esize != 4 && esize != 8)
+        return err_at(p, nt, "address initialiser '%.*s' in a %d-byte element (needs .u32/.u64/.b32/.b64/.s32/.s64)",
+                      TK(nt), esize);
+    adv(p);
+    if (generic && expect(p, ')', "closing generic(")) return -1;
+    int64_t addend = 0;
+    if (parse_offset(p, &addend)) return -1;
+    if (put_init(p, v, cap, *count, esize, ety, 0)) return -1;
+    GROW(p->ai, p->nai, p->cap_ai);
+    p->ai[p->nai++] = (ainit){(uint32_t)(v - p->k->vars), *count * (uint64_t)esize, (uint32_t)(nt - p->t), esize, addend};
+    (*count)++;
+    return 0;
+}
+
 static int parse_init_list(P *p, ws_var *v, uint64_t *cap, uint64_t *count, int esize, ws_type ety, int depth)
 {
     ws_tok *t = cur(p);
@@ -368,8 +397,8 @@ static int parse_init_list(P *p, ws_var *v, uint64_t *cap, uint64_t *count, int 
     }
     int neg = 0;
     if (is_punct(t, '-')) { neg = 1; adv(p); t = cur(p); }
-    if (t->kind == WS_TK_IDENT)
-        return err_at(p, t, "address initialiser '%.*s' is not supported (only numeric initialisers)", TK(t));
+    if (t->kind == WS_TK_IDENT && !neg)
+        return parse_addr_init(p, v, cap, count, esize, ety);
     if (t->kind != WS_TK_INT && t->kind != WS_TK_FLOAT)
         return err_at(p, t, "expected a number in the initialiser, got '%.*s'", TK(t));
     int64_t bits;
@@ -1515,6 +1544,21 @@ static int finish(P *p)
     k->local_bytes = (uint32_t)local;
     k->data_bytes = data;
     if (data >= WS_GLOBAL_BASE - WS_DATA_BASE) return ws_fail(p->err, "%s: .global/.const data too large", p->path);
+    for (size_t i = 0; i < p->nai; i++) {   /* address initialisers, now that every variable has its place */
+        const ainit *a = &p->ai[i];
+        ws_tok *t = &p->t[a->tok];
+        int64_t sv;
+        if (!smap_get(&p->syms, t->s, t->n, &sv)) return err_at(p, t, "undefined variable '%.*s' in an initialiser", TK(t));
+        const ws_var *tv = &k->vars[sv];
+        if (tv->space != WS_SP_GLOBAL && tv->space != WS_SP_CONST)
+            return err_at(p, t, "initialiser takes the address of %s variable '%.*s' (only .global/.const are supported)",
+                          tv->space == WS_SP_SHARED ? "a .shared" : "a .local", TK(t));
+        uint64_t addr = var_address(tv) + (uint64_t)a->addend;
+        if (a->esize == 4 && addr > 0xffffffffu)
+            return err_at(p, t, "address of '%.*s' does not fit a 32-bit initialiser", TK(t));
+        uint8_t *dst = k->vars[a->var].init + a->byte;
+        for (int b = 0; b < a->esize; b++) dst[b] = (uint8_t)(addr >> (8 * b));
+    }
 
     if (k->ninsts == 0) return ws_fail(p->err, "%s: kernel '%s' has no instructions", p->path, k->name);
     /* branch-target lists */
@@ -1618,7 +1662,7 @@ static void p_free(P *p)
 {
     free(p->t);
     free(p->regs.e); free(p->syms.e); free(p->params.e); free(p->labels.e); free(p->btl.e);
-    free(p->reg_depth); free(p->label_tok); free(p->fx); free(p->bt); free(p->und); free(p->entries);
+    free(p->reg_depth); free(p->label_tok); free(p->fx); free(p->bt); free(p->und); free(p->entries); free(p->ai);
 }
 
 ws_kernel *ws_ptx_decode(const char *text, const char *path, const char *entry, ws_error *err)

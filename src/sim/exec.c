@@ -160,7 +160,7 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
     case WS_OP_MUL24: case WS_OP_MAD24: case WS_OP_SAD: case WS_OP_REM:
     case WS_OP_AND: case WS_OP_OR: case WS_OP_XOR: case WS_OP_NOT: case WS_OP_CNOT:
     case WS_OP_SHL: case WS_OP_SHR: case WS_OP_SHF: case WS_OP_PRMT: case WS_OP_POPC:
-    case WS_OP_CLZ: case WS_OP_BREV: case WS_OP_BFE: case WS_OP_BFI:
+    case WS_OP_CLZ: case WS_OP_BREV: case WS_OP_BFE: case WS_OP_BFI: case WS_OP_BFIND:
         return exec ? ws_exec_int(&x) : WS_EXEC_OK;
     case WS_OP_ADD: case WS_OP_SUB: case WS_OP_MUL: case WS_OP_MAD: case WS_OP_DIV:
     case WS_OP_ABS: case WS_OP_NEG: case WS_OP_MIN: case WS_OP_MAX:

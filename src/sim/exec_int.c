@@ -1,7 +1,7 @@
 /*
  * Integer and logic instructions: mov add sub addc subc mul mad madc mul24
  * mad24 sad div rem abs neg min max and or xor not cnot shl shr shf prmt popc
- * clz brev bfe bfi, with wrap-around at the declared width, .hi/.lo/.wide,
+ * clz brev bfe bfi bfind (.shiftamt), with wrap-around at the declared width, .hi/.lo/.wide,
  * .sat (s32) and the carry chain (.cc, addc/subc/madc) in ws_warp.cc.
  * Semantics follow NVIDIA's PTX ISA.
  */
@@ -319,6 +319,16 @@ int ws_exec_int(ws_xctx *x)
         break;
     case WS_OP_BREV:
         LANE_LOOP(E) { unsigned l = LANE; d[l] = brev64(SV(a, l)) >> (64 - bits); }
+        break;
+    case WS_OP_BFIND:   /* most significant 1 (signed: most significant non-sign) bit; none: 0xffffffff */
+        LANE_LOOP(E) {
+            unsigned l = LANE;
+            uint64_t v = SV(a, l) & M;
+            if (sg && (v >> (bits - 1)))
+                v = ~v & M;
+            unsigned pos = v ? 63u - (unsigned)__builtin_clzll(v) : 0;
+            d[l] = !v ? 0xffffffffu : in->subop == WS_BFIND_SHIFTAMT ? bits - 1 - pos : pos;
+        }
         break;
     case WS_OP_BFE:
         LANE_LOOP(E) {

@@ -200,6 +200,36 @@ static void test_bits(void **s)
     assert_int_equal(run_r(H, &in, 0), 0x12345678);
 }
 
+/* bfind: position of the most significant 1 (signed: of the most significant bit that
+ * differs from the sign); .shiftamt gives the left shift that brings it to the msb;
+ * nothing found: 0xffffffff either way. */
+static uint64_t bfind(unsigned ty, unsigned sub, uint64_t a)
+{
+    setall(H, 1, a);
+    ws_inst in = inst2(WS_OP_BFIND, ty, reg(0), reg(1));
+    in.subop = (uint8_t)sub;
+    return run_r(H, &in, 0);
+}
+static void test_bfind(void **s)
+{
+    (void)s;
+    assert_int_equal(bfind(WS_TY_U32, 0, 1), 0);
+    assert_int_equal(bfind(WS_TY_U32, 0, 0x80000000), 31);
+    assert_int_equal(bfind(WS_TY_U32, 0, 0x00012345), 16);
+    assert_int_equal(bfind(WS_TY_U32, 0, 0), 0xffffffff);
+    assert_int_equal(bfind(WS_TY_U32, WS_BFIND_SHIFTAMT, 0x00012345), 15);
+    assert_int_equal(bfind(WS_TY_U32, WS_BFIND_SHIFTAMT, 0x80000000), 0);
+    assert_int_equal(bfind(WS_TY_U32, WS_BFIND_SHIFTAMT, 0), 0xffffffff);
+    assert_int_equal(bfind(WS_TY_S32, 0, 0xffffffff), 0xffffffff);       /* -1: no non-sign bit */
+    assert_int_equal(bfind(WS_TY_S32, 0, 0xfffffff0), 3);                /* -16: first 0 at bit 3 */
+    assert_int_equal(bfind(WS_TY_S32, 0, 0x7fffffff), 30);
+    assert_int_equal(bfind(WS_TY_S32, WS_BFIND_SHIFTAMT, 0xfffffff0), 28);
+    assert_int_equal(bfind(WS_TY_U64, 0, 1ull << 40), 40);
+    assert_int_equal(bfind(WS_TY_U64, WS_BFIND_SHIFTAMT, 1ull << 40), 23);
+    assert_int_equal(bfind(WS_TY_S64, 0, 0x8000000000000000ull), 62);
+    assert_int_equal(bfind(WS_TY_U64, 0, 0), 0xffffffff);
+}
+
 static void test_carry_chain(void **s)
 {
     (void)s;
@@ -343,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_shifts),
         cmocka_unit_test(test_prmt),
         cmocka_unit_test(test_bits),
+        cmocka_unit_test(test_bfind),
         cmocka_unit_test(test_carry_chain),
         cmocka_unit_test(test_mov_sreg),
         cmocka_unit_test(test_guard),

@@ -79,6 +79,10 @@ static void test_calls(void **state)
     (void)state;
     refused(BODY("  call.uni foo, (%r0);\n"), "e.ptx:7:3: ", "'call' is not supported");
     refused(HDR ".func foo() { ret; }\n.entry k() { ret; }\n", "e.ptx:4:1: ", "'.func' is not supported");
+    /* address initialisers: unknown name, too narrow an element, a .shared target */
+    refused(HDR ".global .u64 p = generic(nosuch);\n.entry k() { ret; }\n", "e.ptx:4:26: ", "'nosuch'");
+    refused(HDR ".global .u32 a;\n.global .u8 b = a;\n.entry k() { ret; }\n", "e.ptx:5:17: ", "'a'");
+    refused(HDR ".shared .u32 s;\n.global .u64 p = s;\n.entry k() { ret; }\n", "e.ptx:5:18: ", ".shared");
 }
 
 static void test_modifiers_and_operands(void **state)

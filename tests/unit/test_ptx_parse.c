@@ -44,12 +44,19 @@ static const char *fmt(const ws_kernel *k, uint32_t i)
 }
 
 /* ---- every shipped kernel ---- */
+static void load_dir(const char *sub);
 static void test_shipped_kernels(void **state)
 {
     (void)state;
+    load_dir("sweeps/kernels");
+    load_dir("tests/kernels/int");   /* nvcc output for sm_75/80/90, -O3, -G, -lineinfo */
+}
+
+static void load_dir(const char *sub)
+{
     const char *src = getenv("WS_SOURCE_DIR");
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s/sweeps/kernels", src ? src : ".");
+    snprintf(dir, sizeof dir, "%s/%s", src ? src : ".", sub);
     DIR *d = opendir(dir);
     assert_non_null(d);
     struct dirent *e;
@@ -305,6 +312,30 @@ static void test_immediates(void **state)
     ws_kernel_free(k);
 }
 
+/* address initialisers (nvcc: `__device__ int *p = tab + 2;` -> `= generic(tab)+8`) get the
+ * target's data-segment address: tab at offset 0, c at 16 (.u64 p at 8 after the 8-byte tab) */
+static void test_address_initialisers(void **state)
+{
+    (void)state;
+    ws_kernel *k = dec(HDR
+        ".global .align 4 .b8 tab[8];\n"
+        ".global .align 8 .u64 p = generic(tab)+4;\n"
+        ".const .align 4 .u32 c[3] = {7, c, tab - 0 + 2};\n"
+        ".entry k() {\n  ret;\n}\n");
+    assert_int_equal(k->nvars, 3);
+    assert_int_equal(k->vars[1].offset, 8);
+    assert_int_equal(k->vars[2].offset, 16);
+    uint64_t pv = 0;
+    memcpy(&pv, k->vars[1].init, 8);
+    assert_int_equal(pv, WS_DATA_BASE + 4);
+    uint32_t cv[3];
+    memcpy(cv, k->vars[2].init, 12);
+    assert_int_equal(cv[0], 7);
+    assert_int_equal(cv[1], WS_DATA_BASE + 16);
+    assert_int_equal(cv[2], WS_DATA_BASE + 2);
+    ws_kernel_free(k);
+}
+
 static void test_variables_and_symbols(void **state)
 {
     (void)state;
@@ -452,6 +483,31 @@ static void test_warp_and_misc(void **state)
     ws_kernel_free(k);
 }
 
+/* integer bit instructions nvcc emits (__ffs, __clz of a shifted value: bfind.shiftamt) */
+static void test_bfind_decode(void **state)
+{
+    (void)state;
+    ws_kernel *k = dec(HDR
+        ".entry k() {\n"
+        "  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n"
+        "  bfind.shiftamt.u32 %r1, %r2;\n"                 /* 0 */
+        "  bfind.s64 %r3, %rd1;\n"                         /* 1 */
+        "  ret;\n}\n");
+    assert_int_equal(k->insts[0].op, WS_OP_BFIND);
+    assert_int_equal(k->insts[0].subop, WS_BFIND_SHIFTAMT);
+    assert_int_equal(k->insts[0].type, WS_TY_U32);
+    assert_int_equal(k->insts[0].nsrc, 1);
+    assert_int_equal(k->insts[1].subop, 0);
+    assert_int_equal(k->insts[1].type, WS_TY_S64);
+    assert_string_equal(fmt(k, 0), "bfind.shiftamt.u32 %r1, %r2;");
+    assert_string_equal(fmt(k, 1), "bfind.s64 %r3, %rd1;");
+    ws_kernel_free(k);
+    ws_error err = {{0}};
+    k = ws_ptx_decode(HDR ".entry k() {\n  .reg .b32 %r<4>;\n  bfind.b32 %r1, %r2;\n  ret;\n}\n", "t.ptx", NULL, &err);
+    assert_null(k);
+    assert_non_null(strstr(err.msg, "t.ptx:6:3: "));
+}
+
 static void test_entry_selection(void **state)
 {
     (void)state;
@@ -498,9 +554,11 @@ int main(void)
         cmocka_unit_test(test_registers_params),
         cmocka_unit_test(test_modifiers_and_types),
         cmocka_unit_test(test_immediates),
+        cmocka_unit_test(test_address_initialisers),
         cmocka_unit_test(test_variables_and_symbols),
         cmocka_unit_test(test_labels_brx_backedge),
         cmocka_unit_test(test_warp_and_misc),
+        cmocka_unit_test(test_bfind_decode),
         cmocka_unit_test(test_entry_selection),
         cmocka_unit_test(test_types_table),
     };

@@ -154,7 +154,7 @@ def m_bittricks(b, p, grid, block):
         o[0] = popc(x)
         o[1] = clz32(x)
         o[2] = brev(x, 32)
-        o[3] = prmt(x, y, 0x5140 + (i & 3) * 0x1111)
+        o[3] = prmt(x, y, (0x5140 + (i & 3) * 0x1111) & 0x7777)   # __byte_perm: 3-bit selectors
         o[4] = u32((((y << 32) | x) << (i & 31)) >> 32)
         o[5] = u32(((y << 32) | x) >> min(i, 32))
         o[6] = ffs(x, 32) + 64 * ffs(xy, 64)
@@ -167,7 +167,7 @@ def m_bittricks(b, p, grid, block):
         o[13] = bfe(y, (i * 3) & 31, (i & 15) + 1, True)
         o[14] = bfi(x, y, i & 31, (i * 5) & 31)
         hl = (x << 32) | y          # funnel shifts with lo = y, hi = x
-        o[15] = prmt(x, y, y) ^ u32(hl >> (x & 31)) ^ u32((hl << min(x & 63, 32)) >> 32)
+        o[15] = prmt(x, y, y & 0x7777) ^ u32(hl >> (x & 31)) ^ u32((hl << min(x & 63, 32)) >> 32)
         out[16 * i:16 * i + 16] = o
 
 
