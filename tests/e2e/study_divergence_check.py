@@ -10,6 +10,11 @@ usage: study_divergence_check.py study_divergence.h5
 - The textbook if/else (loads on both paths): the barrier scheme interleaves the
   two paths, so it is faster than the stack in every configuration, with the
   same warp instructions and SIMD efficiency (both schemes issue the same work).
+- varloop (a counted loop with per-thread trip counts): under the default
+  barrier_yield=spin its back-edge gets no YIELD, so the early leavers wait at
+  the loop's WAIT and the warp reconverges at the loop exit like the stack:
+  same warp instructions and SIMD efficiency (hand-derived values in
+  tests/e2e/core_barrier_yield.py).
 """
 import os
 import sys
@@ -52,6 +57,11 @@ for w in workloads:
                 errors.append("ifelse %s: barrier %d cycles, stack %d" % (c, ba["cycles"], st["cycles"]))
             if ba["warp_insts"] != st["warp_insts"] or abs(ba["simd_efficiency"] - st["simd_efficiency"]) > 1e-12:
                 errors.append("ifelse %s: warp_insts/simd_efficiency differ between schemes" % (c,))
+        if w == "varloop" and sst == "ok" and sba == "ok":
+            if ba["warp_insts"] != st["warp_insts"] or abs(ba["simd_efficiency"] - st["simd_efficiency"]) > 1e-12:
+                errors.append("varloop %s: barrier %d warp insts, simd %.4f; stack %d, %.4f (no reconvergence "
+                              "at the loop exit)" % (c, ba["warp_insts"], ba["simd_efficiency"], st["warp_insts"],
+                                                     st["simd_efficiency"]))
 if errors:
     sys.exit("FAIL:\n  " + "\n  ".join(errors[:20]))
 print("ok: %d workloads x %d configurations; spinlock: stack deadlock, barrier ok in all %d"
