@@ -181,7 +181,7 @@ static inline const ws_operand *membermask_opnd(const ws_inst *in)
     switch (in->op) {
     case WS_OP_SHFL: return in->nsrc >= 4 ? &in->src[3] : NULL;
     case WS_OP_VOTE: return in->nsrc >= 2 ? &in->src[1] : NULL;
-    case WS_OP_MATCH: return in->nsrc >= 2 ? &in->src[1] : NULL;
+    case WS_OP_MATCH: case WS_OP_REDUX: return in->nsrc >= 2 ? &in->src[1] : NULL;
     case WS_OP_BAR_WARP: return in->nsrc >= 1 ? &in->src[0] : NULL;
     default: return NULL;
     }
@@ -483,12 +483,20 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now)
         if (r->div->warp_sync_waits) {
             const ws_operand *mo = membermask_opnd(in);
             if (mo) {
-                int ok;
-                uint64_t mm = opnd_value(r, w, mo, sp->mask, &ok);
-                if (!ok) mm = 0xffffffffull;
-                /* membermask is per 32-lane group; replicate for wider warps */
-                if (r->ws > 32) mm |= mm << 32;
-                uint64_t need = mm & w->fw.valid & ~w->exited;
+                /* membermask is a 32-bit mask per 32-lane group (exec.h): each
+                 * group with lanes in the split waits for its own members, read
+                 * from one of its lanes (an immediate is sign-extended: keep
+                 * the low 32 bits) */
+                uint64_t need = 0;
+                for (uint32_t gb = 0; gb < r->ws; gb += 32) {
+                    uint64_t gm = (r->ws - gb >= 32 ? 0xffffffffull : (1ull << (r->ws - gb)) - 1) << gb;
+                    if (!(sp->mask & gm)) continue;
+                    int ok;
+                    uint64_t mm = opnd_value(r, w, mo, sp->mask & gm, &ok) & 0xffffffffull;
+                    if (!ok) mm = 0xffffffffull;
+                    need |= (mm << gb) & gm;
+                }
+                need &= w->fw.valid & ~w->exited;
                 if (need & ~sp->mask) continue;               /* members not there yet */
             }
         }

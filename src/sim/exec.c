@@ -167,7 +167,7 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
         if (!exec) return WS_EXEC_OK;
         return ws_ty_float[in->type] ? ws_exec_float(&x) : ws_exec_int(&x);
     case WS_OP_FMA: case WS_OP_RCP: case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_EX2:
-    case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS: case WS_OP_COPYSIGN: case WS_OP_TESTP:
+    case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS: case WS_OP_TANH: case WS_OP_COPYSIGN: case WS_OP_TESTP:
         return exec ? ws_exec_float(&x) : WS_EXEC_OK;
     case WS_OP_SETP: case WS_OP_SET: case WS_OP_SELP: case WS_OP_SLCT:
         return exec ? ws_exec_cmp(&x) : WS_EXEC_OK;
@@ -175,7 +175,7 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
         return exec ? ws_exec_cvt(&x) : WS_EXEC_OK;
     case WS_OP_CVTA: case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
         return exec ? ws_exec_mem(&x) : WS_EXEC_OK;
-    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_ACTIVEMASK:
+    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_ACTIVEMASK:
         return exec ? ws_exec_warp(&x) : WS_EXEC_OK;
     case WS_OP_BRA:
         eff->taken = exec;

@@ -93,6 +93,7 @@ static int exec_f32(ws_xctx *x)
     case WS_OP_LG2: L1((float)log2((double)A)); break;
     case WS_OP_SIN: L1((float)sin((double)A)); break;
     case WS_OP_COS: L1((float)cos((double)A)); break;
+    case WS_OP_TANH: L1((float)tanh((double)A)); break;
     case WS_OP_ABS:
         LANE_LOOP(E) { unsigned l = LANE; d[l] = ws_bits32(ws_in32(SV(a, l), ftz)) & 0x7fffffffu; }
         break;

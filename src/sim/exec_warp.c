@@ -1,5 +1,6 @@
 /*
- * Warp-level instructions: shfl.sync, vote.sync, match.sync, activemask.
+ * Warp-level instructions: shfl.sync, vote.sync, match.sync, redux.sync,
+ * activemask.
  * The participating lanes are the executed ones (active & guard). Results
  * are computed from the sources of all lanes before any destination is
  * written (d may alias a).
@@ -133,12 +134,47 @@ static int exec_match(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
+/* redux.sync.op.type d, a, membermask: every participating lane of a group
+ * gets the reduction of a over the group's participating lanes (.add wraps
+ * modulo 2^32; .min/.max signed for .s32, unsigned for .u32). */
+static int exec_redux(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    ws_src a = ws_opnd(x, &in->src[0], 0);
+    ws_src m = ws_opnd(x, &in->src[1], 1);
+    if (in->src[1].kind != WS_OK_NONE && check_member(x, m)) return WS_EXEC_FAULT;
+    const uint64_t E = x->exec;
+    const int sgn = in->type == WS_TY_S32;
+    uint32_t acc[WS_MAX_WARP_SIZE / 32];
+    int have[WS_MAX_WARP_SIZE / 32] = {0};
+    LANE_LOOP(E) {
+        unsigned l = LANE, g = l >> 5;
+        uint32_t v = (uint32_t)SV(a, l);
+        if (!have[g]) { acc[g] = v; have[g] = 1; continue; }
+        uint32_t r = acc[g];
+        switch (in->subop) {
+        case WS_ATOM_ADD: r += v; break;
+        case WS_ATOM_MIN: r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r); break;
+        case WS_ATOM_MAX: r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r); break;
+        case WS_ATOM_AND: r &= v; break;
+        case WS_ATOM_OR: r |= v; break;
+        case WS_ATOM_XOR: r ^= v; break;
+        default: return ws_xfault(x, l, "redux.sync: unsupported operation %u", in->subop);
+        }
+        acc[g] = r;
+    }
+    uint64_t *d = ws_dst(x, &in->dst[0]);
+    LANE_LOOP(E) { unsigned l = LANE; d[l] = acc[l >> 5]; }
+    return WS_EXEC_OK;
+}
+
 int ws_exec_warp(ws_xctx *x)
 {
     switch (x->in->op) {
     case WS_OP_SHFL: return exec_shfl(x);
     case WS_OP_VOTE: return exec_vote(x);
     case WS_OP_MATCH: return exec_match(x);
+    case WS_OP_REDUX: return exec_redux(x);
     case WS_OP_ACTIVEMASK: {
         uint64_t *d = ws_dst(x, &x->in->dst[0]);
         LANE_LOOP(x->exec) { unsigned l = LANE; d[l] = group_bits(x->active, l); }

@@ -14,7 +14,13 @@
  *   - warp-level .sync operations (shfl.sync, vote.sync, match.sync,
  *     bar.warp.sync): a thread waits until every lane of its membermask that
  *     has not exited is waiting at the same instruction; they then execute
- *     together as one ws_exec_inst call over those lanes.
+ *     together as one ws_exec_inst call over those lanes;
+ *   - activemask: the threads of the lane's 32-lane group that are running at
+ *     the same instruction (converged with it, as a SIMT warp would run them:
+ *     threads on the same path move in lock step here) execute it together,
+ *     each getting that mask (not just its own bit, which would make
+ *     __ballot_sync(__activemask(), p) or a warp-aggregated atomic differ
+ *     from any SIMT execution).
  * Every other instruction is executed by ws_exec_inst with a one-lane mask on
  * the thread's warp (warp-sized ws_warp, SoA registers, so the semantics are
  * exactly the ones the cycle-level core uses). A spin lock completes, since
@@ -127,6 +133,7 @@ static int warp_sync_mask(const ref *r, const ws_warp *w, const ws_inst *in, uin
     case WS_OP_SHFL: need = 4; break;
     case WS_OP_VOTE: need = 2; break;
     case WS_OP_MATCH: need = 2; break;
+    case WS_OP_REDUX: need = 2; break;
     case WS_OP_BAR_WARP: need = 1; break;
     default: return 0;
     }
@@ -245,6 +252,25 @@ static void thread_exit(ref *r, uint32_t g, uint32_t lane)
     }
 }
 
+/* activemask at pc on lane: executed together by the lanes of its 32-lane
+ * group that are running at pc (see the header). */
+static int activemask_turn(ref *r, uint32_t g, uint32_t lane, uint32_t pc)
+{
+    ws_warp *w = &r->warps[g];
+    uint32_t base = lane & ~31u;
+    uint64_t m = 1ull << lane;
+    for (uint32_t l = base; l < base + 32 && l < r->ws; l++) {
+        uint64_t u = (uint64_t)g * r->ws + l;
+        if (((w->valid >> l) & 1) && r->state[u] == T_RUN && r->pc[u] == pc)
+            m |= 1ull << l;
+    }
+    if (ws_exec_inst(&r->env, w, &r->k->insts[pc], pc, m, &r->eff) != WS_EXEC_OK)
+        return exec_fault(r, g, lane);
+    for (uint64_t x = m; x; x &= x - 1)
+        r->pc[(uint64_t)g * r->ws + (uint32_t)__builtin_ctzll(x)]++;
+    return 0;
+}
+
 /* One turn of thread (g, lane). */
 static int step(ref *r, uint32_t g, uint32_t lane)
 {
@@ -289,6 +315,8 @@ static int step(ref *r, uint32_t g, uint32_t lane)
         r->bar[t] = (uint8_t)id;
         return arrive(r, c, (uint32_t)id, (uint32_t)count);
     }
+    if (in->op == WS_OP_ACTIVEMASK)
+        return activemask_turn(r, g, lane, pc);
     uint64_t mask;
     if (warp_sync_mask(r, w, in, lane, &mask) && guard_true(r, w, in, lane)) {
         r->state[t] = T_WARP;

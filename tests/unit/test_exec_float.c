@@ -94,6 +94,14 @@ static void test_f32_special(void **s)
     assert_int_equal(f1(WS_OP_SIN, F32, 0, WS_MOD_APPROX, 0), 0);
     assert_int_equal(f1(WS_OP_COS, F32, 0, WS_MOD_APPROX, 0), fbits(1.0f));
     assert_int_equal(f1(WS_OP_SIN, F32, 0, WS_MOD_APPROX, inf), QNAN);
+    /* tanh.approx.f32 (tanhf under --use_fast_math, sm_75+) */
+    assert_int_equal(f1(WS_OP_TANH, F32, 0, WS_MOD_APPROX, 0), 0);
+    assert_int_equal(f1(WS_OP_TANH, F32, 0, WS_MOD_APPROX, 0x80000000), 0x80000000);
+    assert_int_equal(f1(WS_OP_TANH, F32, 0, WS_MOD_APPROX, inf), fbits(1.0f));
+    assert_int_equal(f1(WS_OP_TANH, F32, 0, WS_MOD_APPROX, ninf), fbits(-1.0f));
+    assert_int_equal(f1(WS_OP_TANH, F32, 0, WS_MOD_APPROX, fbits(20.0f)), fbits(1.0f));
+    assert_int_equal(f1(WS_OP_TANH, F32, 0, WS_MOD_APPROX, fbits(0.5f)), fbits(0.46211716f));
+    assert_int_equal(f1(WS_OP_TANH, F32, 0, WS_MOD_APPROX, QNAN), QNAN);
     /* abs/neg/copysign are sign operations; copysign takes the sign of a */
     assert_int_equal(f1(WS_OP_ABS, F32, 0, 0, fbits(-2.0f)), fbits(2.0f));
     assert_int_equal(f1(WS_OP_NEG, F32, 0, 0, fbits(2.0f)), fbits(-2.0f));

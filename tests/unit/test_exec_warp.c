@@ -208,6 +208,44 @@ static void test_wide_warp(void **s)
     free(h);
 }
 
+/* redux.sync: every participating lane of a 32-lane group gets the reduction
+ * over its group's participating lanes; .add wraps, .min/.max signed for .s32 */
+static void test_redux(void **s)
+{
+    (void)s;
+    xh *h = xh_new(64);
+    for (unsigned l = 0; l < 64; l++) setr(h, 2, l, l < 32 ? l : (uint32_t)-(int32_t)l);
+    ws_inst in = xi(WS_OP_REDUX, WS_TY_U32);
+    in.subop = WS_ATOM_ADD;
+    in.dst[0] = reg(0); in.src[0] = reg(2); in.src[1] = imm(0xffffffff); in.ndst = 1; in.nsrc = 2;
+    assert_int_equal(xrun(h, &in), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 0), 496);                            /* 0+..+31 */
+    assert_int_equal(getr(h, 0, 63), (uint32_t)-(32 * 32 + 496));    /* group 1 separately, mod 2^32 */
+    in.type = WS_TY_S32; in.subop = WS_ATOM_MIN;
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 5), 0);
+    assert_int_equal(getr(h, 0, 40), (uint32_t)-63);
+    in.type = WS_TY_U32;
+    xrun(h, &in);
+    assert_int_equal(getr(h, 0, 40), (uint32_t)-63);                 /* unsigned: 2^32-63 < 2^32-32 */
+    in.subop = WS_ATOM_MAX; in.type = WS_TY_S32;
+    assert_int_equal(xrun_mask(h, &in, 0xf0), WS_EXEC_OK);           /* partial: lanes 4..7 */
+    assert_int_equal(getr(h, 0, 4), 7);
+    in.type = WS_TY_B32; in.subop = WS_ATOM_OR;
+    assert_int_equal(xrun_mask(h, &in, 0x30), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 5), 5 | 4);
+    in.subop = WS_ATOM_XOR;
+    assert_int_equal(xrun_mask(h, &in, 0x7), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 0), 1 ^ 2);
+    in.subop = WS_ATOM_AND;
+    assert_int_equal(xrun_mask(h, &in, 0x6), WS_EXEC_OK);
+    assert_int_equal(getr(h, 0, 1), 1 & 2);
+    /* an executing lane outside its membermask is a fault, as for shfl/vote */
+    in.src[1] = imm(0x1);
+    assert_int_equal(xrun_mask(h, &in, 0x3), WS_EXEC_FAULT);
+    free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_vote),
         cmocka_unit_test(test_match),
         cmocka_unit_test(test_wide_warp),
+        cmocka_unit_test(test_redux),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

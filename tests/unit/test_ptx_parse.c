@@ -546,6 +546,48 @@ static void test_types_table(void **state)
     assert_string_equal(ws_sreg_name(WS_SR_LANEMASK_GE), "%lanemask_ge");
 }
 
+/* redux.sync (sm_80 __reduce_*_sync) and tanh.approx.f32 (fast-math tanhf) */
+static void test_redux_tanh_decode(void **state)
+{
+    (void)state;
+    ws_kernel *k = dec(HDR
+        ".entry k() {\n  .reg .b32 %r<4>;\n  .reg .f32 %f<3>;\n"
+        "  redux.sync.add.s32 %r1, %r2, -1;\n"      /* 0 */
+        "  redux.sync.max.u32 %r1, %r2, %r3;\n"     /* 1 */
+        "  redux.sync.xor.b32 %r1, %r2, 4095;\n"    /* 2 */
+        "  tanh.approx.f32 %f1, %f2;\n"             /* 3 */
+        "  ret;\n}\n");
+    const ws_inst *in = &k->insts[0];
+    assert_int_equal(in->op, WS_OP_REDUX);
+    assert_int_equal(in->subop, WS_ATOM_ADD);
+    assert_int_equal(in->type, WS_TY_S32);
+    assert_int_equal(in->nsrc, 2);
+    assert_int_equal(in->unit, WS_UNIT_SYNC);
+    assert_string_equal(fmt(k, 0), "redux.sync.add.s32 %r1, %r2, -1;");
+    assert_int_equal(k->insts[1].subop, WS_ATOM_MAX);
+    assert_int_equal(k->insts[1].src[1].reg, reg(k, "%r3"));
+    assert_int_equal(k->insts[2].subop, WS_ATOM_XOR);
+    assert_int_equal(k->insts[3].op, WS_OP_TANH);
+    assert_true(k->insts[3].mods & WS_MOD_APPROX);
+    assert_int_equal(k->insts[3].unit, WS_UNIT_SFU);
+    ws_kernel_free(k);
+    static const char *const badk[] = {
+        "  redux.add.s32 %r1, %r2, -1;\n",         /* needs .sync */
+        "  redux.sync.add.b32 %r1, %r2, -1;\n",    /* add takes .u32/.s32 */
+        "  redux.sync.and.u32 %r1, %r2, -1;\n",    /* and takes .b32 */
+        "  redux.sync.exch.b32 %r1, %r2, -1;\n",   /* not a reduction */
+        "  tanh.f32 %f1, %f2;\n",                  /* needs .approx */
+    };
+    for (size_t i = 0; i < sizeof badk / sizeof badk[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, HDR ".entry k() {\n  .reg .b32 %%r<4>;\n  .reg .f32 %%f<3>;\n%s  ret;\n}\n", badk[i]);
+        ws_error err = {{0}};
+        ws_kernel *bk = ws_ptx_decode(text, "t.ptx", NULL, &err);
+        assert_null(bk);
+        assert_non_null(strstr(err.msg, "t.ptx:7:"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -561,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_bfind_decode),
         cmocka_unit_test(test_entry_selection),
         cmocka_unit_test(test_types_table),
+        cmocka_unit_test(test_redux_tanh_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
