@@ -81,8 +81,9 @@ void ws_uniformity(ws_kernel *k);
  *                       - is a load that another thread can change under it:
  *                         ld / ldu from .global, .shared or generic memory
  *                         (volatile or not; .local, .param, .const excluded),
- *                         an atom, a shfl / vote / match / activemask or
- *                         bar.red result, or a read of %clock / %clock64;
+ *                         an atom, a shfl / vote / match / redux /
+ *                         activemask or bar.red result, or a read of
+ *                         %clock / %clock64;
  *                       - reads a tainted register (guard included) or the
  *                         carry of a tainted .cc instruction in the loop;
  *                       - lies in a block of the loop control-dependent on a

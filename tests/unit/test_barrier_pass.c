@@ -610,6 +610,26 @@ static void test_yield_control_dependent_and_clock(void **st)
     assert_int_equal(ws_yield_points(k, WS_YIELD_SPIN, y2), 0);
     assert_int_equal(y2[2], 1);
     kb_free(k);
+
+    /* the exit waits on a warp-level result (vote / shfl / redux of a register):
+     *   0 L: add R1 = R1 + R2; 1 R3 = <op> R1; 2 setp.ne p, R3, 0; 3 @p bra 0 | 4 exit */
+    const uint16_t warp_ops[] = {WS_OP_VOTE, WS_OP_SHFL, WS_OP_REDUX};
+    for (unsigned w = 0; w < 3; w++) {
+        k = kb_new("warpop", 16);
+        k_add(k, R1, R1, R2);
+        ws_inst in = kb_blank(warp_ops[w]);
+        in.type = WS_TY_B32;
+        in.ndst = 1; in.dst[0].kind = WS_OK_REG; in.dst[0].reg = R3; kb_wr(&in, R3);
+        in.nsrc = 1; in.src[0].kind = WS_OK_REG; in.src[0].reg = R0; kb_rd(&in, R0);
+        kb_emit(k, in);
+        k_setp(k, P0, R3, 0); k_bra(k, P0, 0);
+        k_exit(k, NOREG);
+        kb_done(k);
+        uint8_t y3[5];
+        assert_int_equal(ws_yield_points(k, WS_YIELD_SPIN, y3), 0);
+        assert_int_equal(y3[3], 1);
+        kb_free(k);
+    }
 }
 
 /* Nested: a counted outer loop around a spin lock. Only the inner back-edge
