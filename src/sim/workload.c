@@ -565,6 +565,13 @@ static int check_params(parser *p, yaml_node_t *n, yaml_node_t *root)
         parse_num(scalar(e), &x);
         char what[160];
         snprintf(what, sizeof what, "params[%u] (.param .%s %s)", i, wl_type_name(kp->type), kp->name);
+        /* nvcc declares every integer parameter unsigned (int -> .u32, signed char -> .u8,
+         * long long -> .u64): a negative value of the width is passed in two's complement */
+        if (x.is_int && x.neg && !wl_type_float(kp->type) && !wl_type_signed(kp->type) &&
+            x.mag <= 1ull << (tb * 8 - 1)) {
+            x.neg = 0;
+            x.mag = (tb == 8 ? 0 : 1ull << (tb * 8)) - x.mag;
+        }
         if (num_to_type(p, e, &x, kp->type, &a->ivalue, &a->value, what) < 0)
             return -1;
     }

@@ -314,6 +314,26 @@ static void test_atomics(void **s)
     assert_non_null(strstr(H->env.fault, "read-only"));
 }
 
+/* atom.cas.b16 (sm_70+, nvcc: atomicCAS on unsigned short): the lowest lane wins, the
+ * neighbouring halfword is untouched; other 16-bit atomics stay refused */
+static void test_atomic_cas16(void **s)
+{
+    (void)s; reset();
+    wr32(H->bufa + 20, 0xabcd0007);
+    for (unsigned l = 0; l < 32; l++) setr(H, 1, l, 0x100 + l);
+    ws_inst in = atom(WS_SP_GLOBAL, WS_TY_B16, WS_ATOM_CAS, reg(0), addr(WS_NO_REG, (int64_t)XH_BUF_A + 20), imm(7), reg(1));
+    assert_int_equal(xrun_mask(H, &in, 0xc), WS_EXEC_OK);
+    assert_int_equal(getr(H, 0, 2), 7);
+    assert_int_equal(getr(H, 0, 3), 0x102);
+    assert_int_equal(rd32(H->bufa + 20), 0xabcd0102);
+    in.src[0].imm = (int64_t)XH_BUF_A + 21;
+    assert_int_equal(xrun_mask(H, &in, 1), WS_EXEC_FAULT);       /* misaligned */
+    in.src[0].imm = (int64_t)XH_BUF_A + 22;
+    in.subop = WS_ATOM_ADD; in.type = WS_TY_U16;
+    assert_int_equal(xrun_mask(H, &in, 1), WS_EXEC_FAULT);
+    assert_non_null(strstr(H->env.fault, "16 bit: cas only"));
+}
+
 int main(void)
 {
     H = xh_new(32);
@@ -326,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_generic_cvta),
         cmocka_unit_test(test_narrow_and_vectors),
         cmocka_unit_test(test_atomics),
+        cmocka_unit_test(test_atomic_cas16),
     };
     int r = cmocka_run_group_tests(tests, NULL, NULL);
     free(H);

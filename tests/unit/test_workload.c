@@ -257,6 +257,10 @@ static void test_good_workload(void **s)
     assert_string_equal(wl->name, "w");
     assert_int_equal((uint32_t)wl->args[1].ivalue, 4294967295u);
     ws_workload_free(wl);
+    /* `int n = -5` arrives as .param .u32 (nvcc never declares integer params signed) */
+    wl = load_ok("kernel: k.ptx\ngrid: 1\nblock: 1\nbuffers:\n  x: {type: u8, count: 1}\nparams: [x, -5]\n");
+    assert_int_equal((uint32_t)wl->args[1].ivalue, 0xfffffffbu);
+    ws_workload_free(wl);
 }
 
 static void test_param_errors(void **s)
@@ -270,8 +274,10 @@ static void test_param_errors(void **s)
     /* a buffer for the u32 .param: "params: [a, a]", second a at column 13 */
     snprintf(t, sizeof t, "%s%sparams: [a, a]\n", HEAD, buf);
     expect_error(t, "7:13", "a buffer's address needs a 64-bit integer .param");
-    snprintf(t, sizeof t, "%s%sparams: [a, -1]\n", HEAD, buf);
-    expect_error(t, "7:13", "-1 is out of range for u32");
+    /* nvcc declares `int n` as .param .u32: negative values of the width are two's complement,
+     * one below -2^31 is refused */
+    snprintf(t, sizeof t, "%s%sparams: [a, -2147483649]\n", HEAD, buf);
+    expect_error(t, "7:13", "-2147483649 is out of range");
     snprintf(t, sizeof t, "%s%sparams: [a, 4294967296]\n", HEAD, buf);
     expect_error(t, "7:13", "4294967296 is out of range for u32");
     snprintf(t, sizeof t, "%s%sparams: [a, 2.5]\n", HEAD, buf);

@@ -404,6 +404,54 @@ def m_hash64(b, p, grid, block):
         out[3 * i + 2] = rotl(h, (i & 63) or 1) // ((m >> 3) | 1)
 
 
+def m_generic(b, p, grid, block):
+    inp, out, gcount = b["in"], b["out"], b["gcount"]
+    sc, ss, uc = p[3], p[4], p[5]
+    cvals = [100, -200, 300, -400, 500, -600, 700, -800]
+    counter = 0
+    for t in range(block[0]):
+        sel, idx = t % 5, (t >> 2) & 7
+        v = [2 * inp[idx], inp[idx] + 1000, inp[(t + idx) & 63] ^ idx, cvals[idx], 3 * inp[idx]][sel]
+        out[t] = v + sc * ss + uc
+        if t & 1:
+            counter += t
+        else:
+            gcount[0] += t
+    out[64] = counter
+
+
+def m_exitbar(b, p, grid, block):
+    inp, out, sums = b["in"], b["out"], b["sums"]
+    n, nb = p[3], block[0]
+    for cta in range(grid[0]):
+        base = cta * nb
+        active = min(nb, n - base)
+        if active <= 0:
+            continue
+        s = inp[base:base + active]
+        tot = sum(s)
+        for t in range(active):
+            r = s[(t + 1) % active] - s[t]
+            out[base + t] = r * 1000 + (crem(tot, 1000) if t == active - 1 else 0)
+        sums[cta] = tot
+
+
+def m_vec(b, p, grid, block):
+    a, bb, c, d = b["a"], b["b"], b["c"], b["d"]
+    oa, ob, oc, h16, x64 = b["oa"], b["ob"], b["oc"], b["h16"], b["x64"]
+    n = p[9]
+    for i in range(n):
+        x, y, z, w = a[4 * i:4 * i + 4]
+        bx, by = bb[2 * i:2 * i + 2]
+        cx, cy, cz, cw = c[4 * i:4 * i + 4]
+        dx, dy = d[2 * i:2 * i + 2]
+        oa[4 * i:4 * i + 4] = [s32(w + dx), s32(z - dy), s32(y ^ cx), s32(x + s32(by))]
+        ob[2 * i:2 * i + 2] = [s64(bx * x + dx), s64(by - cw * dy)]
+        oc[4 * i:4 * i + 4] = [cw, u16(cz + 1), cy ^ 0xFFFF, u16(cx + dx)]
+        h16[i & 3] = u16(h16[i & 3] + (cx & 0xFF))
+        x64[i] = u64(bx) ^ 0xDEADBEEFCAFEF00D
+
+
 # --------------------------------------------------------------------------- launch specs
 
 def spec_int64math():
@@ -563,6 +611,40 @@ def spec_hash64():
                 grid=[1, 1, 1], block=[64, 1, 1],
                 buffers=[("seeds", "u64", [r.next64() for _ in range(64)]), ("out", "u64", [0] * 192)],
                 params=["seeds", "out", m, 64], expect=["out"], model=m_hash64, per_line=4)
+
+
+def spec_generic():
+    r = LCG(14)
+    return dict(doc="generic loads chosen per thread among static shared, extern shared (shared_bytes 256), "
+                    "local, const and a __device__ array; generic atomics on shared and global; s8/s16/u8 "
+                    "scalar params. 1 x 64.",
+                grid=[1, 1, 1], block=[64, 1, 1], shared_bytes=256,
+                buffers=[("in", "s32", r.list(64, -1000, 1000)), ("out", "s32", [0] * 65), ("gcount", "u32", [0])],
+                params=["in", "out", "gcount", -7, -1234, 250], expect=["out", "gcount"], model=m_generic,
+                per_line=10)
+
+
+def spec_exitbar():
+    r = LCG(15)
+    return dict(doc="threads past n = 250 return before the __syncthreads (3 CTAs of 100 threads: the last has "
+                    "50 live); rotation through shared memory and a shared atomic sum.",
+                grid=[3, 1, 1], block=[100, 1, 1],
+                buffers=[("in", "s32", r.list(300, -500, 500)), ("out", "s32", [-1] * 300), ("sums", "s32", [0] * 3)],
+                params=["in", "out", "sums", 250], expect=["out", "sums"], model=m_exitbar, per_line=10)
+
+
+def spec_vec():
+    r = LCG(16)
+    n = 40
+    return dict(doc="int4 (ld.global.nc.v4), longlong2, ushort4, char2 vector loads/stores, a 16-bit atomicCAS "
+                    "loop, 64-bit atomicExch. sm_80. 40 threads of 64.",
+                grid=[1, 1, 1], block=[64, 1, 1],
+                buffers=[("a", "s32", r.list(4 * n, -2**30, 2**30)), ("b", "s64", r.list(2 * n, -2**40, 2**40)),
+                         ("c", "u16", r.list(4 * n, 0, 65535)), ("d", "s8", r.list(2 * n, -128, 127)),
+                         ("oa", "s32", [0] * (4 * n)), ("ob", "s64", [0] * (2 * n)), ("oc", "u16", [0] * (4 * n)),
+                         ("h16", "u16", [1, 2, 3, 65535]), ("x64", "u64", [0] * n)],
+                params=["a", "b", "c", "d", "oa", "ob", "oc", "h16", "x64", n],
+                expect=["oa", "ob", "oc", "h16", "x64"], model=m_vec, per_line=8)
 
 
 SPECS = {k[5:]: v for k, v in globals().items() if k.startswith("spec_")}
