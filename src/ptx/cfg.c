@@ -116,6 +116,12 @@ static int is_block_end(const ws_inst *in)
     }
 }
 
+static int is_exit_block(const ws_kernel *k, const ws_block *bl)
+{
+    const ws_inst *in = &k->insts[bl->first];
+    return in->guard == WS_NO_REG && (in->op == WS_OP_EXIT || in->op == WS_OP_RET || in->op == WS_OP_TRAP);
+}
+
 static void free_cfg(ws_kernel *k)
 {
     if (k->blocks)
@@ -231,7 +237,17 @@ int ws_cfg_build(ws_kernel *k, ws_error *err)
         free(blocks); free(bipdom); free(block_of);
         return ws_fail(err, "%s: out of memory", file);
     }
-    for (uint32_t b = 0; b < nb; b++) blocks[b].ipdom = bipdom[b];
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t p = bipdom[b];
+        /* A block that only exits (its first instruction an unguarded
+         * ret/exit/trap) is as good as the virtual exit: paths meeting there
+         * have nothing left to do together, and ptxas turns branches to it into
+         * predicated EXITs. Reconverging there would keep finished lanes alive,
+         * e.g. `if (i >= n) return; ... __syncthreads();` would wait at the
+         * CTA barrier for lanes parked at the final ret. */
+        if (p != WS_PC_EXIT && is_exit_block(k, &blocks[p])) p = WS_PC_EXIT;
+        blocks[b].ipdom = p;
+    }
     free(bipdom);
 
     k->blocks = blocks;

@@ -4,12 +4,10 @@
 # Python models in tests/kernels/int/expected.py — under the MIMD reference and under the
 # cycle-level core with {stack, barrier} x {lrr, gto}, plus warp_size 16, 2 cores and a 16 KB
 # L1. oob.yaml reads past its buffer: status error naming the thread and the access, every time.
-# KNOWN BUG, pinned so a change is noticed: exitbar.yaml (threads past n `return` before
-# __syncthreads, the last CTA's warp 1 partially exited) deadlocks on the cycle-level core under
-# both schemes — the returning lanes wait at the reconvergence point (stack: the `ret` block is
-# the branch's IPDOM; barrier: the pass puts WAIT before it) while the CTA barrier, which counts
-# threads, still waits for them. Real GPUs exit such lanes at once (ptxas: @P EXIT). The MIMD
-# reference gets the expected values.
+# exitbar.yaml: threads past n `return` before __syncthreads (the last CTA's warp 1 partially
+# exited): the returning lanes must leave at once, not wait at a reconvergence point while the
+# CTA barrier, which counts threads, waits for them (the CFG treats an exit-only block as the
+# virtual exit, as ptxas turns such branches into predicated EXITs).
 set -u
 : "${WS_BIN:?}" "${WS_SOURCE_DIR:?}"
 K="$WS_SOURCE_DIR/tests/kernels/int"
@@ -44,9 +42,6 @@ for y in "$K"/*.yaml; do
          ! grep -q 'out-of-bounds 4-byte ld.global at address' <<<"$out"; then
         bad "$name [$c]: exit $rc, expected status error naming thread 16's ld.global"; head -3 <<<"$out"
       fi
-    elif [ "$name" = exitbar ] && [ "$c" != --reference ]; then
-      [ "$status" = deadlock ] && grep -q 'CTA barrier 0 (50 of 64 threads arrived)' <<<"$out" ||
-        bad "$name [$c]: known deadlock changed: status '$status' (fixed? update this test)"
     elif [ "$rc" -ne 0 ] || [ "$status" != ok ]; then
       bad "$name [$c]: exit $rc status '$status'"; head -3 <<<"$out"
     fi

@@ -137,11 +137,11 @@ static void test_while_loop(void **st)
     k_sreg(k, R0, WS_SR_TID_X);
     k_setp(k, P0, R0, 0); k_bra(k, P0, 5);
     k_add(k, R0, R0, R1); k_bra(k, NOREG, 1);
-    k_exit(k, NOREG);
+    k_nop(k); k_exit(k, NOREG);   /* work after the loop: not an exit-only block */
     kb_done(k);
     ws_kernel *t = xform(k, 4);
-    const int ops[] = {O, ADD, WS_OP_SETP, BRA, O, YIELD, BRA, WAIT, WS_OP_EXIT};
-    expect_ops(t, ops, 9);
+    const int ops[] = {O, ADD, WS_OP_SETP, BRA, O, YIELD, BRA, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops, 10);
     assert_int_equal(t->insts[3].target, 7);
     assert_int_equal(t->insts[6].target, 2);
     expect_pseudo(&t->insts[5], YIELD, 0, 5);
@@ -161,11 +161,11 @@ static void test_rotated_loop_skip(void **st)
     k_sreg(k, R0, WS_SR_TID_X); k_bra(k, NOREG, 3);
     k_add(k, R0, R0, R1);
     k_setp(k, P0, R0, 0); k_bra(k, P0, 2);
-    k_exit(k, NOREG);
+    k_nop(k); k_exit(k, NOREG);   /* work after the loop: not an exit-only block */
     kb_done(k);
     ws_kernel *t = xform(k, 4);
-    const int ops[] = {O, BRA, O, BRA, ADD, WS_OP_SETP, YIELD, BRA, WAIT, WS_OP_EXIT};
-    expect_ops(t, ops, 10);
+    const int ops[] = {O, BRA, O, BRA, ADD, WS_OP_SETP, YIELD, BRA, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops, 11);
     assert_int_equal(t->insts[1].target, 4);
     assert_int_equal(t->insts[3].target, 5);
     assert_true(t->insts[3].mods & WS_MOD_UNI);
@@ -457,18 +457,18 @@ static void test_yield_counted_tid_bound(void **st)
     ws_kernel *k = kb_new("counted", 16);
     k_sreg(k, R0, WS_SR_TID_X);
     k_add(k, R1, R1, R2); k_setp_rr(k, P0, R1, R0); k_bra(k, P0, 1);
-    k_exit(k, NOREG);
+    k_nop(k); k_exit(k, NOREG);   /* work after the loop: not an exit-only block */
     kb_done(k);
     assert_int_equal(k->insts[3].uniform, 0);
     ws_kernel *t = xform_p(k, 1, WS_YIELD_SPIN);
-    const int ops_spin[] = {O, ADD, WS_OP_ADD, WS_OP_SETP, BRA, WAIT, WS_OP_EXIT};
-    expect_ops(t, ops_spin, 7);
+    const int ops_spin[] = {O, ADD, WS_OP_ADD, WS_OP_SETP, BRA, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops_spin, 8);
     assert_int_equal(t->insts[4].target, 2);
     assert_int_equal(t->insts[4].ipdom, 5);
     kb_free(t);
     t = xform_p(k, 1, WS_YIELD_ALL);
-    const int ops_all[] = {O, ADD, WS_OP_ADD, WS_OP_SETP, YIELD, BRA, WAIT, WS_OP_EXIT};
-    expect_ops(t, ops_all, 8);
+    const int ops_all[] = {O, ADD, WS_OP_ADD, WS_OP_SETP, YIELD, BRA, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops_all, 9);
     expect_pseudo(&t->insts[4], YIELD, 0, 4);
     assert_int_equal(t->insts[5].target, 2);
     kb_free(t);
@@ -508,12 +508,12 @@ static void test_yield_volatile_flag(void **st)
     uint32_t ld = k_ld(k, WS_SP_GLOBAL, R1, R2, 0);
     k->insts[ld].mods |= WS_MOD_VOLATILE;
     k_setp(k, P0, R1, 0); k_bra(k, P0, 0);
-    k_exit(k, NOREG);
+    k_nop(k); k_exit(k, NOREG);   /* work after the loop: not an exit-only block */
     kb_done(k);
-    const int ops[] = {ADD, WS_OP_LD, WS_OP_SETP, YIELD, BRA, WAIT, WS_OP_EXIT};
+    const int ops[] = {ADD, WS_OP_LD, WS_OP_SETP, YIELD, BRA, WAIT, O, WS_OP_EXIT};
     for (int pol = WS_YIELD_SPIN; pol <= WS_YIELD_ALL; pol++) {
         ws_kernel *t = xform_p(k, 1, pol);
-        expect_ops(t, ops, 7);
+        expect_ops(t, ops, 8);
         expect_pseudo(&t->insts[3], YIELD, 0, 3);
         kb_free(t);
     }
@@ -532,15 +532,15 @@ static void test_yield_loads_counter_exit(void **st)
     k_sreg(k, R0, WS_SR_TID_X);
     k_ld(k, WS_SP_GLOBAL, R3, R4, 0); k_add(k, R5, R5, R3); k_add(k, R4, R4, R6);
     k_add(k, R1, R1, R2); k_setp_rr(k, P0, R1, R0); k_bra(k, P0, 1);
-    k_exit(k, NOREG);
+    k_nop(k); k_exit(k, NOREG);   /* work after the loop: not an exit-only block */
     kb_done(k);
     ws_kernel *t = xform_p(k, 1, WS_YIELD_SPIN);
     const int ops_spin[] = {O, ADD, WS_OP_LD, WS_OP_ADD, WS_OP_ADD, WS_OP_ADD, WS_OP_SETP, BRA, WAIT,
-                            WS_OP_EXIT};
-    expect_ops(t, ops_spin, 10);
+                            O, WS_OP_EXIT};
+    expect_ops(t, ops_spin, 11);
     kb_free(t);
     t = xform_p(k, 1, WS_YIELD_ALL);
-    assert_int_equal(t->ninsts, 11);
+    assert_int_equal(t->ninsts, 12);
     assert_int_equal(count_op(t, YIELD), 1);
     assert_int_equal(t->insts[7].op, YIELD);
     kb_free(t);
@@ -550,7 +550,7 @@ static void test_yield_loads_counter_exit(void **st)
     k_sreg(k2, R0, WS_SR_TID_X);
     k_ld(k2, WS_SP_GLOBAL, R3, R4, 0); k_add(k2, R5, R5, R3); k_ld(k2, WS_SP_GLOBAL, R0, R4, 4);
     k_add(k2, R1, R1, R2); k_setp_rr(k2, P0, R1, R0); k_bra(k2, P0, 1);
-    k_exit(k2, NOREG);
+    k_nop(k2); k_exit(k2, NOREG);
     kb_done(k2);
     t = xform_p(k2, 1, WS_YIELD_SPIN);
     assert_int_equal(count_op(t, YIELD), 1);
@@ -569,7 +569,7 @@ static void test_yield_invariant_loaded_bound(void **st)
     k_ld(k, WS_SP_GLOBAL, R0, R4, 0);
     k_ld(k, WS_SP_LOCAL, R3, R4, 0); k_add(k, R1, R1, R3); k_ld(k, WS_SP_PARAM, R2, NOREG, 0);
     k_add(k, R1, R1, R2); k_setp_rr(k, P0, R1, R0); k_bra(k, P0, 1);
-    k_exit(k, NOREG);
+    k_nop(k); k_exit(k, NOREG);   /* work after the loop: not an exit-only block */
     kb_done(k);
     ws_kernel *t = xform_p(k, 1, WS_YIELD_SPIN);
     assert_int_equal(count_op(t, YIELD), 0);

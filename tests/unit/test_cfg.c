@@ -98,7 +98,7 @@ static void test_nested_ifs(void **st)
     kb_free(k);
 }
 
-/*  0 init | 1 H: setp; 2 @p bra 5 | 3 body; 4 bra 1 | 5 exit
+/*  0 init | 1 H: setp; 2 @p bra 5 | 3 body; 4 bra 1 | 5 after; 6 exit
  *  B1 -> B3 (leave), B2;  B2 -> B1 (back edge);  ipdom(B1) = B3, ipdom(B2) = B1 */
 static void test_while_loop(void **st)
 {
@@ -107,17 +107,39 @@ static void test_while_loop(void **st)
     k_nop(k);
     k_setp(k, P0, R0, 0); k_bra(k, P0, 5);
     k_add(k, R0, R0, R1); k_bra(k, NOREG, 1);
-    k_exit(k, NOREG);
+    k_nop(k); k_exit(k, NOREG);
     kb_done(k);
     assert_int_equal(k->nblocks, 4);
     expect_block(k, 0, 0, 0, 1);
     expect_block(k, 1, 1, 2, 3);
     expect_block(k, 2, 3, 4, 1);
-    expect_block(k, 3, 5, 5, EXITB);
+    expect_block(k, 3, 5, 6, EXITB);
     assert_int_equal(k->insts[2].ipdom, 5);
     assert_int_equal(k->insts[4].ipdom, 1);
     assert_int_equal(k->insts[2].is_backedge, 0);
     assert_int_equal(k->insts[4].is_backedge, 1);
+    kb_free(k);
+}
+
+/* `if (i >= n) return; work; return;` as nvcc writes it: both paths meet only
+ * at a block that does nothing but exit, which counts as the virtual exit
+ * (ptxas makes such branches predicated EXITs), so the returning lanes leave
+ * at once instead of waiting there for the others.
+ *  0 setp; 1 @p bra 4 | 2 work; 3 bra 4 | 4 ret
+ *  B0 -> B2, B1;  B1 -> B2;  B2 -> EXIT: ipdom(B0) = EXIT (not B2), ipdom(B1) = EXIT */
+static void test_exit_only_block_is_exit(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("early_return", 16);
+    k_setp(k, P0, R0, 0); k_bra(k, P0, 4);
+    k_add(k, R0, R0, R1); k_bra(k, NOREG, 4);
+    k_exit(k, NOREG);
+    kb_done(k);
+    assert_int_equal(k->nblocks, 3);
+    expect_block(k, 0, 0, 1, EXITB);
+    expect_block(k, 1, 2, 3, EXITB);
+    expect_block(k, 2, 4, 4, EXITB);
+    assert_int_equal(k->insts[1].ipdom, WS_PC_EXIT);
     kb_free(k);
 }
 
@@ -338,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_if_then),
         cmocka_unit_test(test_nested_ifs),
         cmocka_unit_test(test_while_loop),
+        cmocka_unit_test(test_exit_only_block_is_exit),
         cmocka_unit_test(test_loop_break),
         cmocka_unit_test(test_brx_four_targets),
         cmocka_unit_test(test_exit_in_branch),
