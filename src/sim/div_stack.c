@@ -60,6 +60,14 @@ static void pop_done(stk *s)
     }
 }
 
+/* Does the instruction at pc end the thread unconditionally (ret/exit/trap)? */
+static int starts_exit(const ws_kernel *k, uint32_t pc)
+{
+    if (pc >= k->ninsts) return 0;
+    const ws_inst *in = &k->insts[pc];
+    return in->guard == WS_NO_REG && (in->op == WS_OP_EXIT || in->op == WS_OP_RET || in->op == WS_OP_TRAP);
+}
+
 static int stack_update(const ws_div_ctx *c, void *st, const ws_split *sp, const ws_inst *in,
                         const ws_effect *eff, char *err, size_t errlen)
 {
@@ -115,6 +123,20 @@ static int stack_update(const ws_div_ctx *c, void *st, const ws_split *sp, const
         while (j > first && gpc[j - 1] > p) { gpc[j] = gpc[j - 1]; gmask[j] = gmask[j - 1]; j--; }
         gpc[j] = p; gmask[j] = m;
     }
+    /* Paths that go straight to an exit are pushed last, so they run first and
+     * leave: otherwise a path reaching a CTA barrier first would hold the TOS
+     * while the barrier waits for the lanes parked below it (the early-return
+     * pattern written with the return on the fall-through side). */
+    for (uint32_t i = 0, moved = 0; i + moved < ng;) {
+        if (starts_exit(c->k, gpc[i])) {
+            uint32_t p = gpc[i]; uint64_t m = gmask[i];
+            for (uint32_t j = i; j + 1 < ng; j++) { gpc[j] = gpc[j + 1]; gmask[j] = gmask[j + 1]; }
+            gpc[ng - 1] = p; gmask[ng - 1] = m;
+            moved++;
+        } else {
+            i++;
+        }
+    }
     uint32_t rpc = in->ipdom;
     if (rpc != tos->aux) {
         tos->pc = rpc;                      /* reconvergence entry, keeps old RPC */
@@ -135,7 +157,6 @@ static int stack_update(const ws_div_ctx *c, void *st, const ws_split *sp, const
     }
     if (s->depth > s->max_depth) s->max_depth = s->depth;
     pop_done(s);
-    (void)c;
     return 0;
 }
 
