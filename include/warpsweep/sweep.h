@@ -212,6 +212,9 @@ typedef struct ws_drive_stats {
 int ws_sweep_drive(const ws_sweep *sw, const ws_drive_opts *o, ws_row_sink *sink,
                    ws_drive_stats *stats, ws_error *err);
 
+/* Is point k in done[0..n-1] (sorted ascending)? Binary search. */
+int ws_points_contain(const uint64_t *done, size_t n, uint64_t k);
+
 /* Runs one point into row (used by the driver; exposed for tests). */
 void ws_sweep_run_point(const ws_sweep *sw, ws_sim *sim, uint64_t k, ws_row *row);
 

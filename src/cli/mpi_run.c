@@ -130,16 +130,6 @@ static void *grow(mpi_ctx *c, size_t n)
     return c->buf;
 }
 
-static int is_done(const uint64_t *done, size_t n, uint64_t k)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (done[mid] < k)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
     return lo < n && done[lo] == k;
 }
 
@@ -389,7 +379,7 @@ static size_t take(coord *co, int threads, uint64_t *out)
         while (m < want && co->i < r->n) {
             uint64_t k = r->first + co->i * r->stride;
             co->i++;
-            if (co->o->ndone && is_done(co->o->done, co->o->ndone, k))
+            if (co->o->ndone && ws_points_contain(co->o->done, co->o->ndone, k))
                 continue;
             out[m++] = k;
         }

@@ -52,7 +52,7 @@ void ws_sweep_run_point(const ws_sweep *sw, ws_sim *sim, uint64_t k, ws_row *row
     memcpy(row->metrics, res.metrics, sizeof row->metrics);
 }
 
-static int is_done(const uint64_t *done, size_t n, uint64_t k)
+int ws_points_contain(const uint64_t *done, size_t n, uint64_t k)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
@@ -133,7 +133,7 @@ int ws_sweep_drive(const ws_sweep *sw, const ws_drive_opts *o, ws_row_sink *sink
                     break;
                 }
                 uint64_t k = o->range.first + i * o->range.stride;
-                if (o->ndone && is_done(o->done, o->ndone, k))
+                if (o->ndone && ws_points_contain(o->done, o->ndone, k))
                     continue;
                 ws_sweep_run_point(sw, sim, k, &batch[nb++]);
                 double t = now();

@@ -10,6 +10,7 @@
 #include <yaml.h>
 #include "warpsweep/sweep.h"
 #include "sweep_internal.h"
+#include "warpsweep/strutil.h"
 
 typedef struct ctx {
     const char *file;
@@ -34,37 +35,9 @@ static const char *scalar(const yaml_node_t *n)
     return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
-static int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 1000;
-    int d[64][64];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = (int)i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = (int)j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            int s = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            int x = d[i - 1][j] + 1, y = d[i][j - 1] + 1;
-            d[i][j] = s < x ? (s < y ? s : y) : (x < y ? x : y);
-        }
-    return d[la][lb];
-}
-
 static const char *closest(const char *name, const char *const *names, int n)
 {
-    const char *best = names[0];
-    int bd = 1 << 30;
-    for (int i = 0; i < n; i++) {
-        int d = edit_distance(name, names[i]);
-        if (d < bd) {
-            bd = d;
-            best = names[i];
-        }
-    }
-    return best;
+    return names[ws_closest(name, names, (size_t)n, NULL)];
 }
 
 /* Looks up a parameter name; error with the closest valid name. */
