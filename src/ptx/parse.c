@@ -110,9 +110,49 @@ static void smap_del(smap *m, const char *s, uint32_t n)
 enum { FX_LABEL, FX_BRX, FX_VAR };
 typedef struct fixup { uint32_t inst; uint8_t kind; uint8_t slot; uint32_t tok; uint32_t var; } fixup;
 typedef struct btlist { uint32_t start, count; } btlist;
-typedef struct undo { const char *key; uint32_t len; int had; int64_t prev; } undo;
+typedef struct undo { const char *key; uint32_t len; int had; int64_t prev; int sym; } undo;
 /* an address initialiser (`name`, `generic(name)`, optionally +/- offset), resolved after layout */
 typedef struct ainit { uint32_t var; uint64_t byte; uint32_t tok; int esize; int64_t addend; } ainit;
+
+/* the per-body decoding state (registers, labels, fixups, instructions): the entry's is set
+ * aside while the called functions are decoded one after the other (decode_funcs) */
+typedef struct bstate {
+    ws_inst *insts; uint32_t ninsts; size_t cap_insts;
+    char **reg_names; uint8_t *reg_types; uint32_t *reg_depth; uint32_t nregs; size_t cap_regs;
+    uint32_t *brx; uint32_t *label_tok; uint32_t nbrx; size_t cap_brx;
+    smap regs, params, labels, btl;
+    fixup *fx; size_t nfx, cap_fx;
+    btlist *bt; size_t nbt, cap_bt;
+    undo *und; size_t nund, cap_undo;
+    uint32_t depth;
+} bstate;
+
+/* a .func of the module: its signature's variables, and once decoded its instructions (a
+ * template copied at every call site, see the inlining notes above expand()) */
+typedef struct fbody {
+    uint32_t name_tok;       /* the function's name */
+    uint32_t def_tok;        /* '.func' of the definition; 0: declared only (.extern or prototype) */
+    int decoded, active;     /* active: being expanded (recursion check) */
+    uint32_t ninstances;
+    uint32_t nret, nparam;
+    uint32_t *formals;       /* var indices: the nret return parameters, then the nparam parameters */
+    ws_inst *insts; uint32_t ninsts;
+    char **reg_names; uint8_t *reg_types; uint32_t nregs;
+    uint32_t *brx; uint32_t nbrx;
+    fixup *fx; size_t nfx;   /* FX_VAR fixups, resolved once the variables are laid out */
+} fbody;
+
+/* a call: caller's .param variables (nret return, then nargs arguments) */
+typedef struct callsite { uint32_t tok, func, nret, nargs; uint32_t *vars; } callsite;
+
+/* per variable: a .param variable of a body or signature (ld.param/st.param on it become
+ * ld.local/st.local), its block depth, and the variable it shares its slot with (a call's
+ * argument with the callee's parameter) */
+#define VF_PARAM 1u
+typedef struct varx { uint8_t flags; uint32_t depth; uint32_t alias; } varx;
+
+#define OP_CALL WS_OP_COUNT          /* placeholder instruction of a call; target = callsite */
+#define INLINE_MAX 200000u           /* instructions after inlining */
 
 typedef struct P {
     const char *path;
@@ -130,6 +170,11 @@ typedef struct P {
     uint32_t depth;
     uint32_t *entries; size_t nentries;
     ainit *ai; size_t nai, cap_ai;
+    varx *vx; size_t cap_vx;
+    smap funcs;              /* name -> fns index */
+    fbody *fns; size_t nfns, cap_fns;
+    callsite *cs; size_t ncs, cap_cs;
+    bstate saved; int have_saved;
 } P;
 
 static int oom(P *p) { return ws_fail(p->err, "%s: out of memory", p->path); }
@@ -290,7 +335,7 @@ static int declare_reg(P *p, const ws_tok *at, const char *name, uint32_t len, w
     p->reg_depth[r] = p->depth;
     if (p->depth > 1) {
         GROW(p->und, p->nund, p->cap_undo);
-        p->und[p->nund++] = (undo){s, len, had, prev};
+        p->und[p->nund++] = (undo){s, len, had, prev, 0};
     }
     if (smap_put(&p->regs, s, len, r)) return oom(p);
     return 0;
@@ -409,9 +454,34 @@ static int parse_init_list(P *p, ws_var *v, uint64_t *cap, uint64_t *count, int 
     return 0;
 }
 
+/* k->vars[v] was just added: its varx, and its name in syms (scoped to the block inside a body) */
+static int var_added(P *p, uint32_t v, const ws_tok *at, const char *name, uint32_t len, uint8_t flags)
+{
+    if (p->cap_vx < p->cap_vars) {
+        varx *n = realloc(p->vx, p->cap_vars * sizeof *n);
+        if (!n) return oom(p);
+        memset(n + p->cap_vx, 0, (p->cap_vars - p->cap_vx) * sizeof *n);
+        p->vx = n;
+        p->cap_vx = p->cap_vars;
+    }
+    p->vx[v] = (varx){flags, p->depth, UINT32_MAX};
+    int64_t prev = -1;
+    int had = smap_get(&p->syms, name, len, &prev);
+    if (had && (!p->depth || p->vx[prev].depth == p->depth))
+        return err_at(p, at, "symbol '%.*s' declared twice", (int)len, name);
+    if (p->depth) {   /* body variables leave syms at the end of their block */
+        GROW(p->und, p->nund, p->cap_undo);
+        p->und[p->nund++] = (undo){name, len, had, prev, 1};
+    }
+    if (smap_put(&p->syms, name, len, v)) return oom(p);
+    return 0;
+}
+
 static int parse_var(P *p, int is_extern)
 {
     ws_tok *st = cur(p);
+    /* .param inside a body: a call's argument or return value, a per-thread .local slot */
+    int is_param = is_dir(st, ".param");
     ws_space sp = is_dir(st, ".global") ? WS_SP_GLOBAL : is_dir(st, ".const") ? WS_SP_CONST
                 : is_dir(st, ".shared") ? WS_SP_SHARED : WS_SP_LOCAL;
     adv(p);
@@ -471,7 +541,7 @@ static int parse_var(P *p, int is_extern)
         if (is_punct(cur(p), '=')) {
             ws_tok *eq = cur(p);
             if (sp == WS_SP_SHARED || sp == WS_SP_LOCAL)
-                return err_at(p, eq, "%s variables cannot have initialisers", sp == WS_SP_SHARED ? ".shared" : ".local");
+                return err_at(p, eq, "%s variables cannot have initialisers", sp == WS_SP_SHARED ? ".shared" : is_param ? ".param" : ".local");
             adv(p);
             uint64_t cap = 0, n = 0;
             /* the element type of the initialiser: b8 arrays take bytes */
@@ -497,8 +567,7 @@ static int parse_var(P *p, int is_extern)
         if (is_extern && sp == WS_SP_SHARED && v->size)
             return err_at(p, nt, ".extern .shared '%.*s' must be an unsized array (dynamic shared memory)", TK(nt));
         if (is_extern && sp == WS_SP_SHARED) v->offset = UINT64_MAX; /* marks dynamic */
-        if (smap_get(&p->syms, nt->s, nt->n, NULL)) return err_at(p, nt, "symbol '%.*s' declared twice", TK(nt));
-        if (smap_put(&p->syms, nt->s, nt->n, k->nvars - 1)) return oom(p);
+        if (var_added(p, k->nvars - 1, nt, nt->s, nt->n, is_param ? VF_PARAM : 0)) return -1;
         if (is_punct(cur(p), ',')) { adv(p); continue; }
         return expect(p, ';', "after the variable declaration");
     }
@@ -948,6 +1017,12 @@ static int resolve_symbol(P *p, ws_inst *in, uint32_t ii, int slot, const raw *r
     ws_tok *nt = &p->t[r->name_tok];
     int64_t v;
     if (smap_get(&p->syms, nt->s, nt->n, &v)) {
+        if (p->vx[v].flags & VF_PARAM) {
+            if (o->kind != WS_OK_ADDR || in->space != WS_SP_PARAM || (in->op != WS_OP_LD && in->op != WS_OP_ST))
+                return err_at(p, nt, "'%.*s' is a .param variable of a call or function: only ld.param/st.param can "
+                              "access it", TK(nt));
+            in->space = WS_SP_LOCAL;   /* its slot is per-thread local memory */
+        }
         o->imm = r->off;
         return add_fixup(p, ii, FX_VAR, slot, r->name_tok, (uint32_t)v);
     }
@@ -1117,6 +1192,105 @@ static int lookup_opcode(P *p, uint32_t *ntok)
     return -1;
 }
 
+/* `(name, name ...)` of a call: the caller's .param variables */
+static int call_list(P *p, uint32_t **vars, uint32_t *n, size_t *cap, const char *what)
+{
+    if (expect(p, '(', what)) return -1;
+    while (!is_punct(cur(p), ')')) {
+        ws_tok *a = cur(p);
+        int64_t v;
+        if (a->kind != WS_TK_IDENT || !smap_get(&p->syms, a->s, a->n, &v) || !(p->vx[v].flags & VF_PARAM))
+            return err_at(p, a, "%s '%.*s' must be a .param variable declared before the call (as nvcc writes "
+                          "calls; registers and immediates are not supported)", what, TK(a));
+        GROW(*vars, *n, *cap);
+        (*vars)[(*n)++] = (uint32_t)v;
+        adv(p);
+        if (is_punct(cur(p), ',')) adv(p);
+        else if (!is_punct(cur(p), ')')) return err_at(p, cur(p), "expected ',' or ')' in the call, got '%.*s'", TK(cur(p)));
+    }
+    adv(p);
+    return 0;
+}
+
+/* call[.uni] [(ret),] fname [, (args)];  a placeholder instruction (OP_CALL) that expand()
+ * replaces by a copy of the callee */
+static int parse_call(P *p, ws_tok *optok)
+{
+    adv(p);
+    while (cur(p)->kind == WS_TK_DOT && cur(p)->adj) {
+        if (!is_dir(cur(p), ".uni")) return err_at(p, cur(p), "modifier '%.*s' is not supported on 'call' (accepted: .uni)", TK(cur(p)));
+        adv(p);
+    }
+    callsite c = {(uint32_t)(optok - p->t), 0, 0, 0, NULL};
+    uint32_t *rets = NULL, *args = NULL, nr = 0, na = 0;
+    size_t capr = 0, capa = 0;
+    int rc = -1;
+    if (is_punct(cur(p), '(')) {
+        if (call_list(p, &rets, &nr, &capr, "return value")) goto out;
+        if (expect(p, ',', "after the call's return value")) goto out;
+    }
+    ws_tok *ft = cur(p);
+    uint32_t reg;
+    if (ft->kind != WS_TK_IDENT || ft->s[0] == '%' || lookup_reg(p, ft, &reg)) {
+        err_at(p, ft, "indirect calls (through a register, '%.*s') are not supported (direct calls to functions "
+               "defined in the module are inlined)", TK(ft));
+        goto out;
+    }
+    int64_t fi;
+    if (!smap_get(&p->funcs, ft->s, ft->n, &fi)) { err_at(p, ft, "call to undefined function '%.*s'", TK(ft)); goto out; }
+    if (!p->fns[fi].def_tok) {
+        err_at(p, ft, "call to '%.*s', which is declared but not defined in this module (.extern .func): only "
+               "functions defined in the module are inlined (printf/vprintf and other external functions are "
+               "not supported)", TK(ft));
+        goto out;
+    }
+    adv(p);
+    if (is_punct(cur(p), ',')) {
+        adv(p);
+        if (call_list(p, &args, &na, &capa, "argument")) goto out;
+        if (is_punct(cur(p), ',')) {
+            err_at(p, cur(p), "call with a prototype or target list (indirect call) is not supported");
+            goto out;
+        }
+    }
+    if (expect(p, ';', "after the call")) goto out;
+    c.func = (uint32_t)fi;
+    c.nret = nr;
+    c.nargs = na;
+    c.vars = malloc((nr + na + 1) * sizeof *c.vars);
+    if (!c.vars) { oom(p); goto out; }
+    if (nr) memcpy(c.vars, rets, nr * sizeof *rets);
+    if (na) memcpy(c.vars + nr, args, na * sizeof *args);
+    if (p->ncs >= p->cap_cs) {
+        size_t nc = p->cap_cs ? p->cap_cs * 2 : 16;
+        callsite *n = realloc(p->cs, nc * sizeof *n);
+        if (!n) { free(c.vars); oom(p); goto out; }
+        p->cs = n;
+        p->cap_cs = nc;
+    }
+    p->cs[p->ncs] = c;
+    ws_kernel *k = p->k;
+    if (k->ninsts >= p->cap_insts) {
+        size_t nc = p->cap_insts ? p->cap_insts * 2 : 16;
+        ws_inst *n = realloc(k->insts, nc * sizeof *n);
+        if (!n) { free(c.vars); oom(p); goto out; }
+        k->insts = n;
+        p->cap_insts = nc;
+    }
+    ws_inst *in = &k->insts[k->ninsts++];
+    memset(in, 0, sizeof *in);
+    in->op = OP_CALL;
+    in->target = (uint32_t)p->ncs++;
+    in->guard = WS_NO_REG;
+    in->line = optok->line;
+    in->col = optok->col;
+    rc = 0;
+out:
+    free(rets);
+    free(args);
+    return rc;
+}
+
 static int parse_inst(P *p)
 {
     ws_kernel *k = p->k;
@@ -1134,8 +1308,10 @@ static int parse_inst(P *p)
     }
     ws_tok *optok = cur(p);
     if (optok->kind != WS_TK_IDENT) return err_at(p, optok, "expected an instruction, got '%.*s'", TK(optok));
-    if (tok_eq(optok, "call"))
-        return err_at(p, optok, "'call' is not supported: warpsweep simulates single .entry kernels without device-function calls (inline the callee, e.g. __forceinline__)");
+    if (tok_eq(optok, "call")) {
+        if (guard != WS_NO_REG) return err_at(p, first, "guarded calls ('@p call') are not supported");
+        return parse_call(p, optok);
+    }
     uint32_t nt;
     int op = lookup_opcode(p, &nt);
     if (op < 0)
@@ -1219,7 +1395,7 @@ static int parse_inst(P *p)
     if ((op == WS_OP_ATOM || op == WS_OP_RED) && in->space != WS_SP_GLOBAL && in->space != WS_SP_SHARED &&
         in->space != WS_SP_GENERIC)
         return err_at(p, optok, "'%s' on .%s is not supported (.global, .shared or generic)", mn, ws_space_names[in->space]);
-    if (op == WS_OP_ST && (in->space == WS_SP_CONST || in->space == WS_SP_PARAM))
+    if (op == WS_OP_ST && in->space == WS_SP_CONST)
         return err_at(p, optok, "'st.%s' is not allowed (read-only state space)", ws_space_names[in->space]);
     if ((op == WS_OP_ATOM || op == WS_OP_RED) && in->type == WS_TY_F64 && in->subop != WS_ATOM_ADD && in->subop != WS_ATOM_EXCH)
         return err_at(p, optok, "'%s.%s.f64' is not supported", mn, ws_atom_names[in->subop]);
@@ -1240,7 +1416,12 @@ static int parse_inst(P *p)
         return err_at(p, cur(p), "expected ',' or ';' after operand of '%s', got '%.*s'", mn, TK(cur(p)));
     adv(p);
     k->ninsts++;
-    return decode_operands(p, in, ii, ops, nops, optok);
+    if (decode_operands(p, in, ii, ops, nops, optok)) return -1;
+    /* st.param only writes a call's or function's .param variables (now .local) */
+    if (op == WS_OP_ST && in->space == WS_SP_PARAM)
+        return err_at(p, optok, "'st.param' is only allowed on a call's or a function's .param variables (kernel "
+                      "parameters are read-only)");
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1273,6 +1454,17 @@ static int parse_branchtargets(P *p, ws_tok *lab)
     return 0;
 }
 
+/* leaves a block: its registers and variables go out of scope */
+static void pop_scope(P *p, size_t mark)
+{
+    while (p->nund > mark) {
+        undo *u = &p->und[--p->nund];
+        smap *m = u->sym ? &p->syms : &p->regs;
+        if (u->had) smap_put(m, u->key, u->len, u->prev);
+        else smap_del(m, u->key, u->len);
+    }
+}
+
 static int parse_body(P *p)
 {
     for (;;) {
@@ -1285,16 +1477,13 @@ static int parse_body(P *p)
             p->depth++;
             if (parse_body(p)) return -1;
             p->depth--;
-            while (p->nund > mark) {
-                undo *u = &p->und[--p->nund];
-                if (u->had) smap_put(&p->regs, u->key, u->len, u->prev);
-                else smap_del(&p->regs, u->key, u->len);
-            }
+            pop_scope(p, mark);
             continue;
         }
         if (t->kind == WS_TK_DOT) {
             if (is_dir(t, ".reg")) { if (parse_reg(p)) return -1; continue; }
-            if (is_dir(t, ".shared") || is_dir(t, ".local") || is_dir(t, ".global") || is_dir(t, ".const")) {
+            if (is_dir(t, ".shared") || is_dir(t, ".local") || is_dir(t, ".global") || is_dir(t, ".const") ||
+                is_dir(t, ".param")) {
                 if (parse_var(p, 0)) return -1;
                 continue;
             }
@@ -1306,15 +1495,19 @@ static int parse_body(P *p)
             }
             if (is_dir(t, ".pragma")) { adv(p); if (skip_to_semicolon(p)) return -1; continue; }
             if (is_dir(t, ".loc") || is_dir(t, ".file")) { skip_line(p); continue; }
-            if (is_dir(t, ".param") || is_dir(t, ".callprototype") || is_dir(t, ".calltargets"))
-                return err_at(p, t, "'%.*s' inside a kernel is only used for calls, which are not supported", TK(t));
+            if (is_dir(t, ".callprototype") || is_dir(t, ".calltargets"))
+                return err_at(p, t, "'%.*s' is only used for indirect calls (through a function pointer), which are "
+                              "not supported (direct calls to functions defined in the module are inlined)", TK(t));
             if (is_dir(t, ".branchtargets")) return err_at(p, t, ".branchtargets needs a label ('NAME: .branchtargets L1, L2;')");
-            return err_at(p, t, "unsupported directive '%.*s' in a kernel body (supported: .reg .shared .local .global .const .pragma .loc .branchtargets)", TK(t));
+            return err_at(p, t, "unsupported directive '%.*s' in a kernel body (supported: .reg .shared .local .global .const .param .pragma .loc .branchtargets)", TK(t));
         }
         if (t->kind == WS_TK_IDENT && is_punct(peek(p, 1), ':')) {
             adv(p);
             adv(p);
             if (is_dir(cur(p), ".branchtargets")) { if (parse_branchtargets(p, t)) return -1; continue; }
+            if (is_dir(cur(p), ".callprototype") || is_dir(cur(p), ".calltargets"))
+                return err_at(p, cur(p), "'%.*s' is only used for indirect calls (through a function pointer), which "
+                              "are not supported (direct calls to functions defined in the module are inlined)", TK(cur(p)));
             if (smap_get(&p->labels, t->s, t->n, NULL) || smap_get(&p->btl, t->s, t->n, NULL))
                 return err_at(p, t, "label '%.*s' defined twice", TK(t));
             if (smap_put(&p->labels, t->s, t->n, p->k->ninsts)) return oom(p);
@@ -1485,7 +1678,46 @@ static int parse_module(P *p)
             adv(p);
             if (!is_extern) p->entries[p->nentries++] = at;
         } else if (is_dir(t, ".func")) {
-            return err_at(p, t, "'.func' is not supported: device functions and calls cannot be simulated (only .entry kernels; inline the function, e.g. __forceinline__)");
+            /* [.extern|.visible|.weak] .func [(ret)] name [(params)] [attributes] {body} | ; */
+            uint32_t at = p->i;
+            adv(p);
+            if (is_punct(cur(p), '(')) {
+                while (cur(p)->kind != WS_TK_EOF && !is_punct(cur(p), ')')) adv(p);
+                adv(p);
+            }
+            ws_tok *nt = cur(p);
+            if (nt->kind != WS_TK_IDENT || nt->s[0] == '%')
+                return err_at(p, nt, "expected the function name after .func, got '%.*s'", TK(nt));
+            int64_t fi;
+            if (!smap_get(&p->funcs, nt->s, nt->n, &fi)) {
+                GROW(p->fns, p->nfns, p->cap_fns);
+                fi = (int64_t)p->nfns++;
+                memset(&p->fns[fi], 0, sizeof p->fns[fi]);
+                p->fns[fi].name_tok = (uint32_t)(nt - p->t);
+                if (smap_put(&p->funcs, nt->s, nt->n, fi)) return oom(p);
+            }
+            adv(p);
+            int depth = 0;
+            while (cur(p)->kind != WS_TK_EOF) {
+                ws_tok *x = cur(p);
+                if (is_punct(x, '(')) depth++;
+                else if (is_punct(x, ')')) depth--;
+                else if (depth == 0 && (is_punct(x, '{') || is_punct(x, ';'))) break;
+                adv(p);
+            }
+            if (cur(p)->kind == WS_TK_EOF) return err_at(p, t, "function '%.*s' has no body", TK(nt));
+            if (is_punct(cur(p), ';')) { adv(p); is_extern = 0; continue; }   /* declaration */
+            if (is_extern) return err_at(p, t, ".extern function '%.*s' has a body", TK(nt));
+            if (p->fns[fi].def_tok) return err_at(p, nt, "function '%.*s' defined twice", TK(nt));
+            p->fns[fi].def_tok = at + 1;   /* +1: 0 means declared only */
+            int b = 0;
+            while (cur(p)->kind != WS_TK_EOF) {
+                if (is_punct(cur(p), '{')) b++;
+                else if (is_punct(cur(p), '}') && --b == 0) break;
+                adv(p);
+            }
+            if (cur(p)->kind == WS_TK_EOF) return err_at(p, t, "missing '}' at the end of function '%.*s'", TK(nt));
+            adv(p);
         } else if (is_dir(t, ".global") || is_dir(t, ".const") || is_dir(t, ".shared") || is_dir(t, ".local")) {
             if (parse_var(p, is_extern)) return -1;
         } else if (is_dir(t, ".section")) {
@@ -1504,7 +1736,7 @@ static int parse_module(P *p)
             adv(p);
             if (skip_to_semicolon(p)) return -1;
         } else {
-            return err_at(p, t, "unsupported directive '%.*s' (supported: .version .target .address_size .entry .global .const .shared .extern .visible .weak .pragma .file .loc)", TK(t));
+            return err_at(p, t, "unsupported directive '%.*s' (supported: .version .target .address_size .entry .func .global .const .shared .extern .visible .weak .pragma .file .loc)", TK(t));
         }
         is_extern = 0;
     }
@@ -1516,6 +1748,378 @@ static uint64_t var_address(const ws_var *v)
     return v->space == WS_SP_GLOBAL || v->space == WS_SP_CONST ? WS_DATA_BASE + v->offset : v->offset;
 }
 
+/* ------------------------------------------------------------------ */
+/* labels of one body (the entry or a function): right after its parse, while its label
+ * maps are live; keeps only the FX_VAR fixups (resolved after the variable layout) */
+static int resolve_labels(P *p)
+{
+    ws_kernel *k = p->k;
+    for (uint32_t i = 0; i < k->nbrx_targets; i++) {
+        ws_tok *t = &p->t[p->label_tok[i]];
+        int64_t v;
+        if (!smap_get(&p->labels, t->s, t->n, &v)) return err_at(p, t, "undefined label '%.*s'", TK(t));
+        if ((uint64_t)v >= k->ninsts) return err_at(p, t, "label '%.*s' is not followed by an instruction", TK(t));
+        k->brx_targets[i] = (uint32_t)v;
+    }
+    size_t keep = 0;
+    for (size_t f = 0; f < p->nfx; f++) {
+        fixup *x = &p->fx[f];
+        ws_inst *in = &k->insts[x->inst];
+        ws_tok *t = &p->t[x->tok];
+        int64_t v;
+        if (x->kind == FX_LABEL) {
+            if (!smap_get(&p->labels, t->s, t->n, &v)) {
+                if (smap_get(&p->btl, t->s, t->n, NULL)) return err_at(p, t, "'%.*s' names a .branchtargets list; use it with brx.idx", TK(t));
+                return err_at(p, t, "undefined label '%.*s'", TK(t));
+            }
+            if ((uint64_t)v >= k->ninsts) return err_at(p, t, "label '%.*s' is not followed by an instruction", TK(t));
+            in->src[x->slot].imm = v;
+            in->target = (uint32_t)v;
+        } else if (x->kind == FX_BRX) {
+            if (!smap_get(&p->btl, t->s, t->n, &v)) {
+                if (smap_get(&p->labels, t->s, t->n, NULL)) return err_at(p, t, "'%.*s' is not a .branchtargets list", TK(t));
+                return err_at(p, t, "undefined .branchtargets list '%.*s'", TK(t));
+            }
+            in->target = p->bt[v].start;
+            in->ntargets = p->bt[v].count;
+        } else {
+            p->fx[keep++] = *x;
+        }
+    }
+    p->nfx = keep;
+    return 0;
+}
+
+static void resolve_vars(ws_kernel *k, ws_inst *insts, const fixup *fx, size_t nfx)
+{
+    for (size_t f = 0; f < nfx; f++)
+        insts[fx[f].inst].src[fx[f].slot].imm += (int64_t)var_address(&k->vars[fx[f].var]);
+}
+
+/* moves the per-body state out of p/k into s (p/k left empty), or back */
+static void bs_take(P *p, bstate *s)
+{
+    ws_kernel *k = p->k;
+    *s = (bstate){k->insts, k->ninsts, p->cap_insts, k->reg_names, k->reg_types, p->reg_depth, k->nregs, p->cap_regs,
+                  k->brx_targets, p->label_tok, k->nbrx_targets, p->cap_brx, p->regs, p->params, p->labels, p->btl,
+                  p->fx, p->nfx, p->cap_fx, p->bt, p->nbt, p->cap_bt, p->und, p->nund, p->cap_undo, p->depth};
+    k->insts = NULL; k->ninsts = 0; p->cap_insts = 0;
+    k->reg_names = NULL; k->reg_types = NULL; p->reg_depth = NULL; k->nregs = 0; p->cap_regs = 0;
+    k->brx_targets = NULL; p->label_tok = NULL; k->nbrx_targets = 0; p->cap_brx = 0;
+    memset(&p->regs, 0, sizeof p->regs); memset(&p->params, 0, sizeof p->params);
+    memset(&p->labels, 0, sizeof p->labels); memset(&p->btl, 0, sizeof p->btl);
+    p->fx = NULL; p->nfx = p->cap_fx = 0; p->bt = NULL; p->nbt = p->cap_bt = 0;
+    p->und = NULL; p->nund = p->cap_undo = 0; p->depth = 0;
+}
+
+static void bs_put(P *p, const bstate *s)
+{
+    ws_kernel *k = p->k;
+    k->insts = s->insts; k->ninsts = s->ninsts; p->cap_insts = s->cap_insts;
+    k->reg_names = s->reg_names; k->reg_types = s->reg_types; p->reg_depth = s->reg_depth;
+    k->nregs = s->nregs; p->cap_regs = s->cap_regs;
+    k->brx_targets = s->brx; p->label_tok = s->label_tok; k->nbrx_targets = s->nbrx; p->cap_brx = s->cap_brx;
+    p->regs = s->regs; p->params = s->params; p->labels = s->labels; p->btl = s->btl;
+    p->fx = s->fx; p->nfx = s->nfx; p->cap_fx = s->cap_fx; p->bt = s->bt; p->nbt = s->nbt; p->cap_bt = s->cap_bt;
+    p->und = s->und; p->nund = s->nund; p->cap_undo = s->cap_undo; p->depth = s->depth;
+}
+
+/* frees a body state's maps and scratch (keep_code: its instructions, registers and
+ * target lists have been moved elsewhere) */
+static void bs_free(bstate *s, int keep_code)
+{
+    if (!keep_code) {
+        free(s->insts);
+        for (uint32_t r = 0; s->reg_names && r < s->nregs; r++) free(s->reg_names[r]);
+        free(s->reg_names);
+        free(s->reg_types);
+        free(s->brx);
+    }
+    free(s->reg_depth); free(s->label_tok);
+    free(s->regs.e); free(s->params.e); free(s->labels.e); free(s->btl.e);
+    free(s->fx); free(s->bt); free(s->und);
+}
+
+/* .param list of a .func signature: ( .param [.align N] .TYPE name[[N]], ... ) -> .local
+ * variables of the function (VF_PARAM) */
+static int parse_formals(P *p, fbody *f, uint32_t *count)
+{
+    if (expect(p, '(', "opening the function's parameter list")) return -1;
+    while (!is_punct(cur(p), ')')) {
+        ws_tok *t = cur(p);
+        if (is_dir(t, ".reg"))
+            return err_at(p, t, "register parameters ('.reg') in a .func signature are not supported (only .param)");
+        if (!is_dir(t, ".param")) return err_at(p, t, "expected '.param' in the function's parameter list, got '%.*s'", TK(t));
+        adv(p);
+        uint64_t align = 0;
+        ws_type ty = WS_TY_NONE;
+        for (;;) {
+            ws_tok *a = cur(p);
+            if (is_dir(a, ".align")) {
+                adv(p);
+                if (expect_int(p, "after .align", &align)) return -1;
+                if (!align || (align & (align - 1)) || align > 4096) return err_at(p, a, ".align must be a power of two up to 4096");
+            } else if (is_dir(a, ".ptr") || is_dir(a, ".global") || is_dir(a, ".shared") || is_dir(a, ".const") ||
+                       is_dir(a, ".local")) {
+                adv(p);
+            } else if (a->kind == WS_TK_DOT && ty == WS_TY_NONE) {
+                if (parse_type_tok(p, a, &ty)) return -1;
+                if (ty == WS_TY_PRED) return err_at(p, a, ".pred parameters are not supported");
+                adv(p);
+            } else break;
+        }
+        if (ty == WS_TY_NONE) return err_at(p, cur(p), "expected a parameter type, got '%.*s'", TK(cur(p)));
+        ws_tok *nt = cur(p);
+        if (nt->kind != WS_TK_IDENT || nt->s[0] == '%') return err_at(p, nt, "expected a parameter name, got '%.*s'", TK(nt));
+        adv(p);
+        uint64_t n = 1;
+        if (is_punct(cur(p), '[')) {
+            adv(p);
+            if (expect_int(p, "array size", &n)) return -1;
+            if (!n || n > 65536) return err_at(p, nt, "parameter array size out of range");
+            if (expect(p, ']', "after the array size")) return -1;
+        }
+        ws_kernel *k = p->k;
+        GROW(k->vars, k->nvars, p->cap_vars);
+        ws_var *v = &k->vars[k->nvars];
+        memset(v, 0, sizeof *v);
+        v->name = dupn(nt->s, nt->n);
+        if (!v->name) return oom(p);
+        k->nvars++;
+        v->space = WS_SP_LOCAL;
+        v->type = (uint8_t)ty;
+        v->align = (uint32_t)(align ? align : (uint64_t)type_bytes(ty));
+        v->size = n * (uint64_t)type_bytes(ty);
+        uint32_t *nf = realloc(f->formals, (f->nret + f->nparam + 1) * sizeof *nf);
+        if (!nf) return oom(p);
+        f->formals = nf;
+        f->formals[f->nret + f->nparam] = k->nvars - 1;
+        (*count)++;
+        if (var_added(p, k->nvars - 1, nt, v->name, nt->n, VF_PARAM)) return -1;
+        if (is_punct(cur(p), ',')) adv(p);
+        else if (!is_punct(cur(p), ')')) return err_at(p, cur(p), "expected ',' or ')' in the parameter list, got '%.*s'", TK(cur(p)));
+    }
+    adv(p);
+    return 0;
+}
+
+/* decodes function fi into its template (p's per-body state is empty on entry and after) */
+static int decode_func(P *p, uint32_t fi)
+{
+    fbody *f = &p->fns[fi];
+    p->i = f->def_tok - 1;
+    adv(p);   /* .func */
+    p->depth = 1;
+    if (is_punct(cur(p), '(') && parse_formals(p, f, &f->nret)) return -1;
+    adv(p);   /* the name */
+    if (is_punct(cur(p), '(') && parse_formals(p, f, &f->nparam)) return -1;
+    for (;;) {
+        ws_tok *t = cur(p);
+        if (is_punct(t, '{')) break;
+        if (is_dir(t, ".noreturn")) { adv(p); continue; }
+        if (is_dir(t, ".pragma")) { adv(p); if (skip_to_semicolon(p)) return -1; continue; }
+        return err_at(p, t, "unexpected '%.*s' before the body of function '%.*s'", TK(t), TK(&p->t[f->name_tok]));
+    }
+    adv(p);
+    if (parse_body(p) || resolve_labels(p)) return -1;
+    pop_scope(p, 0);
+    ws_kernel *k = p->k;
+    if (!k->ninsts) return err_at(p, &p->t[f->name_tok], "function '%.*s' has no instructions", TK(&p->t[f->name_tok]));
+    bstate s;
+    bs_take(p, &s);
+    f->insts = s.insts; f->ninsts = s.ninsts;
+    f->reg_names = s.reg_names; f->reg_types = s.reg_types; f->nregs = s.nregs;
+    f->brx = s.brx; f->nbrx = s.nbrx;
+    f->fx = s.fx; f->nfx = s.nfx;
+    s.fx = NULL;
+    bs_free(&s, 1);
+    f->decoded = 1;
+    return 0;
+}
+
+/* after the entry: decodes every function it calls (transitively), then gives each call's
+ * .param variables the slots of the callee's parameters */
+static int decode_funcs(P *p)
+{
+    bs_take(p, &p->saved);
+    p->have_saved = 1;
+    for (size_t c = 0; c < p->ncs; c++)   /* decoding adds the callee's own calls */
+        if (!p->fns[p->cs[c].func].decoded && decode_func(p, p->cs[c].func)) return -1;
+    bs_put(p, &p->saved);
+    p->have_saved = 0;
+    ws_kernel *k = p->k;
+    for (size_t c = 0; c < p->ncs; c++) {
+        callsite *cs = &p->cs[c];
+        fbody *f = &p->fns[cs->func];
+        ws_tok *t = &p->t[cs->tok], *ft = &p->t[f->name_tok];
+        if (cs->nret != f->nret || cs->nargs != f->nparam)
+            return err_at(p, t, "call passes %u argument%s and %u return value%s, '%.*s' takes %u and %u", cs->nargs,
+                          cs->nargs == 1 ? "" : "s", cs->nret, cs->nret == 1 ? "" : "s", TK(ft), f->nparam, f->nret);
+        for (uint32_t j = 0; j < cs->nret + cs->nargs; j++) {
+            uint32_t a = cs->vars[j], fv = f->formals[j];
+            ws_var *av = &k->vars[a], *fvv = &k->vars[fv];
+            if (av->size != fvv->size)
+                return err_at(p, t, "'%s' is %llu bytes but parameter '%s' of '%.*s' is %llu", av->name,
+                              (unsigned long long)av->size, fvv->name, TK(ft), (unsigned long long)fvv->size);
+            if (p->vx[a].alias != UINT32_MAX && p->vx[a].alias != fv)
+                return err_at(p, t, "'%s' is passed to two calls", av->name);
+            if (a == fv) continue;
+            p->vx[a].alias = fv;
+            if (av->align > fvv->align) fvv->align = av->align;
+        }
+    }
+    return 0;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* Inlining. Every call placeholder (OP_CALL) is replaced by a fresh copy of the callee's
+ * decoded instructions, recursively for the callee's own calls:
+ *  - the callee's registers become new registers of the kernel (named "%r4@f#2": register
+ *    %r4 of the 2nd copy of f, for the disassembler); the entry keeps its own numbers;
+ *  - branch targets and brx.idx lists are remapped to the copy's positions; a branch to the
+ *    call itself lands on the first instruction of the inlined body;
+ *  - `ret` in the callee becomes a branch (bra.uni if unguarded) to the instruction after
+ *    the call; an unguarded `ret` ending the body is dropped (falls through);
+ *  - line/col, operands and modifiers stay as the decoder set them for the callee's own
+ *    lines; units, rd/wr lists and back edges are computed afterwards over the flat kernel.
+ * The .param variables (the callee's parameters and return value, the caller's call-site
+ * variables) are per-thread .local slots; a call's variables share the callee's slots
+ * (decode_funcs), so st.param/ld.param on either side are st.local/ld.local of the same
+ * address. A function's parameters and .local depot get one slot per function, not one per
+ * inlined copy: recursion is refused, so a thread never has two live activations of one
+ * function (the static frames of a non-recursive call graph). */
+typedef struct emitter {
+    ws_inst *insts; uint32_t n; size_t cap;
+    uint32_t *brx; uint32_t nbrx; size_t cap_brx;
+    uint32_t stack[64]; uint32_t depth;
+} emitter;
+
+static int emit_body(P *p, emitter *e, const ws_inst *src, uint32_t n, const uint32_t *brx, uint32_t base, int is_func,
+                     const ws_tok *site)
+{
+    ws_kernel *k = p->k;
+    uint32_t *pos = malloc((size_t)(n + 1) * sizeof *pos), *at = malloc((size_t)(n + 1) * sizeof *at);
+    int rc = -1;
+    if (!pos || !at) { oom(p); goto out; }
+    for (uint32_t i = 0; i < n; i++) {
+        const ws_inst *in = &src[i];
+        pos[i] = e->n;
+        at[i] = UINT32_MAX;
+        if (in->op == OP_CALL) {
+            const callsite *cs = &p->cs[in->target];
+            fbody *f = &p->fns[cs->func];
+            const ws_tok *ct = &p->t[cs->tok], *fn = &p->t[f->name_tok];
+            if (f->active || e->depth >= sizeof e->stack / sizeof e->stack[0]) {
+                char chain[400] = "";
+                size_t o = 0;
+                uint32_t d = 0;
+                while (d < e->depth && e->stack[d] != cs->func) d++;
+                for (; d < e->depth && o < sizeof chain - 80; d++) {
+                    const ws_tok *t = &p->t[p->fns[e->stack[d]].name_tok];
+                    o += (size_t)snprintf(chain + o, sizeof chain - o, "%.*s -> ", TK(t));
+                }
+                err_at(p, ct, "recursive call to '%.*s' (%s%.*s): recursive functions cannot be inlined", TK(fn), chain, TK(fn));
+                goto out;
+            }
+            /* the copy's registers */
+            uint32_t nb = k->nregs;
+            f->ninstances++;
+            for (uint32_t r = 0; r < f->nregs; r++) {
+                if (k->nregs >= (1u << 20)) { err_at(p, ct, "too many registers after inlining (more than 2^20)"); goto out; }
+                GROW(k->reg_names, k->nregs, p->cap_regs);
+                uint8_t *nt = realloc(k->reg_types, p->cap_regs * sizeof *nt);
+                if (!nt) { oom(p); goto out; }
+                k->reg_types = nt;
+                char buf[200];
+                int len = snprintf(buf, sizeof buf, "%s@%.*s#%u", f->reg_names[r], TK(fn), f->ninstances);
+                if (!(k->reg_names[k->nregs] = dupn(buf, (size_t)len))) { oom(p); goto out; }
+                k->reg_types[k->nregs++] = f->reg_types[r];
+            }
+            f->active = 1;
+            e->stack[e->depth++] = cs->func;
+            int r = emit_body(p, e, f->insts, f->ninsts, f->brx, nb, 1, ct);
+            e->depth--;
+            f->active = 0;
+            if (r) goto out;
+            continue;
+        }
+        if (is_func && in->op == WS_OP_RET && i == n - 1 && in->guard == WS_NO_REG) continue; /* falls through */
+        if (e->n >= INLINE_MAX) {
+            err_at(p, site, "inlining the calls makes kernel '%s' longer than %u instructions", k->name, INLINE_MAX);
+            goto out;
+        }
+        GROW(e->insts, e->n, e->cap);
+        ws_inst *o = &e->insts[e->n];
+        *o = *in;
+#define RM(r) ((r) == WS_NO_REG ? (r) : (r) + base)
+        o->guard = RM(o->guard);
+        for (int j = 0; j < o->ndst + o->nsrc; j++) {
+            ws_operand *x = j < o->ndst ? &o->dst[j] : &o->src[j - o->ndst];
+            if (x->kind == WS_OK_REG || x->kind == WS_OK_ADDR) x->reg = RM(x->reg);
+            else if (x->kind == WS_OK_VEC) for (int v = 0; v < x->nvec; v++) x->vec[v] = RM(x->vec[v]);
+        }
+#undef RM
+        if (is_func && in->op == WS_OP_RET) {   /* -> branch to the instruction after the call */
+            o->op = WS_OP_BRA;
+            o->nsrc = 1;
+            memset(&o->src[0], 0, sizeof o->src[0]);
+            o->src[0].kind = WS_OK_LABEL;
+            o->mods = in->guard == WS_NO_REG ? WS_MOD_UNI : 0;
+        }
+        at[i] = e->n++;
+    }
+    pos[n] = e->n;
+    for (uint32_t i = 0; i < n; i++) {
+        if (at[i] == UINT32_MAX) continue;
+        ws_inst *o = &e->insts[at[i]];
+        if (is_func && src[i].op == WS_OP_RET) {
+            o->target = e->n;
+            o->src[0].imm = e->n;
+        } else if (o->op == WS_OP_BRA) {
+            o->target = pos[src[i].target];
+            o->src[0].imm = o->target;
+        } else if (o->op == WS_OP_BRX) {
+            o->target = e->nbrx;
+            for (uint32_t j = 0; j < src[i].ntargets; j++) {
+                GROW(e->brx, e->nbrx, e->cap_brx);
+                e->brx[e->nbrx++] = pos[brx[src[i].target + j]];
+            }
+        }
+    }
+    rc = 0;
+out:
+    free(pos);
+    free(at);
+    return rc;
+}
+
+static int expand(P *p)
+{
+    ws_kernel *k = p->k;
+    emitter e;
+    memset(&e, 0, sizeof e);
+    int rc = emit_body(p, &e, k->insts, k->ninsts, k->brx_targets, 0, 0, NULL);
+    if (!rc && e.n == 0) rc = ws_fail(p->err, "%s: kernel '%s' has no instructions", p->path, k->name);
+    for (uint32_t i = 0; !rc && i < e.n; i++) {
+        const ws_inst *in = &e.insts[i];
+        if ((in->op == WS_OP_BRA && in->target >= e.n) || (in->op == WS_OP_BRX && in->ntargets &&
+                                                          e.brx[in->target + in->ntargets - 1] >= e.n))
+            rc = ws_fail(p->err, "%s:%u:%u: a call at the end of kernel '%s' returns past its last instruction",
+                         p->path, in->line, in->col, k->name);
+    }
+    if (rc) { free(e.insts); free(e.brx); return -1; }
+    free(k->insts);
+    free(k->brx_targets);
+    k->insts = e.insts;
+    k->ninsts = e.n;
+    p->cap_insts = e.cap;
+    k->brx_targets = e.brx;
+    k->nbrx_targets = e.nbrx;
+    p->cap_brx = e.cap_brx;
+    return 0;
+}
+
 static int finish(P *p)
 {
     ws_kernel *k = p->k;
@@ -1523,6 +2127,7 @@ static int finish(P *p)
     uint64_t data = 0, shared = 0, local = 0, dyn_align = 0;
     for (uint32_t i = 0; i < k->nvars; i++) {
         ws_var *v = &k->vars[i];
+        if (p->vx && p->vx[i].alias != UINT32_MAX) continue;   /* a call's .param: the callee's slot */
         if (v->space == WS_SP_GLOBAL || v->space == WS_SP_CONST) {
             v->offset = data = align_up(data, v->align);
             data += v->size;
@@ -1535,6 +2140,11 @@ static int finish(P *p)
             v->offset = local = align_up(local, v->align);
             local += v->size;
         }
+    }
+    for (uint32_t i = 0; p->vx && i < k->nvars; i++) {
+        uint32_t a = i, hops = 0;
+        while (p->vx[a].alias != UINT32_MAX && hops++ < k->nvars) a = p->vx[a].alias;
+        if (a != i) k->vars[i].offset = k->vars[a].offset;
     }
     if (dyn_align) shared = align_up(shared, dyn_align);
     for (uint32_t i = 0; i < k->nvars; i++)
@@ -1561,38 +2171,10 @@ static int finish(P *p)
     }
 
     if (k->ninsts == 0) return ws_fail(p->err, "%s: kernel '%s' has no instructions", p->path, k->name);
-    /* branch-target lists */
-    for (uint32_t i = 0; i < k->nbrx_targets; i++) {
-        ws_tok *t = &p->t[p->label_tok[i]];
-        int64_t v;
-        if (!smap_get(&p->labels, t->s, t->n, &v)) return err_at(p, t, "undefined label '%.*s'", TK(t));
-        if ((uint64_t)v >= k->ninsts) return err_at(p, t, "label '%.*s' is not followed by an instruction", TK(t));
-        k->brx_targets[i] = (uint32_t)v;
-    }
-    for (size_t f = 0; f < p->nfx; f++) {
-        fixup *x = &p->fx[f];
-        ws_inst *in = &k->insts[x->inst];
-        ws_tok *t = &p->t[x->tok];
-        int64_t v;
-        if (x->kind == FX_LABEL) {
-            if (!smap_get(&p->labels, t->s, t->n, &v)) {
-                if (smap_get(&p->btl, t->s, t->n, NULL)) return err_at(p, t, "'%.*s' names a .branchtargets list; use it with brx.idx", TK(t));
-                return err_at(p, t, "undefined label '%.*s'", TK(t));
-            }
-            if ((uint64_t)v >= k->ninsts) return err_at(p, t, "label '%.*s' is not followed by an instruction", TK(t));
-            in->src[x->slot].imm = v;
-            in->target = (uint32_t)v;
-        } else if (x->kind == FX_BRX) {
-            if (!smap_get(&p->btl, t->s, t->n, &v)) {
-                if (smap_get(&p->labels, t->s, t->n, NULL)) return err_at(p, t, "'%.*s' is not a .branchtargets list", TK(t));
-                return err_at(p, t, "undefined .branchtargets list '%.*s'", TK(t));
-            }
-            in->target = p->bt[v].start;
-            in->ntargets = p->bt[v].count;
-        } else {
-            in->src[x->slot].imm += (int64_t)var_address(&k->vars[x->var]);
-        }
-    }
+    resolve_vars(k, k->insts, p->fx, p->nfx);
+    for (size_t f = 0; f < p->nfns; f++)
+        if (p->fns[f].decoded) resolve_vars(k, p->fns[f].insts, p->fns[f].fx, p->fns[f].nfx);
+    if (p->ncs && expand(p)) return -1;
     /* per instruction: unit, back edges, registers read and written */
     for (uint32_t i = 0; i < k->ninsts; i++) {
         ws_inst *in = &k->insts[i];
@@ -1660,6 +2242,22 @@ void ws_kernel_free(ws_kernel *k)
 
 static void p_free(P *p)
 {
+    if (p->have_saved) bs_free(&p->saved, 0);
+    for (size_t f = 0; f < p->nfns; f++) {
+        fbody *b = &p->fns[f];
+        free(b->formals);
+        free(b->insts);
+        for (uint32_t r = 0; b->reg_names && r < b->nregs; r++) free(b->reg_names[r]);
+        free(b->reg_names);
+        free(b->reg_types);
+        free(b->brx);
+        free(b->fx);
+    }
+    free(p->fns);
+    for (size_t c = 0; c < p->ncs; c++) free(p->cs[c].vars);
+    free(p->cs);
+    free(p->funcs.e);
+    free(p->vx);
     free(p->t);
     free(p->regs.e); free(p->syms.e); free(p->params.e); free(p->labels.e); free(p->btl.e);
     free(p->reg_depth); free(p->label_tok); free(p->fx); free(p->bt); free(p->und); free(p->entries); free(p->ai);
@@ -1712,7 +2310,9 @@ ws_kernel *ws_ptx_decode(const char *text, const char *path, const char *entry, 
         }
     }
     p->i = chosen;
-    if (parse_entry(p)) goto fail;
+    if (parse_entry(p) || resolve_labels(p)) goto fail;
+    pop_scope(p, 0);   /* the entry's variables leave syms before the functions are decoded */
+    if (p->ncs && decode_funcs(p)) goto fail;
     if (finish(p)) goto fail;
     p_free(p);
     return k;

@@ -77,8 +77,28 @@ static void test_half_types(void **state)
 static void test_calls(void **state)
 {
     (void)state;
-    refused(BODY("  call.uni foo, (%r0);\n"), "e.ptx:7:3: ", "'call' is not supported");
-    refused(HDR ".func foo() { ret; }\n.entry k() { ret; }\n", "e.ptx:4:1: ", "'.func' is not supported");
+    /* calls to functions defined in the module are inlined (test_ptx_call.c); refused:
+     * undefined and .extern functions, indirect calls, recursion, non-.param arguments */
+    refused(BODY("  call.uni foo, (%r0);\n"), "e.ptx:7:12: ", "undefined function 'foo'");
+    refused(HDR ".extern .func (.param .b32 r) vprintf (.param .b64 a, .param .b64 b);\n"
+            ".entry k() {\n  .reg .b32 %r<2>;\n  {\n  .param .b64 p0;\n  .param .b64 p1;\n  .param .b32 rv;\n"
+            "  call.uni (rv), vprintf, (p0, p1);\n  }\n  ret;\n}\n",
+            "e.ptx:11:18: ", "'vprintf', which is declared but not defined in this module");
+    refused(HDR ".func f(.param .b32 a) { ret; }\n.entry k() {\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
+            "  call.uni %rd1, (%r1);\n  ret;\n}\n", "e.ptx:8:12: ", "indirect calls");
+    refused(HDR ".entry k() {\n  .reg .b64 %rd<2>;\n  proto: .callprototype ()_ (.param .b32 _);\n  ret;\n}\n",
+            "e.ptx:6:10: ", "indirect calls");
+    refused(HDR ".func f(.param .b32 a) { ret; }\n.entry k() {\n  .reg .b32 %r<2>;\n  call.uni f, (%r1);\n  ret;\n}\n",
+            "e.ptx:7:16: ", "must be a .param variable");
+    refused(HDR ".func f(.param .b32 a) { ret; }\n.entry k() {\n  .reg .pred %p<2>;\n  {\n  .param .b32 q;\n"
+            "  @%p1 call.uni f, (q);\n  }\n  ret;\n}\n", "e.ptx:9:3: ", "guarded calls");
+    refused(HDR ".func f(.param .b32 a) { ret; }\n.entry k() {\n  {\n  .param .b64 q;\n"
+            "  call.uni f, (q);\n  }\n  ret;\n}\n", "e.ptx:8:3: ", "'q' is 8 bytes but parameter 'a' of 'f' is 4");
+    refused(HDR ".func f(.param .b32 a) { ret; }\n.entry k() {\n  call.uni f;\n  ret;\n}\n", "e.ptx:6:3: ",
+            "call passes 0 arguments and 0 return values, 'f' takes 1 and 0");
+    refused(BODY("  st.param.b32 [x], %r0;\n"), "e.ptx:7:17: ", "undefined symbol 'x'");
+    refused(HDR ".entry k(.param .u32 x) {\n  .reg .b32 %r<2>;\n  st.param.b32 [x], %r0;\n  ret;\n}\n", "e.ptx:6:3: ",
+            "kernel parameters are read-only");
     /* address initialisers: unknown name, too narrow an element, a .shared target */
     refused(HDR ".global .u64 p = generic(nosuch);\n.entry k() { ret; }\n", "e.ptx:4:26: ", "'nosuch'");
     refused(HDR ".global .u32 a;\n.global .u8 b = a;\n.entry k() { ret; }\n", "e.ptx:5:17: ", "'a'");
