@@ -50,6 +50,7 @@ static void test_shipped_kernels(void **state)
     (void)state;
     load_dir("sweeps/kernels");
     load_dir("tests/kernels/int");   /* nvcc output for sm_75/80/90, -O3, -G, -lineinfo */
+    load_dir("tests/kernels/call");  /* .func calls, inlined at load */
 }
 
 static void load_dir(const char *sub)
