@@ -20,6 +20,19 @@
  *   membar/fence subop = WS_SCOPE_* (ptx_internal.h)
  * Integer immediates are stored sign-extended as written (wrap to the
  * instruction's width when used); float immediates as IEEE bits of the type.
+ *
+ * Calls. `.func` definitions are registered by parse_module; after the entry, every function
+ * it reaches is decoded once into a template (decode_funcs: the same parse_body/parse_inst,
+ * with the entry's per-body state set aside in a bstate), each `call` leaving an OP_CALL
+ * placeholder. `.param` variables (a function's parameters and return value, a call
+ * sequence's own `.param`s) are .local variables flagged VF_PARAM: ld.param/st.param on them
+ * decode as ld.local/st.local, and a call's variables share the callee's slots (varx.alias).
+ * finish() lays out the variables, then expand() copies each callee at its call site
+ * (fresh registers, remapped labels, ret -> bra; see the notes above expand()) and computes
+ * units and rd/wr lists over the flat kernel, so nothing downstream knows about calls.
+ * Refused: calls to .extern/undeclared functions (printf's vprintf), indirect calls
+ * (register callee, prototypes), guarded calls, arguments that are not .param variables,
+ * recursion (at the call closing the cycle), more than INLINE_MAX instructions.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-// Double-precision libdevice functions (sin/cos/pow need .func helpers: refused)
+// Double-precision libdevice functions (sin/cos/pow, which call .func helpers, are in tests/kernels/call/dtrig.cu)
 // Double-precision libdevice functions (fma chains, rcp.approx.ftz.f64,
 // hi/lo word manipulation with mov.b64 {lo, hi}).
 __global__ void dmath(const double *a, const double *b, double *out, int n)
