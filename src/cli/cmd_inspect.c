@@ -41,6 +41,11 @@ static int label_of(const ws_kernel *k, uint32_t i, char *buf, size_t n)
         const char *s = line_text(k, l, &len);
         const char *e = s + len;
         while (s < e && isspace((unsigned char)*s)) s++;
+        /* another instruction (or a call's closing ");"): the label is not this one's (after
+         * inlining, the previous instruction may come from a callee elsewhere in the file) */
+        const char *z = e;
+        while (z > s && isspace((unsigned char)z[-1])) z--;
+        if (l < to && z > s && z[-1] == ';' && *s != '.') break;
         const char *id = s;
         while (s < e && (isalnum((unsigned char)*s) || *s == '_' || *s == '$')) s++;
         if (s > id && s < e && *s == ':') {
