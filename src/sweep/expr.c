@@ -41,7 +41,11 @@ typedef struct parser {
     ws_error *err;
     int err_offset;
     int failed;
+    int nest;         /* recursion depth: parentheses, calls and unary signs */
 } parser;
+
+/* Deeper nesting is refused rather than recursing until the stack runs out. */
+#define EXPR_MAX_NESTING 256
 
 static const char *const prop_names[] = {"regs_per_thread", "threads_per_cta", "ctas"};
 
@@ -67,9 +71,17 @@ static int fail(parser *ps, const char *at, const char *fmt, const char *arg)
 static void emit(parser *ps, uint8_t op, int var, int offset, double k)
 {
     ws_expr *e = ps->e;
+    if (ps->failed)
+        return;
     if (e->n == e->cap) {
-        e->cap = e->cap ? e->cap * 2 : 16;
-        e->code = realloc(e->code, (size_t)e->cap * sizeof *e->code);
+        int cap = e->cap ? e->cap * 2 : 16;
+        insn *code = realloc(e->code, (size_t)cap * sizeof *e->code);
+        if (!code) {
+            fail(ps, ps->p, "out of memory for the expression%s", "");
+            return;
+        }
+        e->code = code;
+        e->cap = cap;
     }
     e->code[e->n++] = (insn){op, var, offset, k};
     /* track stack depth */
@@ -88,6 +100,7 @@ static void skip_ws(parser *ps)
 }
 
 static int parse_expr(parser *ps);
+static int parse_unary(parser *ps);
 
 static int is_name_char(int c) { return isalnum(c) || c == '_' || c == '.'; }
 
@@ -108,6 +121,8 @@ static int parse_atom(parser *ps)
     if (isdigit((unsigned char)*ps->p) || (*ps->p == '.' && isdigit((unsigned char)ps->p[1]))) {
         char *end;
         double k = strtod(ps->p, &end);
+        if (!isfinite(k))
+            return fail(ps, start, "number out of range (larger than 1.8e308)%s", "");
         ps->p = end;
         emit(ps, OP_CONST, 0, 0, k);
         return 0;
@@ -177,7 +192,7 @@ static int parse_atom(parser *ps)
     return fail(ps, ps->p, "unexpected '%s' in expression", c);
 }
 
-static int parse_unary(parser *ps)
+static int parse_unary_nested(parser *ps)
 {
     skip_ws(ps);
     if (*ps->p == '-') {
@@ -192,6 +207,17 @@ static int parse_unary(parser *ps)
         return parse_unary(ps);
     }
     return parse_atom(ps);
+}
+
+/* Every recursion (parentheses, function arguments, signs) passes here. */
+static int parse_unary(parser *ps)
+{
+    if (ps->nest >= EXPR_MAX_NESTING)
+        return fail(ps, ps->p, "expression nested more than %s levels deep", "256");
+    ps->nest++;
+    int r = parse_unary_nested(ps);
+    ps->nest--;
+    return r;
 }
 
 static int parse_term(parser *ps)
@@ -228,8 +254,14 @@ static int parse_expr(parser *ps)
 
 ws_expr *ws_expr_compile(const char *text, int *err_offset, ws_error *err)
 {
-    parser ps = {text, text, calloc(1, sizeof(ws_expr)), err, 0, 0};
-    if (parse_expr(&ps) == 0) {
+    parser ps = {text, text, calloc(1, sizeof(ws_expr)), err, 0, 0, 0};
+    if (!ps.e) {
+        if (err_offset)
+            *err_offset = 0;
+        ws_fail(err, "out of memory for the expression");
+        return NULL;
+    }
+    if (parse_expr(&ps) == 0 && !ps.failed) {
         skip_ws(&ps);
         if (*ps.p)
             fail(&ps, ps.p, *ps.p == ')' ? "unbalanced ')'%s" : "unexpected text after the expression%s", "");
@@ -247,8 +279,11 @@ double ws_expr_eval(const ws_expr *e, const double *vars)
 {
     double stack[64];
     double *big = NULL, *st = stack;
-    if (e->max_depth > 64)
+    if (e->max_depth > 64) {
         st = big = malloc((size_t)e->max_depth * sizeof(double));
+        if (!big)
+            return NAN;
+    }
     int sp = 0;
     for (int i = 0; i < e->n; i++) {
         const insn *in = &e->code[i];

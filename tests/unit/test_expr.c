@@ -106,6 +106,37 @@ static void test_errors(void **state)
     expect_error("scheduler + 1", 0, "choice parameter 'scheduler'");
 }
 
+/* Hostile input: nesting deep enough to overflow the stack of a recursive
+ * parser is refused at a fixed depth (256); 254 levels still compile; an
+ * out-of-range literal is an error at its position, not a silent inf. */
+static void test_limits(void **state)
+{
+    (void)state;
+    static char buf[300000];
+    size_t n = 0;
+    for (int i = 0; i < 100000; i++) buf[n++] = '(';
+    buf[n++] = '1';
+    for (int i = 0; i < 100000; i++) buf[n++] = ')';
+    buf[n] = 0;
+    expect_error(buf, 256, "nested more than 256 levels deep");
+    n = 0;
+    for (int i = 0; i < 200000; i++) buf[n++] = '-';
+    buf[n++] = '1';
+    buf[n] = 0;
+    expect_error(buf, 256, "nested more than 256 levels deep");
+    n = 0;
+    for (int i = 0; i < 254; i++) buf[n++] = '(';
+    buf[n++] = '2';
+    for (int i = 0; i < 254; i++) buf[n++] = ')';
+    buf[n] = 0;
+    assert_true(ev(buf, vars0) == 2);
+    n = 0;   /* 20000 terms in a flat sum: no nesting, no limit */
+    for (int i = 0; i < 20000; i++) { if (i) buf[n++] = '+'; buf[n++] = '1'; }
+    buf[n] = 0;
+    assert_true(ev(buf, vars0) == 20000);
+    expect_error("2 * 1e309", 4, "number out of range");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -113,6 +144,7 @@ int main(void)
         cmocka_unit_test(test_functions),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
