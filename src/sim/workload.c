@@ -29,12 +29,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 #include "warpsweep/workload.h"
 #include "wl_types.h"
 #include "warpsweep/strutil.h"
 
 #define MAX_BLOCK_THREADS 1024u
+/* All buffers of a workload together: every run holds them in memory (and a
+ * reference run a second copy), so a typo such as count: 10000000000 is an
+ * error at load, not an out-of-memory kill in the middle of a sweep. */
+#define MAX_BUFFER_BYTES (1ull << 32)
 
 typedef struct parser {
     const char *path;
@@ -130,6 +135,7 @@ static int collect(parser *p, yaml_node_t *map, const char *const *keys, int nke
 
 typedef struct num {
     int is_int;         /* an integer literal (or an integral float) */
+    int big;            /* integral but beyond 64 bits (e.g. 99999999999999999999999) */
     int neg;
     uint64_t mag;       /* is_int: |value| */
     double d;
@@ -165,13 +171,13 @@ static int parse_num(const char *s, num *out)
                 errno = 0;
                 m = strtoull(t, &end, 10);
             }
-            if (errno == ERANGE)
-                return -1;
-            out->is_int = 1;
-            out->neg = neg && m != 0;
-            out->mag = m;
-            out->d = neg ? -(double)m : (double)m;
-            return 0;
+            if (errno != ERANGE) {   /* out of 64 bits: read as a double below (-> big) */
+                out->is_int = 1;
+                out->neg = neg && m != 0;
+                out->mag = m;
+                out->d = neg ? -(double)m : (double)m;
+                return 0;
+            }
         }
     } else if (*t != '.') {
         return -1;
@@ -185,6 +191,9 @@ static int parse_num(const char *s, num *out)
         out->is_int = 1;
         out->neg = d < 0;
         out->mag = (uint64_t)fabs(d);
+    } else if (d == floor(d)) {
+        out->big = 1;
+        out->neg = d < 0;
     }
     return 0;
 }
@@ -199,6 +208,8 @@ static int num_to_type(parser *p, const yaml_node_t *n, const num *v, int t, int
         *ival = v->is_int ? (v->neg ? -(int64_t)v->mag : (int64_t)v->mag) : (int64_t)v->d;
         return 0;
     }
+    if (v->big)
+        return fail_node(p, n, "%s: %s is out of range for %s", what, scalar(n), wl_type_name(t));
     if (!v->is_int)
         return fail_node(p, n, "%s: '%s' is not an integer (type %s)", what, scalar(n), wl_type_name(t));
     int bits = wl_type_bytes(t) * 8;
@@ -222,9 +233,9 @@ static int get_uint(parser *p, const yaml_node_t *n, const char *key, uint64_t m
     const char *s = scalar(n);
     if (!s)
         return fail_node(p, n, "%s must be an integer, not %s", key, kind_name(n));
-    if (parse_num(s, &v) < 0 || !v.is_int)
+    if (parse_num(s, &v) < 0 || (!v.is_int && !v.big))
         return fail_node(p, n, "%s: '%s' is not an integer", key, s);
-    if (v.neg || v.mag < min || v.mag > max)
+    if (v.big || v.neg || v.mag < min || v.mag > max)
         return fail_node(p, n, "%s: %s is out of range [%llu, %llu]", key, s, (unsigned long long)min,
                          (unsigned long long)max);
     *out = v.mag;
@@ -453,6 +464,7 @@ static int parse_buffers(parser *p, yaml_node_t *n)
     wl->buffers = calloc(cnt ? cnt : 1, sizeof *wl->buffers);
     if (!wl->buffers)
         return fail_node(p, n, "out of memory");
+    uint64_t total = 0;
     for (uint32_t i = 0; i < cnt; i++) {
         yaml_node_pair_t *pr = &n->data.mapping.pairs.start[i];
         yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
@@ -483,6 +495,11 @@ static int parse_buffers(parser *p, yaml_node_t *n)
         if (get_uint(p, vals[1], ckey, 1, 1ull << 32, &c) < 0)
             return -1;
         b->count = c;
+        total += (c * (uint64_t)wl_type_bytes(b->type) + 255) / 256 * 256;   /* as laid out (memimage.c) */
+        if (total > MAX_BUFFER_BYTES)
+            return fail_node(p, vals[1], "%s: the buffers hold %llu bytes up to here, more than the limit of %llu "
+                             "bytes (4 GiB) per workload", ckey, (unsigned long long)total,
+                             (unsigned long long)MAX_BUFFER_BYTES);
         if (!vals[2]) {
             b->init.kind = WS_INIT_CONST;   /* zero */
         } else {
@@ -713,7 +730,14 @@ static int load_doc(parser *p, yaml_node_t *root)
         free(full);
         return -1;
     }
+    struct stat st;
+    int is_dir = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
     fclose(f);
+    if (is_dir) {
+        fail_node(p, v[K_KERNEL], "kernel '%s': %s is a directory, not a .ptx file", kpath, full);
+        free(full);
+        return -1;
+    }
     wl->kernel = ws_ptx_load(full, entry, p->err);   /* its errors carry their own position */
     free(full);
     if (!wl->kernel)
@@ -736,30 +760,83 @@ static int load_doc(parser *p, yaml_node_t *root)
     return check_params(p, v[K_PARAMS], root);
 }
 
-ws_workload *ws_workload_load(const char *path, ws_error *err)
+/* The whole file (NUL-terminated), or NULL with err set: a directory, an
+ * unreadable file or more than 64 MiB (a workload file is a few KiB; its
+ * data lives in the buffers' init specs). */
+static char *read_text(const char *path, size_t *len, ws_error *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
         ws_fail(err, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        ws_fail(err, "%s: is a directory, not a workload file", path);
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1 || cap > (64u << 20))
+            break;
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb)
+            free(buf);
+        buf = nb;
+    }
+    int bad = ferror(f);
+    int e = errno;
+    fclose(f);
+    if (!buf) {
+        ws_fail(err, "%s: out of memory", path);
+        return NULL;
+    }
+    if (bad || n >= cap - 1) {
+        free(buf);
+        if (bad)
+            ws_fail(err, "%s: cannot read: %s", path, strerror(e));
+        else
+            ws_fail(err, "%s: more than 64 MiB: not a workload file", path);
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+ws_workload *ws_workload_load(const char *path, ws_error *err)
+{
+    size_t len;
+    char *text = read_text(path, &len, err);
+    if (!text)
+        return NULL;
     yaml_parser_t yp;
     if (!yaml_parser_initialize(&yp)) {
-        fclose(f);
+        free(text);
         ws_fail(err, "%s: cannot initialise the YAML parser", path);
         return NULL;
     }
-    yaml_parser_set_input_file(&yp, f);
+    yaml_parser_set_input_string(&yp, (const unsigned char *)text, len);
     parser p = {.path = path, .err = err};
     if (!yaml_parser_load(&yp, &p.doc)) {
-        ws_fail_at(err, path, (int)yp.problem_mark.line + 1, (int)yp.problem_mark.column + 1, "YAML syntax error: %s%s%s",
-                   yp.problem ? yp.problem : "?", yp.context ? " " : "", yp.context ? yp.context : "");
+        int line = (int)yp.problem_mark.line + 1, col = (int)yp.problem_mark.column + 1;
+        if (yp.error == YAML_READER_ERROR) {   /* bad encoding: libyaml gives a byte offset, no mark */
+            ws_text_position(text, len, yp.problem_offset, &line, &col);
+            ws_fail_at(err, path, line, col, "YAML syntax error: %s (byte 0x%02x): a workload file is UTF-8 text",
+                       yp.problem ? yp.problem : "?", (unsigned)yp.problem_value & 0xff);
+        } else {
+            ws_fail_at(err, path, line, col, "YAML syntax error: %s%s%s", yp.problem ? yp.problem : "?",
+                       yp.context ? " " : "", yp.context ? yp.context : "");
+        }
         yaml_parser_delete(&yp);
-        fclose(f);
+        free(text);
         return NULL;
     }
     yaml_parser_delete(&yp);
-    fclose(f);
+    free(text);
 
     ws_workload *wl = calloc(1, sizeof *wl);
     p.wl = wl;

@@ -37,3 +37,18 @@ int ws_closest(const char *word, const char *const *candidates, size_t n, int *d
         *distance = best_d;
     return best;
 }
+
+void ws_text_position(const char *text, size_t len, size_t off, int *line, int *col)
+{
+    int l = 1, c = 1;
+    for (size_t i = 0; i < off && i < len; i++) {
+        if (text[i] == '\n') {
+            l++;
+            c = 1;
+        } else {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}

@@ -167,6 +167,32 @@ static void test_other_errors(void **s)
     expect_error("name: t\nkernel: nope.ptx\ngrid: 1\nblock: 32\n", "2:9", "kernel 'nope.ptx': cannot open");
 }
 
+/* Hostile input: sizes that would exhaust memory, numbers beyond 64 bits,
+ * bytes that are not UTF-8, a directory where a file belongs. */
+static void test_hostile_input(void **s)
+{
+    (void)s;
+    /* 2 GiB + 4 bytes (256 as laid out) + 4 GiB: the third buffer (its count at 8:24) passes 4 GiB */
+    expect_error(cat(HEAD, "buffers:\n  a: {type: f32, count: 536870912}\n  b: {type: f32, count: 1}\n"
+                           "  c: {type: u8, count: 4294967296}\n"),
+                 "8:24", "more than the limit of 4294967296 bytes (4 GiB) per workload");
+    expect_error(cat(HEAD, "buffers:\n  a: {type: u32, count: 1000000000000}\n"), "6:25",
+                 "count: 1000000000000 is out of range [1, 4294967296]");
+    /* 2^64 and beyond: out of range, not "not an integer" nor a buffer name */
+    expect_error(cat(HEAD, "buffers:\n  a: {type: u32, count: 99999999999999999999999}\n"), "6:25",
+                 "out of range [1, 4294967296]");
+    expect_error(cat(HEAD, "buffers:\n  a: {type: u64, count: 2, init: 18446744073709551616}\n"), "6:34",
+                 "18446744073709551616 is out of range for u64");
+    /* a 0xff byte at line 5, column 7 (after "name: ") */
+    expect_error("kernel: k.ptx\ngrid: 1\nblock: 32\n\nname: \xff\n", "5:7", "invalid leading UTF-8 octet (byte 0xff)");
+    /* the kernel is a directory: "kernel: ." value at 1:9 */
+    expect_error("kernel: .\ngrid: 1\nblock: 32\n", "1:9", "is a directory, not a .ptx file");
+    /* the workload file itself is a directory: no position, one line */
+    ws_error err = {{0}};
+    assert_null(ws_workload_load(dir, &err));
+    assert_non_null(strstr(err.msg, "is a directory, not a workload file"));
+}
+
 /* ---- with the PTX front end ---- */
 
 static ws_workload *load_ok(const char *text)
@@ -584,6 +610,7 @@ int main(void)
         cmocka_unit_test(test_bad_grid),
         cmocka_unit_test(test_list_init_too_long),
         cmocka_unit_test(test_other_errors),
+        cmocka_unit_test(test_hostile_input),
         cmocka_unit_test(test_good_workload),
         cmocka_unit_test(test_param_errors),
         cmocka_unit_test(test_shipped_workloads_load),
