@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 #include "warpsweep/sweep.h"
 #include "sweep_internal.h"
@@ -435,13 +436,18 @@ static int apply_sets(ctx *c)
 static int parse_workloads(ctx *c, yaml_node_t *w)
 {
     ws_sweep *sw = c->sw;
-    yaml_node_t *items[4096];
+    enum { MAX_WORKLOADS = 4096 };
+    yaml_node_t *items[MAX_WORKLOADS];
     int n = 0;
     if (w->type == YAML_SCALAR_NODE) {
         items[n++] = w;
     } else if (w->type == YAML_SEQUENCE_NODE) {
-        for (yaml_node_item_t *it = w->data.sequence.items.start; it < w->data.sequence.items.top && n < 4096; it++)
+        for (yaml_node_item_t *it = w->data.sequence.items.start; it < w->data.sequence.items.top; it++) {
+            if (n == MAX_WORKLOADS)
+                return FAIL(c, yaml_document_get_node(c->doc, *it), "workload: more than %d workloads in the list",
+                            MAX_WORKLOADS);
             items[n++] = yaml_document_get_node(c->doc, *it);
+        }
     } else {
         return FAIL(c, w, "workload: expected a path or a list of paths");
     }
@@ -531,20 +537,23 @@ static int parse_excludes(ctx *c, yaml_node_t *ex)
             }
             ws_axis *a = &sw->axes[axis];
             /* the values this key accepts (one scalar or a list: any of them) */
-            yaml_node_t *vals[1024];
-            int nv = 0;
+            yaml_node_item_t one = q->value;
+            yaml_node_item_t *vfirst = &one, *vend = &one + 1;
             if (v->type == YAML_SEQUENCE_NODE) {
-                for (yaml_node_item_t *vi = v->data.sequence.items.start; vi < v->data.sequence.items.top && nv < 1024; vi++)
-                    vals[nv++] = yaml_document_get_node(c->doc, *vi);
-            } else {
-                vals[nv++] = v;
+                vfirst = v->data.sequence.items.start;
+                vend = v->data.sequence.items.top;
+                if (vfirst == vend)
+                    return FAIL(c, v, "exclude: expected a value for %s, got an empty list", ks);
             }
             uint8_t *allow = calloc((size_t)a->n, 1);
-            for (int i = 0; i < nv; i++) {
-                const char *vs = scalar(vals[i]);
+            if (!allow)
+                return FAIL(c, v, "exclude: out of memory");
+            for (yaml_node_item_t *vi = vfirst; vi < vend; vi++) {
+                yaml_node_t *val = yaml_document_get_node(c->doc, *vi);
+                const char *vs = scalar(val);
                 if (!vs || !*vs) {
                     free(allow);
-                    return FAIL(c, vals[i], "exclude: expected a value for %s", ks);
+                    return FAIL(c, val, "exclude: expected a value for %s", ks);
                 }
                 int hits = 0;
                 if (a->kind == WS_AXIS_WORKLOAD) {
@@ -563,7 +572,7 @@ static int parse_excludes(ctx *c, yaml_node_t *ex)
                     ws_error pe;
                     if (ws_param_parse(id, vs, &want, &pe)) {
                         free(allow);
-                        return FAIL(c, vals[i], "exclude: %s", pe.msg);
+                        return FAIL(c, val, "exclude: %s", pe.msg);
                     }
                     int j = 0;
                     while (a->params[j] != id)
@@ -576,7 +585,7 @@ static int parse_excludes(ctx *c, yaml_node_t *ex)
                 }
                 if (!hits) {
                     free(allow);
-                    return FAIL(c, vals[i], "exclude: %s=%s is not one of the sweep's values for %s", ks, vs, ks);
+                    return FAIL(c, val, "exclude: %s=%s is not one of the sweep's values for %s", ks, vs, ks);
                 }
             }
             if (x->allow[axis]) { /* two keys on one (zip) axis: both must match */
@@ -800,9 +809,15 @@ int ws_sweep_load_text(const char *path, const char *text, size_t len, const cha
     for (int docno = 0;; docno++) {
         yaml_document_t doc;
         if (!yaml_parser_load(&parser, &doc)) {
-            rc = ws_fail_at(err, path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1,
-                            "YAML: %s%s%s", parser.problem ? parser.problem : "syntax error",
-                            parser.context ? " " : "", parser.context ? parser.context : "");
+            int line = (int)parser.problem_mark.line + 1, col = (int)parser.problem_mark.column + 1;
+            if (parser.error == YAML_READER_ERROR) {   /* bad encoding: libyaml gives a byte offset, no mark */
+                ws_text_position(text, len, parser.problem_offset, &line, &col);
+                rc = ws_fail_at(err, path, line, col, "YAML: %s (byte 0x%02x): a sweep file is UTF-8 text",
+                                parser.problem ? parser.problem : "syntax error", (unsigned)parser.problem_value & 0xff);
+            } else {
+                rc = ws_fail_at(err, path, line, col, "YAML: %s%s%s", parser.problem ? parser.problem : "syntax error",
+                                parser.context ? " " : "", parser.context ? parser.context : "");
+            }
             break;
         }
         yaml_node_t *root = yaml_document_get_root_node(&doc);
@@ -895,15 +910,36 @@ int ws_sweep_load(const char *path, const char *name, const ws_sweep_opts *opts,
     FILE *f = fopen(path, "rb");
     if (!f)
         return ws_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return ws_fail(err, "%s: is a directory, not a sweep file", path);
+    }
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
     size_t r;
-    while ((r = fread(buf + len, 1, cap - len, f)) > 0) {
+    while (buf && (r = fread(buf + len, 1, cap - len, f)) > 0) {
         len += r;
-        if (len == cap)
-            buf = realloc(buf, cap *= 2);
+        if (len == cap) {
+            char *nb = cap < (256u << 20) ? realloc(buf, cap * 2) : NULL;   /* a sweep is a few KiB */
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return ws_fail(err, "%s: more than 256 MiB: not a sweep file", path);
+            }
+            buf = nb;
+            cap *= 2;
+        }
     }
+    int bad = ferror(f);
+    int e = errno;
     fclose(f);
+    if (!buf)
+        return ws_fail(err, "%s: out of memory", path);
+    if (bad) {
+        free(buf);
+        return ws_fail(err, "%s: cannot read: %s", path, strerror(e));
+    }
     int rc = ws_sweep_load_text(path, buf, len, name, opts, out, n, err);
     free(buf);
     return rc;

@@ -267,6 +267,38 @@ static void test_excludes(void **state)
     ws_sweep_free(sw);
 }
 
+/* Long lists are taken whole or refused, never cut silently: an exclude
+ * list of 1500 values drops 1500 points (it once stopped at 1024), 5000
+ * workloads are an error at the first one past 4096, an empty exclude list
+ * is an error; bytes that are not UTF-8 are reported at their line:col. */
+static void test_long_lists(void **state)
+{
+    (void)state;
+    static char text[200000];
+    size_t n = (size_t)snprintf(text, sizeof text, "workload: w.yaml\ngrid:\n  mem_latency: {from: 1, to: 2000, step: 1}\n"
+                                                   "exclude:\n  - {mem_latency: [");
+    for (int i = 1; i <= 1500; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s%d", i > 1 ? ", " : "", i);
+    snprintf(text + n, sizeof text - n, "]}\n");
+    ws_sweep *sw = load_ok(text);
+    assert_int_equal(sw->raw_count, 2000);
+    assert_int_equal(sw->count, 500);
+    assert_int_equal(val(sw, 0, "mem_latency"), 1501);
+    ws_sweep_free(sw);
+
+    n = (size_t)snprintf(text, sizeof text, "workload: [");
+    for (int i = 0; i < 5000; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%sw%04d.yaml", i ? ", " : "", i);
+    snprintf(text + n, sizeof text - n, "]\ngrid:\n  warps: [1]\n");
+    /* element 4096 starts after "workload: [" (11 chars) and 4096 x "wNNNN.yaml, " (12 chars): column 11 + 49152 + 1 */
+    load_err(text, "t.yaml:1:49164: workload: more than 4096 workloads in the list");
+
+    load_err("workload: w.yaml\ngrid:\n  warps: [1, 2]\nexclude:\n  - {warps: []}\n",
+             "t.yaml:5:13: exclude: expected a value for warps, got an empty list");
+    load_err("workload: w.yaml\ngrid:\n  warps: [1, \xfe]\n",
+             "t.yaml:3:14: YAML: invalid leading UTF-8 octet (byte 0xfe)");
+}
+
 static void test_huge_count(void **state)
 {
     (void)state;
@@ -405,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_ranges),
         cmocka_unit_test(test_order),
         cmocka_unit_test(test_excludes),
+        cmocka_unit_test(test_long_lists),
         cmocka_unit_test(test_huge_count),
         cmocka_unit_test(test_random_grids),
         cmocka_unit_test(test_derived),
