@@ -158,6 +158,22 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
     else
         snprintf(out, sizeof out, "results/%s.h5", sw->name);
     snprintf(jpath, sizeof jpath, "%s.journal", out);
+    /* only regular files are ever replaced: -o DIR or -o /dev/null must not run
+     * the whole sweep to fail at the final rename (or, with --force, unlink a device) */
+    const char *paths[2] = {out, jpath};
+    for (int i = 0; i < 2; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) == 0 && !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "warpsweep run: %s is %s; refusing to write there\n", paths[i],
+                    S_ISDIR(st.st_mode) ? "a directory" : "not a regular file (a device, FIFO or socket)");
+            return WS_EXIT_FAIL;
+        }
+    }
+    size_t outlen = strlen(out);
+    if (outlen == 0 || out[outlen - 1] == '/') {
+        fprintf(stderr, "warpsweep run: -o '%s' is not a file name; give one such as %sOUT.h5\n", out, out);
+        return WS_EXIT_USAGE;
+    }
     if (mkdirs(out)) {
         fprintf(stderr, "warpsweep run: %s: cannot create its directory: %s\n", out, strerror(errno));
         return WS_EXIT_FAIL;
@@ -323,7 +339,9 @@ int ws_cmd_run(int argc, char **argv, const ws_run_hooks *hooks)
             }
             ro.threads = (int)v;
         } else if (strncmp(a, "-j", 2) == 0 && a[2]) {
-            ro.threads = atoi(a + 2);
+            char *end;
+            long v = strtol(a + 2, &end, 10);
+            ro.threads = *end || v < 1 || v > 4096 ? 0 : (int)v;
             if (ro.threads < 1) {
                 fprintf(stderr, "warpsweep run: -j expects a positive number of threads, got '%s'\n", a + 2);
                 free(sets);
@@ -336,7 +354,7 @@ int ws_cmd_run(int argc, char **argv, const ws_run_hooks *hooks)
         else if (strcmp(a, "--max-points") == 0 && more) {
             char *end;
             ro.max_points = strtoull(argv[++i], &end, 10);
-            if (*end || !ro.max_points) {
+            if (*end || !ro.max_points || argv[i][0] == '-') {
                 fprintf(stderr, "warpsweep run: --max-points expects a positive integer\n");
                 free(sets);
                 return WS_EXIT_USAGE;
