@@ -227,7 +227,8 @@ int cmd_pareto(int argc, char **argv)
     /* the front: sorted best-x first (ties best-y first); a group of equal
      * x contributes its rows with the group's best y when that y strictly
      * beats every y at a better x */
-    qsort(p.c, p.n, sizeof *p.c, cmp_cand);
+    if (p.n)   /* no ok rows: p.c is NULL, which qsort must not get */
+        qsort(p.c, p.n, sizeof *p.c, cmp_cand);
     p.front = malloc((p.n ? p.n : 1) * sizeof *p.front);
     if (!p.front) {
         fprintf(stderr, "warpsweep pareto: out of memory\n");

@@ -138,8 +138,10 @@ int ws_param_parse(int id, const char *text, ws_value *out, ws_error *err)
         if (end == text || *end || errno) {
             /* accept integral floats such as "1e3" or "64.0" */
             double d = strtod(text, &end);
-            if (end == text || *end || d != floor(d) || fabs(d) > 9.2e18)
+            if (end == text || *end || d != floor(d))
                 return ws_fail(err, "parameter %s: '%s' is not an integer", p->name, text);
+            if (fabs(d) > 9.2e18)   /* integral but beyond int64 (e.g. 99999999999999999999999) */
+                return range_error(id, text, err);
             v = (long long)d;
         }
         if ((double)v < p->min || (double)v > p->max)

@@ -465,12 +465,17 @@ int ws_store_info(const char *path, ws_file_info *info, ws_error *err)
         H5Aread(a, H5T_NATIVE_UINT64, &info->points_total);
         H5Aclose(a);
     }
+    int rc = 0;
     if (H5Aexists(f, "format_version") > 0) {
         hid_t a = H5Aopen(f, "format_version", H5P_DEFAULT);
-        H5Aread(a, H5T_NATIVE_INT64, &info->format_version);
+        if (H5Aread(a, H5T_NATIVE_INT64, &info->format_version) < 0)
+            rc = ws_fail(err, "%s: format_version is not an integer: not a warpsweep results file", path);
+        else if (info->format_version != WS_FORMAT_VERSION)
+            rc = ws_fail(err, "%s: format version %lld (written by warpsweep %s); this warpsweep reads format version %d",
+                         path, (long long)info->format_version,
+                         info->warpsweep_version[0] ? info->warpsweep_version : "?", WS_FORMAT_VERSION);
         H5Aclose(a);
     }
-    int rc = 0;
     if (H5Lexists(f, "points", H5P_DEFAULT) <= 0) {
         rc = ws_fail(err, "%s: no /points dataset: not a warpsweep results file", path);
     } else {
