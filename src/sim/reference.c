@@ -397,6 +397,13 @@ static int setup(ref *r, uint64_t seed, ws_memimage *mem)
     uint64_t nwarps = nctas * r->wpc;
     if (nwarps > (1u << 26))
         return fail(r, WS_ST_INVALID, "reference: %llu warps are too many to run at once", (unsigned long long)nwarps);
+    /* every warp of the grid is resident at once: bound the memory before allocating it */
+    double need = (double)nwarps * ((double)(k->nregs ? k->nregs : 1) * r->ws * 8.0 +
+                                    (double)(k->local_bytes ? k->local_bytes : 1) * r->ws + 32.0 * r->ws + 256.0) +
+                  (double)nctas * ((double)k->shared_bytes + wl->dyn_shared_bytes + 256.0);
+    if (need > (double)(4ull << 30))
+        return fail(r, WS_ST_INVALID, "reference: %llu warps x %u registers x %u lanes need %.1f GiB at once, more "
+                    "than the limit of 4 GiB", (unsigned long long)nwarps, k->nregs, r->ws, need / (1u << 30));
     r->nctas = (uint32_t)nctas;
     r->nwarps = (uint32_t)nwarps;
     ws_launch *L = &r->launch;
