@@ -1485,6 +1485,7 @@ static int parse_body(P *p)
         if (t->kind == WS_TK_EOF) return err_at(p, t, "missing '}' at the end of the kernel body");
         if (is_punct(t, '}')) { adv(p); return 0; }
         if (is_punct(t, '{')) {
+            if (p->depth >= 256) return err_at(p, t, "blocks nested more than 256 deep");
             adv(p);
             size_t mark = p->nund;
             p->depth++;

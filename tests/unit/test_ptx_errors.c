@@ -161,6 +161,32 @@ static void test_truncations(void **state)
     free(buf);
 }
 
+/* 100000 nested { } blocks: an error, not a stack overflow of the recursive
+ * body parser; 255 blocks nested in the body still parse. */
+static void test_deep_blocks(void **state)
+{
+    (void)state;
+    size_t depth = 100000, n = 0;
+    char *buf = malloc(2 * depth + 64);
+    assert_non_null(buf);
+    n += (size_t)sprintf(buf, HDR ".entry k()\n");
+    for (size_t i = 0; i < depth; i++) buf[n++] = '{';
+    for (size_t i = 0; i < depth; i++) buf[n++] = '}';
+    buf[n] = 0;
+    /* line 5: the body's own '{' at column 1, nested blocks 1..255 at columns 2..256, the next refused */
+    refused(buf, "e.ptx:5:257: ", "blocks nested more than 256 deep");
+    n = (size_t)sprintf(buf, HDR ".entry k()\n");
+    for (size_t i = 0; i < 256; i++) buf[n++] = '{';
+    n += (size_t)sprintf(buf + n, "ret;");
+    for (size_t i = 0; i < 256; i++) buf[n++] = '}';
+    buf[n] = 0;
+    ws_error err = {{0}};
+    ws_kernel *k = ws_ptx_decode(buf, "e.ptx", NULL, &err);
+    if (!k) fail_msg("255 nested blocks refused: %s", err.msg);
+    ws_kernel_free(k);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_modifiers_and_operands),
         cmocka_unit_test(test_load_missing_file),
         cmocka_unit_test(test_truncations),
+        cmocka_unit_test(test_deep_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
