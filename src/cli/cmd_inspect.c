@@ -16,13 +16,31 @@ static void usage(FILE *out)
                  "                         [--set barrier_regs=N] [--set barrier_yield=spin|all]\n");
 }
 
-/* text of source line `line` (1-based) */
-static const char *line_text(const ws_kernel *k, uint32_t line, size_t *len)
+/* where each source line starts, built once: looking lines up by scanning
+ * from the top made inspect quadratic (500k instructions: hours) */
+typedef struct srcidx {
+    const char **line;
+    uint32_t n;
+} srcidx;
+
+static void srcidx_build(srcidx *x, const char *text)
 {
-    const char *s = k->source;
-    if (!s || !line) { *len = 0; return ""; }
-    for (uint32_t l = 1; l < line && *s; s++)
-        if (*s == '\n') l++;
+    x->line = NULL;
+    x->n = 0;
+    if (!text) return;
+    size_t n = 1;
+    for (const char *s = text; *s; s++) n += *s == '\n';
+    if (n > UINT32_MAX || !(x->line = malloc(n * sizeof *x->line))) return;
+    x->line[x->n++] = text;
+    for (const char *s = text; *s; s++)
+        if (*s == '\n') x->line[x->n++] = s + 1;
+}
+
+/* text of source line `line` (1-based) */
+static const char *line_text(const srcidx *x, uint32_t line, size_t *len)
+{
+    if (!line || line > x->n) { *len = 0; return ""; }
+    const char *s = x->line[line - 1];
     const char *e = strchr(s, '\n');
     *len = e ? (size_t)(e - s) : strlen(s);
     return s;
@@ -30,7 +48,7 @@ static const char *line_text(const ws_kernel *k, uint32_t line, size_t *len)
 
 /* the label naming instruction i in the source, if any: a "NAME:" on the
  * lines between the previous instruction and this one */
-static int label_of(const ws_kernel *k, uint32_t i, char *buf, size_t n)
+static int label_of(const ws_kernel *k, const srcidx *x, uint32_t i, char *buf, size_t n)
 {
     buf[0] = 0;
     if (i >= k->ninsts) return 0;
@@ -38,7 +56,7 @@ static int label_of(const ws_kernel *k, uint32_t i, char *buf, size_t n)
     if (i > 0 && k->insts[i - 1].line == to) return 0;
     for (uint32_t l = to; l >= from && l > 0; l--) {
         size_t len;
-        const char *s = line_text(k, l, &len);
+        const char *s = line_text(x, l, &len);
         const char *e = s + len;
         while (s < e && isspace((unsigned char)*s)) s++;
         /* another instruction (or a call's closing ");"): the label is not this one's (after
@@ -59,11 +77,11 @@ static int label_of(const ws_kernel *k, uint32_t i, char *buf, size_t n)
     return 0;
 }
 
-static void describe_pc(const ws_kernel *k, uint32_t pc, char *buf, size_t n)
+static void describe_pc(const ws_kernel *k, const srcidx *x, uint32_t pc, char *buf, size_t n)
 {
     if (pc == WS_PC_EXIT || pc >= k->ninsts) { snprintf(buf, n, "exit"); return; }
     char lab[128];
-    if (label_of(k, pc, lab, sizeof lab)) snprintf(buf, n, "%u (%s, line %u)", pc, lab, k->insts[pc].line);
+    if (label_of(k, x, pc, lab, sizeof lab)) snprintf(buf, n, "%u (%s, line %u)", pc, lab, k->insts[pc].line);
     else snprintf(buf, n, "%u (line %u)", pc, k->insts[pc].line);
 }
 
@@ -72,6 +90,8 @@ static const char *const space_names[] = {"", "generic", "global", "shared", "lo
 
 static void print_kernel(const ws_kernel *k, FILE *out)
 {
+    srcidx x;
+    srcidx_build(&x, k->source);
     fprintf(out, "kernel %s (%s)\n", k->name, k->path);
     fprintf(out, "  %u instructions, %u registers (estimate %u regs/thread), %u params (%u bytes), "
                  "shared %u bytes, local %u bytes/thread, data %llu bytes\n",
@@ -112,17 +132,18 @@ static void print_kernel(const ws_kernel *k, FILE *out)
         for (uint32_t i = first; i <= last && i < k->ninsts; i++) {
             const ws_inst *in = &k->insts[i];
             char lab[128];
-            if (label_of(k, i, lab, sizeof lab)) fprintf(out, "%s:\n", lab);
+            if (label_of(k, &x, i, lab, sizeof lab)) fprintf(out, "%s:\n", lab);
             ws_inst_format(k, in, dis, sizeof dis);
             fprintf(out, "  %5u  line %-5u %-4s  %s", i, in->line, in->unit < 5 ? unit_names[in->unit] : "?", dis);
             if (in->op == WS_OP_BRA || in->op == WS_OP_BRX) {
-                describe_pc(k, in->ipdom, where, sizeof where);
+                describe_pc(k, &x, in->ipdom, where, sizeof where);
                 fprintf(out, "    // reconverge: %s%s%s", where, in->is_backedge ? ", back edge" : "",
                         in->uniform ? ", uniform" : "");
             }
             fputc('\n', out);
         }
     }
+    free(x.line);
 }
 
 int cmd_inspect(int argc, char **argv)
