@@ -652,6 +652,30 @@ static int setup(ws_sim *sim, ws_simrun *r)
     if ((r->total_ctas + r->ncores - 1) / r->ncores < cpc) occ->i = 4;
     r->ctas_per_core = (uint32_t)cpc;
 
+    r->divctx.k = k;
+    r->divctx.warp_size = r->ws;
+    r->divctx.nbar = nbar;
+    r->divctx.max_depth = 4 * r->ws + 8;
+    size_t dsz = (r->div->state_size(&r->divctx) + 63) & ~(size_t)63;
+
+    /* The per-core state below grows with cores x resident warps x registers
+     * x lanes: a kernel declaring 10^6 registers, or cores=1024 x warps=1024,
+     * would need far more memory than the machine has (and be killed while
+     * touching it). Such a point is invalid, not an out-of-memory kill. */
+    {
+        uint64_t a64 = 64, used = (uint64_t)r->ctas_per_core * r->warps_per_cta;
+        uint64_t per_warp = (8ull * r->nregs * r->ws + a64) + ((uint64_t)k->local_bytes * r->ws + a64) +
+                            (9ull * r->ws + 2 * a64) + (17ull * r->nregs + 3 * a64) + (dsz + a64);
+        uint64_t per_core = (uint64_t)sizeof(ws_cwarp) * r->nwarps + used * per_warp +
+                            (uint64_t)r->ctas_per_core * ((uint64_t)k->shared_bytes + wl->dyn_shared_bytes + sizeof(ws_ccta) + a64);
+        double total = (double)r->ncores * (double)per_core;
+        if (total > (double)WS_MAX_SIM_STATE) {
+            fail(r, WS_ST_INVALID, "simulator state: %u cores x %llu resident warps x %u registers x %u lanes needs "
+                 "%.1f GiB, more than the limit of %.0f GiB", r->ncores, (unsigned long long)used, r->nregs, r->ws,
+                 total / (1u << 30), (double)WS_MAX_SIM_STATE / (1u << 30));
+            return -1;
+        }
+    }
     /* memory image and launch */
     ws_error err = {{0}};
     if (ws_memimage_init(&r->mem, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), &err) < 0) {
@@ -677,30 +701,6 @@ static int setup(ws_sim *sim, ws_simrun *r)
         return -1;
     }
 
-    r->divctx.k = k;
-    r->divctx.warp_size = r->ws;
-    r->divctx.nbar = nbar;
-    r->divctx.max_depth = 4 * r->ws + 8;
-    size_t dsz = (r->div->state_size(&r->divctx) + 63) & ~(size_t)63;
-
-    /* The per-core state below grows with cores x resident warps x registers
-     * x lanes: a kernel declaring 10^6 registers, or cores=1024 x warps=1024,
-     * would need far more memory than the machine has (and be killed while
-     * touching it). Such a point is invalid, not an out-of-memory kill. */
-    {
-        uint64_t a64 = 64, used = (uint64_t)r->ctas_per_core * r->warps_per_cta;
-        uint64_t per_warp = (8ull * r->nregs * r->ws + a64) + ((uint64_t)r->launch.local_bytes * r->ws + a64) +
-                            (9ull * r->ws + 2 * a64) + (17ull * r->nregs + 3 * a64) + (dsz + a64);
-        uint64_t per_core = (uint64_t)sizeof(ws_cwarp) * r->nwarps + used * per_warp +
-                            (uint64_t)r->ctas_per_core * ((uint64_t)r->launch.shared_bytes + sizeof(ws_ccta) + a64);
-        double total = (double)r->ncores * (double)per_core;
-        if (total > (double)WS_MAX_SIM_STATE) {
-            fail(r, WS_ST_INVALID, "simulator state: %u cores x %llu resident warps x %u registers x %u lanes needs "
-                 "%.1f GiB, more than the limit of %.0f GiB", r->ncores, (unsigned long long)used, r->nregs, r->ws,
-                 total / (1u << 30), (double)WS_MAX_SIM_STATE / (1u << 30));
-            return -1;
-        }
-    }
     r->cores = arena_alloc(sim, sizeof(ws_core) * r->ncores);
     r->reasons = arena_alloc(sim, (size_t)r->ncores * r->nsched);
     if (!r->cores || !r->reasons) goto oom;
@@ -751,7 +751,9 @@ static int setup(ws_sim *sim, ws_simrun *r)
         }
     }
     return 0;
-oom:
+oom:   /* after the memory system's init: ws_sim_run frees only the memory image on a failed setup */
+    r->memsys.ops->fini(&r->memsys);
+    r->memsys.ops = NULL;
     fail(r, WS_ST_ERROR, "out of memory");
     return -1;
 }
