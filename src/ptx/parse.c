@@ -331,8 +331,9 @@ static int declare_reg(P *p, const ws_tok *at, const char *name, uint32_t len, w
     if (had && p->reg_depth[prev] == p->depth)
         return err_at(p, at, "register '%.*s' declared twice", (int)len, name);
     if (k->nregs >= (1u << 20)) return err_at(p, at, "too many registers (more than 2^20)");
+    size_t old_cap = p->cap_regs;
     GROW(k->reg_names, k->nregs, p->cap_regs);
-    {
+    if (p->cap_regs != old_cap) {   /* only when reg_names grew: realloc per register was quadratic under ASan */
         void *nt = realloc(k->reg_types, p->cap_regs * sizeof *k->reg_types);
         if (!nt) return oom(p);
         k->reg_types = nt;
