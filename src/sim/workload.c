@@ -826,7 +826,7 @@ ws_workload *ws_workload_load(const char *path, ws_error *err)
         if (yp.error == YAML_READER_ERROR) {   /* bad encoding: libyaml gives a byte offset, no mark */
             ws_text_position(text, len, yp.problem_offset, &line, &col);
             ws_fail_at(err, path, line, col, "YAML syntax error: %s (byte 0x%02x): a workload file is UTF-8 text",
-                       yp.problem ? yp.problem : "?", (unsigned)yp.problem_value & 0xff);
+                       yp.problem ? yp.problem : "?", yp.problem_offset < len ? (unsigned char)text[yp.problem_offset] : 0u);
         } else {
             ws_fail_at(err, path, line, col, "YAML syntax error: %s%s%s", yp.problem ? yp.problem : "?",
                        yp.context ? " " : "", yp.context ? yp.context : "");

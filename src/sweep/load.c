@@ -813,7 +813,7 @@ int ws_sweep_load_text(const char *path, const char *text, size_t len, const cha
             if (parser.error == YAML_READER_ERROR) {   /* bad encoding: libyaml gives a byte offset, no mark */
                 ws_text_position(text, len, parser.problem_offset, &line, &col);
                 rc = ws_fail_at(err, path, line, col, "YAML: %s (byte 0x%02x): a sweep file is UTF-8 text",
-                                parser.problem ? parser.problem : "syntax error", (unsigned)parser.problem_value & 0xff);
+                                parser.problem ? parser.problem : "syntax error", parser.problem_offset < len ? (unsigned char)text[parser.problem_offset] : 0u);
             } else {
                 rc = ws_fail_at(err, path, line, col, "YAML: %s%s%s", parser.problem ? parser.problem : "syntax error",
                                 parser.context ? " " : "", parser.context ? parser.context : "");
