@@ -649,7 +649,14 @@ static int setup(ws_sim *sim, ws_simrun *r)
     if (by_regs < cpc) { cpc = by_regs; occ->i = 1; }
     if (by_smem < cpc) { cpc = by_smem; occ->i = 2; }
     if (by_max < cpc) { cpc = by_max; occ->i = 3; }
-    if ((r->total_ctas + r->ncores - 1) / r->ncores < cpc) occ->i = 4;
+    uint64_t per_core_share = (r->total_ctas + r->ncores - 1) / r->ncores;
+    if (per_core_share < cpc) {
+        /* The grid is smaller than the cores can hold: every CTA is launched in
+         * the first round-robin pass and no core ever holds more than its share,
+         * so only that many CTA slots need state. */
+        occ->i = 4;
+        cpc = per_core_share;
+    }
     r->ctas_per_core = (uint32_t)cpc;
 
     r->divctx.k = k;

@@ -97,7 +97,7 @@ fi
 # memory: 10^6 declared registers x 1024 warps; a 3x10^7-CTA reference run
 status wl_manyregs invalid -- $W $R/wl_manyregs.yaml --set warps=1024 --set regfile_kb=65536 --set max_ctas=1024
 grep -q "^message: simulator state: .* more than the limit of 4 GiB" "$tmp/out" || bad "wl_manyregs: $(head -3 "$tmp/out")"
-status wl_many_cores invalid -- $W $K/saxpy.yaml --set cores=1024 --set warps=1024 --set warp_size=64 --set max_ctas=1024 --set regfile_kb=65536
+status wl_many_cores invalid -- $W $R/wl_bigrid.yaml --set cores=1024 --set warps=1024 --set warp_size=64 --set max_ctas=1024 --set regfile_kb=65536
 status wl_bigref invalid -- $W $R/wl_bigref.yaml --reference
 grep -q "^message: reference: 60000000 warps" "$tmp/out" || bad "wl_bigref: $(head -3 "$tmp/out")"
 
