@@ -1533,6 +1533,44 @@ static int parse_body(P *p)
     }
 }
 
+/* One parameter declarator, after its '.param' (kernel and .func parameter
+ * lists alike): [.align N] [.ptr .space ...] .TYPE name ['[' N ']']. align is 0
+ * when not given (the type's size applies). */
+static int parse_param_decl(P *p, uint64_t *align, ws_type *ty, ws_tok **name, uint64_t *count)
+{
+    *align = 0;
+    *ty = WS_TY_NONE;
+    *count = 1;
+    for (;;) {
+        ws_tok *a = cur(p);
+        if (is_dir(a, ".align")) {
+            adv(p);
+            if (expect_int(p, "after .align", align)) return -1;
+            if (!*align || (*align & (*align - 1)) || *align > 4096)
+                return err_at(p, a, ".align must be a power of two up to 4096");
+        } else if (is_dir(a, ".ptr") || is_dir(a, ".global") || is_dir(a, ".shared") || is_dir(a, ".const") ||
+                   is_dir(a, ".local")) {
+            adv(p);
+        } else if (a->kind == WS_TK_DOT && *ty == WS_TY_NONE) {
+            if (parse_type_tok(p, a, ty)) return -1;
+            if (*ty == WS_TY_PRED) return err_at(p, a, ".pred parameters are not supported");
+            adv(p);
+        } else break;
+    }
+    if (*ty == WS_TY_NONE) return err_at(p, cur(p), "expected a parameter type, got '%.*s'", TK(cur(p)));
+    ws_tok *nt = cur(p);
+    if (nt->kind != WS_TK_IDENT || nt->s[0] == '%') return err_at(p, nt, "expected a parameter name, got '%.*s'", TK(nt));
+    adv(p);
+    if (is_punct(cur(p), '[')) {
+        adv(p);
+        if (expect_int(p, "array size", count)) return -1;
+        if (!*count || *count > 65536) return err_at(p, nt, "parameter array size out of range");
+        if (expect(p, ']', "after the array size")) return -1;
+    }
+    *name = nt;
+    return 0;
+}
+
 static int parse_params(P *p)
 {
     ws_kernel *k = p->k;
@@ -1543,34 +1581,10 @@ static int parse_params(P *p)
         if (!is_dir(t, ".param"))
             return err_at(p, t, "expected '.param' in the kernel parameter list, got '%.*s'", TK(t));
         adv(p);
-        uint64_t align = 0;
-        ws_type ty = WS_TY_NONE;
-        for (;;) {
-            ws_tok *a = cur(p);
-            if (is_dir(a, ".align")) {
-                adv(p);
-                if (expect_int(p, "after .align", &align)) return -1;
-                if (!align || (align & (align - 1))) return err_at(p, a, ".align must be a power of two");
-            } else if (is_dir(a, ".ptr") || is_dir(a, ".global") || is_dir(a, ".shared") || is_dir(a, ".const") ||
-                       is_dir(a, ".local")) {
-                adv(p);
-            } else if (a->kind == WS_TK_DOT && ty == WS_TY_NONE) {
-                if (parse_type_tok(p, a, &ty)) return -1;
-                if (ty == WS_TY_PRED) return err_at(p, a, ".pred parameters are not supported");
-                adv(p);
-            } else break;
-        }
-        if (ty == WS_TY_NONE) return err_at(p, cur(p), "expected a parameter type, got '%.*s'", TK(cur(p)));
-        ws_tok *nt = cur(p);
-        if (nt->kind != WS_TK_IDENT) return err_at(p, nt, "expected a parameter name, got '%.*s'", TK(nt));
-        adv(p);
-        uint64_t count = 1;
-        if (is_punct(cur(p), '[')) {
-            adv(p);
-            if (expect_int(p, "array size", &count)) return -1;
-            if (!count || count > 65536) return err_at(p, nt, "parameter array size out of range");
-            if (expect(p, ']', "after the array size")) return -1;
-        }
+        uint64_t align, count;
+        ws_type ty;
+        ws_tok *nt;
+        if (parse_param_decl(p, &align, &ty, &nt, &count)) return -1;
         if (!align) align = (uint64_t)type_bytes(ty);
         off = align_up(off, align);
         GROW(k->params, k->nparams, p->cap_params);
@@ -1866,34 +1880,10 @@ static int parse_formals(P *p, fbody *f, uint32_t *count)
             return err_at(p, t, "register parameters ('.reg') in a .func signature are not supported (only .param)");
         if (!is_dir(t, ".param")) return err_at(p, t, "expected '.param' in the function's parameter list, got '%.*s'", TK(t));
         adv(p);
-        uint64_t align = 0;
-        ws_type ty = WS_TY_NONE;
-        for (;;) {
-            ws_tok *a = cur(p);
-            if (is_dir(a, ".align")) {
-                adv(p);
-                if (expect_int(p, "after .align", &align)) return -1;
-                if (!align || (align & (align - 1)) || align > 4096) return err_at(p, a, ".align must be a power of two up to 4096");
-            } else if (is_dir(a, ".ptr") || is_dir(a, ".global") || is_dir(a, ".shared") || is_dir(a, ".const") ||
-                       is_dir(a, ".local")) {
-                adv(p);
-            } else if (a->kind == WS_TK_DOT && ty == WS_TY_NONE) {
-                if (parse_type_tok(p, a, &ty)) return -1;
-                if (ty == WS_TY_PRED) return err_at(p, a, ".pred parameters are not supported");
-                adv(p);
-            } else break;
-        }
-        if (ty == WS_TY_NONE) return err_at(p, cur(p), "expected a parameter type, got '%.*s'", TK(cur(p)));
-        ws_tok *nt = cur(p);
-        if (nt->kind != WS_TK_IDENT || nt->s[0] == '%') return err_at(p, nt, "expected a parameter name, got '%.*s'", TK(nt));
-        adv(p);
-        uint64_t n = 1;
-        if (is_punct(cur(p), '[')) {
-            adv(p);
-            if (expect_int(p, "array size", &n)) return -1;
-            if (!n || n > 65536) return err_at(p, nt, "parameter array size out of range");
-            if (expect(p, ']', "after the array size")) return -1;
-        }
+        uint64_t align, n;
+        ws_type ty;
+        ws_tok *nt;
+        if (parse_param_decl(p, &align, &ty, &nt, &n)) return -1;
         ws_kernel *k = p->k;
         GROW(k->vars, k->nvars, p->cap_vars);
         ws_var *v = &k->vars[k->nvars];
