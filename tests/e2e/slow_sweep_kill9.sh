@@ -18,6 +18,7 @@ grid:
   mem_latency: {from: 100, to: 1000, step: 100}
   scheduler: [lrr, gto, two_level, oldest]
   divergence: [stack, barrier]
+  alu_latency: [1, 2, 3, 4, 5, 6, 7, 8]   # enough points (~10 s of work) that every round is cut short
 repeat: 3
 YAML
 total=$("$BIN" expand "$T/s.yaml" --count)
