@@ -9,6 +9,7 @@ packages=(
   jupyter-nbconvert python3-nbformat python3-ipykernel python3-nbclient
   libopenmpi-dev openmpi-bin
   slurm-wlm munge
+  procps
 )
 missing=()
 for p in "${packages[@]}"; do
