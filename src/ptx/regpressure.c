@@ -35,12 +35,29 @@ static void step_back(const ws_inst *in, word *live)
     for (uint32_t i = 0; i < in->n_rd; i++) set_bit(live, in->rd[i]);
 }
 
-static int live_weight(const ws_kernel *k, const word *live)
+/* Slots a live set occupies: every register in `one` counts 1, those also in
+ * `two` (64-bit) 1 more; predicates are in neither. A word at a time. */
+static int live_weight(size_t nw, const word *live, const word *one, const word *two)
 {
     int w = 0;
-    for (uint32_t r = 0; r < k->nregs; r++)
-        if (get_bit(live, r)) w += reg_weight(k, r);
+    for (size_t i = 0; i < nw; i++)
+        w += __builtin_popcountll(live[i] & one[i]) + __builtin_popcountll(live[i] & two[i]);
     return w;
+}
+
+/* Makes r live (or dead) in s; returns the change in weight. */
+static int make_live(const ws_kernel *k, word *s, uint32_t r)
+{
+    if (get_bit(s, r)) return 0;
+    set_bit(s, r);
+    return reg_weight(k, r);
+}
+
+static int make_dead(const ws_kernel *k, word *s, uint32_t r)
+{
+    if (!get_bit(s, r)) return 0;
+    clear_bit(s, r);
+    return -reg_weight(k, r);
 }
 
 uint32_t ws_reg_pressure(const ws_kernel *k)
@@ -49,10 +66,18 @@ uint32_t ws_reg_pressure(const ws_kernel *k)
     size_t nw = (k->nregs + WBITS - 1) / WBITS;
     word *in = calloc((size_t)k->nblocks * nw, sizeof(word));
     word *tmp = calloc(nw, sizeof(word));
-    if (!in || !tmp) {
+    word *one = calloc(nw, sizeof(word)), *two = calloc(nw, sizeof(word));
+    if (!in || !tmp || !one || !two) {
         free(in);
         free(tmp);
+        free(one);
+        free(two);
         return k->est_regs_per_thread;
+    }
+    for (uint32_t r = 0; r < k->nregs; r++) {
+        int w = reg_weight(k, r);
+        if (w >= 1) set_bit(one, r);
+        if (w >= 2) set_bit(two, r);
     }
     /* live-in sets to a fixed point, blocks visited last to first */
     for (int changed = 1; changed;) {
@@ -79,21 +104,25 @@ uint32_t ws_reg_pressure(const ws_kernel *k)
         for (uint32_t s = 0; s < bl->nsucc; s++)
             if (bl->succ[s] != WS_PC_EXIT)
                 for (size_t i = 0; i < nw; i++) tmp[i] |= in[(size_t)bl->succ[s] * nw + i];
+        int w = live_weight(nw, tmp, one, two);   /* then kept up to date per register */
         for (uint32_t i = bl->last + 1; i-- > bl->first;) {
             /* after the instruction: what is live out, plus its own results
              * (a result nobody reads still needs a register); a source that
              * dies here can share its register with the result */
             const ws_inst *x = &k->insts[i];
-            for (uint32_t j = 0; j < x->n_wr; j++) set_bit(tmp, x->wr[j]);
-            int w = live_weight(k, tmp);
+            for (uint32_t j = 0; j < x->n_wr; j++) w += make_live(k, tmp, x->wr[j]);
             if (w > best) best = w;
-            step_back(x, tmp);
+            /* the same as step_back(), keeping the weight */
+            if (x->guard == WS_NO_REG)
+                for (uint32_t j = 0; j < x->n_wr; j++) w += make_dead(k, tmp, x->wr[j]);
+            for (uint32_t j = 0; j < x->n_rd; j++) w += make_live(k, tmp, x->rd[j]);
         }
-        int w = live_weight(k, tmp);   /* live into the block */
-        if (w > best) best = w;
+        if (w > best) best = w;   /* live into the block */
     }
     free(in);
     free(tmp);
+    free(one);
+    free(two);
     if (best < 1) best = 1;
     if (best > 255) best = 255;
     return (uint32_t)best;
