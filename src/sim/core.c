@@ -285,6 +285,13 @@ static void track_residency(ws_simrun *r, ws_core *c, uint64_t *max_ctas)
 }
 
 /* ------------------------------------------------------ CTA barriers -- */
+/* Tells the warp's scheduler that its CTA-barrier or exit state changed. */
+static void note_parking(ws_core *c, ws_cwarp *w, uint32_t slot)
+{
+    ws_sched *s = &c->scheds[w->sched];
+    if (s->ops->parking) s->ops->parking(s, slot);
+}
+
 static void cta_release(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t bar, uint64_t now)
 {
     uint64_t done = now + r->lat_alu;
@@ -297,6 +304,7 @@ static void cta_release(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t bar, uin
         }
         if (!rel) continue;
         w->held &= ~rel;
+        note_parking(c, w, ct->first_warp + i);
         for (uint64_t m = rel; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctzll(m);
             w->lane_ready[l] = done;
@@ -439,11 +447,13 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         if (in->subop != WS_BAR_ARRIVE) {
             w->held |= eff.executed;
             for (uint64_t m = eff.executed; m; m &= m - 1) w->held_bar[__builtin_ctzll(m)] = (uint8_t)bar;
+            note_parking(c, w, slot);
         }
         cta_check_bars(r, c, ct, now);
     }
     if (eff.exited) {
         w->exited |= eff.exited;
+        note_parking(c, w, slot);
         uint32_t n = (uint32_t)__builtin_popcountll(eff.exited);
         ct->live_threads -= n;
         r->exits_total += n;

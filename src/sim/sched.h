@@ -37,6 +37,9 @@ typedef struct ws_sched_ops {
     /* Optional: earliest cycle > now at which order() may change state with no
      * issue in between (event skipping must not jump past it); NULL = never. */
     uint64_t (*next_event)(ws_sched *s, uint64_t now);
+    /* Optional: lanes of warp `slot` reached or left a CTA barrier, or exited
+     * (whether the warp is parked at a barrier may have changed); NULL = ignore. */
+    void (*parking)(ws_sched *s, uint32_t slot);
 } ws_sched_ops;
 
 struct ws_sched {

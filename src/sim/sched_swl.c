@@ -6,9 +6,9 @@
  * A warp all of whose live threads wait at a CTA barrier does not take a
  * place in the window: otherwise a window full of such warps would wait
  * forever for CTA-mates outside it, a deadlock of the policy rather than of
- * the program.  The window is therefore rebuilt on every call (it changes
- * whenever a warp reaches or leaves a CTA barrier; at most a few dozen
- * warps per scheduler, so this is cheap).
+ * the program.  The window is rebuilt when it may have changed: a warp
+ * launched or finished, another warp issued (greedy order), or a warp's
+ * lanes reached or left a CTA barrier or exited (the parking hook).
  */
 #include <stdint.h>
 #include "sched.h"
@@ -27,9 +27,10 @@ static void swl_remove(ws_sched *s, uint32_t slot)
     s->dirty = 1;
 }
 
-static uint32_t swl_order(ws_sched *s, uint64_t now, const uint32_t **out, uint32_t *start)
+/* The window: the swl_limit oldest warps not parked at a CTA barrier, in GTO
+ * order (the warp that issued last first, the rest oldest first). */
+static void swl_build(ws_sched *s)
 {
-    (void)now;
     uint32_t n = 0, last_at = UINT32_MAX;
     for (uint32_t i = 0; i < s->nage && n < s->limit; i++) {
         uint32_t slot = s->age[i];
@@ -37,7 +38,6 @@ static uint32_t swl_order(ws_sched *s, uint64_t now, const uint32_t **out, uint3
         if (s->has_last && slot == s->last) last_at = n;
         s->prio[n++] = slot;
     }
-    /* greedy: the warp that issued last goes first, the rest stay oldest first */
     for (uint32_t i = last_at; i != UINT32_MAX && i > 0; i--) {
         uint32_t t = s->prio[i];
         s->prio[i] = s->prio[i - 1];
@@ -45,6 +45,12 @@ static uint32_t swl_order(ws_sched *s, uint64_t now, const uint32_t **out, uint3
     }
     s->nprio = n;
     s->dirty = 0;
+}
+
+static uint32_t swl_order(ws_sched *s, uint64_t now, const uint32_t **out, uint32_t *start)
+{
+    (void)now;
+    if (s->dirty) swl_build(s);
     *out = s->prio;
     *start = 0;
     return s->nprio;
@@ -58,7 +64,13 @@ static void swl_issued(ws_sched *s, uint32_t slot, uint64_t now)
     s->has_last = 1;
 }
 
+static void swl_parking(ws_sched *s, uint32_t slot)
+{
+    (void)slot;
+    s->dirty = 1;
+}
+
 const ws_sched_ops ws_sched_swl = {
     .name = "swl", .add = swl_add, .remove = swl_remove, .order = swl_order,
-    .issued = swl_issued, .hash = ws_sched_hash_common,
+    .issued = swl_issued, .hash = ws_sched_hash_common, .parking = swl_parking,
 };
