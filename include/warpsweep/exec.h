@@ -9,7 +9,7 @@
  * in lane l is regs[r * warp_size + l], always as 64 bits (narrower types use
  * the low bits; predicates are 0 or 1).
  *
- * Register convention (src/sim/exec*.c): a value of an N-bit type is stored
+ * Register convention (src/exec/exec*.c): a value of an N-bit type is stored
  * zero-extended (masked to N bits); readers sign-extend when the instruction
  * type is signed. f32 is its IEEE bits in the low 32, f64 its bits. Where PTX
  * widens into a register larger than the instruction type (ld.sN, cvt to a

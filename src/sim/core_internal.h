@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include "warpsweep/sim.h"
 #include "warpsweep/mem.h"
-#include "sched.h"
-#include "divergence.h"
+#include "sim/sched/sched.h"
+#include "sim/div/divergence.h"
 
 #define WS_NEVER UINT64_MAX
 

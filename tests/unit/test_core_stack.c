@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "sim/divergence.h"
+#include "sim/div/divergence.h"
 
 static ws_inst insts[16];
 static ws_kernel kern;

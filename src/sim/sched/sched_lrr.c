@@ -5,7 +5,7 @@
  */
 #include <string.h>
 #include "sched.h"
-#include "divergence.h"
+#include "sim/div/divergence.h"
 
 void ws_sched_list_add_sorted(uint32_t *list, uint32_t *n, uint32_t slot)
 {
