@@ -145,6 +145,40 @@ static void mark_terminal(const ws_kernel *k, ws_block *b, uint32_t nb)
     for (uint32_t u = 0; u < nb; u++) b[u].terminal = (uint8_t)is_exit_block(k, &b[u]);
 }
 
+static int waits_for_others(const ws_inst *in)
+{
+    switch (in->op) {
+    case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_BAR_WARP: case WS_OP_SHFL: case WS_OP_VOTE:
+    case WS_OP_MATCH: case WS_OP_REDUX:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Marks the blocks whose threads just leave: straight-line code (one
+ * successor each) to an unguarded exit/ret/trap that meets no other thread on
+ * the way (no CTA barrier, no warp-level .sync op). The stack runs such paths
+ * first (div_stack.c). */
+static void mark_leaves(const ws_kernel *k, ws_block *b, uint32_t nb)
+{
+    for (uint32_t u = 0; u < nb; u++) {
+        b[u].leaves = 0;
+        for (uint32_t i = b[u].first; i <= b[u].last; i++)
+            if (waits_for_others(&k->insts[i])) b[u].leaves = 2;   /* 2: never */
+    }
+    for (uint32_t u = 0; u < nb; u++)
+        if (!b[u].leaves && b[u].nsucc == 1 && b[u].succ[0] == WS_PC_EXIT) b[u].leaves = 1;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t u = nb; u-- > 0;) {
+            if (b[u].leaves || b[u].nsucc != 1 || b[u].succ[0] == WS_PC_EXIT) continue;
+            if (b[b[u].succ[0]].leaves == 1) { b[u].leaves = 1; changed = 1; }
+        }
+    }
+    for (uint32_t u = 0; u < nb; u++) b[u].leaves = b[u].leaves == 1;
+}
+
 static int is_early_exit(const ws_block *b, uint32_t s)
 {
     return s == WS_PC_EXIT || b[s].terminal;
@@ -306,7 +340,7 @@ int ws_cfg_build(ws_kernel *k, ws_error *err)
     }
     uint32_t **sl = oom ? NULL : calloc(nb, sizeof *sl);
     uint32_t *sn = oom ? NULL : malloc(nb * sizeof *sn);
-    if (!oom) mark_terminal(k, blocks, nb);
+    if (!oom) { mark_terminal(k, blocks, nb); mark_leaves(k, blocks, nb); }
     if (oom || !sl || !sn || cfg_reconvergence_graph(blocks, nb, sl, sn)) {
         for (uint32_t b = 0; b < nb; b++) free(blocks[b].succ);
         free(blocks); free(bipdom); free(block_of); free(sl); free(sn);

@@ -60,12 +60,16 @@ static void pop_done(stk *s)
     }
 }
 
-/* Does the instruction at pc end the thread unconditionally (ret/exit/trap)? */
+/* Does the path from pc just leave: straight-line code to an unguarded
+ * ret/exit/trap with no CTA barrier or warp-level op on the way (ws_block.leaves)? */
 static int starts_exit(const ws_kernel *k, uint32_t pc)
 {
     if (pc >= k->ninsts) return 0;
     const ws_inst *in = &k->insts[pc];
-    return in->guard == WS_NO_REG && (in->op == WS_OP_EXIT || in->op == WS_OP_RET || in->op == WS_OP_TRAP);
+    if (in->guard == WS_NO_REG && (in->op == WS_OP_EXIT || in->op == WS_OP_RET || in->op == WS_OP_TRAP)) return 1;
+    if (!k->blocks || !k->block_of) return 0;
+    const ws_block *bl = &k->blocks[k->block_of[pc]];
+    return bl->first == pc && bl->leaves;
 }
 
 static int stack_update(const ws_div_ctx *c, void *st, const ws_split *sp, const ws_inst *in,
@@ -123,10 +127,11 @@ static int stack_update(const ws_div_ctx *c, void *st, const ws_split *sp, const
         while (j > first && gpc[j - 1] > p) { gpc[j] = gpc[j - 1]; gmask[j] = gmask[j - 1]; j--; }
         gpc[j] = p; gmask[j] = m;
     }
-    /* Paths that go straight to an exit are pushed last, so they run first and
-     * leave: otherwise a path reaching a CTA barrier first would hold the TOS
-     * while the barrier waits for the lanes parked below it (the early-return
-     * pattern written with the return on the fall-through side). */
+    /* Paths that go straight to an exit (straight-line code meeting nobody,
+     * e.g. `if (c) { out[i] = x; return; }`) are pushed last, so they run first
+     * and leave: otherwise a path reaching a CTA barrier first would hold the
+     * TOS while the barrier waits for the lanes parked below it (the
+     * early-return pattern written with the return on the fall-through side). */
     for (uint32_t i = 0, moved = 0; i + moved < ng;) {
         if (starts_exit(c->k, gpc[i])) {
             uint32_t p = gpc[i]; uint64_t m = gmask[i];

@@ -159,6 +159,18 @@ def spec_millerrabin():
                 params=["nums", "out", 60], expect=["out"], model=m_millerrabin, per_line=10)
 
 
+def m_retfirst(b, p, grid, block):
+    out = b["out"]
+    for t in range(block[0]):
+        out[t] = 5 * t if t & 1 else 2 * (((t // 2 + 1) % 32)) + t
+
+
+def spec_retfirst():
+    return dict(doc="odd threads store and return (fall-through), even ones pass bar.sync: 64 threads.",
+                grid=[1, 1, 1], block=[64, 1, 1], buffers=[("out", "s32", [-1] * 64)],
+                params=["out"], expect=["out"], model=m_retfirst, per_line=16)
+
+
 SPECS = {k[5:]: v for k, v in globals().items() if k.startswith("spec_")}
 
 
