@@ -248,6 +248,7 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         ws_warp_reset_regs(&w->fw, r->nregs, r->ws);
         if (r->launch.local_bytes) memset(w->fw.local, 0, (size_t)r->launch.local_bytes * r->ws);
         w->live = 1;
+        w->last_issue = 0;
         w->cta_slot = slot;
         w->age = c->next_age++;
         w->exited = 0;
@@ -882,6 +883,7 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                     if (rc < 0) goto done;
                     if (rc > 0) {
                         issued++;
+                        w->last_issue = now + 1;   /* 0: never (deadlock.c: starvation) */
                         if (r->status >= 0) goto done;
                         /* the list may have changed (warp finished, gto rebuilt) */
                         if (!w->live) { n = s->ops->order(s, now, &list, &start); i = n; }

@@ -45,6 +45,7 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
     uint8_t *sb_mem;                 /* scoreboard: the pending write is a memory load */
     void *div;                       /* divergence scheme state */
     uint32_t max_depth, max_splits;
+    uint64_t last_issue;             /* 1 + cycle of its last issue, 0 = never (starvation proofs) */
 } ws_cwarp;
 
 typedef struct ws_core {

@@ -21,6 +21,18 @@
  *    saved state unmatchable: it is replaced at the next check.  A
  *    period of P back-edge events is found in the first phase with at least
  *    P / gcd(P, stride) checks.
+ *
+ *  - starvation: either proof, when some live warp could make progress but
+ *    the policy never lets it issue, is the scheduler's fault, not the
+ *    program's: status WS_ST_STARVED, naming the policy and the starved
+ *    warps.  A warp could make progress if it is not parked at a CTA barrier
+ *    and its last attempt found a split not waiting for a CTA barrier or a
+ *    warp-level rendezvous (cached wake != WS_NEVER; a warp never tried has
+ *    wake 0).  In a livelock the starved warps are those that did not issue
+ *    once in the whole recurring period (swl's window, two_level's active
+ *    set, or strict priority with the issue slots always taken); in a
+ *    deadlock (nothing can ever issue) those the policy does not offer at all
+ *    (ops->eligible).
  */
 #include <string.h>
 #include <stdio.h>
@@ -118,6 +130,87 @@ int ws_describe_warp(ws_simrun *r, ws_core *c, uint32_t wi, char *buf, size_t le
     return (int)(n < len ? n : len);
 }
 
+static int could_progress(const ws_core *c, uint32_t slot)
+{
+    const ws_cwarp *w = &c->warps[slot];
+    return w->live && w->wake != WS_NEVER && !ws_core_parked_at_barrier(c, slot);
+}
+
+/* Is warp `slot` starved: able to progress, yet not issued since cycle `since`
+ * (livelock: the start of the recurring period) or, with since = WS_NEVER,
+ * not offered by the policy at all (deadlock)? */
+static int starved(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t since)
+{
+    if (!could_progress(c, slot)) return 0;
+    if (since != WS_NEVER) return c->warps[slot].last_issue <= since;
+    const ws_sched *s = &c->scheds[c->warps[slot].sched];
+    (void)r;
+    return s->ops->eligible && !s->ops->eligible(s, slot);
+}
+
+/* "scheduler starvation: swl (swl_limit=1) never issues warps 1..3 while" into
+ * buf; returns its length, 0 if no warp is starved. */
+static size_t describe_starved(ws_simrun *r, uint64_t since, char *buf, size_t len)
+{
+    uint32_t used = r->ctas_per_core * r->warps_per_cta, count = 0;
+    size_t n = 0;
+    const char *lp = r->sched->limit_param;
+    int id = lp ? ws_param_find(lp) : -1;
+    if (id >= 0)
+        n = (size_t)snprintf(buf, len, "scheduler starvation: %s (%s=%lld) never issues warp", r->sched->name, lp,
+                             (long long)ws_cfg_i(r->cfg, (ws_param_id)id));
+    else
+        n = (size_t)snprintf(buf, len, "scheduler starvation: %s never issues warp", r->sched->name);
+    size_t head = n;
+    for (uint32_t ci = 0; ci < r->ncores && n + 1 < len; ci++) {
+        ws_core *c = &r->cores[ci];
+        for (uint32_t wi = 0; wi < used && n + 1 < len; wi++) {
+            if (!starved(r, c, wi, since)) continue;
+            uint32_t hi = wi;                       /* print runs as a..b */
+            while (hi + 1 < used && starved(r, c, hi + 1, since)) hi++;
+            const char *sep = count ? ", " : (hi > wi ? "s " : " ");
+            if (r->ncores > 1) n += (size_t)snprintf(buf + n, len - n, "%score %u: ", sep, ci), sep = "";
+            if (hi > wi) n += (size_t)snprintf(buf + n, len - n, "%s%u..%u", sep, wi, hi);
+            else n += (size_t)snprintf(buf + n, len - n, "%s%u", sep, wi);
+            count += hi - wi + 1;
+            wi = hi;
+        }
+    }
+    if (!count || n >= len) return count ? len - 1 : 0;
+    (void)head;
+    n += (size_t)snprintf(buf + n, len - n, " (able to issue: not at a CTA barrier or warp-level wait) while");
+    return n < len ? n : len - 1;
+}
+
+/* The warps that did issue (livelock) or wait (deadlock), for the message. */
+static size_t describe_others(ws_simrun *r, uint64_t since, char *buf, size_t len, size_t n)
+{
+    uint32_t used = r->ctas_per_core * r->warps_per_cta;
+    for (uint32_t ci = 0; ci < r->ncores && n + 1 < len; ci++)
+        for (uint32_t wi = 0; wi < used && n + 1 < len; wi++) {
+            if (!r->cores[ci].warps[wi].live || starved(r, &r->cores[ci], wi, since)) continue;
+            n += (size_t)ws_describe_warp(r, &r->cores[ci], wi, buf + n, len - n);
+        }
+    if (n >= len) {
+        n = len - 1;
+        if (len > 4) memcpy(buf + len - 4, "...", 4);
+    }
+    return n;
+}
+
+/* If some warp is starved by the policy: sets status and message, returns 1. */
+static int starvation_report(ws_simrun *r, uint64_t since, const char *what)
+{
+    char buf[WS_ERROR_LEN];
+    size_t n = describe_starved(r, since, buf, sizeof buf);
+    if (!n) return 0;
+    if (n + 1 < sizeof buf) n += (size_t)snprintf(buf + n, sizeof buf - n, " %s:", what);
+    if (n + 1 < sizeof buf) describe_others(r, since, buf, sizeof buf, n);
+    snprintf(r->msg, sizeof r->msg, "%s", buf);
+    r->status = WS_ST_STARVED;
+    return 1;
+}
+
 static void livelock_save(ws_simrun *r, uint64_t h1)
 {
     r->ll_saved = 1;
@@ -150,6 +243,10 @@ int ws_livelock_backedge(ws_simrun *r)
         return 0;
     }
     if (h1 == r->ll_h1 && state_hash(r, 0x13198a2e03707344ull) == r->ll_h2) {
+        char what[96];
+        snprintf(what, sizeof what, "the state at cycle %llu recurs exactly at cycle %llu; looping/waiting",
+                 (unsigned long long)r->ll_cycle, (unsigned long long)r->now);
+        if (starvation_report(r, r->ll_cycle, what)) return 1;
         char buf[WS_ERROR_LEN];
         size_t n = (size_t)snprintf(buf, sizeof buf,
                                     "livelock: the state at cycle %llu recurs exactly at cycle %llu with no thread "
@@ -171,6 +268,7 @@ int ws_livelock_backedge(ws_simrun *r)
 
 void ws_deadlock_report(ws_simrun *r)
 {
+    if (starvation_report(r, WS_NEVER, "nothing else can ever issue")) return;
     char buf[WS_ERROR_LEN];
     size_t n = (size_t)snprintf(buf, sizeof buf, "deadlock at cycle %llu: every live thread is blocked:",
                                 (unsigned long long)r->now);

@@ -117,4 +117,5 @@ static void tl_issued(ws_sched *s, uint32_t slot, uint64_t now)
 const ws_sched_ops ws_sched_two_level = {
     .name = "two_level", .add = tl_add, .remove = tl_remove, .order = tl_order,
     .issued = tl_issued, .next_event = tl_next_event, .hash = ws_sched_hash_common,
+    .eligible = ws_sched_in_prio, .limit_param = "two_level_active",
 };
