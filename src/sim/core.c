@@ -371,6 +371,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         fail(r, WS_ST_ERROR, "%s", r->env.fault);
         return -1;
     }
+    if (r->ll_watching && eff.mem_kind) ws_livelock_watch(r, in, sp.pc, &eff);
     /* latency */
     uint64_t done;
     int is_mem = 0;
@@ -613,6 +614,8 @@ static int setup(ws_sim *sim, ws_simrun *r)
     }
     r->k = k;
     r->nregs = k->nregs ? k->nregs : 1;
+    r->ll_relevant = arena_alloc(sim, ((size_t)r->nregs + 63) / 64 * 8);   /* deadlock.c */
+    if (!r->ll_relevant) { fail(r, WS_ST_ERROR, "out of memory"); return -1; }
 
     uint32_t tpc = ws_workload_threads_per_cta(wl);
     r->warps_per_cta = (tpc + r->ws - 1) / r->ws;
@@ -852,9 +855,9 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
     uint64_t now = 0;
     while (r->done_ctas < r->total_ctas) {
         if (now >= max_cycles) {
-            fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached with %llu of %llu CTAs finished (no deadlock proven)",
+            fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached with %llu of %llu CTAs finished (no deadlock proven%s)",
                  (unsigned long long)max_cycles, (unsigned long long)r->done_ctas,
-                 (unsigned long long)r->total_ctas);
+                 (unsigned long long)r->total_ctas, ws_livelock_why(r));
             break;
         }
         r->now = now;
