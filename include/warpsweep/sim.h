@@ -13,6 +13,8 @@ typedef enum ws_status {
     WS_ST_INVALID,   /* the configuration cannot run the workload */
     WS_ST_MISMATCH,  /* expect checks failed */
     WS_ST_ERROR,     /* the kernel faulted */
+    WS_ST_STARVED,   /* proven that the scheduling policy never again issues a
+                        warp that could make progress (not a program deadlock) */
     WS_ST_COUNT
 } ws_status;
 

@@ -248,6 +248,7 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         ws_warp_reset_regs(&w->fw, r->nregs, r->ws);
         if (r->launch.local_bytes) memset(w->fw.local, 0, (size_t)r->launch.local_bytes * r->ws);
         w->live = 1;
+        w->last_issue = 0;
         w->cta_slot = slot;
         w->age = c->next_age++;
         w->exited = 0;
@@ -370,6 +371,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         fail(r, WS_ST_ERROR, "%s", r->env.fault);
         return -1;
     }
+    if (r->ll_watching && eff.mem_kind) ws_livelock_watch(r, in, sp.pc, &eff);
     /* latency */
     uint64_t done;
     int is_mem = 0;
@@ -612,6 +614,8 @@ static int setup(ws_sim *sim, ws_simrun *r)
     }
     r->k = k;
     r->nregs = k->nregs ? k->nregs : 1;
+    r->ll_relevant = arena_alloc(sim, ((size_t)r->nregs + 63) / 64 * 8);   /* deadlock.c */
+    if (!r->ll_relevant) { fail(r, WS_ST_ERROR, "out of memory"); return -1; }
 
     uint32_t tpc = ws_workload_threads_per_cta(wl);
     r->warps_per_cta = (tpc + r->ws - 1) / r->ws;
@@ -851,9 +855,9 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
     uint64_t now = 0;
     while (r->done_ctas < r->total_ctas) {
         if (now >= max_cycles) {
-            fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached with %llu of %llu CTAs finished (no deadlock proven)",
+            fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached with %llu of %llu CTAs finished (no deadlock proven%s)",
                  (unsigned long long)max_cycles, (unsigned long long)r->done_ctas,
-                 (unsigned long long)r->total_ctas);
+                 (unsigned long long)r->total_ctas, ws_livelock_why(r));
             break;
         }
         r->now = now;
@@ -882,6 +886,7 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                     if (rc < 0) goto done;
                     if (rc > 0) {
                         issued++;
+                        w->last_issue = now + 1;   /* 0: never (deadlock.c: starvation) */
                         if (r->status >= 0) goto done;
                         /* the list may have changed (warp finished, gto rebuilt) */
                         if (!w->live) { n = s->ops->order(s, now, &list, &start); i = n; }

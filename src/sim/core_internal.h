@@ -45,6 +45,7 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
     uint8_t *sb_mem;                 /* scoreboard: the pending write is a memory load */
     void *div;                       /* divergence scheme state */
     uint32_t max_depth, max_splits;
+    uint64_t last_issue;             /* 1 + cycle of its last issue, 0 = never (starvation proofs) */
 } ws_cwarp;
 
 typedef struct ws_core {
@@ -56,6 +57,30 @@ typedef struct ws_core {
     uint32_t live_ctas;
     uint64_t next_age;
 } ws_core;
+
+/* Livelock proof with memory changing in the loop (deadlock.c). */
+#define WS_LL_RANGES 64
+typedef struct ws_llrange {
+    uint64_t lo, hi;                 /* bytes [lo, hi) */
+    uint8_t space;
+    uint32_t pc;                     /* an instruction that accessed it */
+} ws_llrange;
+
+typedef struct ws_llwatch {
+    /* Brent search over the relevant state, at checks where memory changed */
+    uint64_t checks, every, power, count, h1, h2, events;
+    int saved;
+    /* the armed period: relevant state, written and relevant-read ranges */
+    int armed, conflict, overflow;
+    uint64_t arm_h1, arm_h2, arm_events, arm_period, arm_cycle;
+    uint32_t nw, nr;
+    ws_llrange w[WS_LL_RANGES], rd[WS_LL_RANGES];
+    ws_llrange cw, cr;               /* the conflicting write and read */
+    uint64_t cooldown, seen_changes;
+    int have_last;
+    ws_llrange last;                 /* last value-changing access seen */
+    char why[256];
+} ws_llwatch;
 
 /* Everything one ws_sim_run needs; lives in the ws_sim arena. */
 typedef struct ws_simrun {
@@ -96,6 +121,13 @@ typedef struct ws_simrun {
     uint64_t ll_h1, ll_h2, ll_cycle, ll_exits, ll_mem_changes;
     int ll_saved;
     uint64_t exits_total;
+    /* livelock with changing memory (deadlock.c): registers whose value can
+     * steer control flow, addresses or other threads, a second Brent search
+     * over the state without the others, and the memory watch of one period */
+    uint64_t *ll_relevant;           /* bitmap over registers */
+    uint32_t ll_nrelevant;
+    int ll_watching;                 /* ws_livelock_watch wanted */
+    ws_llwatch llw;
     /* timeline records (trace.c) */
     struct ws_tl_rec *tl;
     size_t ntl, captl;
@@ -113,6 +145,10 @@ void ws_livelock_reset(ws_simrun *r);
 /* Called after a back-edge branch issued; returns 1 if a livelock is proven
  * (r->status/msg set). */
 int ws_livelock_backedge(ws_simrun *r);
+/* Called for every memory access while r->ll_watching. */
+void ws_livelock_watch(ws_simrun *r, const ws_inst *in, uint32_t pc, const ws_effect *eff);
+/* "" or "; no livelock proof: why", for the timeout message. */
+const char *ws_livelock_why(ws_simrun *r);
 /* Every live thread blocked and nothing pending: fills r->msg. */
 void ws_deadlock_report(ws_simrun *r);
 int ws_describe_warp(ws_simrun *r, ws_core *c, uint32_t w, char *buf, size_t len);

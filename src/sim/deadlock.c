@@ -21,10 +21,98 @@
  *    saved state unmatchable: it is replaced at the next check.  A
  *    period of P back-edge events is found in the first phase with at least
  *    P / gcd(P, stride) checks.
+ *
+ *  - starvation: either proof, when some live warp could make progress but
+ *    the policy never lets it issue, is the scheduler's fault, not the
+ *    program's: status WS_ST_STARVED, naming the policy and the starved
+ *    warps.  A warp could make progress if it is not parked at a CTA barrier
+ *    and its last attempt found a split not waiting for a CTA barrier or a
+ *    warp-level rendezvous (cached wake != WS_NEVER; a warp never tried has
+ *    wake 0).  In a livelock the starved warps are those that did not issue
+ *    once in the whole recurring period (swl's window, two_level's active
+ *    set, or strict priority with the issue slots always taken); in a
+ *    deadlock (nothing can ever issue) those the policy does not offer at all
+ *    (ops->eligible).
  */
 #include <string.h>
 #include <stdio.h>
 #include "core_internal.h"
+
+/* ---------------------------------------------- relevant registers -- */
+static int is_rel(const ws_simrun *r, uint32_t q) { return q < r->nregs && (r->ll_relevant[q / 64] >> (q % 64) & 1); }
+
+static int mark_rel(ws_simrun *r, uint32_t q)
+{
+    if (q >= r->nregs || is_rel(r, q)) return 0;
+    r->ll_relevant[q / 64] |= 1ull << (q % 64);
+    r->ll_nrelevant++;
+    return 1;
+}
+
+/* Registers named by an operand: a register, a vector's elements, or (addr =
+ * 1) the base of an address. */
+static int opnd_regs(const ws_operand *o, int addr, uint32_t *out)
+{
+    int n = 0;
+    if (o->kind == WS_OK_REG && !addr) out[n++] = o->reg;
+    else if (o->kind == WS_OK_VEC && !addr)
+        for (int i = 0; i < o->nvec; i++) { if (o->vec[i] != WS_NO_REG) out[n++] = o->vec[i]; }
+    else if (o->kind == WS_OK_ADDR && addr && o->reg != WS_NO_REG) out[n++] = o->reg;
+    return n;
+}
+
+/* Side-effect-free computations: mov .. cvta in isa.def whose only result is
+ * their destination registers.  One that writes the carry flag is not: the
+ * flag may carry its inputs into a register that matters. */
+static int is_pure(const ws_inst *in)
+{
+    _Static_assert(WS_OP_MOV == 0, "isa.def: mov must come first");
+    return in->op <= WS_OP_CVTA && !(in->mods & WS_MOD_CC);
+}
+
+/* One pass: marks the registers `in` reads in a way that matters, given the
+ * relevance of its destinations.  Returns the number newly marked. */
+static int relevance_step(ws_simrun *r, const ws_inst *in)
+{
+    uint32_t regs[8];
+    int changed = 0, dst_rel = 0;
+    for (int i = 0; i < in->ndst; i++) {
+        int n = opnd_regs(&in->dst[i], 0, regs);
+        for (int j = 0; j < n; j++) dst_rel |= is_rel(r, regs[j]);
+    }
+    int value_only = (is_pure(in) && !dst_rel) || in->op == WS_OP_ST || in->op == WS_OP_RED;
+    if (in->guard != WS_NO_REG && (!is_pure(in) || dst_rel)) changed += mark_rel(r, in->guard);
+    for (int d = 0; d < 2; d++) {
+        const ws_operand *ops = d ? in->src : in->dst;
+        int nops = d ? in->nsrc : in->ndst;
+        for (int i = 0; i < nops; i++) {
+            int n = opnd_regs(&ops[i], 1, regs);        /* address bases always matter */
+            for (int j = 0; j < n; j++) changed += mark_rel(r, regs[j]);
+            if (!d || value_only) continue;             /* destinations; values that only flow on */
+            n = opnd_regs(&ops[i], 0, regs);
+            for (int j = 0; j < n; j++) changed += mark_rel(r, regs[j]);
+        }
+    }
+    return changed;
+}
+
+/* The registers whose value can matter: read by a branch, a guard, an address,
+ * an atomic's operands, a warp-level or barrier instruction, or by a pure
+ * computation whose result matters (a fixed point over the kernel).  The
+ * others only ever flow into each other, into store and red values: their
+ * values cannot change which instructions run, where they access memory, or
+ * any register that matters (the livelock proof with changing memory may
+ * ignore them). */
+static void compute_relevance(ws_simrun *r)
+{
+    memset(r->ll_relevant, 0, ((size_t)r->nregs + 63) / 64 * 8);
+    r->ll_nrelevant = 0;
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (uint32_t i = r->k->ninsts; i-- > 0;) changed += relevance_step(r, &r->k->insts[i]);
+    }
+}
 
 void ws_livelock_reset(ws_simrun *r)
 {
@@ -33,11 +121,17 @@ void ws_livelock_reset(ws_simrun *r)
     r->ll_power = 1;
     r->ll_count = 0;
     r->ll_saved = 0;
+    memset(&r->llw, 0, sizeof r->llw);
+    r->llw.every = 1;
+    r->llw.power = 1;
+    r->ll_watching = 0;
+    compute_relevance(r);
 }
 
 static uint64_t rel(uint64_t t, uint64_t now) { return t > now ? t - now : 0; }
 
-static uint64_t state_hash(ws_simrun *r, uint64_t h)
+/* only_rel = 1: without the registers that cannot matter (compute_relevance). */
+static uint64_t state_hash_sel(ws_simrun *r, uint64_t h, int only_rel)
 {
     uint64_t now = r->now;
     h = ws_hmix(h, r->next_cta);
@@ -66,7 +160,8 @@ static uint64_t state_hash(ws_simrun *r, uint64_t h)
                 uint32_t l = (uint32_t)__builtin_ctzll(m);
                 h = ws_hmix(h, ((uint64_t)w->fw.cc[l] << 8) | (w->held >> l & 1 ? w->held_bar[l] : 0));
                 h = ws_hmix(h, rel(w->lane_ready[l], now) << 1 | w->lane_mem[l]);
-                for (uint32_t q = 0; q < r->nregs; q++) h = ws_hmix(h, w->fw.regs[(size_t)q * r->ws + l]);
+                for (uint32_t q = 0; q < r->nregs; q++)
+                    if (!only_rel || is_rel(r, q)) h = ws_hmix(h, w->fw.regs[(size_t)q * r->ws + l]);
             }
             h = ws_hmix(h, rel(w->busy_until, now));
             for (uint32_t q = 0; q < r->nregs; q++)
@@ -80,6 +175,8 @@ static uint64_t state_hash(ws_simrun *r, uint64_t h)
     h = ws_hmix(h, rel(r->last_complete, now));
     return h;
 }
+
+static uint64_t state_hash(ws_simrun *r, uint64_t h) { return state_hash_sel(r, h, 0); }
 
 static size_t describe_all(ws_simrun *r, char *buf, size_t len, size_t n)
 {
@@ -118,6 +215,87 @@ int ws_describe_warp(ws_simrun *r, ws_core *c, uint32_t wi, char *buf, size_t le
     return (int)(n < len ? n : len);
 }
 
+static int could_progress(const ws_core *c, uint32_t slot)
+{
+    const ws_cwarp *w = &c->warps[slot];
+    return w->live && w->wake != WS_NEVER && !ws_core_parked_at_barrier(c, slot);
+}
+
+/* Is warp `slot` starved: able to progress, yet not issued since cycle `since`
+ * (livelock: the start of the recurring period) or, with since = WS_NEVER,
+ * not offered by the policy at all (deadlock)? */
+static int starved(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t since)
+{
+    if (!could_progress(c, slot)) return 0;
+    if (since != WS_NEVER) return c->warps[slot].last_issue <= since;
+    const ws_sched *s = &c->scheds[c->warps[slot].sched];
+    (void)r;
+    return s->ops->eligible && !s->ops->eligible(s, slot);
+}
+
+/* "scheduler starvation: swl (swl_limit=1) never issues warps 1..3 while" into
+ * buf; returns its length, 0 if no warp is starved. */
+static size_t describe_starved(ws_simrun *r, uint64_t since, char *buf, size_t len)
+{
+    uint32_t used = r->ctas_per_core * r->warps_per_cta, count = 0;
+    size_t n = 0;
+    const char *lp = r->sched->limit_param;
+    int id = lp ? ws_param_find(lp) : -1;
+    if (id >= 0)
+        n = (size_t)snprintf(buf, len, "scheduler starvation: %s (%s=%lld) never issues warp", r->sched->name, lp,
+                             (long long)ws_cfg_i(r->cfg, (ws_param_id)id));
+    else
+        n = (size_t)snprintf(buf, len, "scheduler starvation: %s never issues warp", r->sched->name);
+    size_t head = n;
+    for (uint32_t ci = 0; ci < r->ncores && n + 1 < len; ci++) {
+        ws_core *c = &r->cores[ci];
+        for (uint32_t wi = 0; wi < used && n + 1 < len; wi++) {
+            if (!starved(r, c, wi, since)) continue;
+            uint32_t hi = wi;                       /* print runs as a..b */
+            while (hi + 1 < used && starved(r, c, hi + 1, since)) hi++;
+            const char *sep = count ? ", " : (hi > wi ? "s " : " ");
+            if (r->ncores > 1) n += (size_t)snprintf(buf + n, len - n, "%score %u: ", sep, ci), sep = "";
+            if (hi > wi) n += (size_t)snprintf(buf + n, len - n, "%s%u..%u", sep, wi, hi);
+            else n += (size_t)snprintf(buf + n, len - n, "%s%u", sep, wi);
+            count += hi - wi + 1;
+            wi = hi;
+        }
+    }
+    if (!count || n >= len) return count ? len - 1 : 0;
+    (void)head;
+    n += (size_t)snprintf(buf + n, len - n, " (able to issue: not at a CTA barrier or warp-level wait) while");
+    return n < len ? n : len - 1;
+}
+
+/* The warps that did issue (livelock) or wait (deadlock), for the message. */
+static size_t describe_others(ws_simrun *r, uint64_t since, char *buf, size_t len, size_t n)
+{
+    uint32_t used = r->ctas_per_core * r->warps_per_cta;
+    for (uint32_t ci = 0; ci < r->ncores && n + 1 < len; ci++)
+        for (uint32_t wi = 0; wi < used && n + 1 < len; wi++) {
+            if (!r->cores[ci].warps[wi].live || starved(r, &r->cores[ci], wi, since)) continue;
+            n += (size_t)ws_describe_warp(r, &r->cores[ci], wi, buf + n, len - n);
+        }
+    if (n >= len) {
+        n = len - 1;
+        if (len > 4) memcpy(buf + len - 4, "...", 4);
+    }
+    return n;
+}
+
+/* If some warp is starved by the policy: sets status and message, returns 1. */
+static int starvation_report(ws_simrun *r, uint64_t since, const char *what)
+{
+    char buf[WS_ERROR_LEN];
+    size_t n = describe_starved(r, since, buf, sizeof buf);
+    if (!n) return 0;
+    if (n + 1 < sizeof buf) n += (size_t)snprintf(buf + n, sizeof buf - n, " %s:", what);
+    if (n + 1 < sizeof buf) describe_others(r, since, buf, sizeof buf, n);
+    snprintf(r->msg, sizeof r->msg, "%s", buf);
+    r->status = WS_ST_STARVED;
+    return 1;
+}
+
 static void livelock_save(ws_simrun *r, uint64_t h1)
 {
     r->ll_saved = 1;
@@ -129,10 +307,244 @@ static void livelock_save(ws_simrun *r, uint64_t h1)
     r->ll_count = 0;
 }
 
+/* ------------------------------------------ livelock, memory changing --
+ * A loop whose memory changes every iteration (a retry counter) never
+ * recurs exactly.  It still repeats forever if the state without the
+ * irrelevant registers (compute_relevance) recurs after a period P with no
+ * thread exiting and, during that period, no location that may hold a
+ * different value (W: written with a changed value, by a red, or by a store
+ * of an irrelevant register) is read into a register that matters (R: loads
+ * and atomics with a relevant destination).  Then every instruction of the
+ * next period reads the same relevant registers and the same values from
+ * memory outside W, so it runs the same instructions at the same addresses,
+ * and writes outside W only relevant values that did not change in the first
+ * period; by induction the period repeats forever.  Locations are compared as
+ * byte ranges per state space (shared and local offsets of different CTAs or
+ * threads conflated, which can only forbid a proof).
+ *
+ * Search: at the checks where memory changed since the previous one, a second
+ * Brent search over the relevant state finds a candidate period P; it is then
+ * armed: the memory accesses of the next P back-edges are watched
+ * (ws_livelock_watch, only then), and the proof needs the relevant state to
+ * recur exactly P back-edges later. */
+static int ranges_meet(const ws_llrange *a, const ws_llrange *b)
+{
+    return a->space == b->space && a->lo < b->hi && b->lo < a->hi;
+}
+
+static void range_add(ws_llwatch *x, ws_llrange *set, uint32_t *n, const ws_llrange *v,
+                      const ws_llrange *other, uint32_t nother, int is_write)
+{
+    for (uint32_t i = 0; i < nother; i++)
+        if (ranges_meet(v, &other[i]) && !x->conflict) {
+            x->conflict = 1;
+            x->cw = is_write ? *v : other[i];
+            x->cr = is_write ? other[i] : *v;
+        }
+    for (uint32_t i = 0; i < *n; i++)          /* extend a touching range of the same space */
+        if (set[i].space == v->space && v->lo <= set[i].hi && set[i].lo <= v->hi) {
+            if (v->lo < set[i].lo) set[i].lo = v->lo;
+            if (v->hi > set[i].hi) set[i].hi = v->hi;
+            return;
+        }
+    if (*n == WS_LL_RANGES) { x->overflow = 1; return; }
+    set[(*n)++] = *v;
+}
+
+static int dst_relevant(const ws_simrun *r, const ws_inst *in)
+{
+    uint32_t regs[8];
+    for (int i = 0; i < in->ndst; i++) {
+        int n = opnd_regs(&in->dst[i], 0, regs);
+        for (int j = 0; j < n; j++)
+            if (is_rel(r, regs[j])) return 1;
+    }
+    return 0;
+}
+
+static int value_relevant(const ws_simrun *r, const ws_inst *in)
+{
+    uint32_t regs[8];
+    for (int i = 0; i < in->nsrc; i++) {
+        int n = opnd_regs(&in->src[i], 0, regs);
+        for (int j = 0; j < n; j++)
+            if (is_rel(r, regs[j])) return 1;
+    }
+    return 0;
+}
+
+void ws_livelock_watch(ws_simrun *r, const ws_inst *in, uint32_t pc, const ws_effect *eff)
+{
+    ws_llwatch *x = &r->llw;
+    int changed = r->env.mem_changes != x->seen_changes;
+    x->seen_changes = r->env.mem_changes;
+    if (changed && eff->mem_mask) {
+        uint32_t l = (uint32_t)__builtin_ctzll(eff->mem_mask);
+        x->last = (ws_llrange){eff->mem_addr[l], eff->mem_addr[l] + eff->mem_bytes, eff->mem_lane_space[l], pc};
+        x->have_last = 1;
+    }
+    if (!x->armed || x->conflict || x->overflow) return;
+    int writes = 0, reads = 0;
+    switch (in->op) {
+    case WS_OP_LD: case WS_OP_LDU: reads = dst_relevant(r, in); break;
+    case WS_OP_ST: writes = changed || !value_relevant(r, in); break;
+    case WS_OP_RED: writes = 1; break;
+    case WS_OP_ATOM: reads = dst_relevant(r, in); writes = changed; break;
+    default: reads = 1; writes = changed; break;   /* anything else touching memory: assume both */
+    }
+    for (uint64_t m = eff->mem_mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        uint8_t sp = eff->mem_lane_space[l];
+        if (sp == WS_SP_PARAM || sp == WS_SP_CONST) continue;   /* read-only */
+        ws_llrange v = {eff->mem_addr[l], eff->mem_addr[l] + (eff->mem_bytes ? eff->mem_bytes : 1), sp, pc};
+        if (writes) range_add(x, x->w, &x->nw, &v, x->rd, x->nr, 1);
+        if (reads) range_add(x, x->rd, &x->nr, &v, x->w, x->nw, 0);
+    }
+}
+
+static const char *space_name(uint8_t sp)
+{
+    switch (sp) {
+    case WS_SP_GLOBAL: return "global";
+    case WS_SP_SHARED: return "shared";
+    case WS_SP_LOCAL: return "local";
+    default: return "memory";
+    }
+}
+
+static uint32_t pc_line(const ws_simrun *r, uint32_t pc) { return pc < r->k->ninsts ? r->k->insts[pc].line : 0; }
+
+const char *ws_livelock_why(ws_simrun *r)
+{
+    ws_llwatch *x = &r->llw;
+    if (!x->why[0] && x->have_last && r->ll_watching)
+        snprintf(x->why, sizeof x->why,
+                 "; no livelock proof: memory changes between checks (last at 0x%llx %s, pc %u line %u) and the "
+                 "state that steers control flow and addresses never recurred",
+                 (unsigned long long)x->last.lo, space_name(x->last.space), x->last.pc, pc_line(r, x->last.pc));
+    return x->why;
+}
+
+static void disarm(ws_simrun *r, const char *why)
+{
+    ws_llwatch *x = &r->llw;
+    if (why) snprintf(x->why, sizeof x->why, "; no livelock proof: %s", why);
+    x->armed = 0;
+    x->saved = 0;
+    x->cooldown = 4;
+    x->every *= 2;     /* fewer candidates from here on */
+}
+
+static void watch_save(ws_simrun *r, uint64_t h1)
+{
+    ws_llwatch *x = &r->llw;
+    x->saved = 1;
+    x->h1 = h1;
+    x->h2 = state_hash_sel(r, 0x13198a2e03707344ull, 1);
+    x->events = r->ll_events;
+    x->count = 0;
+}
+
+static void arm(ws_simrun *r, uint64_t h1, uint64_t h2)
+{
+    ws_llwatch *x = &r->llw;
+    x->armed = 1;
+    x->conflict = x->overflow = 0;
+    x->nw = x->nr = 0;
+    x->arm_h1 = h1;
+    x->arm_h2 = h2;
+    x->arm_period = r->ll_events - x->events;
+    x->arm_events = r->ll_events;
+    x->arm_cycle = r->now;
+    x->seen_changes = r->env.mem_changes;
+}
+
+static int prove_changing(ws_simrun *r)
+{
+    ws_llwatch *x = &r->llw;
+    char what[WS_ERROR_LEN];
+    int n = snprintf(what, sizeof what,
+                     "the state at cycle %llu recurs at cycle %llu with no thread exiting, ignoring the %u register(s) "
+                     "whose values never steer control flow or addresses, and memory changing only where no "
+                     "instruction reads it into a register that does (%u range(s), e.g. 0x%llx..0x%llx %s written "
+                     "by pc %u line %u)",
+                     (unsigned long long)x->arm_cycle, (unsigned long long)r->now, r->nregs - r->ll_nrelevant, x->nw,
+                     x->nw ? (unsigned long long)x->w[0].lo : 0ull, x->nw ? (unsigned long long)x->w[0].hi : 0ull,
+                     x->nw ? space_name(x->w[0].space) : "-", x->nw ? x->w[0].pc : 0, x->nw ? pc_line(r, x->w[0].pc) : 0);
+    (void)n;
+    if (starvation_report(r, x->arm_cycle, what)) return 1;
+    char buf[WS_ERROR_LEN];
+    size_t m = (size_t)snprintf(buf, sizeof buf, "livelock: %s; looping/waiting:", what);
+    if (m < sizeof buf) describe_all(r, buf, sizeof buf, m);
+    snprintf(r->msg, sizeof r->msg, "%s", buf);
+    r->status = WS_ST_DEADLOCK;
+    return 1;
+}
+
+static int armed_check(ws_simrun *r)
+{
+    ws_llwatch *x = &r->llw;
+    if (r->ll_events < x->arm_events + x->arm_period) return 0;
+    uint64_t h1 = state_hash_sel(r, 0x243f6a8885a308d3ull, 1);
+    int same = r->ll_events == x->arm_events + x->arm_period && h1 == x->arm_h1 &&
+               state_hash_sel(r, 0x13198a2e03707344ull, 1) == x->arm_h2;
+    if (same && !x->conflict && !x->overflow) return prove_changing(r);
+    char why[200];
+    if (x->conflict)
+        snprintf(why, sizeof why, "memory at 0x%llx (%s) changes in the loop (pc %u line %u) and is read by pc %u "
+                 "(line %u) into a register that steers control flow, an address or another thread",
+                 (unsigned long long)x->cw.lo, space_name(x->cw.space), x->cw.pc, pc_line(r, x->cw.pc), x->cr.pc,
+                 pc_line(r, x->cr.pc));
+    else if (x->overflow)
+        snprintf(why, sizeof why, "more than %d separate memory ranges change in the loop", WS_LL_RANGES);
+    else
+        snprintf(why, sizeof why, "memory changes every iteration and the state without it did not recur");
+    disarm(r, why);
+    return 0;
+}
+
+/* A check at which memory changed since the previous one. */
+static int changing_check(ws_simrun *r)
+{
+    ws_llwatch *x = &r->llw;
+    r->ll_watching = 1;                      /* note where memory changes (why) */
+    if (x->cooldown) { x->cooldown--; return 0; }
+    if (++x->checks % x->every) return 0;
+    uint64_t h1 = state_hash_sel(r, 0x243f6a8885a308d3ull, 1);
+    if (!x->saved) { watch_save(r, h1); return 0; }
+    if (h1 == x->h1) {
+        uint64_t h2 = state_hash_sel(r, 0x13198a2e03707344ull, 1);
+        if (h2 == x->h2) { arm(r, h1, h2); return 0; }
+    }
+    if (++x->count >= x->power) {            /* Brent, sampling ever fewer checks */
+        watch_save(r, h1);
+        x->power *= 2;
+        if (x->every < ((uint64_t)1 << 40)) x->every *= 4;
+    }
+    return 0;
+}
+
 int ws_livelock_backedge(ws_simrun *r)
 {
     r->ll_events++;
     if (r->ll_events % r->ll_stride) return 0;
+    if (r->ll_exits != r->exits_total) {          /* threads exit: nothing to prove */
+        r->llw.armed = 0;
+        r->llw.saved = 0;
+        r->llw.why[0] = 0;
+        r->ll_watching = 0;
+    } else if (r->llw.armed) {
+        r->ll_mem_changes = r->env.mem_changes;
+        r->ll_saved = 0;
+        return armed_check(r);
+    } else if (r->ll_mem_changes != r->env.mem_changes) {
+        r->ll_mem_changes = r->env.mem_changes;
+        r->ll_saved = 0;
+        return changing_check(r);
+    } else {
+        r->ll_watching = 0;
+        r->llw.why[0] = 0;
+    }
     /* A thread exited or memory changed since the last check: no state before
      * this point can recur, and while that keeps happening there is nothing to
      * prove, so only note the counters (no hashing: kernels that store in
@@ -150,6 +562,10 @@ int ws_livelock_backedge(ws_simrun *r)
         return 0;
     }
     if (h1 == r->ll_h1 && state_hash(r, 0x13198a2e03707344ull) == r->ll_h2) {
+        char what[96];
+        snprintf(what, sizeof what, "the state at cycle %llu recurs exactly at cycle %llu; looping/waiting",
+                 (unsigned long long)r->ll_cycle, (unsigned long long)r->now);
+        if (starvation_report(r, r->ll_cycle, what)) return 1;
         char buf[WS_ERROR_LEN];
         size_t n = (size_t)snprintf(buf, sizeof buf,
                                     "livelock: the state at cycle %llu recurs exactly at cycle %llu with no thread "
@@ -171,6 +587,7 @@ int ws_livelock_backedge(ws_simrun *r)
 
 void ws_deadlock_report(ws_simrun *r)
 {
+    if (starvation_report(r, WS_NEVER, "nothing else can ever issue")) return;
     char buf[WS_ERROR_LEN];
     size_t n = (size_t)snprintf(buf, sizeof buf, "deadlock at cycle %llu: every live thread is blocked:",
                                 (unsigned long long)r->now);

@@ -47,7 +47,7 @@ assert (r.warps, r.mem_latency, r.scheduler, r.divergence) == (1, 100, "lrr", "s
 assert not ((df.scheduler == "two_level") & (df.warps == 1)).any()
 # last axis fastest: points 0 and 1 differ only in divergence
 assert (df.iloc[1].divergence, df.iloc[1].scheduler) == ("barrier", "lrr")
-assert set(df.status) <= {"ok", "deadlock", "timeout", "invalid", "mismatch", "error"}
+assert set(df.status) <= {"ok", "deadlock", "timeout", "invalid", "mismatch", "error", "starved"}
 assert (df.status == "ok").all(), df.status.value_counts()
 assert (df.cycles > 0).all()
 PY

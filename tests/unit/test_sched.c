@@ -121,6 +121,80 @@ static void test_two_level(void **st)
     assert_int_equal(s.ops->next_event(&s, 4), 50);
 }
 
+/* Warp w waits at a CTA barrier (every live lane held), or not. */
+static void park(uint32_t w, int parked)
+{
+    fake_warps[w].live = 1;
+    fake_warps[w].fw.valid = 1;
+    fake_warps[w].held = parked ? 1 : 0;
+    if (!parked) fake_warps[w].wake = 0;      /* as cta_release does */
+}
+
+/* Issue 10, bug 4: a warp parked at a CTA barrier leaves the active set and
+ * comes back, in FIFO order, once released.  Active set of 2, warps 0..3 of
+ * one CTA reaching a bar.sync one after the other; the first warp of each
+ * order is the one that issues (and parks) in that cycle.  Derived by hand:
+ *   cycle 0: active {0,1}, FIFO 2,3            -> 0 issues, parks
+ *   cycle 1: 0 demoted, 2 promoted: {1,2}       -> 1 issues, parks
+ *   cycle 2: 1 demoted, 3 promoted (0 parked): {2,3} -> 2 issues, parks
+ *   cycle 3: 2 demoted, nothing promotable: {3} -> 3 arrives last, releases all
+ *   cycle 4: 0 promoted (FIFO head): {3,0}, round-robin after 3 -> 0, 3
+ *   cycle 5: FIFO 1,2 wait for room; after 0 issued: 3, 0 */
+static void test_two_level_barrier(void **st)
+{
+    (void)st;
+    ws_sched s = mk(&ws_sched_two_level, 2);
+    for (uint32_t w = 0; w < 4; w++) { s.ops->add(&s, w); park(w, 0); }
+    ASSERT_ORDER(&s, 0, 0, 1);
+    park(0, 1); s.ops->issued(&s, 0, 0);
+    ASSERT_ORDER(&s, 1, 1, 2);
+    park(1, 1); s.ops->issued(&s, 1, 1);
+    ASSERT_ORDER(&s, 2, 2, 3);
+    park(2, 1); s.ops->issued(&s, 2, 2);
+    ASSERT_ORDER(&s, 3, 3);
+    /* every pending warp is parked: nothing can change on its own, so time
+     * may jump (before the fix: cycle 4, every cycle) */
+    assert_int_equal(s.ops->next_event(&s, 3), UINT64_MAX);
+    for (uint32_t w = 0; w < 3; w++) park(w, 0);   /* warp 3 arrives: released */
+    s.ops->issued(&s, 3, 3);
+    ASSERT_ORDER(&s, 4, 0, 3);
+    assert_int_equal(s.nfifo, 2);
+    assert_int_equal(s.fifo[s.fhead], 1);
+    s.ops->issued(&s, 0, 4);
+    ASSERT_ORDER(&s, 5, 3, 0);
+    /* the active set is full: a ready pending warp is no event either */
+    assert_int_equal(s.ops->next_event(&s, 5), UINT64_MAX);
+}
+
+/* The same class of bug in the other policies: lrr, gto and oldest list every
+ * resident warp, so parked warps (skipped by the core while they wait) never
+ * hide a CTA-mate; swl's window skips them. */
+static void test_others_barrier(void **st)
+{
+    (void)st;
+    const ws_sched_ops *full[] = {&ws_sched_lrr, &ws_sched_gto, &ws_sched_oldest};
+    for (int i = 0; i < 3; i++) {
+        ws_sched s = mk(full[i], 1);
+        for (uint32_t w = 0; w < 3; w++) { s.ops->add(&s, w); park(w, 0); }
+        park(0, 1); park(1, 1);
+        s.ops->issued(&s, 1, 0);
+        uint32_t got[CAP], n, seen = 0;
+        order(&s, 1, got, &n);
+        assert_int_equal(n, 3);
+        for (uint32_t j = 0; j < n; j++) seen |= 1u << got[j];
+        assert_int_equal(seen, 7);
+    }
+    ws_sched w = mk(&ws_sched_swl, 1);
+    for (uint32_t x = 0; x < 3; x++) { w.ops->add(&w, x); park(x, 0); }
+    ASSERT_ORDER(&w, 0, 0);
+    park(0, 1); w.ops->parking(&w, 0);
+    ASSERT_ORDER(&w, 1, 1);                   /* 0 parked: 1 takes its place */
+    park(1, 1); w.ops->parking(&w, 1);
+    ASSERT_ORDER(&w, 2, 2);
+    park(0, 0); park(1, 0); w.ops->parking(&w, 0);
+    ASSERT_ORDER(&w, 3, 0);                   /* released: the oldest again */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +202,8 @@ int main(void)
         cmocka_unit_test(test_gto_oldest),
         cmocka_unit_test(test_swl),
         cmocka_unit_test(test_two_level),
+        cmocka_unit_test(test_two_level_barrier),
+        cmocka_unit_test(test_others_barrier),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,6 +40,12 @@ typedef struct ws_sched_ops {
     /* Optional: lanes of warp `slot` reached or left a CTA barrier, or exited
      * (whether the warp is parked at a barrier may have changed); NULL = ignore. */
     void (*parking)(ws_sched *s, uint32_t slot);
+    /* Optional: may the policy choose warp `slot` at all in its current state
+     * (in the active set / window)?  NULL = every resident warp is in every
+     * order (lrr, gto, oldest).  Used to tell a policy's starvation from a
+     * program deadlock (deadlock.c); call after order() of the same cycle. */
+    int (*eligible)(const ws_sched *s, uint32_t slot);
+    const char *limit_param;   /* the parameter bounding the eligible set, or NULL */
 } ws_sched_ops;
 
 struct ws_sched {
@@ -65,6 +71,7 @@ struct ws_sched {
 void ws_sched_list_add_sorted(uint32_t *list, uint32_t *n, uint32_t slot);
 void ws_sched_list_append(uint32_t *list, uint32_t *n, uint32_t slot);
 int ws_sched_list_remove(uint32_t *list, uint32_t *n, uint32_t slot);
+int ws_sched_in_prio(const ws_sched *s, uint32_t slot);   /* slot is in s->prio */
 uint64_t ws_sched_hash_common(const ws_sched *s, uint64_t h);
 /* Core query for two_level: is warp `slot` waiting on a long-latency result? */
 int ws_core_waiting_long(const struct ws_core *c, uint32_t slot, uint64_t now);

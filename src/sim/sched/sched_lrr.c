@@ -31,6 +31,13 @@ int ws_sched_list_remove(uint32_t *list, uint32_t *n, uint32_t slot)
     return 0;
 }
 
+int ws_sched_in_prio(const ws_sched *s, uint32_t slot)
+{
+    for (uint32_t i = 0; i < s->nprio; i++)
+        if (s->prio[i] == slot) return 1;
+    return 0;
+}
+
 uint64_t ws_sched_hash_common(const ws_sched *s, uint64_t h)
 {
     h = ws_hmix(h, s->has_last ? s->last + 1 : 0);

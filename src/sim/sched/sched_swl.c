@@ -70,7 +70,16 @@ static void swl_parking(ws_sched *s, uint32_t slot)
     s->dirty = 1;
 }
 
+/* In the window (rebuilt first if it may have changed: no side effect on
+ * the order the core sees, the same build would happen at the next order()). */
+static int swl_eligible(const ws_sched *s, uint32_t slot)
+{
+    if (s->dirty) swl_build((ws_sched *)s);
+    return ws_sched_in_prio(s, slot);
+}
+
 const ws_sched_ops ws_sched_swl = {
     .name = "swl", .add = swl_add, .remove = swl_remove, .order = swl_order,
     .issued = swl_issued, .hash = ws_sched_hash_common, .parking = swl_parking,
+    .eligible = swl_eligible, .limit_param = "swl_limit",
 };

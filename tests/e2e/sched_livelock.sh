@@ -1,0 +1,52 @@
+#!/bin/bash
+# Issue 10, bug 8 (ii): livelocks whose loop changes memory every iteration
+# (tests/kernels/sched, one warp of 32 threads taking a spin lock).
+#  - retrylock (atomicAdd retry counter) and volcount (volatile load/add/store
+#    counter): the counter never steers a branch or an address, and its memory
+#    is read only into such registers: under the stack (pre-Volta hardware
+#    hangs here) a livelock proof, status deadlock, message naming the
+#    changing memory and the spinning PCs; under barrier: ok, counter 32.
+#  - statlock: the counter decides a branch, so no proof is sound: timeout,
+#    the message saying why (the changing memory, the PC and line that write
+#    it); under barrier: ok.
+set -euo pipefail
+K="${WS_SOURCE_DIR:-.}/tests/kernels/sched"
+export K
+/usr/bin/python3 - <<'PY'
+import json, os, re, subprocess, sys
+BIN, K = os.environ["WS_BIN"], os.environ["K"]
+fails = []
+def sim(name, *sets):
+    args = [BIN, "sim", K + "/" + name + ".yaml", "--json", "--set", "max_cycles=300000"]
+    for s in sets: args += ["--set", s]
+    return json.loads(subprocess.run(args, capture_output=True, text=True).stdout)
+def expect(c, what):
+    print(("ok    " if c else "FAIL  ") + what)
+    if not c: fails.append(what)
+# PTX line of the first instruction matching pat (the loop's counter store)
+def line_of(name, pat):
+    for i, l in enumerate(open(K + "/" + name + ".ptx"), 1):
+        if re.search(pat, l): return i
+for name in ("retrylock", "volcount"):
+    for sched in ("lrr", "gto", "two_level", "oldest", "swl"):
+        for issue in ("scoreboard", "blocking"):
+            j = sim(name, "divergence=stack", "scheduler=" + sched, "issue=" + issue)
+            m = j["message"]
+            expect(j["status"] == "deadlock", "%s stack %s %s: %s" % (name, sched, issue, j["status"]))
+            expect(m.startswith("livelock:") and "memory changing only where" in m and "global written by pc" in m,
+                   "message names the changing memory: " + m[:160])
+            expect("lanes 0xfffffffe" in m, "message names the 31 spinning lanes")
+            expect(j["cycles"] < 200000, "proven early (cycle %d)" % j["cycles"])
+        j = sim(name, "divergence=barrier", "scheduler=" + sched)
+        expect(j["status"] == "ok", "%s barrier %s: %s %s" % (name, sched, j["status"], j["message"][:100]))
+for sched in ("lrr", "gto"):
+    j = sim("statlock", "divergence=stack", "scheduler=" + sched)
+    m = j["message"]
+    expect(j["status"] == "timeout", "statlock stack %s: %s (must never be a proof)" % (sched, j["status"]))
+    st = line_of("statlock", r"st\.volatile\.global\.u32")
+    expect("no livelock proof: memory changes" in m and ("line %d" % st) in m,
+           "timeout says why, naming the store at line %d: %s" % (st, m[:300]))
+    j = sim("statlock", "divergence=barrier", "scheduler=" + sched)
+    expect(j["status"] == "ok", "statlock barrier %s: %s" % (sched, j["status"]))
+sys.exit(1 if fails else 0)
+PY
