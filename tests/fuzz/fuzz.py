@@ -82,26 +82,34 @@ def run_batch(args, d, seeds, metas):
     lines += ['  - fz%d.yaml' % s for s in seeds]
     lines.append('base: {max_cycles: %d, barrier_regs: %d}' % (args.max_cycles, args.barrier_regs))
     lines.append('grid:')
-    for k, v in AXES.items():
-        vals = [x for x in v if not any(k == sk and str(x) == sv for sk, sv in args.skip)]
-        lines.append('  %s: %s' % (k, yaml_list(vals)))
-    excl = []
+
+    def vals(k):
+        return [x for x in AXES[k] if not any(k == sk and str(x) == sv for sk, sv in args.skip)]
     rng = random.Random(seeds[0] * 7919 + 1)
+    sampled = ('warp_size', 'scheduler', 'issue')
+    for k in AXES:
+        if not (args.configs and k in sampled):
+            lines.append('  %s: %s' % (k, yaml_list(vals(k))))
+    if args.configs:
+        # a random sample of the (warp_size, scheduler, issue) cells for this batch, each
+        # still x divergence x cores x l1_kb
+        cells = [(w, sc, i) for w in vals('warp_size') for sc in vals('scheduler') for i in vals('issue')]
+        keep = sorted(rng.sample(cells, min(args.configs, len(cells))), key=cells.index)
+        lines.append('zip:')
+        lines.append('  - {%s}' % ', '.join('%s: %s' % (k, yaml_list([c[j] for c in keep]))
+                                            for j, k in enumerate(sampled)))
+    excl = []
     for s in seeds:
         meta = metas[s]
-        for w in AXES['warp_size']:
-            if w not in meta['warp_sizes']:
+        for w in vals('warp_size'):
+            if w not in meta['warp_sizes'] and (not args.configs or w in [c[0] for c in keep]):
                 excl.append('  - {workload: fz%d.yaml, warp_size: %d}' % (s, w))
         if meta['its']:
             excl.append('  - {workload: fz%d.yaml, divergence: stack}' % s)
-        if args.configs:
-            # a random sample of the matrix per program: drop the other (warp_size, scheduler)
-            # pairs... by excluding all but `configs` cells of warp_size x scheduler x issue
-            cells = [(w, sc, i) for w in meta['warp_sizes'] for sc in AXES['scheduler'] for i in AXES['issue']]
-            keep = set(rng.sample(cells, min(args.configs, len(cells))))
-            for c in cells:
-                if c not in keep:
-                    excl.append('  - {workload: fz%d.yaml, warp_size: %d, scheduler: %s, issue: %s}' % ((s,) + c))
+        if meta['lock']:
+            scheds = vals('scheduler') if not args.configs else [c[1] for c in keep]
+            for sc in [x for x in args.lock_skip_sched if x in scheds]:
+                excl.append('  - {workload: fz%d.yaml, scheduler: %s}' % (s, sc))
     if excl:
         lines.append('exclude:')
         lines += excl
@@ -259,7 +267,7 @@ def minimise(args, prog, cfg, want_class, outdir, budget):
         st, msg = sim_one(args, path, cfg)
         if st in expected_status(meta, cfg):
             return False
-        return failure_class(st, msg) == want_class
+        return cfg['divergence'] + ' ' + failure_class(st, msg) == want_class
 
     t0 = time.time()
     progress = True
@@ -299,11 +307,11 @@ def main():
     ap.add_argument('--batch', type=int, default=10, help='programs per warpsweep run')
     ap.add_argument('-j', '--jobs', type=int, default=2)
     ap.add_argument('--configs', type=int, default=0,
-                    help='per program, a random sample of this many (warp_size, scheduler, issue) cells '
+                    help='per batch, a random sample of this many (warp_size, scheduler, issue) cells '
                          '(each still x divergence x cores x l1_kb); 0 = the full matrix')
     ap.add_argument('--skip', action='append', default=[], metavar='PARAM=VALUE',
                     help='drop one value of an axis (e.g. scheduler=two_level while a bug is open)')
-    ap.add_argument('--max-cycles', type=int, default=400000)
+    ap.add_argument('--max-cycles', type=int, default=5000000)
     ap.add_argument('--barrier-regs', type=int, default=16)
     ap.add_argument('--fail-dir', default='fuzz-failures')
     ap.add_argument('--min-budget', type=int, default=300, help='max simulations per minimisation')
@@ -313,6 +321,9 @@ def main():
     ap.add_argument('--lock-timeout-ok', action='store_true',
                     help='accept timeout where the stack must deadlock on a spin lock (the livelock proof '
                          'fails with cores=2, /work/notes/fuzz-findings.md)')
+    ap.add_argument('--lock-skip-sched', action='append', default=[], metavar='SCHED',
+                    help='do not run programs with a spin lock under this scheduler (swl: its window may '
+                         'starve the lock holder, issue 10 bug 8)')
     ap.add_argument('--tmp', default=None)
     ap.add_argument('-q', '--quiet', action='store_true')
     args = ap.parse_args()
@@ -349,7 +360,7 @@ def main():
             cfg = {k: r[k] for k in AXES}
             if r['status'] in expected_status(metas[s], cfg):
                 continue
-            fc = failure_class(r['status'], r['message'])
+            fc = cfg['divergence'] + ' ' + failure_class(r['status'], r['message'])
             fails.setdefault(s, collections.OrderedDict()).setdefault(fc, []).append((cfg, r))
         for s, byclass in fails.items():
             nfailprog += 1

@@ -51,7 +51,7 @@ NVARS = 4
 
 FEATURES = ['if', 'loop', 'brk', 'cont', 'ret', 'switch', 'bar', 'bred', 'xchg', 'atom',
             'satom', 'lock', 'lock_nested', 'local', 'call', 'warp', 'warp_tile', 'warp_div',
-            'uloop', 'exit_kinds', 'ret_work']
+            'uloop', 'exit_kinds', 'ret_work', 'ret_nested']
 # every feature is on by default; the CI share (tests/e2e/fuzz_simt.sh) switches off the ones
 # that hit known, unfixed simulator bugs (issue 10), each with its reason: the goal is all on.
 DEFAULT_OFF = set()
@@ -112,7 +112,7 @@ class Gen:
         if deep and self.on('switch'): choices.append(('sw', 1))
         if inloop and self.on('brk'): choices.append(('brk', 2))
         if inloop and self.on('cont'): choices.append(('cont', 2))
-        if self.on('ret'): choices.append(('ret', 1))
+        if self.on('ret') and (conv or self.on('ret_nested')): choices.append(('ret', 1))
         if conv and self.on('bar'): choices.append(('bar', 2))
         if conv and self.on('bred'): choices.append(('bred', 1))
         if conv and self.on('xchg'): choices.append(('xchg', 1))
@@ -947,7 +947,7 @@ def emit(prog):
         'expect: {out: reference, acc: reference, mutex: reference, lockc: reference, shout: reference}',
         ''])
     stack = 'ok' if e.lock_expect is None else e.lock_expect
-    meta = {'its': e.its, 'stack': stack, 'warp_sizes': [8, 16, 32, 64]}
+    meta = {'its': e.its, 'stack': stack, 'lock': e.lock_expect is not None, 'warp_sizes': [8, 16, 32, 64]}
     return ptx, yaml, meta
 
 
