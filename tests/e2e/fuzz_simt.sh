@@ -19,8 +19,8 @@
 #   --lock-timeout-ok            findings 2: the stack's lock livelock is unproven with cores=2
 set -euo pipefail
 : "${WS_BIN:?}" "${WS_SOURCE_DIR:?}"
-count=${WS_FUZZ_COUNT:-16}
-configs=${WS_FUZZ_CONFIGS:-6}
+count=${WS_FUZZ_COUNT:-300}
+configs=${WS_FUZZ_CONFIGS:-8}
 # under ASan/UBSan everything is ~10x slower: a smaller share there
 if [ -n "${WS_BUILD_DIR:-}" ] && grep -q '^WS_SANITIZE:BOOL=ON' "$WS_BUILD_DIR/CMakeCache.txt" 2>/dev/null; then
   count=${WS_FUZZ_COUNT:-2}; configs=${WS_FUZZ_CONFIGS:-2}
