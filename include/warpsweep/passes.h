@@ -106,14 +106,22 @@ void ws_uniformity(ws_kernel *k);
  *    Edges from inside such a loop into its header skip the header's WAITs as
  *    well as the hoisted ADD (fine for a reducible loop: threads on its back
  *    edge are not participants of a barrier reconverging at the header).
- * Barrier registers: two barriers get different registers when their regions
- * (ADD .. WAIT, at block-part granularity) overlap, or when they can be
- * reached from different successors of one divergent branch (the diverged
- * splits run concurrently); otherwise registers are reused, greedily in
- * program order of the ADDs (lowest free index first). Not modelled: threads
- * released early by a clear that counted yielded threads (a loop with a YIELD)
- * run on concurrently with the still-looping ones; a barrier after the loop
- * may then share a register with one inside it.
+ * Barrier registers. One barrier per reconvergence point: a divergent branch Y
+ * gets no barrier when a non-hoisted barrier X with the same reconvergence
+ * point encloses it (Y's branch block, or every block of Y's loop, lies in
+ * X's region and is dominated by X's branch block): every thread of Y is a
+ * participant of X and X's WAIT reconverges them (ptxas: one BSSY/BSYNC per
+ * join). A branch whose successors other than its reconvergence point are
+ * all terminal blocks (early exits, cfg.c) gets no barrier. Two barriers get
+ * different registers when their regions (ADD .. WAIT, at block-part
+ * granularity) overlap, when they can be reached from different successors of
+ * one divergent branch (the diverged splits run concurrently), or when one of
+ * them has a YIELD in its region: such a barrier may clear while yielded
+ * participants are still inside it, so it shares its register with no other
+ * barrier. Otherwise registers are reused, greedily in program order of the
+ * ADDs (lowest free index first). At run time a blocked thread resumes after
+ * the WAIT it blocked at (div_barrier.c), so even threads of one register
+ * blocked at different WAITs resume correctly.
  * Inserted instructions carry the line/col of the instruction they were
  * inserted for, have no operands, no registers, guard WS_NO_REG. Branch
  * targets, brx tables, ipdoms and the CFG are rebuilt for the new indices.

@@ -202,6 +202,8 @@ typedef struct ws_block {  /* basic block: instructions [first, last] */
     uint32_t nsucc;
     uint32_t *succ;        /* successor block indices; WS_PC_EXIT for exit */
     uint32_t ipdom;        /* immediate post-dominator block, WS_PC_EXIT for exit */
+    uint8_t terminal;      /* every path from here is straight-line code to an unguarded
+                            * exit/ret/trap (cfg.c: early exits and reconvergence) */
 } ws_block;
 
 typedef struct ws_kernel {

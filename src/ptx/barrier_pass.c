@@ -399,6 +399,90 @@ static ws_inst pseudo(uint16_t op, uint32_t line, uint32_t col)
     return in;
 }
 
+/* ------------------------------------------------ barrier allocation -- */
+
+/* A divergent branch whose successors other than its reconvergence point are
+ * all early exits (blocks that only exit, cfg.c) needs no barrier: the threads
+ * that leave never come back, the others are still together. */
+static int only_early_exits_diverge(const ws_kernel *k, const ws_block *bl)
+{
+    for (uint32_t j = 0; j < bl->nsucc; j++) {
+        uint32_t s = bl->succ[j];
+        if (s != WS_PC_EXIT && s != bl->ipdom && !k->blocks[s].terminal) return 0;
+    }
+    return 1;
+}
+
+/* Does barrier X, not hoisted, enclose every branch of Y: same reconvergence
+ * point, Y's branch blocks inside X's region and reachable only through X's
+ * ADD (X's branch block dominates them)? Then X's WAIT already reconverges
+ * Y's threads (every one of them is a participant of X) and Y needs no
+ * register: ptxas likewise emits one BSSY/BSYNC pair per reconvergence point,
+ * so an else-if chain or nested ifs that meet at one join take one barrier
+ * register, not one per branch. `dom` = blocks reachable from the entry
+ * without passing X's branch block (those NOT dominated by it). */
+static int encloses(ctx *c, const barrier *X, const barrier *Y, const word *dom)
+{
+    if (X->hoisted || X->P != Y->P) return 0;
+    for (uint32_t u = 0; u < c->nb; u++) {
+        int mine = Y->hoisted ? bget(Y->S, u) : u == Y->tail;
+        if (!mine) continue;
+        if (u == X->tail || !bget(X->region, PT_BODY(u)) || bget(dom, u)) return 0;
+    }
+    return 1;
+}
+
+/* Drops every barrier enclosed by another (see encloses), compacting bars and
+ * renumbering bar_tail. Returns 0, or -1 with *oom set. */
+static int merge_nested_barriers(ctx *c, barrier *bars, uint32_t *nbars, uint32_t *bar_tail, word *tmp, int *oom)
+{
+    const uint32_t nb = c->nb, bw = NW(nb ? nb : 1), n = *nbars;
+    uint8_t *drop = calloc(n ? n : 1, 1);
+    word *dom = calloc(bw, sizeof *dom);
+    if (!drop || !dom) { free(drop); free(dom); *oom = 1; return -1; }
+    for (uint32_t x = 0; x < n; x++) {
+        if (bars[x].hoisted) continue;
+        int any = 0;
+        for (uint32_t y = 0; y < n && !any; y++) any = y != x && !drop[y] && bars[y].P == bars[x].P;
+        if (!any) continue;
+        uint32_t entry = 0;
+        memset(dom, 0, bw * sizeof *dom);
+        reach_fwd(c, &entry, 1, bars[x].tail, dom);
+        for (uint32_t y = 0; y < n; y++)
+            if (y != x && !drop[y] && encloses(c, &bars[x], &bars[y], dom)) drop[y] = 1;
+    }
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (drop[i]) { free(bars[i].S); free(bars[i].region); continue; }
+        bars[m++] = bars[i];
+    }
+    for (uint32_t u = 0; u < nb; u++) bar_tail[u] = UINT32_MAX;
+    for (uint32_t i = 0; i < m; i++)
+        if (!bars[i].hoisted) bar_tail[bars[i].tail] = i;
+    *nbars = m;
+    free(drop); free(dom);
+    (void)tmp;
+    return 0;
+}
+
+/* A barrier whose region holds a YIELD may clear while yielded participants
+ * are still inside it (they reach its WAIT later, as non-participants). Any
+ * register it shared with another barrier could then be re-armed by threads
+ * running ahead and block the late ones at the wrong WAIT, so such a barrier
+ * gets a register of its own: it interferes with every other barrier. */
+static void mark_yield_barriers_exclusive(const ws_kernel *k, const barrier *bars, uint32_t nbars,
+                                          const uint8_t *yp, uint8_t *interf)
+{
+    for (uint32_t x = 0; x < nbars; x++) {
+        int yields = 0;
+        for (uint32_t u = 0; u < k->nblocks && !yields; u++)
+            yields = yp[k->blocks[u].last] && bget(bars[x].region, PT_TAIL(u));
+        if (!yields) continue;
+        for (uint32_t y = 0; y < nbars; y++)
+            if (y != x) interf[x * nbars + y] = interf[y * nbars + x] = 1;
+    }
+}
+
 typedef struct head {      /* what is inserted at the head of a block */
     uint32_t nw, nh;
     uint32_t *w;           /* barrier indices, WAIT order */
@@ -480,6 +564,7 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_po
         const ws_inst *br = &W->insts[bl->last];
         uint32_t P = bl->ipdom;
         if (P == WS_PC_EXIT) continue;             /* no WAIT, no barrier */
+        if (only_early_exits_diverge(W, bl)) continue;
         memset(tmp, 0, bw * sizeof *tmp);
         reach_fwd(&c, bl->succ, bl->nsucc, P, tmp);
         barrier nbar;
@@ -539,6 +624,9 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_po
         bset(B->region, PT_IN(B->P));
     }
 
+    /* 2b. one barrier per reconvergence point */
+    if (merge_nested_barriers(&c, bars, &nbars, bar_tail, tmp, &oom)) goto done;
+
     /* 3. interference: overlapping regions, or reachable from different
      *    successors of one divergent branch (concurrent splits) */
     interf = calloc((size_t)(nbars ? nbars : 1) * (nbars ? nbars : 1), 1);
@@ -547,6 +635,7 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_po
         for (uint32_t b = a + 1; b < nbars; b++)
             if (bintersects(bars[a].region, bars[b].region, pw))
                 interf[a * nbars + b] = interf[b * nbars + a] = 1;
+    mark_yield_barriers_exclusive(W, bars, nbars, yp, interf);
     if (nbars > 1) {
         uint8_t *touch = NULL;
         for (uint32_t d = 0; d < ndivs && !oom; d++) {

@@ -15,6 +15,19 @@
  * post-dominance is computed over the paths that reach the exit: an edge into a
  * non-terminating region is ignored (threads that enter it never reconverge
  * anywhere, so it constrains nothing).
+ *
+ * Early exits. Reconvergence points are post-dominators of the graph in which
+ * early exits are not paths: a *terminal* block is one that only exits (its
+ * first instruction an unguarded exit/ret/trap: nvcc's shared `ret` block),
+ * and an edge from a branching block into a terminal block (or a guarded
+ * exit's edge to the exit) is an early exit: the threads that take it leave the
+ * kernel, as they do through the predicated EXIT ptxas emits for a `return`, so
+ * they constrain no reconvergence. For `if (a) { if (b) return; } loop` the
+ * outer branch reconverges at the loop, as ptxas's BSSY/BSYNC do, instead of
+ * at the final ret (which would run the loop once per side). An early-exit edge
+ * is kept when dropping it would leave its block no path to the exit (a loop
+ * whose only way out falls into the final ret), repeatedly until every block
+ * that reached the exit still does (cfg_reconvergence_graph).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +135,75 @@ static int is_exit_block(const ws_kernel *k, const ws_block *bl)
     return in->guard == WS_NO_REG && (in->op == WS_OP_EXIT || in->op == WS_OP_RET || in->op == WS_OP_TRAP);
 }
 
+/* Marks the terminal blocks: those that only exit (their first instruction
+ * an unguarded exit/ret/trap: nvcc's shared `ret` block that every `return`
+ * branches to). Code before an exit is not an early exit: threads running it
+ * may still meet others (a CTA barrier, a warp-level op, or just the same
+ * stores, which converged threads run once). */
+static void mark_terminal(const ws_kernel *k, ws_block *b, uint32_t nb)
+{
+    for (uint32_t u = 0; u < nb; u++) b[u].terminal = (uint8_t)is_exit_block(k, &b[u]);
+}
+
+static int is_early_exit(const ws_block *b, uint32_t s)
+{
+    return s == WS_PC_EXIT || b[s].terminal;
+}
+
+/* Blocks that reach the exit in the graph (sl, sn): reach[u] = 1. */
+static void reaches_exit(const ws_block *b, uint32_t nb, uint32_t *const *sl, const uint32_t *sn,
+                         uint8_t *reach)
+{
+    for (uint32_t u = 0; u < nb; u++) reach[u] = 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t u = nb; u-- > 0;) {
+            if (reach[u]) continue;
+            for (uint32_t j = 0; j < sn[u] && !reach[u]; j++)
+                if (sl[u][j] == WS_PC_EXIT || reach[sl[u][j]]) reach[u] = 1;
+            if (reach[u]) changed = 1;
+        }
+    }
+    (void)b;
+}
+
+/* The graph whose post-dominators are the reconvergence points (see the top
+ * of this file): each block's successors minus its early exits, unless it has
+ * nothing else, or dropping them cuts it off from the exit. sl[u] are fresh
+ * arrays (caller frees), sn[u] their lengths. Returns 0 or -1 (out of memory). */
+static int cfg_reconvergence_graph(const ws_block *b, uint32_t nb, uint32_t **sl, uint32_t *sn)
+{
+    uint8_t *dropped = calloc(nb ? nb : 1, 1), *full = malloc(nb ? nb : 1), *now = malloc(nb ? nb : 1);
+    int rc = -1;
+    for (uint32_t u = 0; u < nb; u++) sl[u] = NULL;
+    if (!dropped || !full || !now) goto out;
+    for (uint32_t u = 0; u < nb; u++) {
+        if (!(sl[u] = malloc((b[u].nsucc ? b[u].nsucc : 1) * sizeof **sl))) goto out;
+        uint32_t keep = 0;
+        for (uint32_t j = 0; j < b[u].nsucc; j++) keep += !is_early_exit(b, b[u].succ[j]);
+        dropped[u] = b[u].nsucc >= 2 && keep > 0 && keep < b[u].nsucc;
+    }
+    /* which blocks reach the exit with every edge */
+    for (uint32_t u = 0; u < nb; u++) { memcpy(sl[u], b[u].succ, b[u].nsucc * sizeof **sl); sn[u] = b[u].nsucc; }
+    reaches_exit(b, nb, sl, sn, full);
+    for (int again = 1; again;) {
+        for (uint32_t u = 0; u < nb; u++) {
+            sn[u] = 0;
+            for (uint32_t j = 0; j < b[u].nsucc; j++)
+                if (!dropped[u] || !is_early_exit(b, b[u].succ[j])) sl[u][sn[u]++] = b[u].succ[j];
+        }
+        reaches_exit(b, nb, sl, sn, now);
+        again = 0;
+        for (uint32_t u = 0; u < nb; u++)
+            if (dropped[u] && full[u] && !now[u]) { dropped[u] = 0; again = 1; }
+    }
+    rc = 0;
+out:
+    if (rc) for (uint32_t u = 0; u < nb; u++) { free(sl[u]); sl[u] = NULL; }
+    free(dropped); free(full); free(now);
+    return rc;
+}
+
 static void free_cfg(ws_kernel *k)
 {
     if (k->blocks)
@@ -222,15 +304,16 @@ int ws_cfg_build(ws_kernel *k, ws_error *err)
         blocks[b].succ = s;
         blocks[b].nsucc = ns;
     }
-    const uint32_t **sl = oom ? NULL : malloc(nb * sizeof *sl);
+    uint32_t **sl = oom ? NULL : calloc(nb, sizeof *sl);
     uint32_t *sn = oom ? NULL : malloc(nb * sizeof *sn);
-    if (oom || !sl || !sn) {
+    if (!oom) mark_terminal(k, blocks, nb);
+    if (oom || !sl || !sn || cfg_reconvergence_graph(blocks, nb, sl, sn)) {
         for (uint32_t b = 0; b < nb; b++) free(blocks[b].succ);
         free(blocks); free(bipdom); free(block_of); free(sl); free(sn);
         return ws_fail(err, "%s: out of memory", file);
     }
-    for (uint32_t b = 0; b < nb; b++) { sl[b] = blocks[b].succ; sn[b] = blocks[b].nsucc; }
     int prc = ws_postdom(nb, (const uint32_t *const *)sl, sn, bipdom);
+    for (uint32_t b = 0; b < nb; b++) free(sl[b]);
     free(sl); free(sn);
     if (prc) {
         for (uint32_t b = 0; b < nb; b++) free(blocks[b].succ);

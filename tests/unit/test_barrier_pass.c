@@ -239,12 +239,14 @@ static void test_nested_ifs_distinct(void **st)
     kb_free(k);
 }
 
-/* nested ifs reconverging at the same instruction: WAITs innermost first.
+/* nested ifs reconverging at the same instruction share the outer barrier:
+ * every thread of the inner branch is a participant of the outer one, whose
+ * WAIT already reconverges them (ptxas: one BSSY/BSYNC per join point).
  *   0 tid; 1 setp p; 2 @p bra 6 | 3 setp q; 4 @q bra 6 | 5 A | 6 Z; 7 exit
  * =>
- *   0 tid; 1 setp; 2 ADD B0; 3 @p bra 8; 4 setp; 5 ADD B1; 6 @q bra 8; 7 A;
- *   8 WAIT B1; 9 WAIT B0; 10 Z; 11 exit */
-static void test_same_join_order(void **st)
+ *   0 tid; 1 setp; 2 ADD B0; 3 @p bra 7; 4 setp; 5 @q bra 7; 6 A;
+ *   7 WAIT B0; 8 Z; 9 exit  -- and it fits in one register */
+static void test_same_join_shares(void **st)
 {
     (void)st;
     ws_kernel *k = kb_new("samejoin", 16);
@@ -253,15 +255,45 @@ static void test_same_join_order(void **st)
     k_nop(k);
     k_nop(k); k_exit(k, NOREG);
     kb_done(k);
-    ws_kernel *t = xform(k, 2);
-    const int ops[] = {O, O, ADD, BRA, O, ADD, BRA, O, WAIT, WAIT, O, WS_OP_EXIT};
-    expect_ops(t, ops, 12);
+    ws_kernel *t = xform(k, 1);
+    const int ops[] = {O, O, ADD, BRA, O, BRA, O, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops, 10);
     assert_int_equal(t->insts[2].barrier, 0);
-    assert_int_equal(t->insts[5].barrier, 1);
-    assert_int_equal(t->insts[8].barrier, 1);
-    assert_int_equal(t->insts[9].barrier, 0);
-    assert_int_equal(t->insts[3].target, 8);
-    assert_int_equal(t->insts[6].target, 8);
+    assert_int_equal(t->insts[7].barrier, 0);
+    assert_int_equal(t->insts[3].target, 7);
+    assert_int_equal(t->insts[5].target, 7);
+    kb_free(t);
+    kb_free(k);
+}
+
+/* an else-if chain of N tests that all join at Z (a switch written as ifs):
+ *   for i < N: 2i setp p_i; 2i+1 @p_i bra (skip to the next test) ; A_i ; bra Z
+ * laid out as  setp; @!p bra next; A_i; bra Z; next: ...; Z; exit.
+ * Every branch reconverges at Z and lies inside the first branch's region,
+ * reachable only through it: one barrier register for the whole chain. */
+static void test_else_if_chain_one_register(void **st)
+{
+    (void)st;
+    enum { N = 20 };
+    ws_kernel *k = kb_new("chain", 16);
+    k_sreg(k, R0, WS_SR_TID_X);
+    /* test i occupies 4 instructions starting at 1 + 4i: setp, @p bra next, A, bra Z */
+    const uint32_t z = 1 + 4 * N;
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t next = 1 + 4 * (i + 1);
+        k_setp(k, P0, R0, (int)i); k_bra(k, P0, next);
+        k_nop(k); k_bra(k, NOREG, z);
+    }
+    k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    ws_kernel *t = xform(k, 1);
+    uint32_t adds = 0, waits = 0;
+    for (uint32_t i = 0; i < t->ninsts; i++) {
+        if (t->insts[i].op == ADD) { adds++; assert_int_equal(t->insts[i].barrier, 0); }
+        if (t->insts[i].op == WAIT) { waits++; assert_int_equal(t->insts[i].barrier, 0); }
+    }
+    assert_int_equal(adds, 1);
+    assert_int_equal(waits, 1);
     kb_free(t);
     kb_free(k);
 }
@@ -668,7 +700,8 @@ int main(void)
         cmocka_unit_test(test_rotated_loop_skip),
         cmocka_unit_test(test_sequential_ifs_reuse),
         cmocka_unit_test(test_nested_ifs_distinct),
-        cmocka_unit_test(test_same_join_order),
+        cmocka_unit_test(test_same_join_shares),
+        cmocka_unit_test(test_else_if_chain_one_register),
         cmocka_unit_test(test_concurrent_siblings),
         cmocka_unit_test(test_uniform_no_barrier),
         cmocka_unit_test(test_exit_ipdom_no_barrier),

@@ -3,7 +3,12 @@
  * 2024), on the kernel transformed by ws_barrier_transform (passes.h):
  *
  *  - per thread: a PC and a state: ready, blocked (at WAIT Bx), exited; plus a
- *    `yielded` bit set by YIELD and cleared when the thread next issues.
+ *    `yielded` bit set by YIELD and cleared when the thread next issues. A
+ *    blocked thread keeps its own resume point (the WAIT it blocked at): when
+ *    lanes of one warp block at different WAITs of the same register (a
+ *    spin-lock acquire in a grid-stride loop, lanes in different iterations;
+ *    a register reused once its barrier is dead), each resumes after its own
+ *    WAIT, as the patent's per-thread state does.
  *  - per warp: participation masks part[Bx] (ADD overwrites, as passes.h says).
  *  - splits = the ready threads grouped by PC: each split is a schedulable
  *    unit; threads that reach the same PC merge into one split.
@@ -13,8 +18,8 @@
  *  - WAIT Bx: an arriving participant is blocked; a non-participant passes.
  *    Bx clears when at least one thread is blocked at it and every participant
  *    is blocked at it, yielded or exited: the blocked threads are released
- *    together (reconvergence) at the instruction after the WAIT, and the mask
- *    is emptied.  Checked whenever threads block, yield or exit.
+ *    together (reconvergence), each at the instruction after its WAIT, and the
+ *    mask is emptied.  Checked whenever threads block, yield or exit.
  *  - which split issues: the core takes the warp's issuable splits round-robin
  *    in PC order, starting after the PC of the split that issued last
  *    (a `cursor`), so diverged paths interleave instruction by instruction.
@@ -27,17 +32,17 @@ typedef struct bst {
     uint32_t nsplits, max_splits, nbar, cursor;
     uint64_t exited, yielded, blocked_any;
     ws_split sp[WS_MAX_WARP_SIZE + 1];   /* ready splits, ascending PC */
-    /* then: part[nbar], blocked[nbar] (uint64), wait_pc[nbar] (uint32) */
+    uint32_t wait_pc[WS_MAX_WARP_SIZE];  /* per lane: the WAIT it is blocked at */
+    /* then: part[nbar], blocked[nbar] */
     uint64_t bars[];
 } bst;
 
 #define PART(s) ((s)->bars)
 #define BLK(s) ((s)->bars + (s)->nbar)
-#define WPC(s) ((uint32_t *)((s)->bars + 2 * (s)->nbar))
 
 static size_t bar_size(const ws_div_ctx *c)
 {
-    return sizeof(bst) + c->nbar * (2 * sizeof(uint64_t) + sizeof(uint32_t)) + 8;
+    return sizeof(bst) + c->nbar * 2 * sizeof(uint64_t);
 }
 
 static void add_split(bst *s, uint32_t pc, uint64_t lanes)
@@ -57,6 +62,17 @@ static void add_split(bst *s, uint32_t pc, uint64_t lanes)
 }
 
 static int check_barriers(const ws_div_ctx *c, bst *s);
+
+/* The lanes of `lanes` blocked at the WAIT at pc. */
+static uint64_t lanes_waiting_at(const bst *s, uint64_t lanes, uint32_t pc)
+{
+    uint64_t same = 0;
+    for (uint64_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        if (s->wait_pc[l] == pc) same |= 1ull << l;
+    }
+    return same;
+}
 
 /* Moves `lanes` (ready) to pc, applying ADD/WAIT/YIELD found there. Returns 1
  * if some thread blocked or yielded (barriers must be re-checked). */
@@ -78,7 +94,7 @@ static int settle(const ws_div_ctx *c, bst *s, uint32_t pc, uint64_t lanes)
             uint64_t blk = lanes & PART(s)[b];
             if (blk) {
                 BLK(s)[b] |= blk;
-                WPC(s)[b] = pc;
+                for (uint64_t m = blk; m; m &= m - 1) s->wait_pc[__builtin_ctzll(m)] = pc;
                 s->blocked_any |= blk;
                 lanes &= ~blk;
                 changed = 1;
@@ -102,11 +118,16 @@ static int check_barriers(const ws_div_ctx *c, bst *s)
             if (!blk) continue;
             uint64_t p = PART(s)[b] & ~s->exited;
             if (p & ~(blk | s->yielded)) continue;
-            /* clears: release the blocked threads together */
+            /* clears: release the blocked threads together, each after its WAIT */
             BLK(s)[b] = 0;
             PART(s)[b] = 0;
             s->blocked_any &= ~blk;
-            settle(c, s, WPC(s)[b] + 1, blk);
+            while (blk) {
+                uint32_t pc = s->wait_pc[__builtin_ctzll(blk)];
+                uint64_t same = lanes_waiting_at(s, blk, pc);
+                settle(c, s, pc + 1, same);
+                blk &= ~same;
+            }
             any = again = 1;
         }
     }
@@ -214,7 +235,7 @@ static uint64_t bar_hash(const ws_div_ctx *c, const void *st, uint64_t h)
     for (uint32_t b = 0; b < s->nbar; b++) {
         h = ws_hmix(h, PART(s)[b]);
         h = ws_hmix(h, BLK(s)[b]);
-        if (BLK(s)[b]) h = ws_hmix(h, WPC(s)[b]);
+        for (uint64_t m = BLK(s)[b]; m; m &= m - 1) h = ws_hmix(h, s->wait_pc[__builtin_ctzll(m)]);
     }
     return h;
 }
@@ -230,10 +251,14 @@ static int bar_describe(const ws_div_ctx *c, const void *st, char *buf, size_t l
                               s->sp[i].pc, line_of(c->k, s->sp[i].pc), (unsigned long long)s->sp[i].mask,
                               (s->sp[i].mask & s->yielded) ? " (yielded)" : "");
     for (uint32_t b = 0; b < s->nbar && n < len; b++)
-        if (BLK(s)[b])
+        for (uint64_t blk = BLK(s)[b]; blk && n < len;) {
+            uint32_t pc = s->wait_pc[__builtin_ctzll(blk)];
+            uint64_t same = lanes_waiting_at(s, blk, pc);
             n += (size_t)snprintf(buf + n, len - n, "%sblocked at WAIT B%u pc %u (line %u) lanes 0x%llx, participants 0x%llx",
-                                  n ? "; " : "", b, WPC(s)[b], line_of(c->k, WPC(s)[b]),
-                                  (unsigned long long)BLK(s)[b], (unsigned long long)PART(s)[b]);
+                                  n ? "; " : "", b, pc, line_of(c->k, pc),
+                                  (unsigned long long)same, (unsigned long long)PART(s)[b]);
+            blk &= ~same;
+        }
     return (int)n;
 }
 

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Divergence regressions (tests/kernels/div, nvcc -O3 sm_75; expected values from the Python
+# models in tests/kernels/div/expected.py). Every workload ends ok under the reference and the
+# core with {stack, barrier} x {lrr, gto, two_level, oldest} x barrier_yield {spin, all} x
+# warp_size {32, 16, 8} x issue {scoreboard, blocking}, except lockloop under the stack (a spin
+# lock: the pre-Volta SIMT deadlock, status deadlock).
+#  - lockloop: per-bucket spin locks in a grid-stride loop with an if after the critical section.
+#    Lanes block at different WAITs of one barrier register; before each lane resumed after its
+#    own WAIT, a lane skipped its critical section and the run livelocked or went wrong.
+#  - ifchain / millerrabin: needed 18 / 39 barrier registers (invalid at barrier_regs=16); an
+#    else-if chain joining at one point now takes one register (ok at barrier_regs=1).
+#  - earlyret: `if (a) { v = 3v+1; if (b) return; } loop(40); out = acc`, lanes 0-15 of each warp
+#    take the if, the even ones of them return. Counted by hand from earlyret.ptx: entry block 19
+#    instructions (32 lanes), the a-side 7 (16 lanes), the returners' ret 1 (8 lanes), then the
+#    24 survivors together: 3 + 6 + 2 + 10 iterations x 15 + 2 + 4 + 1 = 168. One warp: 195
+#    warp instructions; two warps: 390 (the loop run once per side would be 2 x 363 = 726).
+set -u
+: "${WS_BIN:?}" "${WS_SOURCE_DIR:?}"
+K="$WS_SOURCE_DIR/tests/kernels/div"
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+field() { sed -n "s/^$1: //p" <<<"$2" | sed 's/ .*//'; }
+
+/usr/bin/python3 "$K/expected.py" --check || bad "expected.py --check: a yaml differs from its model"
+
+runs=0
+for y in "$K"/*.yaml; do
+  name=$(basename "$y" .yaml)
+  out=$("$WS_BIN" sim "$y" --reference 2>&1) || bad "$name --reference: $(head -2 <<<"$out")"
+  for div in stack barrier; do
+    for sched in lrr gto two_level oldest; do
+      for yl in spin all; do
+        [ "$div" = stack ] && [ "$yl" = all ] && continue
+        for ws in 32 16 8; do
+          for issue in scoreboard blocking; do
+            [ "$issue" = blocking ] && [ "$ws" != 32 ] && continue
+            c="--set divergence=$div --set scheduler=$sched --set barrier_yield=$yl --set warp_size=$ws --set issue=$issue"
+            # shellcheck disable=SC2086
+            out=$("$WS_BIN" sim "$y" $c 2>&1)
+            st=$(field status "$out")
+            runs=$((runs + 1))
+            want=ok
+            [ "$name" = lockloop ] && [ "$div" = stack ] && want=deadlock
+            [ "$st" = "$want" ] || { bad "$name [$c]: status '$st', expected $want"; head -3 <<<"$out"; }
+          done
+        done
+      done
+    done
+  done
+done
+
+for div in stack barrier; do
+  out=$("$WS_BIN" sim "$K/earlyret.yaml" --set divergence=$div 2>&1)
+  wi=$(field warp_insts "$out")
+  [ "$wi" = 390 ] || bad "earlyret [$div]: warp_insts $wi, expected 390 (reconvergence before the loop)"
+done
+out=$("$WS_BIN" sim "$K/ifchain.yaml" --set divergence=barrier --set barrier_regs=1 2>&1)
+[ "$(field status "$out")" = ok ] || bad "ifchain with barrier_regs=1: $(head -2 <<<"$out")"
+for yl in spin all; do
+  out=$("$WS_BIN" sim "$K/millerrabin.yaml" --set divergence=barrier --set barrier_yield=$yl 2>&1)
+  [ "$(field status "$out")" = ok ] || bad "millerrabin [$yl] at barrier_regs=16: $(head -2 <<<"$out")"
+done
+[ "$fail" -eq 0 ] && echo "ok: $runs configurations"
+exit "$fail"
