@@ -5,7 +5,7 @@
 Expectations: the workload's own `expect` (exact values from independent models); a
 workload without one gets a derived copy (in a temporary directory) with
 `expect: reference` on every buffer. Statuses: ok, except the spin lock under the stack
-(deadlock: the SIMT deadlock) and tests/kernels/int/oob (error: it reads past a buffer).
+(deadlock: the SIMT deadlock; also tests/kernels/div/lockloop) and tests/kernels/int/oob (error: it reads past a buffer).
 Warp sizes: kernels with warp-level operations (shfl/vote/match/redux/activemask/%laneid,
 written by nvcc for 32-lane warps) run at 32 and 64 (64 = two 32-lane groups, as warpsweep
 defines it); the others at 8, 16, 32 and 64.
@@ -25,7 +25,8 @@ SCHEMES = ['stack', 'barrier']
 SCHEDS = ['lrr', 'gto', 'two_level', 'oldest', 'swl']
 ISSUES = ['blocking', 'scoreboard']
 WARP_OPS = re.compile(r'\b(shfl|vote|match|redux|activemask|bar\.warp)\b|%laneid|%lanemask')
-EXPECT_STATUS = {('spinlock', 'stack'): 'deadlock', ('oob', 'stack'): 'error', ('oob', 'barrier'): 'error'}
+EXPECT_STATUS = {('spinlock', 'stack'): 'deadlock', ('lockloop', 'stack'): 'deadlock',
+                 ('oob', 'stack'): 'error', ('oob', 'barrier'): 'error'}
 
 
 def workloads(src):
