@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+"""Conformance matrix (issue 10): every shipped kernel (sweeps/kernels/*.yaml) and test kernel
+(tests/kernels/**/*.yaml) under divergence x scheduler x issue x warp_size, where valid.
+
+Expectations: the workload's own `expect` (exact values from independent models); a
+workload without one gets a derived copy (in a temporary directory) with
+`expect: reference` on every buffer. Statuses: ok, except the spin lock under the stack
+(deadlock: the SIMT deadlock; also tests/kernels/div/lockloop) and tests/kernels/int/oob (error: it reads past a buffer).
+Warp sizes: kernels with warp-level operations (shfl/vote/match/redux/activemask/%laneid,
+written by nvcc for 32-lane warps) run at 32 and 64 (64 = two 32-lane groups, as warpsweep
+defines it); the others at 8, 16, 32 and 64.
+
+  tests/fuzz/conformance.py [--bin build/warpsweep] [-j 2] [--only NAME]...
+"""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+SCHEMES = ['stack', 'barrier']
+SCHEDS = ['lrr', 'gto', 'two_level', 'oldest', 'swl']
+ISSUES = ['blocking', 'scoreboard']
+WARP_OPS = re.compile(r'\b(shfl|vote|match|redux|activemask|bar\.warp)\b|%laneid|%lanemask')
+EXPECT_STATUS = {('spinlock', 'stack'): 'deadlock', ('lockloop', 'stack'): 'deadlock',
+                 ('oob', 'stack'): 'error', ('oob', 'barrier'): 'error'}
+
+
+def workloads(src):
+    ys = sorted(glob.glob(os.path.join(src, 'sweeps/kernels/*.yaml')))
+    ys += sorted(glob.glob(os.path.join(src, 'tests/kernels/**/*.yaml'), recursive=True))
+    return ys
+
+
+def top_value(text, key):
+    m = re.search(r'^%s:\s*(.*?)\s*(#.*)?$' % key, text, re.M)
+    return m.group(1) if m else None
+
+
+def threads_per_cta(text):
+    b = top_value(text, 'block')
+    nums = [int(x) for x in re.findall(r'\d+', b or '1')]
+    n = 1
+    for x in nums:
+        n *= x
+    return n
+
+
+def prepare(y, tmp):
+    """-> (path to run, name, valid warp sizes, threads per CTA, CTAs, has a CTA barrier)"""
+    text = open(y).read()
+    name = os.path.splitext(os.path.basename(y))[0]
+    kern = top_value(text, 'kernel')
+    ptx = open(os.path.join(os.path.dirname(y), kern)).read()
+    sizes = [32, 64] if WARP_OPS.search(ptx) else [8, 16, 32, 64]
+    path = y
+    if top_value(text, 'expect') is None and name != 'oob':
+        bufs = []
+        inbuf = False
+        for line in text.splitlines():
+            if re.match(r'^buffers:', line):
+                inbuf = True
+                continue
+            if inbuf:
+                m = re.match(r'^  ([A-Za-z_]\w*):', line)
+                if m:
+                    bufs.append(m.group(1))
+                elif re.match(r'^\S', line):
+                    inbuf = False
+        text = re.sub(r'^kernel:.*$', 'kernel: %s' % os.path.abspath(os.path.join(os.path.dirname(y), kern)),
+                      text, count=1, flags=re.M)
+        text += '\nexpect: {%s}\n' % ', '.join('%s: reference' % b for b in bufs)
+        path = os.path.join(tmp, 'derived_%s.yaml' % name)
+        with open(path, 'w') as f:
+            f.write(text)
+    grid = [int(x) for x in re.findall(r'\d+', top_value(text, 'grid') or '1')]
+    ctas = 1
+    for x in grid:
+        ctas *= x
+    return path, name, sizes, threads_per_cta(text), ctas, bool(re.search(r'\b(bar|barrier)\.(sync|red)\b|\bbar\s', ptx))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--bin', default=os.environ.get('WS_BIN', 'build/warpsweep'))
+    ap.add_argument('--src', default=os.environ.get('WS_SOURCE_DIR', '.'))
+    ap.add_argument('-j', '--jobs', type=int, default=2)
+    ap.add_argument('--only', action='append', default=[])
+    ap.add_argument('--max-cycles', type=int, default=20000000)
+    ap.add_argument('--skip-two-level-wide', action='store_true',
+                    help='no two_level for a kernel with CTA barriers and more warps than two_level_active '
+                         '(8): issue 10 bug 4 (never demotes barrier-parked warps) makes those time out')
+    ap.add_argument('--barrier-regs', type=int, default=16)
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix='conf')
+    fails = 0
+    total = 0
+    t0 = time.time()
+    import h5py
+    for y in workloads(args.src):
+        path, name, sizes, tpc, ctas, has_bar = prepare(y, tmp)
+        if args.only and name not in args.only:
+            continue
+        lines = ['name: conf_%s' % name, 'workload: %s' % os.path.abspath(path),
+                 # enough warp slots for one CTA at the narrowest warp size
+                 'base: {max_cycles: %d, barrier_regs: %d, warps: %d}' %
+                 (args.max_cycles, args.barrier_regs, max(32, -(-tpc // min(sizes)))), 'grid:',
+                 '  warp_size: [%s]' % ', '.join(map(str, sizes)),
+                 '  divergence: [%s]' % ', '.join(SCHEMES), '  scheduler: [%s]' % ', '.join(SCHEDS),
+                 '  issue: [%s]' % ', '.join(ISSUES)]
+        wide = [w for w in sizes if has_bar and ctas * -(-tpc // w) > 8]
+        if args.skip_two_level_wide and wide:
+            lines.append('exclude:')
+            lines += ['  - {scheduler: two_level, warp_size: %d}' % w for w in wide]
+        sw = os.path.join(tmp, 'conf_%s.sweep.yaml' % name)
+        with open(sw, 'w') as f:
+            f.write('\n'.join(lines) + '\n')
+        h5 = os.path.join(tmp, 'conf_%s.h5' % name)
+        p = subprocess.run([args.bin, 'run', sw, '-o', h5, '-j', str(args.jobs), '--force'],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        if p.returncode != 0:
+            print('FAIL %s: warpsweep run exit %d: %s' % (name, p.returncode, p.stderr.strip()[-500:]))
+            fails += 1
+            continue
+        with h5py.File(h5, 'r') as f:
+            pts = f['points'][:]
+        bad = 0
+        for r in pts:
+            dv = r['divergence'].decode()
+            want = EXPECT_STATUS.get((name, dv), 'ok')
+            st = r['status'].decode()
+            total += 1
+            if st != want:
+                bad += 1
+                if bad <= 3:
+                    print('FAIL %s warp_size=%d divergence=%s scheduler=%s issue=%s: %s (expected %s): %s' %
+                          (name, r['warp_size'], dv, r['scheduler'].decode(), r['issue'].decode(), st, want,
+                           r['message'].decode()[:300]))
+        if bad:
+            print('FAIL %s: %d of %d points (%s)' % (name, bad, len(pts), y))
+            fails += 1
+        else:
+            print('ok %s: %d points (warp sizes %s)%s' % (name, len(pts), sizes,
+                                                          ' [derived expect: reference]' if path != y else ''))
+    print('conformance: %d points in %.1f s, %d workloads failing' % (total, time.time() - t0, fails))
+    return 1 if fails else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
