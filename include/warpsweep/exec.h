@@ -30,6 +30,7 @@
  *   atom           dst[0]=d, src[0]=ADDR, src[1]=b, src[2]=c (cas)
  *   shfl.sync      dst[0]=d, dst[1]=p (optional), src a, b, c, membermask
  *   vote.sync      dst[0]=d, src[0]=a (pred, may be negated), src[1]=membermask
+ *                  (legacy vote without .sync: no src[1]; over the executing lanes)
  *   match.sync     dst[0]=d, dst[1]=p (all, optional), src a, membermask
  *   brx.idx        src[0]=index; in->target/ntargets index kernel->brx_targets
  *   mov            src or dst may be a VEC: packs/unpacks type_bits/nvec-bit elements
@@ -160,6 +161,40 @@ enum { WS_EXEC_OK = 0, WS_EXEC_FAULT = -1 };
  * line and address. */
 int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
                  uint64_t active, ws_effect *eff);
+
+/* Warp-level .sync operations (docs/model.md, "Warp-level operations and
+ * member masks"). Each executing lane's result is computed over the lanes of
+ * its own membermask that execute with it; an executing lane outside its own
+ * membermask is a fault (undefined in PTX).
+ *
+ * The membermask operand of a .sync warp-level instruction (shfl/vote/match/
+ * redux .sync, bar.warp.sync), or NULL (not one, or legacy vote without
+ * .sync). */
+const ws_operand *ws_warp_membermask(const ws_inst *in);
+
+/* 1 if lanes waiting at a and b may meet in one rendezvous: the same .sync
+ * opcode with the same qualifiers (shfl: mode; vote: mode; match: mode and
+ * type; redux: operation and type; bar.warp.sync: any), as the PTX ISA's
+ * "executed <op>.sync with the same qualifiers and same membermask value". */
+int ws_warp_same_kind(const ws_inst *a, const ws_inst *b);
+
+/* One instruction of a rendezvous: the lanes `active` run `in` at `pc`;
+ * `executed` is set to active & guard. */
+typedef struct ws_warp_part {
+    const ws_inst *in;
+    uint32_t pc;
+    uint64_t active;
+    uint64_t executed;
+} ws_warp_part;
+
+/* Executes parts[0..n) (disjoint lane sets, ws_warp_same_kind of each other)
+ * as one warp-level operation: every lane reads its operands from its own
+ * instruction, the combine step (ballot, reduction, match, shuffle source)
+ * spans the executing lanes of all parts, and every lane writes its own
+ * instruction's destinations. No control or memory effect. n = 1 is the same
+ * as ws_exec_inst on that instruction. Returns WS_EXEC_OK or WS_EXEC_FAULT
+ * (env->fault). */
+int ws_exec_warp_rendezvous(ws_exec_env *env, ws_warp *w, ws_warp_part *parts, unsigned n);
 
 /* Sets the per-lane registers of a freshly launched warp to zero. */
 void ws_warp_reset_regs(ws_warp *w, uint32_t nregs, uint32_t warp_size);

@@ -131,22 +131,21 @@ static int exec_brx(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
-int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
-                 uint64_t active, ws_effect *eff)
+void ws_xctx_init(ws_xctx *x, ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc, uint64_t active,
+                  ws_effect *eff)
 {
-    ws_xctx x;
-    x.env = env; x.w = w; x.in = in; x.eff = eff; x.pc = pc;
-    x.ws = env->launch->warp_size;
-    x.active = active;
+    x->env = env; x->w = w; x->in = in; x->eff = eff; x->pc = pc;
+    x->ws = env->launch->warp_size;
+    x->active = active;
     uint64_t exec = active;
     if (in->guard != WS_NO_REG) {
-        const uint64_t *g = &w->regs[(uint64_t)in->guard * x.ws];
+        const uint64_t *g = &w->regs[(uint64_t)in->guard * x->ws];
         uint64_t m = 0;
         unsigned neg = in->guard_neg != 0;
         LANE_LOOP(active) { unsigned l = LANE; if ((g[l] != 0) != neg) m |= 1ull << l; }
         exec = m;
     }
-    x.exec = exec;
+    x->exec = exec;
     eff->executed = exec;
     eff->taken = 0;
     eff->exited = 0;
@@ -154,6 +153,14 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
     eff->mem_kind = 0;
     eff->mem_bytes = 0;
     eff->mem_mask = 0;
+}
+
+int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
+                 uint64_t active, ws_effect *eff)
+{
+    ws_xctx x;
+    ws_xctx_init(&x, env, w, in, pc, active, eff);
+    const uint64_t exec = x.exec;
 
     switch ((ws_opcode)in->op) {
     case WS_OP_MOV: case WS_OP_ADDC: case WS_OP_SUBC: case WS_OP_MADC:

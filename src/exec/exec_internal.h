@@ -25,6 +25,11 @@ typedef struct ws_xctx {
     uint64_t sink[WS_MAX_WARP_SIZE];             /* writes to "_" / absent destinations */
 } ws_xctx;
 
+/* Sets up x for `in` on the lanes of `active`: x->exec = active & guard;
+ * resets eff's scalar fields (eff->executed = x->exec). */
+void ws_xctx_init(ws_xctx *x, ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc, uint64_t active,
+                  ws_effect *eff);
+
 /* A source operand: value of lane l is p[l * step]. */
 typedef struct ws_src {
     const uint64_t *p;

@@ -1,187 +1,274 @@
 /*
- * Warp-level instructions: shfl.sync, vote.sync, match.sync, redux.sync,
+ * Warp-level instructions: shfl.sync, vote(.sync), match.sync, redux.sync,
  * activemask.
- * The participating lanes are the executed ones (active & guard). Results
- * are computed from the sources of all lanes before any destination is
- * written (d may alias a).
+ *
+ * Member-mask rules (PTX ISA, "Parallel Synchronization and Communication
+ * Instructions": shfl.sync, vote.sync, match.sync, redux.sync): each lane's
+ * result is computed over the non-exited lanes of ITS OWN membermask. The
+ * caller (the cycle-level core, the reference) makes those lanes execute
+ * with it, so here "non-exited member" = member lane that executes (active &
+ * guard); a member that does not execute contributes nothing (a ballot bit
+ * 0, as the ISA says of a thread outside membermask). Lanes of one converged
+ * split may pass different membermasks (cooperative groups'
+ * tiled_partition, binary_partition, labeled_partition): each gets its own
+ * group's result. An executing lane that is not in its own membermask is a
+ * fault ("the behavior ... is undefined if the executing thread is not in the
+ * membermask"). Legacy vote without .sync (no membermask operand) reduces
+ * over the executing lanes of the warp ("across all active threads").
+ *
+ * A rendezvous (ws_exec_warp_rendezvous) runs several instructions of the
+ * same kind at different PCs as one operation: every lane reads its operands
+ * from its own instruction, the combine step spans the lanes of all of them,
+ * and every lane writes its own instruction's destinations. All sources are
+ * read before any destination is written (d may alias a).
  *
  * Lanes form aligned groups of 32 (one group when warp_size <= 32); each
  * group behaves as a 32-thread warp: lane fields and masks are the PTX 5-bit
- * / 32-bit ones relative to the group (exec.h). An executing lane that is not
- * in its own membermask is a fault (undefined behaviour in PTX).
+ * / 32-bit ones relative to the group (exec.h).
  */
 #include "exec_internal.h"
 
 static inline uint32_t group_bits(uint64_t m, unsigned l) { return (uint32_t)(m >> (l & ~31u)); }
 
-static int check_member(ws_xctx *x, ws_src mask)
+/* Every lane's operands, gathered from the instruction it executes. */
+typedef struct wlanes {
+    uint64_t exec;                        /* executing lanes, all parts */
+    uint64_t a[WS_MAX_WARP_SIZE];         /* source a (vote: the predicate, negation applied) */
+    uint32_t b[WS_MAX_WARP_SIZE];         /* shfl: lane / offset */
+    uint32_t c[WS_MAX_WARP_SIZE];         /* shfl: clamp and segment mask */
+    uint64_t members[WS_MAX_WARP_SIZE];   /* the lane's membermask, as warp lanes */
+    uint8_t part[WS_MAX_WARP_SIZE];       /* the lane's instruction (index into parts) */
+} wlanes;
+
+/* The membermask of lane l as a mask of warp lanes (group-relative 32 bits
+ * shifted to the lane's group). */
+static inline uint64_t member_lanes(uint32_t mm, unsigned l) { return (uint64_t)mm << (l & ~31u); }
+
+const ws_operand *ws_warp_membermask(const ws_inst *in)
 {
+    switch (in->op) {
+    case WS_OP_SHFL: return in->nsrc >= 4 ? &in->src[3] : NULL;
+    case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: return in->nsrc >= 2 ? &in->src[1] : NULL;
+    case WS_OP_BAR_WARP: return in->nsrc >= 1 ? &in->src[0] : NULL;
+    default: return NULL;
+    }
+}
+
+int ws_warp_same_kind(const ws_inst *a, const ws_inst *b)
+{
+    if (a->op != b->op || !ws_warp_membermask(a) || !ws_warp_membermask(b)) return 0;
+    if (a->op == WS_OP_BAR_WARP) return 1;          /* "a bar.warp.sync with the same membermask" */
+    return a->subop == b->subop && a->type == b->type;   /* "the same qualifiers" */
+}
+
+/* Reads the operands of x's executing lanes into L (part p). */
+static int gather(ws_xctx *x, unsigned p, wlanes *L)
+{
+    const ws_inst *in = x->in;
+    const ws_operand *mo = ws_warp_membermask(in);
+    ws_src a = ws_opnd(x, &in->src[0], 0);   /* vote: negation applied by ws_opnd */
+    ws_src b = {0}, c = {0}, m = {0};
+    int shfl = in->op == WS_OP_SHFL;
+    if (shfl) { b = ws_opnd(x, &in->src[1], 1); c = ws_opnd(x, &in->src[2], 2); }
+    if (mo) m = ws_opnd(x, mo, 3);
+    if (p == 0 && shfl) {
+        /* a shfl may name a source lane that does not execute (undefined in
+         * PTX): it reads the first instruction's register a there (0 for a
+         * special register) */
+        for (unsigned l = 0; l < x->ws; l++)
+            L->a[l] = in->src[0].kind == WS_OK_SREG ? 0 : SV(a, l) & 0xffffffffu;
+    }
     LANE_LOOP(x->exec) {
         unsigned l = LANE;
-        uint32_t mm = (uint32_t)SV(mask, l);
+        uint32_t mm = mo ? (uint32_t)SV(m, l) : group_bits(x->exec, l);
         if (!((mm >> (l & 31)) & 1))
             return ws_xfault(x, l, "%s.sync: executing lane %u is not in membermask 0x%08x",
-                             ws_opcode_name(x->in->op), l & 31, mm);
+                             ws_opcode_name(in->op), l & 31, mm);
+        L->members[l] = member_lanes(mm, l);
+        L->a[l] = shfl ? SV(a, l) & 0xffffffffu : SV(a, l);
+        if (shfl) { L->b[l] = (uint32_t)SV(b, l); L->c[l] = (uint32_t)SV(c, l); }
+        L->part[l] = (uint8_t)p;
     }
+    L->exec |= x->exec;
     return WS_EXEC_OK;
 }
 
-static int exec_shfl(ws_xctx *x)
+/* shfl: the PTX ISA's pseudo-code (lane, bval, cval, segmask, minLane,
+ * maxLane), j relative to the lane's group. */
+static void shfl_lane(const ws_inst *in, const wlanes *L, unsigned l, unsigned ws, uint64_t *d, uint8_t *p)
 {
-    const ws_inst *in = x->in;
-    const unsigned ws = x->ws;
-    ws_src a = ws_opnd(x, &in->src[0], 0);
-    ws_src b = ws_opnd(x, &in->src[1], 1);
-    ws_src c = ws_opnd(x, &in->src[2], 2);
-    ws_src m = ws_opnd(x, &in->src[3], 3);
-    if (in->src[3].kind != WS_OK_NONE && check_member(x, m)) return WS_EXEC_FAULT;
-    uint64_t *d = ws_dst(x, &in->dst[0]);
-    int hasp = in->dst[1].kind == WS_OK_REG && in->dst[1].reg != WS_NO_REG;
-    uint64_t *p = ws_dst(x, &in->dst[1]);
-    uint64_t val[WS_MAX_WARP_SIZE];
-    uint8_t pv[WS_MAX_WARP_SIZE];
-    const unsigned mode = in->subop;
-    LANE_LOOP(x->exec) {
-        unsigned l = LANE;
-        unsigned g = l & ~31u, lane = l & 31;
-        uint32_t bv = (uint32_t)SV(b, l) & 31, cv = (uint32_t)SV(c, l);
-        uint32_t cval = cv & 31, segmask = (cv >> 8) & 31;
-        int maxLane = (int)((lane & segmask) | (cval & ~segmask));
-        int minLane = (int)(lane & segmask);
-        int j, ok;
-        switch (mode) {
-        case WS_SHFL_UP: j = (int)lane - (int)bv; ok = j >= maxLane; break;
-        case WS_SHFL_DOWN: j = (int)lane + (int)bv; ok = j <= maxLane; break;
-        case WS_SHFL_BFLY: j = (int)(lane ^ bv); ok = j <= maxLane; break;
-        case WS_SHFL_IDX: j = minLane | (int)(bv & ~segmask); ok = j <= maxLane; break;
-        default: return ws_xfault(x, l, "shfl: unknown mode %u", mode);
-        }
-        if (ok && (j < 0 || g + (unsigned)j >= ws)) ok = 0;   /* no such lane in a narrow warp */
-        if (!ok) j = (int)lane;
-        val[l] = SV(a, g + (unsigned)j) & 0xffffffffu;
-        pv[l] = (uint8_t)ok;
+    unsigned g = l & ~31u, lane = l & 31;
+    uint32_t bv = L->b[l] & 31, cv = L->c[l];
+    uint32_t cval = cv & 31, segmask = (cv >> 8) & 31;
+    int maxLane = (int)((lane & segmask) | (cval & ~segmask));
+    int minLane = (int)(lane & segmask);
+    int j, ok;
+    switch (in->subop) {
+    case WS_SHFL_UP: j = (int)lane - (int)bv; ok = j >= maxLane; break;
+    case WS_SHFL_DOWN: j = (int)lane + (int)bv; ok = j <= maxLane; break;
+    case WS_SHFL_BFLY: j = (int)(lane ^ bv); ok = j <= maxLane; break;
+    default: j = minLane | (int)(bv & ~segmask); ok = j <= maxLane; break;   /* idx */
     }
-    LANE_LOOP(x->exec) {
-        unsigned l = LANE;
-        d[l] = val[l];
-        if (hasp) p[l] = pv[l];
-    }
-    return WS_EXEC_OK;
+    if (ok && (j < 0 || g + (unsigned)j >= ws)) ok = 0;   /* no such lane in a narrow warp */
+    if (!ok) j = (int)lane;
+    *d = L->a[g + (unsigned)j];
+    *p = (uint8_t)ok;
 }
 
-static int exec_vote(ws_xctx *x)
+static uint64_t vote_lane(const ws_inst *in, const wlanes *L, uint64_t ballot, unsigned l)
 {
-    const ws_inst *in = x->in;
-    ws_src a = ws_opnd(x, &in->src[0], 0);   /* negation applied by ws_opnd */
-    ws_src m = ws_opnd(x, &in->src[1], 1);
-    if (in->src[1].kind != WS_OK_NONE && check_member(x, m)) return WS_EXEC_FAULT;
-    uint64_t ballot = 0;
-    LANE_LOOP(x->exec) { unsigned l = LANE; if (SV(a, l)) ballot |= 1ull << l; }
-    uint64_t *d = ws_dst(x, &in->dst[0]);
-    const uint64_t E = x->exec;
-    LANE_LOOP(E) {
-        unsigned l = LANE;
-        uint32_t part = group_bits(E, l), yes = group_bits(ballot, l);
-        uint64_t r;
-        switch (in->subop) {
-        case WS_VOTE_ALL: r = yes == part; break;
-        case WS_VOTE_ANY: r = yes != 0; break;
-        case WS_VOTE_UNI: r = yes == 0 || yes == part; break;
-        case WS_VOTE_BALLOT: r = yes; break;
-        default: return ws_xfault(x, l, "vote: unknown mode %u", in->subop);
-        }
-        d[l] = r;
+    uint64_t M = L->members[l] & L->exec;
+    uint32_t part = group_bits(M, l), yes = group_bits(ballot & M, l);
+    switch (in->subop) {
+    case WS_VOTE_ALL: return yes == part;
+    case WS_VOTE_ANY: return yes != 0;
+    case WS_VOTE_UNI: return yes == 0 || yes == part;
+    default: return yes;   /* ballot */
     }
-    return WS_EXEC_OK;
 }
 
-static int exec_match(ws_xctx *x)
+static void match_lane(const ws_inst *in, const wlanes *L, unsigned l, uint64_t *d, uint8_t *p)
 {
-    const ws_inst *in = x->in;
-    ws_src a = ws_opnd(x, &in->src[0], 0);
-    ws_src m = ws_opnd(x, &in->src[1], 1);
-    if (in->src[1].kind != WS_OK_NONE && check_member(x, m)) return WS_EXEC_FAULT;
-    const uint64_t M = ws_ty_mask(in->type);
-    const uint64_t E = x->exec;
-    uint64_t res[WS_MAX_WARP_SIZE];
-    uint8_t pv[WS_MAX_WARP_SIZE];
-    LANE_LOOP(E) {
-        unsigned l = LANE;
-        unsigned g = l & ~31u;
-        uint64_t grp = E & (0xffffffffull << g);
-        uint64_t v = SV(a, l) & M, same = 0;
-        for (uint64_t mm = grp; mm; mm &= mm - 1) {
-            unsigned k = (unsigned)__builtin_ctzll(mm);
-            if ((SV(a, k) & M) == v) same |= 1ull << k;
-        }
-        if (in->subop == WS_MATCH_ALL) {
-            int all = same == grp;
-            res[l] = all ? (uint32_t)(grp >> g) : 0;
-            pv[l] = (uint8_t)all;
-        } else {
-            res[l] = (uint32_t)(same >> g);
-            pv[l] = 0;
-        }
+    const uint64_t T = ws_ty_mask(in->type);
+    uint64_t M = L->members[l] & L->exec, v = L->a[l] & T, same = 0;
+    for (uint64_t mm = M; mm; mm &= mm - 1) {
+        unsigned k = (unsigned)__builtin_ctzll(mm);
+        if ((L->a[k] & T) == v) same |= 1ull << k;
     }
-    uint64_t *d = ws_dst(x, &in->dst[0]);
-    int hasp = in->dst[1].kind == WS_OK_REG && in->dst[1].reg != WS_NO_REG;
-    uint64_t *p = ws_dst(x, &in->dst[1]);
-    LANE_LOOP(E) {
-        unsigned l = LANE;
-        d[l] = res[l];
-        if (hasp) p[l] = pv[l];
+    if (in->subop == WS_MATCH_ALL) {
+        int all = same == M;
+        *d = all ? group_bits(M, l) : 0;
+        *p = (uint8_t)all;
+    } else {
+        *d = group_bits(same, l);
+        *p = 0;
     }
-    return WS_EXEC_OK;
 }
 
-/* redux.sync.op.type d, a, membermask: every participating lane of a group
- * gets the reduction of a over the group's participating lanes (.add wraps
- * modulo 2^32; .min/.max signed for .s32, unsigned for .u32). */
-static int exec_redux(ws_xctx *x)
+/* redux.sync.op.type: the reduction over the member lanes in ascending
+ * order (.add wraps modulo 2^32; .min/.max signed for .s32, unsigned for .u32). */
+static uint64_t redux_lane(const ws_inst *in, const wlanes *L, unsigned l)
 {
-    const ws_inst *in = x->in;
-    ws_src a = ws_opnd(x, &in->src[0], 0);
-    ws_src m = ws_opnd(x, &in->src[1], 1);
-    if (in->src[1].kind != WS_OK_NONE && check_member(x, m)) return WS_EXEC_FAULT;
-    const uint64_t E = x->exec;
     const int sgn = in->type == WS_TY_S32;
-    uint32_t acc[WS_MAX_WARP_SIZE / 32];
-    int have[WS_MAX_WARP_SIZE / 32] = {0};
-    LANE_LOOP(E) {
-        unsigned l = LANE, g = l >> 5;
-        uint32_t v = (uint32_t)SV(a, l);
-        if (!have[g]) { acc[g] = v; have[g] = 1; continue; }
-        uint32_t r = acc[g];
+    uint64_t M = L->members[l] & L->exec;
+    uint32_t r = (uint32_t)L->a[__builtin_ctzll(M)];
+    for (uint64_t mm = M & (M - 1); mm; mm &= mm - 1) {
+        uint32_t v = (uint32_t)L->a[__builtin_ctzll(mm)];
         switch (in->subop) {
         case WS_ATOM_ADD: r += v; break;
         case WS_ATOM_MIN: r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r); break;
         case WS_ATOM_MAX: r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r); break;
         case WS_ATOM_AND: r &= v; break;
         case WS_ATOM_OR: r |= v; break;
-        case WS_ATOM_XOR: r ^= v; break;
+        default: r ^= v; break;   /* xor */
+        }
+    }
+    return r;
+}
+
+static int check_modes(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    unsigned l = (unsigned)__builtin_ctzll(x->exec);
+    switch (in->op) {
+    case WS_OP_SHFL:
+        if (in->subop < WS_SHFL_UP || in->subop > WS_SHFL_IDX) return ws_xfault(x, l, "shfl: unknown mode %u", in->subop);
+        break;
+    case WS_OP_VOTE:
+        if (in->subop < WS_VOTE_ALL || in->subop > WS_VOTE_BALLOT) return ws_xfault(x, l, "vote: unknown mode %u", in->subop);
+        break;
+    case WS_OP_REDUX:
+        switch (in->subop) {
+        case WS_ATOM_ADD: case WS_ATOM_MIN: case WS_ATOM_MAX: case WS_ATOM_AND: case WS_ATOM_OR: case WS_ATOM_XOR: break;
         default: return ws_xfault(x, l, "redux.sync: unsupported operation %u", in->subop);
         }
-        acc[g] = r;
+        break;
+    default: break;
     }
-    uint64_t *d = ws_dst(x, &in->dst[0]);
-    LANE_LOOP(E) { unsigned l = LANE; d[l] = acc[l >> 5]; }
     return WS_EXEC_OK;
+}
+
+/* Computes every executing lane's results (all sources were gathered) and
+ * writes them to the destinations of its own instruction. */
+static void combine_and_write(ws_xctx *x, ws_warp_part *parts, unsigned n, const wlanes *L)
+{
+    uint64_t ballot = 0;
+    LANE_LOOP(L->exec) { unsigned l = LANE; if (L->a[l]) ballot |= 1ull << l; }
+    uint64_t res[WS_MAX_WARP_SIZE];
+    uint8_t pv[WS_MAX_WARP_SIZE];
+    LANE_LOOP(L->exec) {
+        unsigned l = LANE;
+        const ws_inst *in = parts[L->part[l]].in;
+        pv[l] = 0;
+        switch (in->op) {
+        case WS_OP_SHFL: shfl_lane(in, L, l, x->ws, &res[l], &pv[l]); break;
+        case WS_OP_VOTE: res[l] = vote_lane(in, L, ballot, l); break;
+        case WS_OP_MATCH: match_lane(in, L, l, &res[l], &pv[l]); break;
+        case WS_OP_REDUX: res[l] = redux_lane(in, L, l); break;
+        default: res[l] = 0; break;   /* bar.warp.sync: no value */
+        }
+    }
+    for (unsigned p = 0; p < n; p++) {
+        const ws_inst *in = parts[p].in;
+        if (in->op == WS_OP_BAR_WARP) continue;
+        uint64_t *d = ws_dst(x, &in->dst[0]);
+        int hasp = in->ndst >= 2 && in->dst[1].kind == WS_OK_REG && in->dst[1].reg != WS_NO_REG;
+        uint64_t *q = ws_dst(x, &in->dst[1]);
+        LANE_LOOP(parts[p].executed) {
+            unsigned l = LANE;
+            d[l] = res[l];
+            if (hasp) q[l] = pv[l];
+        }
+    }
+}
+
+/* Gathers every part, then combines. x is reused for each part in turn. */
+static int run_parts(ws_xctx *x, ws_exec_env *env, ws_warp *w, ws_warp_part *parts, unsigned n, ws_effect *eff)
+{
+    wlanes L;
+    L.exec = 0;
+    for (unsigned p = 0; p < n; p++) {
+        ws_xctx_init(x, env, w, parts[p].in, parts[p].pc, parts[p].active, eff);
+        parts[p].executed = x->exec;
+        if (!x->exec || parts[p].in->op == WS_OP_BAR_WARP) continue;   /* bar.warp.sync: no values */
+        if (check_modes(x) || gather(x, p, &L)) return WS_EXEC_FAULT;
+    }
+    combine_and_write(x, parts, n, &L);
+    return WS_EXEC_OK;
+}
+
+int ws_exec_warp_rendezvous(ws_exec_env *env, ws_warp *w, ws_warp_part *parts, unsigned n)
+{
+    ws_xctx x;
+    ws_effect eff;
+    if (n == 0 || n > WS_MAX_WARP_SIZE) return WS_EXEC_OK;
+    for (unsigned p = 1; p < n; p++)
+        if (!ws_warp_same_kind(parts[0].in, parts[p].in)) {
+            ws_xctx_init(&x, env, w, parts[p].in, parts[p].pc, parts[p].active, &eff);
+            return ws_xfault(&x, (unsigned)__builtin_ctzll(parts[p].active | 1), "%s cannot meet %s in one rendezvous",
+                             ws_opcode_name(parts[p].in->op), ws_opcode_name(parts[0].in->op));
+        }
+    return run_parts(&x, env, w, parts, n, &eff);
 }
 
 int ws_exec_warp(ws_xctx *x)
 {
-    switch (x->in->op) {
-    case WS_OP_SHFL: return exec_shfl(x);
-    case WS_OP_VOTE: return exec_vote(x);
-    case WS_OP_MATCH: return exec_match(x);
-    case WS_OP_REDUX: return exec_redux(x);
+    const ws_inst *in = x->in;
+    switch (in->op) {
+    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: {
+        ws_warp_part part = {.in = in, .pc = x->pc, .active = x->active};
+        ws_effect *eff = x->eff;
+        int rc = run_parts(x, x->env, x->w, &part, 1, eff);
+        eff->executed = part.executed;
+        return rc;
+    }
     case WS_OP_ACTIVEMASK: {
-        uint64_t *d = ws_dst(x, &x->in->dst[0]);
+        uint64_t *d = ws_dst(x, &in->dst[0]);
         LANE_LOOP(x->exec) { unsigned l = LANE; d[l] = group_bits(x->active, l); }
         return WS_EXEC_OK;
     }
     default:
         return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "%s: not a warp-level instruction",
-                         ws_opcode_name(x->in->op));
+                         ws_opcode_name(in->op));
     }
 }

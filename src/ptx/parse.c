@@ -12,6 +12,7 @@
  *   selp/slct  src[2] = selector
  *   shfl.sync  dst[0] = d, dst[1] = p (optional); src[0] = a, b, c, membermask
  *   vote.sync  dst[0] = d; src[0] = predicate (may be negated), src[1] = membermask
+ *   vote       (legacy, no .sync) dst[0] = d; src[0] = predicate
  *   match.sync dst[0] = d, dst[1] = p (match.all); src[0] = a, src[1] = membermask
  *   bar/barrier .sync/.arrive: src[0] = barrier, src[1] = thread count (optional)
  *              .red: dst[0] = d; src[0] = barrier, [src[1] = count,] last src = predicate
@@ -1014,8 +1015,9 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
         else { *nd = 0; *smin = in->subop == WS_BAR_ARRIVE ? 2 : 1; *smax = 2; }
         break;
     case WS_OP_SHFL: *smin = *smax = 4; break;
+    case WS_OP_VOTE: *smin = 1; *smax = 2; break;   /* legacy vote: no membermask */
     case WS_OP_ACTIVEMASK: *smin = *smax = 0; break;
-    default: break; /* binary ops, vote, match: 1 dst, 2 src */
+    default: break; /* binary ops, match: 1 dst, 2 src */
     }
 }
 
@@ -1369,11 +1371,12 @@ static int parse_inst(P *p)
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in->cmp) return err_at(p, optok, "'%s' needs a comparison (.eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan)", mn);
     if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");
     if ((op == WS_OP_ATOM || op == WS_OP_RED) && !in->subop) return err_at(p, optok, "'%s' needs an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)", mn);
-    if ((op == WS_OP_SHFL || op == WS_OP_VOTE || op == WS_OP_MATCH || op == WS_OP_REDUX) && !ms.sync)
+    /* vote without .sync is the legacy (sm_6x) form: over the active lanes, no membermask */
+    if ((op == WS_OP_SHFL || op == WS_OP_MATCH || op == WS_OP_REDUX) && !ms.sync)
         return err_at(p, optok, "'%s' needs .sync (the non-.sync forms are not supported)", mn);
     if (op == WS_OP_BAR_WARP && !ms.sync) return err_at(p, optok, "'bar.warp' needs .sync");
     if (op == WS_OP_SHFL && !in->subop) return err_at(p, optok, "'shfl.sync' needs a mode (.up .down .bfly .idx)");
-    if (op == WS_OP_VOTE && !in->subop) return err_at(p, optok, "'vote.sync' needs a mode (.all .any .uni .ballot)");
+    if (op == WS_OP_VOTE && !in->subop) return err_at(p, optok, "'%s' needs a mode (.all .any .uni .ballot)", ms.sync ? "vote.sync" : "vote");
     if (op == WS_OP_MATCH && !in->subop) return err_at(p, optok, "'match.sync' needs a mode (.any .all)");
     if (op == WS_OP_REDUX) {   /* redux.sync: .add/.min/.max on .u32/.s32, .and/.or/.xor on .b32 */
         int arith = in->subop == WS_ATOM_ADD || in->subop == WS_ATOM_MIN || in->subop == WS_ATOM_MAX;
@@ -1430,6 +1433,8 @@ static int parse_inst(P *p)
         return err_at(p, cur(p), "expected ',' or ';' after operand of '%s', got '%.*s'", mn, TK(cur(p)));
     adv(p);
     k->ninsts++;
+    if (op == WS_OP_VOTE && nops != (ms.sync ? 3 : 2))   /* shape() allows both forms */
+        return err_at(p, optok, "'%s' takes %d operands, got %d", ms.sync ? "vote.sync" : "vote", ms.sync ? 3 : 2, nops);
     if (decode_operands(p, in, ii, ops, nops, optok)) return -1;
     /* st.param only writes a call's or function's .param variables (now .local) */
     if (op == WS_OP_ST && in->space == WS_SP_PARAM)

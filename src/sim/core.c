@@ -178,21 +178,24 @@ static inline uint64_t opnd_value(const ws_simrun *r, const ws_cwarp *w, const w
     return 0;
 }
 
-/* The membermask operand of a .sync warp-level operation, or NULL. */
-static inline const ws_operand *membermask_opnd(const ws_inst *in)
-{
-    switch (in->op) {
-    case WS_OP_SHFL: return in->nsrc >= 4 ? &in->src[3] : NULL;
-    case WS_OP_VOTE: return in->nsrc >= 2 ? &in->src[1] : NULL;
-    case WS_OP_MATCH: case WS_OP_REDUX: return in->nsrc >= 2 ? &in->src[1] : NULL;
-    case WS_OP_BAR_WARP: return in->nsrc >= 1 ? &in->src[0] : NULL;
-    default: return NULL;
-    }
-}
-
 static inline int is_cta_barrier(const ws_inst *in)
 {
     return in->op == WS_OP_BAR || in->op == WS_OP_BARRIER;
+}
+
+/* bar.red: the lanes of `lanes` whose predicate (the last source, '!'
+ * applied) is true. */
+static uint64_t bar_red_preds(const ws_simrun *r, const ws_cwarp *w, const ws_inst *in, uint64_t lanes)
+{
+    const ws_operand *p = &in->src[in->nsrc - 1];
+    uint64_t yes = 0;
+    for (uint64_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        uint64_t v = p->kind == WS_OK_IMM ? (uint64_t)p->imm
+                     : p->kind == WS_OK_REG ? w->fw.regs[(size_t)p->reg * r->ws + l] : 0;
+        if (((v & 1) != 0) != (p->neg != 0)) yes |= 1ull << l;
+    }
+    return yes;
 }
 
 int ws_core_waiting_long(const ws_core *c, uint32_t slot, uint64_t now)
@@ -226,6 +229,9 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
     ct->live_threads = r->launch.threads_per_cta;
     memset(ct->bar_arrived, 0, sizeof ct->bar_arrived);
     memset(ct->bar_expect, 0, sizeof ct->bar_expect);
+    memset(ct->bar_red_n, 0, sizeof ct->bar_red_n);
+    memset(ct->bar_red_true, 0, sizeof ct->bar_red_true);
+    memset(ct->bar_plain_n, 0, sizeof ct->bar_plain_n);
     const uint32_t *b = r->launch.block;
     for (uint32_t i = 0; i < r->warps_per_cta; i++) {
         uint32_t hw = ct->first_warp + i;
@@ -293,9 +299,47 @@ static void note_parking(ws_core *c, ws_cwarp *w, uint32_t slot)
     if (s->ops->parking) s->ops->parking(s, slot);
 }
 
+static void fail(ws_simrun *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* bar.red's result for one waiting lane (PTX ISA, bar.red): .popc the number
+ * of participating threads whose predicate is true, .and / .or whether all /
+ * any of them are. */
+static uint64_t bar_red_value(const ws_inst *in, uint32_t n, uint32_t ntrue)
+{
+    switch (in->subop) {
+    case WS_BAR_RED_POPC: return ntrue;
+    case WS_BAR_RED_AND: return ntrue == n;
+    default: return ntrue != 0;
+    }
+}
+
+/* Writes bar.red's result to the destination of each released lane `rel` of
+ * w; under scoreboard issue the register becomes ready at `done`. */
+static void write_bar_red(ws_simrun *r, ws_ccta *ct, ws_cwarp *w, uint32_t bar, uint64_t rel, uint64_t done)
+{
+    for (uint64_t m = rel; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        const ws_inst *in = w->held_red[l];
+        w->held_red[l] = NULL;
+        if (!in || in->ndst < 1 || in->dst[0].kind != WS_OK_REG || in->dst[0].reg == WS_NO_REG) continue;
+        uint32_t reg = in->dst[0].reg;
+        w->fw.regs[(size_t)reg * r->ws + l] = bar_red_value(in, ct->bar_red_n[bar], ct->bar_red_true[bar]);
+        if (!r->blocking && reg < r->nregs) {
+            if (w->sb_ready[reg] <= r->now) w->sb_mask[reg] = 0;
+            w->sb_mask[reg] |= 1ull << l;
+            if (done > w->sb_ready[reg]) { w->sb_ready[reg] = done; w->sb_mem[reg] = 0; }
+        }
+    }
+}
+
 static void cta_release(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t bar, uint64_t now)
 {
     uint64_t done = now + r->lat_alu;
+    if (ct->bar_red_n[bar] && ct->bar_plain_n[bar])
+        fail(r, WS_ST_ERROR, "%s: CTA %u: barrier %u was reached by %u threads with bar.red and %u with bar.sync/"
+             "bar.arrive at once (the PTX ISA: bar.red must not be intermixed with bar.sync or bar.arrive on the "
+             "same active barrier)", r->k->path ? r->k->path : "kernel", ct->fc.linear_id, bar,
+             ct->bar_red_n[bar], ct->bar_plain_n[bar]);
     for (uint32_t i = 0; i < ct->nwarps; i++) {
         ws_cwarp *w = &c->warps[ct->first_warp + i];
         uint64_t rel = 0;
@@ -306,6 +350,7 @@ static void cta_release(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t bar, uin
         if (!rel) continue;
         w->held &= ~rel;
         note_parking(c, w, ct->first_warp + i);
+        write_bar_red(r, ct, w, bar, rel, done);
         for (uint64_t m = rel; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctzll(m);
             w->lane_ready[l] = done;
@@ -318,6 +363,9 @@ static void cta_release(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t bar, uin
     if (done > r->last_complete) r->last_complete = done;
     ct->bar_arrived[bar] = 0;
     ct->bar_expect[bar] = 0;
+    ct->bar_red_n[bar] = 0;
+    ct->bar_red_true[bar] = 0;
+    ct->bar_plain_n[bar] = 0;
 }
 
 static void cta_check_bars(ws_simrun *r, ws_core *c, ws_ccta *ct, uint64_t now)
@@ -330,7 +378,6 @@ static void cta_check_bars(ws_simrun *r, ws_core *c, ws_ccta *ct, uint64_t now)
 }
 
 /* ------------------------------------------------------------- issuing -- */
-static void fail(ws_simrun *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fail(ws_simrun *r, int status, const char *fmt, ...)
 {
     if (r->status >= 0) return;
@@ -356,6 +403,39 @@ static void warp_finished(ws_simrun *r, ws_core *c, uint32_t slot)
         ct->live = 0;
         c->live_ctas--;
         r->done_ctas++;
+    }
+}
+
+/* Timing state after lanes `mask` of w issued `in`, complete at `done`:
+ * blocking issue holds the lanes (barrier) or the warp (stack); scoreboard
+ * issue marks the registers `in` writes as pending on those lanes. */
+static void note_pending(ws_simrun *r, ws_cwarp *w, const ws_inst *in, uint64_t mask, uint64_t done, int is_mem,
+                         uint64_t now)
+{
+    if (r->blocking) {
+        uint64_t lanes = r->div->per_lane_blocking ? mask : w->fw.valid;
+        for (uint64_t m = lanes; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            w->lane_ready[l] = done;
+            w->lane_mem[l] = (uint8_t)is_mem;
+        }
+        if (done > w->busy_until) w->busy_until = done;
+    } else {
+        for (uint32_t i = 0; i < in->n_wr; i++) {
+            uint32_t reg = in->wr[i];
+            if (reg >= r->nregs) continue;
+            if (w->sb_ready[reg] <= now) {
+                w->sb_mask[reg] = mask;
+                w->sb_ready[reg] = done;
+                w->sb_mem[reg] = (uint8_t)is_mem;
+            } else {
+                w->sb_mask[reg] |= mask;
+                if (done >= w->sb_ready[reg]) {
+                    w->sb_ready[reg] = done;
+                    w->sb_mem[reg] = (uint8_t)is_mem;
+                }
+            }
+        }
     }
 }
 
@@ -398,32 +478,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         break;
     }
     if (done > r->last_complete) r->last_complete = done;
-    /* timing state */
-    if (r->blocking) {
-        uint64_t lanes = r->div->per_lane_blocking ? sp.mask : w->fw.valid;
-        for (uint64_t m = lanes; m; m &= m - 1) {
-            uint32_t l = (uint32_t)__builtin_ctzll(m);
-            w->lane_ready[l] = done;
-            w->lane_mem[l] = (uint8_t)is_mem;
-        }
-        if (done > w->busy_until) w->busy_until = done;
-    } else {
-        for (uint32_t i = 0; i < in->n_wr; i++) {
-            uint32_t reg = in->wr[i];
-            if (reg >= r->nregs) continue;
-            if (w->sb_ready[reg] <= now) {
-                w->sb_mask[reg] = sp.mask;
-                w->sb_ready[reg] = done;
-                w->sb_mem[reg] = (uint8_t)is_mem;
-            } else {
-                w->sb_mask[reg] |= sp.mask;
-                if (done >= w->sb_ready[reg]) {
-                    w->sb_ready[reg] = done;
-                    w->sb_mem[reg] = (uint8_t)is_mem;
-                }
-            }
-        }
-    }
+    note_pending(r, w, in, sp.mask, done, is_mem, now);
     r->warp_insts++;
     r->thread_insts += (uint64_t)__builtin_popcountll(sp.mask);
     if (r->opts && (r->opts->trace || r->opts->timeline)) ws_trace_issue(r, c->id, slot, level, &sp, in);
@@ -446,9 +501,19 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         uint32_t n = (uint32_t)__builtin_popcountll(eff.executed);
         ct->bar_arrived[bar] += n;
         if (ok2 && cnt) ct->bar_expect[bar] = cnt;
+        if (is_red) {
+            ct->bar_red_n[bar] += n;
+            ct->bar_red_true[bar] += (uint32_t)__builtin_popcountll(bar_red_preds(r, w, in, eff.executed));
+        } else {
+            ct->bar_plain_n[bar] += n;
+        }
         if (in->subop != WS_BAR_ARRIVE) {
             w->held |= eff.executed;
-            for (uint64_t m = eff.executed; m; m &= m - 1) w->held_bar[__builtin_ctzll(m)] = (uint8_t)bar;
+            for (uint64_t m = eff.executed; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(m);
+                w->held_bar[l] = (uint8_t)bar;
+                w->held_red[l] = is_red ? in : NULL;
+            }
             note_parking(c, w, slot);
         }
         cta_check_bars(r, c, ct, now);
@@ -468,6 +533,159 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     return 0;
 }
 
+/* ------------------------------------------------- warp-level .sync ops -- */
+/* The lanes named by the membermasks of the lanes `lanes` of w at `in` (each
+ * lane reads its own; a 32-bit mask per 32-lane group, exec.h), restricted to
+ * lanes that hold a thread and have not exited. */
+static uint64_t sync_members(const ws_simrun *r, const ws_cwarp *w, const ws_operand *mo, uint64_t lanes)
+{
+    uint64_t need = 0;
+    for (uint64_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        uint64_t mm = mo->kind == WS_OK_IMM ? (uint64_t)mo->imm
+                      : mo->kind == WS_OK_REG ? w->fw.regs[(size_t)mo->reg * r->ws + l] : 0xffffffffull;
+        need |= (mm & 0xffffffffull) << (l & ~31u);
+    }
+    return need & w->fw.valid & ~w->exited;
+}
+
+/* A split without its lanes held at a CTA barrier (barrier scheme: the
+ * others may go on); 0 if none is left or the scheme holds the whole split. */
+static int split_free_part(const ws_simrun *r, const ws_cwarp *w, const ws_split *sp, ws_split *out)
+{
+    *out = *sp;
+    if (sp->mask & w->held) {
+        if (!r->div->per_lane_blocking || !(sp->mask & ~w->held)) return 0;
+        out->mask &= ~w->held;
+    }
+    return 1;
+}
+
+/* Collects the rendezvous of the .sync operation `in` that split parts[0]
+ * waits at (docs/model.md, "Warp-level operations and member masks"): the
+ * other ready splits holding member lanes must wait at an instruction of the
+ * same kind (ws_warp_same_kind); their lanes' own membermasks join the set,
+ * until every member lane is covered. Returns the number of parts, or 0 if a
+ * member lane is elsewhere (not there yet, at another kind of operation, held
+ * at a CTA barrier or blocked): the split keeps waiting. */
+static uint32_t collect_rendezvous(const ws_simrun *r, const ws_cwarp *w, const ws_split *sps, uint32_t ns,
+                                   uint32_t first, uint64_t need, ws_split *parts)
+{
+    const ws_inst *in = &r->k->insts[parts[0].pc];
+    uint64_t covered = parts[0].mask, used = 1ull << first;
+    uint32_t n = 1;
+    while (need & ~covered) {
+        uint32_t k = 0;
+        ws_split t;
+        for (; k < ns; k++) {
+            if ((used >> k) & 1 || !split_free_part(r, w, &sps[k], &t)) continue;
+            if (t.mask & need & ~covered) break;
+        }
+        if (k == ns || t.pc >= r->k->ninsts) return 0;
+        const ws_inst *tin = &r->k->insts[t.pc];
+        if (!ws_warp_same_kind(in, tin)) return 0;
+        used |= 1ull << k;
+        parts[n++] = t;
+        covered |= t.mask;
+        need |= sync_members(r, w, ws_warp_membermask(tin), t.mask);
+    }
+    return n;
+}
+
+/* Issues a rendezvous of n splits as ONE warp instruction over their union
+ * (one issue slot, alu latency): the combine step runs once across the
+ * instructions, then each split advances with its own instruction. */
+static int issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *parts, uint32_t n,
+                            uint64_t now)
+{
+    ws_cwarp *w = &c->warps[slot];
+    ws_warp_part wp[WS_MAX_WARP_SIZE];
+    uint64_t all = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        wp[i] = (ws_warp_part){.in = &r->k->insts[parts[i].pc], .pc = parts[i].pc, .active = parts[i].mask};
+        all |= parts[i].mask;
+    }
+    r->env.clock = now;
+    if (ws_exec_warp_rendezvous(&r->env, &w->fw, wp, n) != WS_EXEC_OK) {
+        fail(r, WS_ST_ERROR, "%s", r->env.fault);
+        return -1;
+    }
+    uint64_t done = now + r->lat_alu;
+    if (done > r->last_complete) r->last_complete = done;
+    r->warp_insts++;
+    r->thread_insts += (uint64_t)__builtin_popcountll(all);
+    for (uint32_t i = 0; i < n; i++) {
+        note_pending(r, w, wp[i].in, parts[i].mask, done, 0, now);
+        if (r->opts && (r->opts->trace || r->opts->timeline)) ws_trace_issue(r, c->id, slot, 0, &parts[i], wp[i].in);
+        ws_effect eff;   /* a warp-level operation: no control flow, no memory access */
+        eff.executed = wp[i].executed;
+        eff.taken = eff.exited = eff.mem_mask = 0;
+        eff.mem_space = WS_SP_NONE;
+        eff.mem_kind = 0;
+        eff.mem_bytes = 0;
+        char err[WS_ERROR_LEN];
+        if (r->div->update(&r->divctx, w->div, &parts[i], wp[i].in, &eff, err, sizeof err) < 0) {
+            fail(r, WS_ST_ERROR, "%s: warp %u: %s", r->k->path ? r->k->path : "kernel", slot, err);
+            return -1;
+        }
+    }
+    w->wake = 0;
+    ws_sched *s = &c->scheds[w->sched];
+    s->ops->issued(s, slot, now);
+    return 0;
+}
+
+/* Under the stack only the TOS runs: a .sync operation whose member lanes
+ * are on another path of the stack can never complete (pre-Volta, every
+ * member must execute the same .sync instruction converged: undefined in the
+ * PTX ISA for sm_6x). Reported at once as a SIMT deadlock. */
+static void stack_sync_deadlock(ws_simrun *r, uint32_t slot, const ws_split *sp, const ws_inst *in, uint64_t missing)
+{
+    fail(r, WS_ST_DEADLOCK,
+         "%s: warp %u: SIMT deadlock: %s at pc %u (PTX line %u) with lanes 0x%llx waits for member lanes 0x%llx "
+         "that are on another path of the reconvergence stack (divergence=stack runs only the top entry; a .sync "
+         "warp operation reached from different branches needs independent thread scheduling, divergence=barrier)",
+         r->k->path ? r->k->path : "kernel", slot, ws_opcode_name(in->op), sp->pc, in->line,
+         (unsigned long long)sp->mask, (unsigned long long)missing);
+}
+
+/* The cycle at which split sp (at `in`) may issue as far as timing goes
+ * (<= now: it may issue now), with the stall class in *reason. */
+static uint64_t split_ready_at(const ws_simrun *r, const ws_cwarp *w, const ws_split *sp, const ws_inst *in,
+                               uint64_t now, uint8_t *reason)
+{
+    uint64_t t = 0;
+    uint8_t memr = 0;
+    if (r->blocking) {
+        if (w->busy_until <= now) return 0;
+        if (r->div->per_lane_blocking) {
+            for (uint64_t m = sp->mask; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(m);
+                if (w->lane_ready[l] > t) { t = w->lane_ready[l]; memr = w->lane_mem[l]; }
+            }
+        } else {
+            t = w->busy_until;
+            for (uint64_t m = sp->mask; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(m);
+                if (w->lane_ready[l] == t) { memr = w->lane_mem[l]; break; }
+            }
+        }
+    } else {
+        for (uint32_t q = 0; q < in->n_rd; q++) {
+            uint32_t reg = in->rd[q];
+            if (reg < r->nregs && w->sb_ready[reg] > now && (w->sb_mask[reg] & sp->mask) &&
+                w->sb_ready[reg] > t) { t = w->sb_ready[reg]; memr = w->sb_mem[reg]; }
+        }
+        for (uint32_t q = 0; q < in->n_wr; q++) {
+            uint32_t reg = in->wr[q];
+            if (reg < r->nregs && w->sb_ready[reg] > now && (w->sb_mask[reg] & sp->mask) &&
+                w->sb_ready[reg] > t) { t = w->sb_ready[reg]; memr = w->sb_mem[reg]; }
+        }
+    }
+    *reason = memr ? WS_STALL_MEM : WS_STALL_DEP;
+    return t;
+}
+
 /* Tries to issue from warp `slot`. Returns 1 if it issued, 0 if stalled
  * (w->wake / wake_reason set), -1 on a terminal error. */
 static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now)
@@ -479,89 +697,53 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now)
     uint64_t best = WS_NEVER;
     uint8_t reason = WS_STALL_SYNC;
     const ws_inst *insts = r->k->insts;
+    ws_split parts[WS_MAX_WARP_SIZE];
     uint32_t j = start;
     for (uint32_t i = 0; i < ns; i++, j = (j + 1 == ns ? 0 : j + 1)) {
-        const ws_split *sp = &sps[j];
         ws_split part;
-        if (sp->mask & w->held) {                              /* lanes at a CTA barrier */
-            if (!r->div->per_lane_blocking || !(sp->mask & ~w->held)) continue;
-            part = *sp;                                        /* barrier: the others may go on */
-            part.mask &= ~w->held;
-            sp = &part;
-        }
+        if (!split_free_part(r, w, &sps[j], &part)) continue;  /* lanes at a CTA barrier */
+        const ws_split *sp = &part;
         if (sp->pc >= r->k->ninsts) {
             fail(r, WS_ST_ERROR, "%s: warp %u ran off the end of the kernel (pc %u)",
                  r->k->path ? r->k->path : "kernel", slot, sp->pc);
             return -1;
         }
         const ws_inst *in = &insts[sp->pc];
-        if (r->div->warp_sync_waits) {
-            const ws_operand *mo = membermask_opnd(in);
-            if (mo) {
-                /* membermask is a 32-bit mask per 32-lane group (exec.h): each
-                 * group with lanes in the split waits for its own members, read
-                 * from one of its lanes (an immediate is sign-extended: keep
-                 * the low 32 bits) */
-                uint64_t need = 0;
-                for (uint32_t gb = 0; gb < r->ws; gb += 32) {
-                    uint64_t gm = (r->ws - gb >= 32 ? 0xffffffffull : (1ull << (r->ws - gb)) - 1) << gb;
-                    if (!(sp->mask & gm)) continue;
-                    int ok;
-                    uint64_t mm = opnd_value(r, w, mo, sp->mask & gm, &ok) & 0xffffffffull;
-                    if (!ok) mm = 0xffffffffull;
-                    need |= (mm << gb) & gm;
+        uint32_t nparts = 1;
+        const ws_operand *mo = ws_warp_membermask(in);
+        if (mo) {
+            uint64_t need = sync_members(r, w, mo, sp->mask);
+            if (need & ~sp->mask) {
+                if (!r->div->warp_sync_waits) {
+                    stack_sync_deadlock(r, slot, sp, in, need & ~sp->mask);
+                    return -1;
                 }
-                need &= w->fw.valid & ~w->exited;
-                if (need & ~sp->mask) continue;               /* members not there yet */
+                parts[0] = part;
+                nparts = collect_rendezvous(r, w, sps, ns, j, need, parts);
+                if (!nparts) continue;                        /* members not there yet */
             }
         }
-        if (r->blocking) {
-            if (w->busy_until > now) {
-                uint64_t t = 0;
-                uint8_t memr = 0;
-                if (r->div->per_lane_blocking) {
-                    for (uint64_t m = sp->mask; m; m &= m - 1) {
-                        uint32_t l = (uint32_t)__builtin_ctzll(m);
-                        if (w->lane_ready[l] > t) { t = w->lane_ready[l]; memr = w->lane_mem[l]; }
-                    }
-                } else {
-                    t = w->busy_until;
-                    for (uint64_t m = sp->mask; m; m &= m - 1) {
-                        uint32_t l = (uint32_t)__builtin_ctzll(m);
-                        if (w->lane_ready[l] == t) { memr = w->lane_mem[l]; break; }
-                    }
-                }
-                if (t > now) {
-                    if (t < best) { best = t; reason = memr ? WS_STALL_MEM : WS_STALL_DEP; }
-                    continue;
-                }
-            }
-        } else {
-            uint64_t t = 0;
-            uint8_t memr = 0;
-            for (uint32_t q = 0; q < in->n_rd; q++) {
-                uint32_t reg = in->rd[q];
-                if (reg < r->nregs && w->sb_ready[reg] > now && (w->sb_mask[reg] & sp->mask) &&
-                    w->sb_ready[reg] > t) { t = w->sb_ready[reg]; memr = w->sb_mem[reg]; }
-            }
-            for (uint32_t q = 0; q < in->n_wr; q++) {
-                uint32_t reg = in->wr[q];
-                if (reg < r->nregs && w->sb_ready[reg] > now && (w->sb_mask[reg] & sp->mask) &&
-                    w->sb_ready[reg] > t) { t = w->sb_ready[reg]; memr = w->sb_mem[reg]; }
-            }
-            if (t > now) {
-                if (t < best) { best = t; reason = memr ? WS_STALL_MEM : WS_STALL_DEP; }
-                continue;
-            }
+        uint64_t t = 0;
+        uint8_t why = WS_STALL_DEP;
+        for (uint32_t q = 0; q < nparts; q++) {
+            const ws_split *pq = nparts > 1 ? &parts[q] : sp;
+            uint8_t wq;
+            uint64_t tq = split_ready_at(r, w, pq, &insts[pq->pc], now, &wq);
+            if (tq > t) { t = tq; why = wq; }
+        }
+        if (t > now) {
+            if (t < best) { best = t; reason = why; }
+            continue;
         }
         if (in->op == WS_OP_LD || in->op == WS_OP_LDU) {   /* memory unit: a free L1 MSHR? */
             ws_mem_req q = {.cycle = now, .core = c->id, .warp = slot, .inst = in, .eff = NULL};
-            uint64_t t = ws_mem_accept(&r->memsys, &q);
-            if (t > now) {
-                if (t < best) { best = t; reason = WS_STALL_MSHR; }
+            uint64_t tm = ws_mem_accept(&r->memsys, &q);
+            if (tm > now) {
+                if (tm < best) { best = tm; reason = WS_STALL_MSHR; }
                 continue;
             }
         }
+        if (nparts > 1) return issue_rendezvous(r, c, slot, parts, nparts, now) < 0 ? -1 : 1;
         uint32_t level = r->div->level(w->div, j);
         return issue(r, c, slot, sp, level, now) < 0 ? -1 : 1;
     }

@@ -24,6 +24,12 @@ typedef struct ws_ccta {             /* a CTA slot on a core */
     uint32_t live_threads;           /* threads not exited */
     uint32_t bar_arrived[WS_CTA_BARS];
     uint32_t bar_expect[WS_CTA_BARS]; /* 0: all live threads */
+    /* bar.red (docs/model.md, CTA barriers): the threads that arrived at each
+     * barrier with bar.red, how many of them with a true predicate, and the
+     * threads that arrived with bar.sync/bar.arrive (mixing is an error) */
+    uint32_t bar_red_n[WS_CTA_BARS];
+    uint32_t bar_red_true[WS_CTA_BARS];
+    uint32_t bar_plain_n[WS_CTA_BARS];
 } ws_ccta;
 
 typedef struct ws_cwarp {            /* a hardware warp slot */
@@ -35,6 +41,7 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
     uint64_t exited;                 /* lanes that exited */
     uint64_t held;                   /* lanes waiting at a CTA barrier */
     uint8_t held_bar[WS_MAX_WARP_SIZE];
+    const ws_inst *held_red[WS_MAX_WARP_SIZE]; /* bar.red a held lane waits at (its destination), or NULL */
     uint64_t wake;                   /* cached: cannot issue before this cycle */
     uint8_t wake_reason;             /* WS_STALL_* of that wait */
     uint64_t busy_until;             /* blocking: max over lane_ready */

@@ -12,10 +12,12 @@
  *     bar.red's result (popc / and / or of the predicates of the threads
  *     released together) is written here, since the executor has no CTA view;
  *   - warp-level .sync operations (shfl.sync, vote.sync, match.sync,
- *     bar.warp.sync): a thread waits until every lane of its membermask that
- *     has not exited is waiting at the same instruction; they then execute
- *     together as one ws_exec_inst call over those lanes;
- *   - activemask: the threads of the lane's 32-lane group that are running at
+ *     redux.sync, bar.warp.sync): a thread waits until every lane of its
+ *     membermask that has not exited waits at a .sync operation of the same
+ *     kind (the same instruction or, as on sm_70+, one at another PC); they
+ *     then execute together as one rendezvous (ws_exec_warp_rendezvous), each
+ *     lane over its own membermask;
+ *   - activemask and legacy vote (no .sync): the threads of the lane's 32-lane group that are running at
  *     the same instruction (converged with it, as a SIMT warp would run them:
  *     threads on the same path move in lock step here) execute it together,
  *     each getting that mask (not just its own bit, which would make
@@ -47,6 +49,7 @@ typedef struct ref_cta {
     uint32_t live;                    /* threads not exited */
     uint32_t arrived[NBARRIERS];
     uint32_t expected[NBARRIERS];     /* 0: every live thread */
+    uint32_t plain[NBARRIERS];        /* arrivals by bar.sync / bar.arrive (bar.red must not mix with them) */
 } ref_cta;
 
 typedef struct ref {
@@ -124,24 +127,14 @@ static int is_cta_barrier(const ws_inst *in)
     return in->op == WS_OP_BAR || in->op == WS_OP_BARRIER;
 }
 
-/* Warp-level operations that synchronise the lanes of a member mask; the
- * mask is the last source operand of the .sync forms. */
+/* Warp-level .sync operations synchronise the lanes of a member mask (the
+ * lane's own, exec.h: 32 bits per 32-lane group). */
 static int warp_sync_mask(const ref *r, const ws_warp *w, const ws_inst *in, uint32_t lane, uint64_t *mask)
 {
-    int need;
-    switch (in->op) {
-    case WS_OP_SHFL: need = 4; break;
-    case WS_OP_VOTE: need = 2; break;
-    case WS_OP_MATCH: need = 2; break;
-    case WS_OP_REDUX: need = 2; break;
-    case WS_OP_BAR_WARP: need = 1; break;
-    default: return 0;
-    }
-    uint64_t m32;
-    if (in->nsrc >= need)
-        m32 = opnd(r, w, &in->src[in->nsrc - 1], lane) & 0xffffffffull;
-    else
-        m32 = 0xffffffffull;   /* non-.sync form: the whole (32-lane group of the) warp */
+    const ws_operand *mo = ws_warp_membermask(in);
+    if (!mo)
+        return 0;
+    uint64_t m32 = opnd(r, w, mo, lane) & 0xffffffffull;
     uint32_t base = lane & ~31u;
     *mask = ((m32 << base) & w->valid) | (1ull << lane);
     return 1;
@@ -158,15 +151,21 @@ static int check_barrier(ref *r, uint32_t c, uint32_t id)
     uint32_t need = rc->expected[id] ? rc->expected[id] : rc->live;
     if (rc->arrived[id] < need)
         return 0;
+    uint32_t plain = rc->plain[id];
     rc->arrived[id] = 0;
     rc->expected[id] = 0;
-    /* bar.red: popc / and / or of the waiting threads' predicates */
+    rc->plain[id] = 0;
+    /* bar.red: popc / and / or of the predicates of the threads waiting at a bar.red */
     uint32_t nwait = 0, ntrue = 0;
     for (uint64_t t = (uint64_t)c * r->wpc * r->ws; t < (uint64_t)(c + 1) * r->wpc * r->ws; t++)
-        if (r->state[t] == T_BAR && r->bar[t] == id) {
+        if (r->state[t] == T_BAR && r->bar[t] == id && r->k->insts[r->pc[t]].subop >= WS_BAR_RED_POPC) {
             nwait++;
             ntrue += r->redp[t];
         }
+    if (nwait && plain)
+        return fail(r, WS_ST_ERROR, "CTA %u: barrier %u was reached by %u threads with bar.red and %u with bar.sync/"
+                    "bar.arrive at once (the PTX ISA: bar.red must not be intermixed with bar.sync or bar.arrive on "
+                    "the same active barrier)", c, id, nwait, plain);
     for (uint32_t wi = 0; wi < r->wpc; wi++) {
         uint32_t g = c * r->wpc + wi;
         ws_warp *w = &r->warps[g];
@@ -210,20 +209,37 @@ static int arrive(ref *r, uint32_t c, uint32_t id, uint32_t count)
     return check_barrier(r, c, id);
 }
 
-/* Executes the warp-level operation at pc if every live lane of mask waits there. */
+/* Executes the warp-level operation at pc as a rendezvous (docs/model.md,
+ * "Warp-level operations and member masks") if every live lane of mask, and
+ * of the membermasks of those lanes in turn, waits at a .sync operation of
+ * the same kind (ws_warp_same_kind), at pc or at another PC: each lane reads
+ * its operands from its own instruction. */
 static int try_warp_sync(ref *r, uint32_t g, uint32_t pc, uint64_t mask)
 {
     ws_warp *w = &r->warps[g];
-    uint64_t m = mask & ~r->exited[g];
-    for (uint64_t x = m; x; x &= x - 1) {
-        uint32_t l = (uint32_t)__builtin_ctzll(x);
+    const ws_inst *in = &r->k->insts[pc];
+    uint64_t m = 0, todo = mask & ~r->exited[g];
+    while (todo) {
+        uint32_t l = (uint32_t)__builtin_ctzll(todo);
         uint64_t t = (uint64_t)g * r->ws + l;
-        if (r->state[t] != T_WARP || r->pc[t] != pc)
+        if (r->state[t] != T_WARP || !ws_warp_same_kind(in, &r->k->insts[r->pc[t]]))
             return 0;
+        m |= 1ull << l;
+        todo = (todo | (r->wmask[t] & ~r->exited[g])) & ~m;
     }
     if (!m)
         return 0;
-    if (ws_exec_inst(&r->env, w, &r->k->insts[pc], pc, m, &r->eff) != WS_EXEC_OK)
+    ws_warp_part parts[WS_MAX_WARP_SIZE];
+    unsigned n = 0;
+    for (uint64_t x = m; x; x &= x - 1) {   /* one part per PC */
+        uint32_t l = (uint32_t)__builtin_ctzll(x);
+        uint32_t lpc = r->pc[(uint64_t)g * r->ws + l];
+        unsigned i = 0;
+        while (i < n && parts[i].pc != lpc) i++;
+        if (i == n) parts[n++] = (ws_warp_part){.in = &r->k->insts[lpc], .pc = lpc, .active = 0};
+        parts[i].active |= 1ull << l;
+    }
+    if (ws_exec_warp_rendezvous(&r->env, w, parts, n) != WS_EXEC_OK)
         return exec_fault(r, g, (uint32_t)__builtin_ctzll(m));
     for (uint64_t x = m; x; x &= x - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(x);
@@ -252,8 +268,8 @@ static void thread_exit(ref *r, uint32_t g, uint32_t lane)
     }
 }
 
-/* activemask at pc on lane: executed together by the lanes of its 32-lane
- * group that are running at pc (see the header). */
+/* activemask (or legacy vote without .sync) at pc on lane: executed together
+ * by the lanes of its 32-lane group that are running at pc (see the header). */
 static int activemask_turn(ref *r, uint32_t g, uint32_t lane, uint32_t pc)
 {
     ws_warp *w = &r->warps[g];
@@ -305,6 +321,8 @@ static int step(ref *r, uint32_t g, uint32_t lane)
                         (unsigned long long)id, pc, in->line);
         }
         uint32_t c = g / r->wpc;
+        if (!is_red)
+            r->rc[c].plain[id]++;
         if (in->subop == WS_BAR_ARRIVE) {
             if (ws_exec_inst(&r->env, w, in, pc, bit, &r->eff) != WS_EXEC_OK)
                 return exec_fault(r, g, lane);
@@ -315,8 +333,8 @@ static int step(ref *r, uint32_t g, uint32_t lane)
         r->bar[t] = (uint8_t)id;
         return arrive(r, c, (uint32_t)id, (uint32_t)count);
     }
-    if (in->op == WS_OP_ACTIVEMASK)
-        return activemask_turn(r, g, lane, pc);
+    if (in->op == WS_OP_ACTIVEMASK || (in->op == WS_OP_VOTE && !ws_warp_membermask(in)))
+        return activemask_turn(r, g, lane, pc);   /* legacy vote: over the active lanes, like activemask */
     uint64_t mask;
     if (warp_sync_mask(r, w, in, lane, &mask) && guard_true(r, w, in, lane)) {
         r->state[t] = T_WARP;
