@@ -38,8 +38,8 @@ void ws_uniformity(ws_kernel *k);
  * is the copy's own, so ws_kernel_free frees it; k is not modified) with the
  * pseudo-instructions of the Volta-style convergence-barrier scheme inserted:
  *
- *   ADD  Bx  (WS_OP_BADD, unit CTRL)  the currently active threads become the
- *            participants of barrier Bx (the previous mask is overwritten).
+ *   ADD  Bx  (WS_OP_BADD, unit CTRL)  the threads that execute it join the
+ *            participants of barrier Bx (the mask is emptied when Bx clears).
  *   WAIT Bx  (WS_OP_BWAIT, unit SYNC) an arriving participant is blocked; a
  *            non-participant passes. Bx clears when every participant is
  *            blocked at WAIT Bx, yielded, or exited; the blocked threads are
@@ -58,9 +58,8 @@ void ws_uniformity(ws_kernel *k);
  *    barriers reconverge at P their WAITs are ordered innermost first: the
  *    barrier whose ADD comes later in program order first);
  *    ADD Bx immediately before b, except when b lies on a cycle that avoids P
- *    (a loop exited through b, e.g. the spin lock): re-executing the ADD in
- *    every iteration would overwrite the mask and drop the threads already
- *    waiting at P, so the ADD is hoisted to the entry of that cycle (the
+ *    (a loop exited through b, e.g. the spin lock): the ADD is hoisted to
+ *    the entry of that cycle, as ptxas places BSSY before the loop (the
  *    strongly connected component of b's block in the CFG without P): it is
  *    inserted before the loop header and only edges from outside the loop go
  *    through it (a fall-through from inside the loop into the header gets an

@@ -9,7 +9,10 @@
  *    spin-lock acquire in a grid-stride loop, lanes in different iterations;
  *    a register reused once its barrier is dead), each resumes after its own
  *    WAIT, as the patent's per-thread state does.
- *  - per warp: participation masks part[Bx] (ADD overwrites, as passes.h says).
+ *  - per warp: participation masks part[Bx]: ADD adds the threads that execute
+ *    it (the patent: the instruction "indicates ... that the thread participates
+ *    in a convergence barrier"), so splits that reach one ADD at different times
+ *    (lanes leaving a spin lock one by one) all become participants.
  *  - splits = the ready threads grouped by PC: each split is a schedulable
  *    unit; threads that reach the same PC merge into one split.
  *  - ADD, WAIT and YIELD are not issued: they take effect, at no cost, the
@@ -83,7 +86,7 @@ static int settle(const ws_div_ctx *c, bst *s, uint32_t pc, uint64_t lanes)
     while (lanes && pc < k->ninsts) {
         const ws_inst *in = &k->insts[pc];
         if (in->op == WS_OP_BADD) {
-            if (in->barrier < s->nbar) PART(s)[in->barrier] = lanes;
+            if (in->barrier < s->nbar) PART(s)[in->barrier] |= lanes;
             pc++;
         } else if (in->op == WS_OP_YIELD) {
             s->yielded |= lanes;
