@@ -593,7 +593,8 @@ static int parse_var(P *p, int is_extern)
 enum {
     A_TYPE = 0, A_TYPE2, A_SPACE, A_CMP, A_BOOL, A_RND, A_RNDI, A_SAT, A_FTZ, A_APPROX, A_FULL,
     A_HILO, A_WIDE, A_CC, A_UNI, A_VOL, A_TO, A_ALIGNED, A_ORDER, A_SCOPE, A_CACHE, A_NC, A_VEC,
-    A_ATOM, A_SHFL, A_VOTE, A_BARK, A_MATCH, A_PRMT, A_SHF, A_TESTP, A_SYNC, A_IDX, A_NOFTZ, A_SHIFTAMT, A_NCAT
+    A_ATOM, A_SHFL, A_VOTE, A_BARK, A_MATCH, A_PRMT, A_SHF, A_TESTP, A_SYNC, A_IDX, A_NOFTZ, A_SHIFTAMT,
+    A_BMODE, A_PACK, A_ACCUM, A_NCAT
 };
 #define B(x) (1ull << (x))
 static const char *const cat_names[A_NCAT] = {
@@ -608,7 +609,8 @@ static const char *const cat_names[A_NCAT] = {
     [A_SHFL] = ".up/.down/.bfly/.idx", [A_VOTE] = ".all/.any/.uni/.ballot", [A_BARK] = ".sync/.arrive/.red",
     [A_MATCH] = ".any/.all", [A_PRMT] = "a mode (.f4e .b4e .rc8 .ecl .ecr .rc16)", [A_SHF] = ".l/.r and .wrap/.clamp",
     [A_TESTP] = "a test (.finite .infinite .number .notanumber .normal .subnormal)", [A_SYNC] = ".sync",
-    [A_IDX] = ".idx", [A_NOFTZ] = ".noftz", [A_SHIFTAMT] = ".shiftamt",
+    [A_IDX] = ".idx", [A_NOFTZ] = ".noftz", [A_SHIFTAMT] = ".shiftamt", [A_BMODE] = ".clamp/.wrap",
+    [A_PACK] = "a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)", [A_ACCUM] = ".add",
 };
 
 #define ARITH (B(A_TYPE) | B(A_RND) | B(A_SAT) | B(A_FTZ))
@@ -654,16 +656,33 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_VOTE] = B(A_SYNC) | B(A_VOTE) | B(A_TYPE), [WS_OP_ACTIVEMASK] = B(A_TYPE),
     [WS_OP_MATCH] = B(A_SYNC) | B(A_MATCH) | B(A_TYPE),
     [WS_OP_REDUX] = B(A_SYNC) | B(A_ATOM) | B(A_TYPE),
+    [WS_OP_DP4A] = B(A_TYPE2), [WS_OP_DP2A] = B(A_TYPE2) | B(A_HILO),
+    [WS_OP_FNS] = B(A_TYPE), [WS_OP_BMSK] = B(A_TYPE) | B(A_BMODE), [WS_OP_SZEXT] = B(A_TYPE) | B(A_BMODE),
+    [WS_OP_CVT_PACK] = B(A_PACK) | B(A_SAT) | B(A_TYPE), [WS_OP_LOP3] = B(A_TYPE),
+#define VIDEO B(A_TYPE2) | B(A_SAT) | B(A_ACCUM)
+    [WS_OP_VADD2] = VIDEO, [WS_OP_VSUB2] = VIDEO, [WS_OP_VAVRG2] = VIDEO, [WS_OP_VABSDIFF2] = VIDEO,
+    [WS_OP_VMIN2] = VIDEO, [WS_OP_VMAX2] = VIDEO, [WS_OP_VADD4] = VIDEO, [WS_OP_VSUB4] = VIDEO,
+    [WS_OP_VAVRG4] = VIDEO, [WS_OP_VABSDIFF4] = VIDEO, [WS_OP_VMIN4] = VIDEO, [WS_OP_VMAX4] = VIDEO,
+#undef VIDEO
 };
 
+/* the SIMD video instructions vop2/vop4 (three types: .dtype .atype .btype) */
+static int is_simd_video(int op) { return op >= WS_OP_VADD2 && op <= WS_OP_VMAX4; }
+
+/* the scalar and other video instructions, refused by name (PTX ISA 9.7.16) */
+static const char *const video_refused[] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad",
+                                            "vset", "vset2", "vset4"};
+
+static const char *const pack_names[] = {"", "u2", "s2", "u4", "s4", "u8", "s8", "u16", "s16"};
+
 typedef struct modstate {
-    ws_type types[2];
+    ws_type types[3];
     int ntypes;
     int bar_red;       /* saw .red on bar/barrier */
     int shf_dir, shf_mode;
     int sync;
     int idx;
-    uint32_t type_tok[2];
+    uint32_t type_tok[3];
 } modstate;
 
 /* classifies one modifier (without the dot) for opcode op and applies it;
@@ -673,13 +692,17 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     const char *s = t->s + 1;
     size_t n = t->n - 1;
     int op = in->op, x;
+    if (op == WS_OP_CVT_PACK && !in->subop && (x = ws_name_index(pack_names, 9, s, n)) > 0) {
+        in->subop = (uint8_t)x;
+        return A_PACK;
+    }
     if (is_half_type(s, n))
         return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types), -2;
     ws_type ty = ws_type_from_name(s, n);
     if (ty == WS_TY_F16)
         return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types), -2;
     if (ty != WS_TY_NONE) {
-        if (ms->ntypes >= 2) return err_at(p, t, "too many types on '%s'", ws_opcode_name(op)), -2;
+        if (ms->ntypes >= (is_simd_video(op) ? 3 : 2)) return err_at(p, t, "too many types on '%s'", ws_opcode_name(op)), -2;
         ms->type_tok[ms->ntypes] = (uint32_t)(t - p->t);
         ms->types[ms->ntypes++] = ty;
         return (op_allow[op] & B(A_TYPE2)) ? A_TYPE2 : A_TYPE;
@@ -720,6 +743,10 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     }
     if (op == WS_OP_BRX && n == 3 && !memcmp(s, "idx", 3)) { ms->idx = 1; return A_IDX; }
     if (op == WS_OP_BFIND && n == 8 && !memcmp(s, "shiftamt", 8)) { in->subop = WS_BFIND_SHIFTAMT; return A_SHIFTAMT; }
+    if ((op == WS_OP_BMSK || op == WS_OP_SZEXT) && !in->subop) {
+        if (n == 5 && !memcmp(s, "clamp", 5)) { in->subop = WS_BMODE_CLAMP; return A_BMODE; }
+        if (n == 4 && !memcmp(s, "wrap", 4)) { in->subop = WS_BMODE_WRAP; return A_BMODE; }
+    }
     if (n == 4 && !memcmp(s, "sync", 4) && (op_allow[op] & B(A_SYNC))) { ms->sync = 1; return A_SYNC; }
     if (op == WS_OP_MEMBAR || op == WS_OP_FENCE) {
         if (n == 3 && !memcmp(s, "cta", 3)) { in->subop = WS_SCOPE_CTA; return A_SCOPE; }
@@ -757,6 +784,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         case WS_MOD_NOFTZ: return A_NOFTZ;
         case WS_MOD_RELAXED: case WS_MOD_ACQUIRE: case WS_MOD_RELEASE: return A_ORDER;
         case WS_MOD_NONCOHERENT: return A_NC;
+        case WS_MOD_ADD: return A_ACCUM;
         default: in->mods &= ~f->bit; return -1;
         }
     }
@@ -839,6 +867,13 @@ static int parse_operand(P *p, raw *r)
     if (is_punct(t, '!')) {
         adv(p);
         ws_tok *rt = cur(p);
+        if (rt->kind == WS_TK_INT) {   /* !0, !1: a negated predicate constant */
+            r->kind = R_NUM;
+            r->numtok = p->i;
+            r->neg = 1;
+            adv(p);
+            return 0;
+        }
         if (rt->kind != WS_TK_IDENT || !lookup_reg(p, rt, &r->reg))
             return err_at(p, rt, "expected a predicate register after '!', got '%.*s'", TK(rt));
         adv(p);
@@ -936,6 +971,12 @@ static int parse_operand(P *p, raw *r)
                               "%%lanemask_eq/lt/le/gt/ge)", (int)len, name);
             return err_at(p, t, "undefined register '%.*s'", TK(t));
         }
+        if (tok_eq(t, "WARP_SZ") && !smap_get(&p->syms, t->s, t->n, NULL)) {
+            adv(p);   /* the run-time constant behind warpSize (PTX ISA 4.4, predefined identifiers): see exec.h */
+            r->kind = R_SREG;
+            r->sreg = WS_SR_WARP_SZ;
+            return 0;
+        }
         adv(p);
         r->kind = R_NAME;
         r->has_name = 1;
@@ -982,7 +1023,15 @@ ws_type ws_ptx_src_type(const ws_inst *in, int j)
     case WS_OP_SELP: return j == 2 ? WS_TY_PRED : (ws_type)in->type;
     case WS_OP_SETP: return j == 2 ? WS_TY_PRED : (ws_type)in->type;
     case WS_OP_CVTA: return in->type ? (ws_type)in->type : WS_TY_U64;
-    default: return (ws_type)in->type;
+    case WS_OP_DP4A: case WS_OP_DP2A:
+        if (j < 2) return (ws_type)(j ? in->type2 : in->type);
+        return in->type == WS_TY_U32 && in->type2 == WS_TY_U32 ? WS_TY_U32 : WS_TY_S32;
+    case WS_OP_FNS: return j == 2 ? WS_TY_S32 : WS_TY_B32;
+    case WS_OP_CVT_PACK: return j == 2 ? WS_TY_B32 : WS_TY_S32;
+    default:
+        if (in->op >= WS_OP_VADD2 && in->op <= WS_OP_VMAX4)
+            return (ws_type)(j == 0 ? in->type2 : j == 1 ? in->subop : in->type);
+        return (ws_type)in->type;
     }
 }
 
@@ -1000,7 +1049,9 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     case WS_OP_MAD: case WS_OP_MADC: case WS_OP_MAD24: case WS_OP_SAD: case WS_OP_FMA: case WS_OP_SHF:
     case WS_OP_PRMT: case WS_OP_BFE: case WS_OP_SELP: case WS_OP_SLCT:
         *smin = *smax = 3; break;
-    case WS_OP_BFI: *smin = *smax = 4; break;
+    case WS_OP_BFI: case WS_OP_LOP3: *smin = *smax = 4; break;
+    case WS_OP_DP4A: case WS_OP_DP2A: case WS_OP_FNS: *smin = *smax = 3; break;
+    case WS_OP_CVT_PACK: *smin = *smax = in->subop >= WS_PACK_U16 ? 2 : 3; break;
     case WS_OP_SETP: case WS_OP_SET: *smin = *smax = in->boolop ? 3 : 2; break;
     case WS_OP_ST: case WS_OP_RED: *nd = 0; break;
     case WS_OP_ATOM: *smin = *smax = in->subop == WS_ATOM_CAS ? 3 : 2; break;
@@ -1142,6 +1193,15 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
             in->nsrc++;
             continue;
         }
+        if (cls == C_PRED && r->kind == R_NUM && p->t[r->numtok].kind == WS_TK_INT) {
+            /* PTX ISA 4.5.1 (predicate constants): an integer in a predicate operand is false
+             * when zero, true otherwise, as in C; '!' is folded in here */
+            o->kind = WS_OK_IMM;
+            o->reg = WS_NO_REG;
+            o->imm = (p->t[r->numtok].ival != 0) != (r->neg != 0);
+            in->nsrc++;
+            continue;
+        }
         if (cls == C_PRED) {
             if (r->kind != R_REG) return err_at(p, t, "operand %d of '%s' must be a predicate register, got '%.*s'", nd + j + 1, mn, TK(t));
             if (check_pred(p, r->reg, t, "the predicate operand")) return -1;
@@ -1162,8 +1222,10 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
             o->sreg = r->sreg;
             break;
         case R_NUM:
+            if (r->neg) return err_at(p, t, "'!' negates only predicate operands of setp/selp/vote/bar.red");
             o->kind = WS_OK_IMM;
             if (num_bits(p, &p->t[r->numtok], r->numneg, ws_ptx_src_type(in, in->nsrc), &o->imm)) return -1;
+            if (ws_ptx_src_type(in, in->nsrc) == WS_TY_PRED) o->imm = o->imm != 0;   /* PTX ISA 4.5.1 */
             break;
         case R_NAME:
             o->kind = WS_OK_IMM;
@@ -1305,6 +1367,44 @@ out:
     return rc;
 }
 
+static int is_u32_s32(unsigned t) { return t == WS_TY_U32 || t == WS_TY_S32; }
+
+/* the type and modifier rules of dp4a dp2a fns bmsk szext cvt.pack lop3 and the SIMD video
+ * instructions (PTX ISA 9.7.1.23-24, 9.7.1.26-27 (dp4a, dp2a), 9.7.1.22 (fns), 9.7.8.6 (lop3),
+ * 9.7.9.22 (cvt.pack), 9.7.16.2 (vop2/vop4)) */
+static int check_new_forms(P *p, ws_inst *in, const ws_tok *optok)
+{
+    const char *mn = ws_opcode_name(in->op);
+    switch (in->op) {
+    case WS_OP_DP4A: case WS_OP_DP2A:
+        if (!is_u32_s32(in->type) || !is_u32_s32(in->type2))
+            return err_at(p, optok, "'%s' takes .atype and .btype from .u32/.s32", mn);
+        if (in->op == WS_OP_DP2A && !!(in->mods & WS_MOD_LO) == !!(in->mods & WS_MOD_HI))
+            return err_at(p, optok, "'dp2a' needs one of .lo or .hi");
+        return 0;
+    case WS_OP_FNS: case WS_OP_LOP3:
+        if (in->type != WS_TY_B32) return err_at(p, optok, "'%s' takes .b32", mn);
+        return 0;
+    case WS_OP_BMSK: case WS_OP_SZEXT:
+        if (!in->subop) return err_at(p, optok, "'%s' needs .clamp or .wrap", mn);
+        if (in->op == WS_OP_BMSK ? in->type != WS_TY_B32 : !is_u32_s32(in->type))
+            return err_at(p, optok, "'%s' takes %s", mn, in->op == WS_OP_BMSK ? ".b32" : ".u32 or .s32");
+        return 0;
+    case WS_OP_CVT_PACK:
+        if (!(in->mods & WS_MOD_SAT)) return err_at(p, optok, "'cvt.pack' needs .sat");
+        if (in->type != WS_TY_S32 || (in->subop < WS_PACK_U16 && in->type2 != WS_TY_B32))
+            return err_at(p, optok, "'cvt.pack.sat' takes .s32 sources%s", in->subop < WS_PACK_U16 ? " and a .b32 c operand" : "");
+        return 0;
+    default:
+        if (!is_simd_video(in->op)) return 0;
+        if (!is_u32_s32(in->type) || !is_u32_s32(in->type2) || !is_u32_s32(in->subop))
+            return err_at(p, optok, "'%s' takes .dtype .atype .btype from .u32/.s32", mn);
+        if ((in->mods & WS_MOD_SAT) && (in->mods & WS_MOD_ADD))
+            return err_at(p, optok, "'%s': .sat cannot be used with the secondary accumulate .add", mn);
+        return 0;
+    }
+}
+
 static int parse_inst(P *p)
 {
     ws_kernel *k = p->k;
@@ -1328,6 +1428,11 @@ static int parse_inst(P *p)
     }
     uint32_t nt;
     int op = lookup_opcode(p, &nt);
+    for (size_t v = 0; op < 0 && v < sizeof video_refused / sizeof video_refused[0]; v++)
+        if (tok_eq(optok, video_refused[v]))
+            return err_at(p, optok, "video instruction '%.*s' is not supported (of the video instructions only the SIMD "
+                          "vadd2 vsub2 vavrg2 vabsdiff2 vmin2 vmax2 and their 4-way forms are, with the default "
+                          "selectors and mask)", TK(optok));
     if (op < 0)
         return err_at(p, optok, "unknown or unsupported instruction '%.*s' (supported: integer/logic, f32/f64 arithmetic, setp/selp/cvt, ld/st/atom/red, bra/brx.idx/ret/exit, bar/membar, shfl/vote/match.sync; see isa.def)", TK(optok));
     for (uint32_t j = 0; j < nt; j++) adv(p);
@@ -1359,13 +1464,22 @@ static int parse_inst(P *p)
     /* required modifiers */
     int want_types = (op_allow[op] & B(A_TYPE2)) ? 2 : (op_allow[op] & B(A_TYPE)) ? 1 : 0;
     if (op == WS_OP_BAR || op == WS_OP_BARRIER) want_types = ms.bar_red ? 1 : 0;
+    if (is_simd_video(op)) want_types = 3;
+    if (op == WS_OP_CVT_PACK) {
+        if (!in->subop) return err_at(p, optok, "'cvt.pack' needs a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)");
+        want_types = in->subop >= WS_PACK_U16 ? 1 : 2;
+    }
     if (ms.ntypes != want_types) {
         if (want_types == 0)
             return err_at(p, &p->t[ms.type_tok[0]], "'%s' takes no type", mn);
+        if (want_types == 3)
+            return err_at(p, optok, "'%s' needs three types (.dtype .atype .btype), got %d", mn, ms.ntypes);
         return err_at(p, optok, "'%s' needs %s, got %d", mn, want_types == 2 ? "two types (destination and source)" : "a type", ms.ntypes);
     }
     in->type = (uint8_t)ms.types[0];
     in->type2 = (uint8_t)ms.types[1];
+    if (is_simd_video(op)) in->subop = (uint8_t)ms.types[2];
+    if (check_new_forms(p, in, optok)) return -1;
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in->cmp) return err_at(p, optok, "'%s' needs a comparison (.eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan)", mn);
     if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");
     if ((op == WS_OP_ATOM || op == WS_OP_RED) && !in->subop) return err_at(p, optok, "'%s' needs an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)", mn);
@@ -1432,6 +1546,8 @@ static int parse_inst(P *p)
     k->ninsts++;
     if (decode_operands(p, in, ii, ops, nops, optok)) return -1;
     /* st.param only writes a call's or function's .param variables (now .local) */
+    if (op == WS_OP_LOP3 && in->src[3].kind != WS_OK_IMM)
+        return err_at(p, &p->t[ops[nops - 1].tok], "the lookup table of 'lop3' (last operand) must be an immediate");
     if (op == WS_OP_ST && in->space == WS_SP_PARAM)
         return err_at(p, optok, "'st.param' is only allowed on a call's or a function's .param variables (kernel "
                       "parameters are read-only)");
