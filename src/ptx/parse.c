@@ -328,7 +328,7 @@ static int declare_reg(P *p, const ws_tok *at, const char *name, uint32_t len, w
     ws_kernel *k = p->k;
     int64_t prev = -1;
     int had = smap_get(&p->regs, name, len, &prev);
-    if (had && p->reg_depth[prev] == p->depth)
+    if (had && p->reg_depth[(uint32_t)prev] == p->depth)
         return err_at(p, at, "register '%.*s' declared twice", (int)len, name);
     if (k->nregs >= (1u << 20)) return err_at(p, at, "too many registers (more than 2^20)");
     size_t old_cap = p->cap_regs;
@@ -355,15 +355,49 @@ static int declare_reg(P *p, const ws_tok *at, const char *name, uint32_t len, w
     return 0;
 }
 
-/* .reg .TYPE name[<N>] {, name[<N>]} ; */
+/* A vector register (.reg .v2/.v4 .TYPE name) is nvec scalar registers named name.x, name.y
+ * ... (what the disassembler prints); the name itself maps in p->regs to the first of them,
+ * tagged with the element count in the upper 32 bits (see lookup_reg / vreg_lookup). */
+#define VREG(first, n) ((int64_t)(first) | ((int64_t)(n) << 32))
+
+static int declare_vreg(P *p, const ws_tok *at, const char *name, uint32_t len, ws_type ty, unsigned nvec)
+{
+    static const char comp[] = "xyzw";
+    uint32_t first = p->k->nregs;
+    for (unsigned e = 0; e < nvec; e++) {
+        char buf[104];
+        int n = snprintf(buf, sizeof buf, "%.*s.%c", (int)(len > 96 ? 96 : len), name, comp[e]);
+        char *s = dupn(buf, (size_t)n);
+        if (!s) return oom(p);
+        if (declare_reg(p, at, s, (uint32_t)n, ty, 1)) { free(s); return -1; }
+    }
+    int64_t prev = -1;
+    int had = smap_get(&p->regs, name, len, &prev);
+    if (had && p->reg_depth[(uint32_t)prev] == p->depth)
+        return err_at(p, at, "register '%.*s' declared twice", (int)len, name);
+    char *key = p->k->reg_names[first];   /* "name.x": its first len bytes are the name */
+    if (p->depth > 1) {
+        GROW(p->und, p->nund, p->cap_undo);
+        p->und[p->nund++] = (undo){key, len, had, prev, 0};
+    }
+    if (smap_put(&p->regs, key, len, VREG(first, nvec))) return oom(p);
+    return 0;
+}
+
+/* .reg [.v2|.v4] .TYPE name[<N>] {, name[<N>]} ; */
 static int parse_reg(P *p)
 {
     adv(p);
     ws_tok *tt = cur(p);
-    if (is_dir(tt, ".v2") || is_dir(tt, ".v4"))
-        return err_at(p, tt, "vector registers ('.reg %.*s') are not supported", TK(tt));
+    unsigned nvec = 0;
+    if (is_dir(tt, ".v2") || is_dir(tt, ".v4")) {   /* PTX ISA 5.4.2 (vectors) */
+        nvec = (unsigned)(tt->s[2] - '0');
+        adv(p);
+        tt = cur(p);
+    }
     ws_type ty;
     if (parse_type_tok(p, tt, &ty)) return -1;
+    if (nvec && ty == WS_TY_PRED) return err_at(p, tt, "vector registers of .pred are not allowed");
     adv(p);
     for (;;) {
         ws_tok *nt = cur(p);
@@ -379,11 +413,15 @@ static int parse_reg(P *p)
                 char buf[96];
                 int len = snprintf(buf, sizeof buf, "%.*s%llu", (int)(nt->n > 80 ? 80 : nt->n), nt->s,
                                    (unsigned long long)j);
+                if (nvec) {
+                    if (declare_vreg(p, nt, buf, (uint32_t)len, ty, nvec)) return -1;
+                    continue;
+                }
                 char *s = dupn(buf, (size_t)len);
                 if (!s) return oom(p);
                 if (declare_reg(p, nt, s, (uint32_t)len, ty, 1)) { free(s); return -1; }
             }
-        } else if (declare_reg(p, nt, nt->s, nt->n, ty, 0)) {
+        } else if (nvec ? declare_vreg(p, nt, nt->s, nt->n, ty, nvec) : declare_reg(p, nt, nt->s, nt->n, ty, 0)) {
             return -1;
         }
         if (is_punct(cur(p), ',')) { adv(p); continue; }
@@ -616,7 +654,7 @@ static const char *const cat_names[A_NCAT] = {
 #define ARITH (B(A_TYPE) | B(A_RND) | B(A_SAT) | B(A_FTZ))
 #define MEMQ (B(A_SPACE) | B(A_VOL) | B(A_ORDER) | B(A_SCOPE) | B(A_CACHE) | B(A_NC) | B(A_VEC) | B(A_TYPE))
 static const uint64_t op_allow[WS_OP_COUNT] = {
-    [WS_OP_MOV] = B(A_TYPE),
+    [WS_OP_MOV] = B(A_TYPE) | B(A_VEC),
     [WS_OP_ADD] = ARITH | B(A_CC) | B(A_NOFTZ), [WS_OP_SUB] = ARITH | B(A_CC) | B(A_NOFTZ),
     [WS_OP_ADDC] = B(A_TYPE) | B(A_CC), [WS_OP_SUBC] = B(A_TYPE) | B(A_CC),
     [WS_OP_MUL] = ARITH | B(A_HILO) | B(A_WIDE),
@@ -839,11 +877,34 @@ static const char *const other_sregs[] = {"%envreg", "%pm", "%globaltimer", "%to
                                          "%aggr_smem_size", "%reserved_smem", "%current_graph_exec", "%clusterid",
                                          "%nclusterid", "%cluster", "%is_explicit_cluster", "%nctarank", "%ctarank"};
 
+/* a scalar register (vector registers are not: see vreg_ref) */
 static int lookup_reg(P *p, const ws_tok *t, uint32_t *r)
 {
     int64_t v;
-    if (smap_get(&p->regs, t->s, t->n, &v)) { *r = (uint32_t)v; return 1; }
+    if (smap_get(&p->regs, t->s, t->n, &v) && !(v >> 32)) { *r = (uint32_t)v; return 1; }
     return 0;
+}
+
+/* t names a vector register: 0 if not; else its element count, first register in *first,
+ * and if an adjacent element selector follows (.x .y .z .w, or .r .g .b .a: PTX ISA 6.4.2.2)
+ * the element's register in *elem (UINT32_MAX without one; -1 after an error) */
+static int vreg_ref(P *p, const ws_tok *t, uint32_t *first, uint32_t *elem)
+{
+    int64_t v;
+    if (t->kind != WS_TK_IDENT || !smap_get(&p->regs, t->s, t->n, &v) || !(v >> 32)) return 0;
+    unsigned n = (unsigned)(v >> 32);
+    *first = (uint32_t)v;
+    *elem = UINT32_MAX;
+    const ws_tok *d = t + 1;
+    if (d->kind == WS_TK_DOT && d->adj) {
+        const char *c = d->n == 2 ? strchr("xyzwrgba", d->s[1]) : NULL;
+        unsigned idx = c ? (unsigned)(c - "xyzwrgba") % 4 : 4;
+        if (idx >= n)
+            return err_at(p, d, "'%.*s%.*s' is not an element of the %u-element vector '%.*s' (.x .y%s)", TK(t), TK(d),
+                          n, TK(t), n == 4 ? " .z .w" : ""), -1;
+        *elem = *first + idx;
+    }
+    return (int)n;
 }
 
 static int parse_offset(P *p, int64_t *off)
@@ -908,7 +969,12 @@ static int parse_operand(P *p, raw *r)
         for (;;) {
             ws_tok *e = cur(p);
             if (r->nvec >= 4) return err_at(p, e, "vector operand with more than 4 elements");
-            if (e->kind == WS_TK_IDENT && tok_eq(e, "_")) r->vec[r->nvec++] = WS_NO_REG;
+            uint32_t vf, ve;
+            int vn = vreg_ref(p, e, &vf, &ve);
+            if (vn < 0) return -1;
+            if (vn && ve == UINT32_MAX) return err_at(p, e, "vector register '%.*s' inside '{...}': name an element (%.*s.x ...)", TK(e), TK(e));
+            if (vn) { r->vec[r->nvec++] = ve; adv(p); }
+            else if (e->kind == WS_TK_IDENT && tok_eq(e, "_")) r->vec[r->nvec++] = WS_NO_REG;
             else if (e->kind == WS_TK_IDENT && lookup_reg(p, e, &r->vec[r->nvec])) r->nvec++;
             else if (e->kind == WS_TK_IDENT && e->s[0] == '%') return err_at(p, e, "undefined register '%.*s'", TK(e));
             else return err_at(p, e, "expected a register or '_' in the vector operand, got '%.*s' (immediates in vectors are not supported)", TK(e));
@@ -932,6 +998,23 @@ static int parse_operand(P *p, raw *r)
         return 0;
     }
     if (t->kind == WS_TK_IDENT) {
+        uint32_t vf, ve;
+        int vn = vreg_ref(p, t, &vf, &ve);
+        if (vn < 0) return -1;
+        if (vn && ve != UINT32_MAX) {   /* %v.x: one element */
+            adv(p);
+            adv(p);
+            r->kind = R_REG;
+            r->reg = ve;
+            return 0;
+        }
+        if (vn) {                       /* %v: the whole vector, as {%v.x, %v.y, ...} */
+            adv(p);
+            r->kind = R_VEC;
+            r->nvec = (uint8_t)vn;
+            for (int e = 0; e < vn; e++) r->vec[e] = vf + (uint32_t)e;
+            return 0;
+        }
         if (lookup_reg(p, t, &r->reg)) {
             adv(p);
             r->kind = R_REG;
@@ -1051,6 +1134,9 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
         *smin = *smax = 3; break;
     case WS_OP_BFI: case WS_OP_LOP3: *smin = *smax = 4; break;
     case WS_OP_DP4A: case WS_OP_DP2A: case WS_OP_FNS: *smin = *smax = 3; break;
+    case WS_OP_VADD2: case WS_OP_VSUB2: case WS_OP_VAVRG2: case WS_OP_VABSDIFF2: case WS_OP_VMIN2: case WS_OP_VMAX2:
+    case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4: case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
+        *smin = *smax = 3; break;
     case WS_OP_CVT_PACK: *smin = *smax = in->subop >= WS_PACK_U16 ? 2 : 3; break;
     case WS_OP_SETP: case WS_OP_SET: *smin = *smax = in->boolop ? 3 : 2; break;
     case WS_OP_ST: case WS_OP_RED: *nd = 0; break;
@@ -1096,7 +1182,15 @@ static int resolve_symbol(P *p, ws_inst *in, uint32_t ii, int slot, const raw *r
             o->imm = (int64_t)p->k->params[v].offset + r->off;
             return 0;
         }
-        return err_at(p, nt, "kernel parameter '%.*s' can only be read with ld.param (its address is not supported)", TK(nt));
+        if (o->kind == WS_OK_IMM && in->op == WS_OP_MOV && ws_type_bits((ws_type)in->type) == 64) {
+            /* mov.u64 %rd, param: the parameter's address in the .param space (PTX ISA 5.1.6.1, kernel
+             * parameters: "the address of a kernel parameter may be moved into a register using mov"),
+             * usable by ld.param [%rd+off]; here, its offset in the parameter buffer */
+            o->imm = (int64_t)p->k->params[v].offset + r->off;
+            return 0;
+        }
+        return err_at(p, nt, "kernel parameter '%.*s' can only be read with ld.param, or its .param address taken "
+                      "with a 64-bit mov (mov.u64 %%rd, %.*s)", TK(nt), TK(nt));
     }
     if (smap_get(&p->labels, nt->s, nt->n, NULL) || smap_get(&p->btl, nt->s, nt->n, NULL))
         return err_at(p, nt, "label '%.*s' used as a value (labels are only branch targets)", TK(nt));
@@ -1237,6 +1331,11 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
         in->nsrc++;
     }
     /* vector widths */
+    if (in->op == WS_OP_MOV && in->vec > 1) {   /* mov.v2/.v4: element-wise copy (PTX ISA 6.4.2.2) */
+        if (in->dst[0].kind != WS_OK_VEC || in->src[0].kind != WS_OK_VEC || in->dst[0].nvec != in->vec ||
+            in->src[0].nvec != in->vec)
+            return err_at(p, optok, "'mov.v%d' needs vector operands of %d elements on both sides", in->vec, in->vec);
+    }
     if (in->op == WS_OP_LD || in->op == WS_OP_LDU || in->op == WS_OP_ST) {
         ws_operand *v = in->op == WS_OP_ST ? &in->src[1] : &in->dst[0];
         int isvec = v->kind == WS_OK_VEC;
