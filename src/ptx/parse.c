@@ -148,15 +148,22 @@ typedef struct fbody {
     int decoded, active;     /* active: being expanded (recursion check) */
     uint32_t ninstances;
     uint32_t nret, nparam;
-    uint32_t *formals;       /* var indices: the nret return parameters, then the nparam parameters */
+    uint32_t *formals;       /* the nret return parameters, then the nparam parameters: var indices
+                                (.param), or CALL_REG | register of the function (.reg) */
     ws_inst *insts; uint32_t ninsts;
     char **reg_names; uint8_t *reg_types; uint32_t nregs;
     uint32_t *brx; uint32_t nbrx;
     fixup *fx; size_t nfx;   /* FX_VAR fixups, resolved once the variables are laid out */
 } fbody;
 
-/* a call: caller's .param variables (nret return, then nargs arguments) */
+/* a call: nret return values, then nargs arguments, each a caller's .param variable (var index),
+ * a caller's register (CALL_REG | reg) or, for arguments, an immediate (CALL_IMM | token of the
+ * number, CALL_NEG if it follows a '-') */
 typedef struct callsite { uint32_t tok, func, nret, nargs; uint32_t *vars; } callsite;
+#define CALL_REG 0x80000000u
+#define CALL_IMM 0x40000000u
+#define CALL_NEG 0x20000000u
+#define CALL_VAL 0x1fffffffu
 
 /* per variable: a .param variable of a body or signature (ld.param/st.param on it become
  * ld.local/st.local), its block depth, and the variable it shares its slot with (a call's
@@ -1367,18 +1374,29 @@ static int lookup_opcode(P *p, uint32_t *ntok)
     return -1;
 }
 
-/* `(name, name ...)` of a call: the caller's .param variables */
-static int call_list(P *p, uint32_t **vars, uint32_t *n, size_t *cap, const char *what)
+/* `(a, b ...)` of a call: the caller's .param variables (nvcc's ABI), or registers and, for
+ * arguments, immediates (the .reg parameters of PTX ISA 7.1 ".func", 9.7.12.2 "call") */
+static int call_list(P *p, uint32_t **vars, uint32_t *n, size_t *cap, const char *what, int imm_ok)
 {
     if (expect(p, '(', what)) return -1;
     while (!is_punct(cur(p), ')')) {
         ws_tok *a = cur(p);
         int64_t v;
-        if (a->kind != WS_TK_IDENT || !smap_get(&p->syms, a->s, a->n, &v) || !(p->vx[v].flags & VF_PARAM))
-            return err_at(p, a, "%s '%.*s' must be a .param variable declared before the call (as nvcc writes "
-                          "calls; registers and immediates are not supported)", what, TK(a));
+        uint32_t reg, item;
+        int neg = imm_ok && is_punct(a, '-') && (peek(p, 1)->kind == WS_TK_INT || peek(p, 1)->kind == WS_TK_FLOAT);
+        if (neg) { adv(p); a = cur(p); }
+        if (imm_ok && (a->kind == WS_TK_INT || a->kind == WS_TK_FLOAT))
+            item = CALL_IMM | (neg ? CALL_NEG : 0) | (uint32_t)(a - p->t);
+        else if (a->kind == WS_TK_IDENT && lookup_reg(p, a, &reg))
+            item = CALL_REG | reg;
+        else if (a->kind == WS_TK_IDENT && smap_get(&p->syms, a->s, a->n, &v) && (p->vx[v].flags & VF_PARAM))
+            item = (uint32_t)v;
+        else
+            return err_at(p, a, "%s '%.*s' must be a .param variable declared before the call or a register%s", what,
+                          TK(a), imm_ok ? " or an immediate" : "");
+        if ((item & CALL_IMM) && (uint32_t)(a - p->t) > CALL_VAL) return err_at(p, a, "PTX file too large");
         GROW(*vars, *n, *cap);
-        (*vars)[(*n)++] = (uint32_t)v;
+        (*vars)[(*n)++] = item;
         adv(p);
         if (is_punct(cur(p), ',')) adv(p);
         else if (!is_punct(cur(p), ')')) return err_at(p, cur(p), "expected ',' or ')' in the call, got '%.*s'", TK(cur(p)));
@@ -1401,7 +1419,7 @@ static int parse_call(P *p, ws_tok *optok)
     size_t capr = 0, capa = 0;
     int rc = -1;
     if (is_punct(cur(p), '(')) {
-        if (call_list(p, &rets, &nr, &capr, "return value")) goto out;
+        if (call_list(p, &rets, &nr, &capr, "return value", 0)) goto out;
         if (expect(p, ',', "after the call's return value")) goto out;
     }
     ws_tok *ft = cur(p);
@@ -1422,7 +1440,7 @@ static int parse_call(P *p, ws_tok *optok)
     adv(p);
     if (is_punct(cur(p), ',')) {
         adv(p);
-        if (call_list(p, &args, &na, &capa, "argument")) goto out;
+        if (call_list(p, &args, &na, &capa, "argument", 1)) goto out;
         if (is_punct(cur(p), ',')) {
             err_at(p, cur(p), "call with a prototype or target list (indirect call) is not supported");
             goto out;
@@ -2091,8 +2109,24 @@ static int parse_formals(P *p, fbody *f, uint32_t *count)
     if (expect(p, '(', "opening the function's parameter list")) return -1;
     while (!is_punct(cur(p), ')')) {
         ws_tok *t = cur(p);
-        if (is_dir(t, ".reg"))
-            return err_at(p, t, "register parameters ('.reg') in a .func signature are not supported (only .param)");
+        if (is_dir(t, ".reg")) {   /* a register parameter: a register of the function's body */
+            adv(p);
+            ws_type ty;
+            if (parse_type_tok(p, cur(p), &ty)) return -1;
+            adv(p);
+            ws_tok *nt = cur(p);
+            if (nt->kind != WS_TK_IDENT) return err_at(p, nt, "expected a register name, got '%.*s'", TK(nt));
+            if (declare_reg(p, nt, nt->s, nt->n, ty, 0)) return -1;
+            adv(p);
+            uint32_t *nf = realloc(f->formals, (f->nret + f->nparam + 1) * sizeof *nf);
+            if (!nf) return oom(p);
+            f->formals = nf;
+            f->formals[f->nret + f->nparam] = CALL_REG | (p->k->nregs - 1);
+            (*count)++;
+            if (is_punct(cur(p), ',')) adv(p);
+            else if (!is_punct(cur(p), ')')) return err_at(p, cur(p), "expected ',' or ')' in the parameter list, got '%.*s'", TK(cur(p)));
+            continue;
+        }
         if (!is_dir(t, ".param")) return err_at(p, t, "expected '.param' in the function's parameter list, got '%.*s'", TK(t));
         adv(p);
         uint64_t align, n;
@@ -2177,6 +2211,13 @@ static int decode_funcs(P *p)
                           cs->nargs == 1 ? "" : "s", cs->nret, cs->nret == 1 ? "" : "s", TK(ft), f->nparam, f->nret);
         for (uint32_t j = 0; j < cs->nret + cs->nargs; j++) {
             uint32_t a = cs->vars[j], fv = f->formals[j];
+            int by_reg = (fv & CALL_REG) != 0;
+            if (by_reg != ((a & (CALL_REG | CALL_IMM)) != 0))
+                return err_at(p, t, "%s %u of the call to '%.*s' is %s, but the function declares it %s",
+                              j < cs->nret ? "return value" : "argument", j < cs->nret ? j + 1 : j - cs->nret + 1,
+                              TK(ft), by_reg ? "a .param variable" : "a register or immediate",
+                              by_reg ? ".reg" : ".param");
+            if (by_reg) continue;   /* copied by mov at the call site (emit_body) */
             ws_var *av = &k->vars[a], *fvv = &k->vars[fv];
             if (av->size != fvv->size)
                 return err_at(p, t, "'%s' is %llu bytes but parameter '%s' of '%.*s' is %llu", av->name,
@@ -2214,6 +2255,42 @@ typedef struct emitter {
     uint32_t *brx; uint32_t nbrx; size_t cap_brx;
     uint32_t stack[64]; uint32_t depth;
 } emitter;
+
+/* mov.TYPE dst, src (a register, or CALL_IMM item) at a call site: how a .reg parameter or
+ * return value of an inlined function is passed */
+static int emit_mov(P *p, emitter *e, uint32_t dst, uint32_t item, uint32_t src_reg, const ws_tok *site)
+{
+    ws_kernel *k = p->k;
+    ws_type ty = (ws_type)k->reg_types[dst];
+    if (!(item & CALL_IMM) && ws_type_bits((ws_type)k->reg_types[src_reg]) != ws_type_bits(ty))
+        return err_at(p, site, "call passes register '%s' (.%s) for a .%s register parameter", k->reg_names[src_reg],
+                      ws_type_name((ws_type)k->reg_types[src_reg]), ws_type_name(ty));
+    if (e->n >= INLINE_MAX) return err_at(p, site, "inlining the calls makes kernel '%s' longer than %u instructions", k->name, INLINE_MAX);
+    GROW(e->insts, e->n, e->cap);
+    ws_inst *o = &e->insts[e->n];
+    memset(o, 0, sizeof *o);
+    o->op = WS_OP_MOV;
+    o->type = (uint8_t)ty;
+    o->vec = 1;
+    o->guard = WS_NO_REG;
+    o->ipdom = WS_PC_EXIT;
+    o->line = site->line;
+    o->col = site->col;
+    o->ndst = o->nsrc = 1;
+    o->dst[0].kind = WS_OK_REG;
+    o->dst[0].reg = dst;
+    if (item & CALL_IMM) {
+        o->src[0].kind = WS_OK_IMM;
+        o->src[0].reg = WS_NO_REG;
+        if (num_bits(p, &p->t[item & CALL_VAL], (item & CALL_NEG) != 0, ty, &o->src[0].imm)) return -1;
+        if (ty == WS_TY_PRED) o->src[0].imm = o->src[0].imm != 0;
+    } else {
+        o->src[0].kind = WS_OK_REG;
+        o->src[0].reg = src_reg;
+    }
+    e->n++;
+    return 0;
+}
 
 static int emit_body(P *p, emitter *e, const ws_inst *src, uint32_t n, const uint32_t *brx, uint32_t base, int is_func,
                      const ws_tok *site)
@@ -2256,12 +2333,22 @@ static int emit_body(P *p, emitter *e, const ws_inst *src, uint32_t n, const uin
                 if (!(k->reg_names[k->nregs] = dupn(buf, (size_t)len))) { oom(p); goto out; }
                 k->reg_types[k->nregs++] = f->reg_types[r];
             }
+            /* .reg arguments into the copy's parameter registers, then the body, then the .reg
+             * return values back (a ret of the body branches to the first of those movs) */
+            for (uint32_t j = cs->nret; j < cs->nret + cs->nargs; j++)
+                if ((f->formals[j] & CALL_REG) &&
+                    emit_mov(p, e, nb + (f->formals[j] & CALL_VAL), cs->vars[j], base + (cs->vars[j] & CALL_VAL), ct))
+                    goto out;
             f->active = 1;
             e->stack[e->depth++] = cs->func;
             int r = emit_body(p, e, f->insts, f->ninsts, f->brx, nb, 1, ct);
             e->depth--;
             f->active = 0;
             if (r) goto out;
+            for (uint32_t j = 0; j < cs->nret; j++)
+                if ((f->formals[j] & CALL_REG) &&
+                    emit_mov(p, e, base + (cs->vars[j] & CALL_VAL), CALL_REG, nb + (f->formals[j] & CALL_VAL), ct))
+                    goto out;
             continue;
         }
         if (is_func && in->op == WS_OP_RET && i == n - 1 && in->guard == WS_NO_REG) continue; /* falls through */
