@@ -1589,6 +1589,9 @@ static int parse_inst(P *p)
     if (ms.ntypes != want_types) {
         if (want_types == 0)
             return err_at(p, &p->t[ms.type_tok[0]], "'%s' takes no type", mn);
+        if (op == WS_OP_CVT_PACK)
+            return err_at(p, optok, "'cvt.pack.sat.%s' takes %s", pack_names[in->subop],
+                          want_types == 1 ? "one type (.s32 sources)" : "two types (.s32 sources, .b32 c operand)");
         if (want_types == 3)
             return err_at(p, optok, "'%s' needs three types (.dtype .atype .btype), got %d", mn, ms.ntypes);
         return err_at(p, optok, "'%s' needs %s, got %d", mn, want_types == 2 ? "two types (destination and source)" : "a type", ms.ntypes);
