@@ -45,6 +45,9 @@
  * one 32-thread warp (the PTX masks and lane fields are 32 bits wide); a warp
  * narrower than 32 is one group whose lanes >= warp_size do not exist (a shfl
  * source lane beyond the warp is out of range: p = false, own value).
+ * WARP_SZ (the PTX constant behind CUDA's warpSize) is consistently the size of
+ * that group, min(warp_size, 32): `tid % warpSize` equals %laneid and a
+ * `for (o = warpSize/2; o; o /= 2) shfl.down` reduction covers exactly one group.
  */
 #include <stdint.h>
 #include "ptx.h"

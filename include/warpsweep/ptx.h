@@ -75,6 +75,13 @@ enum { WS_MATCH_ANY = 1, WS_MATCH_ALL };
 enum { WS_PRMT_DEFAULT = 0, WS_PRMT_F4E, WS_PRMT_B4E, WS_PRMT_RC8, WS_PRMT_ECL, WS_PRMT_ECR, WS_PRMT_RC16 };
 enum { WS_SHF_L_WRAP = 1, WS_SHF_L_CLAMP, WS_SHF_R_WRAP, WS_SHF_R_CLAMP };
 enum { WS_BFIND_SHIFTAMT = 1 };
+/* bmsk / szext (PTX ISA 9.7.1.23 bmsk, 9.7.1.24 szext) */
+enum { WS_BMODE_CLAMP = 1, WS_BMODE_WRAP };
+/* cvt.pack.sat: the convert type (PTX ISA 9.7.9.22 cvt.pack); .abType is in->type (.s32),
+ * .cType in->type2 (.b32, absent for the 16-bit forms) */
+enum { WS_PACK_U2 = 1, WS_PACK_S2, WS_PACK_U4, WS_PACK_S4, WS_PACK_U8, WS_PACK_S8, WS_PACK_U16, WS_PACK_S16 };
+/* SIMD video vop2/vop4 (PTX ISA 9.7.16.2): in->type = .dtype, in->type2 = .atype,
+ * in->subop = .btype (a ws_type); WS_MOD_ADD selects the secondary accumulate */
 enum { WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUMBER,
        WS_TESTP_NORMAL, WS_TESTP_SUBNORMAL };
 
@@ -97,6 +104,7 @@ enum { WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUM
 #define WS_MOD_RELEASE  (1u << 15)
 #define WS_MOD_SHIFTAMT (1u << 16)  /* bfe/bfi etc. spare */
 #define WS_MOD_NONCOHERENT (1u << 17) /* ld.global.nc */
+#define WS_MOD_ADD      (1u << 18)  /* video vop2/vop4 .add: secondary accumulate */
 
 /* ---- special registers ---- */
 typedef enum ws_sreg {
@@ -108,6 +116,7 @@ typedef enum ws_sreg {
     WS_SR_GRIDID, WS_SR_CLOCK, WS_SR_CLOCK64,
     WS_SR_LANEMASK_EQ, WS_SR_LANEMASK_LT, WS_SR_LANEMASK_LE,
     WS_SR_LANEMASK_GT, WS_SR_LANEMASK_GE,
+    WS_SR_WARP_SZ,        /* the WARP_SZ constant (warpSize): min(warp_size, 32), see exec.h */
     WS_SR_COUNT
 } ws_sreg;
 const char *ws_sreg_name(ws_sreg s);     /* "%tid.x" */

@@ -64,6 +64,8 @@ static uint64_t sreg_value(const ws_xctx *x, unsigned s, unsigned l)
     case WS_SR_LANEMASK_LE: return (2ull << lane) - 1;
     case WS_SR_LANEMASK_GT: return 0xffffffffull & ~((2ull << lane) - 1);
     case WS_SR_LANEMASK_GE: return 0xffffffffull & ~((1ull << lane) - 1);
+    case WS_SR_WARP_SZ:   /* the lane group %laneid, shfl and vote address (see exec.h) */
+        return L->warp_size < 32 ? L->warp_size : 32;
     default: return 0;
     }
 }
@@ -184,6 +186,11 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
         return exec ? ws_exec_mem(&x) : WS_EXEC_OK;
     case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_ACTIVEMASK:
         return exec ? ws_exec_warp(&x) : WS_EXEC_OK;
+    case WS_OP_DP4A: case WS_OP_DP2A: case WS_OP_FNS: case WS_OP_BMSK: case WS_OP_SZEXT: case WS_OP_LOP3:
+    case WS_OP_CVT_PACK: case WS_OP_VADD2: case WS_OP_VSUB2: case WS_OP_VAVRG2: case WS_OP_VABSDIFF2:
+    case WS_OP_VMIN2: case WS_OP_VMAX2: case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4:
+    case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
+        return exec ? ws_exec_simd(&x) : WS_EXEC_OK;
     case WS_OP_BRA:
         eff->taken = exec;
         return WS_EXEC_OK;

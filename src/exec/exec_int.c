@@ -54,6 +54,28 @@ static inline uint64_t brev64(uint64_t v)
     return __builtin_bswap64(v);
 }
 
+/* mov.v2/.v4 {d...}, {a...}: element-wise (PTX ISA 6.4.2.2 vector operands); all sources
+ * are read before any destination is written, so {a, b} <- {b, a} swaps. */
+static int exec_mov_elements(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    const uint64_t M = ws_mask_bits(ws_ty_bits[in->type]);
+    uint64_t *R = x->w->regs;
+    uint32_t ws = x->ws;
+    unsigned n = in->vec;
+    uint64_t tmp[4][WS_MAX_WARP_SIZE];
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t r = in->src[0].vec[i];
+        LANE_LOOP(x->exec) { unsigned l = LANE; tmp[i][l] = r == WS_NO_REG ? 0 : R[(uint64_t)r * ws + l] & M; }
+    }
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t r = in->dst[0].vec[i];
+        if (r == WS_NO_REG) continue;
+        LANE_LOOP(x->exec) { unsigned l = LANE; R[(uint64_t)r * ws + l] = tmp[i][l]; }
+    }
+    return WS_EXEC_OK;
+}
+
 /* Pack (dst VEC) / unpack (src VEC) for mov. */
 static int exec_mov_vec(ws_xctx *x)
 {
@@ -61,6 +83,7 @@ static int exec_mov_vec(ws_xctx *x)
     unsigned bits = ws_ty_bits[in->type];
     const uint64_t *R = x->w->regs;
     uint32_t ws = x->ws;
+    if (in->vec > 1) return exec_mov_elements(x);
     if (in->src[0].kind == WS_OK_VEC) {
         unsigned n = in->src[0].nvec ? in->src[0].nvec : 1, eb = bits / n;
         uint64_t em = ws_mask_bits(eb);

@@ -112,6 +112,13 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     case WS_OP_TESTP: if (in->subop < WS_NTESTP_NAMES) sub = ws_testp_names[in->subop]; break;
     case WS_OP_BFIND: if (in->subop == WS_BFIND_SHIFTAMT) sub = "shiftamt"; break;
     case WS_OP_BAR_WARP: sub = "sync"; break;
+    case WS_OP_BMSK: case WS_OP_SZEXT: sub = in->subop == WS_BMODE_CLAMP ? "clamp" : "wrap"; break;
+    case WS_OP_CVT_PACK: {
+        static const char *const pk[] = {"", "u2", "s2", "u4", "s4", "u8", "s8", "u16", "s16"};
+        put(&b, ".sat");
+        if (in->subop < 9) sub = pk[in->subop];
+        break;
+    }
     default: break;
     }
     if (sub && sub[0]) put(&b, ".%s", sub);
@@ -121,11 +128,17 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     if (in->cmp && in->cmp < WS_NCMP_NAMES) put(&b, ".%s", ws_cmp_names[in->cmp]);
     if (in->boolop && in->boolop < WS_NBOOL_NAMES) put(&b, ".%s", ws_bool_names[in->boolop]);
     if (in->rnd && in->rnd < WS_NRND_NAMES) put(&b, ".%s", ws_rnd_names[in->rnd]);
+    int video = op >= WS_OP_VADD2 && op <= WS_OP_VMAX4;
     flags(&b, in->mods, WS_MOD_HI | WS_MOD_LO | WS_MOD_WIDE | WS_MOD_CC | WS_MOD_APPROX | WS_MOD_FULL |
-                            WS_MOD_FTZ | WS_MOD_NOFTZ | WS_MOD_SAT | WS_MOD_ALIGNED | WS_MOD_SHIFTAMT);
+                            WS_MOD_FTZ | WS_MOD_NOFTZ | WS_MOD_ALIGNED | WS_MOD_SHIFTAMT |
+                            (op == WS_OP_CVT_PACK || video ? 0 : WS_MOD_SAT));
     if (in->vec > 1) put(&b, ".v%u", in->vec);
     if (in->type) put(&b, ".%s", ws_type_name((ws_type)in->type));
     if (in->type2) put(&b, ".%s", ws_type_name((ws_type)in->type2));
+    if (video) {   /* vop.dtype.atype.btype{.sat|.add} */
+        put(&b, ".%s", ws_type_name((ws_type)in->subop));
+        flags(&b, in->mods, WS_MOD_SAT | WS_MOD_ADD);
+    }
 
     int first = 1;
     if (in->ndst == 2 && in->dst[0].kind == WS_OK_REG && in->dst[1].kind == WS_OK_REG) {

@@ -149,15 +149,22 @@ typedef struct fbody {
     int decoded, active;     /* active: being expanded (recursion check) */
     uint32_t ninstances;
     uint32_t nret, nparam;
-    uint32_t *formals;       /* var indices: the nret return parameters, then the nparam parameters */
+    uint32_t *formals;       /* the nret return parameters, then the nparam parameters: var indices
+                                (.param), or CALL_REG | register of the function (.reg) */
     ws_inst *insts; uint32_t ninsts;
     char **reg_names; uint8_t *reg_types; uint32_t nregs;
     uint32_t *brx; uint32_t nbrx;
     fixup *fx; size_t nfx;   /* FX_VAR fixups, resolved once the variables are laid out */
 } fbody;
 
-/* a call: caller's .param variables (nret return, then nargs arguments) */
+/* a call: nret return values, then nargs arguments, each a caller's .param variable (var index),
+ * a caller's register (CALL_REG | reg) or, for arguments, an immediate (CALL_IMM | token of the
+ * number, CALL_NEG if it follows a '-') */
 typedef struct callsite { uint32_t tok, func, nret, nargs; uint32_t *vars; } callsite;
+#define CALL_REG 0x80000000u
+#define CALL_IMM 0x40000000u
+#define CALL_NEG 0x20000000u
+#define CALL_VAL 0x1fffffffu
 
 /* per variable: a .param variable of a body or signature (ld.param/st.param on it become
  * ld.local/st.local), its block depth, and the variable it shares its slot with (a call's
@@ -329,7 +336,7 @@ static int declare_reg(P *p, const ws_tok *at, const char *name, uint32_t len, w
     ws_kernel *k = p->k;
     int64_t prev = -1;
     int had = smap_get(&p->regs, name, len, &prev);
-    if (had && p->reg_depth[prev] == p->depth)
+    if (had && p->reg_depth[(uint32_t)prev] == p->depth)
         return err_at(p, at, "register '%.*s' declared twice", (int)len, name);
     if (k->nregs >= (1u << 20)) return err_at(p, at, "too many registers (more than 2^20)");
     size_t old_cap = p->cap_regs;
@@ -356,15 +363,49 @@ static int declare_reg(P *p, const ws_tok *at, const char *name, uint32_t len, w
     return 0;
 }
 
-/* .reg .TYPE name[<N>] {, name[<N>]} ; */
+/* A vector register (.reg .v2/.v4 .TYPE name) is nvec scalar registers named name.x, name.y
+ * ... (what the disassembler prints); the name itself maps in p->regs to the first of them,
+ * tagged with the element count in the upper 32 bits (see lookup_reg / vreg_lookup). */
+#define VREG(first, n) ((int64_t)(first) | ((int64_t)(n) << 32))
+
+static int declare_vreg(P *p, const ws_tok *at, const char *name, uint32_t len, ws_type ty, unsigned nvec)
+{
+    static const char comp[] = "xyzw";
+    uint32_t first = p->k->nregs;
+    for (unsigned e = 0; e < nvec; e++) {
+        char buf[104];
+        int n = snprintf(buf, sizeof buf, "%.*s.%c", (int)(len > 96 ? 96 : len), name, comp[e]);
+        char *s = dupn(buf, (size_t)n);
+        if (!s) return oom(p);
+        if (declare_reg(p, at, s, (uint32_t)n, ty, 1)) { free(s); return -1; }
+    }
+    int64_t prev = -1;
+    int had = smap_get(&p->regs, name, len, &prev);
+    if (had && p->reg_depth[(uint32_t)prev] == p->depth)
+        return err_at(p, at, "register '%.*s' declared twice", (int)len, name);
+    char *key = p->k->reg_names[first];   /* "name.x": its first len bytes are the name */
+    if (p->depth > 1) {
+        GROW(p->und, p->nund, p->cap_undo);
+        p->und[p->nund++] = (undo){key, len, had, prev, 0};
+    }
+    if (smap_put(&p->regs, key, len, VREG(first, nvec))) return oom(p);
+    return 0;
+}
+
+/* .reg [.v2|.v4] .TYPE name[<N>] {, name[<N>]} ; */
 static int parse_reg(P *p)
 {
     adv(p);
     ws_tok *tt = cur(p);
-    if (is_dir(tt, ".v2") || is_dir(tt, ".v4"))
-        return err_at(p, tt, "vector registers ('.reg %.*s') are not supported", TK(tt));
+    unsigned nvec = 0;
+    if (is_dir(tt, ".v2") || is_dir(tt, ".v4")) {   /* PTX ISA 5.4.2 (vectors) */
+        nvec = (unsigned)(tt->s[2] - '0');
+        adv(p);
+        tt = cur(p);
+    }
     ws_type ty;
     if (parse_type_tok(p, tt, &ty)) return -1;
+    if (nvec && ty == WS_TY_PRED) return err_at(p, tt, "vector registers of .pred are not allowed");
     adv(p);
     for (;;) {
         ws_tok *nt = cur(p);
@@ -380,11 +421,15 @@ static int parse_reg(P *p)
                 char buf[96];
                 int len = snprintf(buf, sizeof buf, "%.*s%llu", (int)(nt->n > 80 ? 80 : nt->n), nt->s,
                                    (unsigned long long)j);
+                if (nvec) {
+                    if (declare_vreg(p, nt, buf, (uint32_t)len, ty, nvec)) return -1;
+                    continue;
+                }
                 char *s = dupn(buf, (size_t)len);
                 if (!s) return oom(p);
                 if (declare_reg(p, nt, s, (uint32_t)len, ty, 1)) { free(s); return -1; }
             }
-        } else if (declare_reg(p, nt, nt->s, nt->n, ty, 0)) {
+        } else if (nvec ? declare_vreg(p, nt, nt->s, nt->n, ty, nvec) : declare_reg(p, nt, nt->s, nt->n, ty, 0)) {
             return -1;
         }
         if (is_punct(cur(p), ',')) { adv(p); continue; }
@@ -594,7 +639,8 @@ static int parse_var(P *p, int is_extern)
 enum {
     A_TYPE = 0, A_TYPE2, A_SPACE, A_CMP, A_BOOL, A_RND, A_RNDI, A_SAT, A_FTZ, A_APPROX, A_FULL,
     A_HILO, A_WIDE, A_CC, A_UNI, A_VOL, A_TO, A_ALIGNED, A_ORDER, A_SCOPE, A_CACHE, A_NC, A_VEC,
-    A_ATOM, A_SHFL, A_VOTE, A_BARK, A_MATCH, A_PRMT, A_SHF, A_TESTP, A_SYNC, A_IDX, A_NOFTZ, A_SHIFTAMT, A_NCAT
+    A_ATOM, A_SHFL, A_VOTE, A_BARK, A_MATCH, A_PRMT, A_SHF, A_TESTP, A_SYNC, A_IDX, A_NOFTZ, A_SHIFTAMT,
+    A_BMODE, A_PACK, A_ACCUM, A_NCAT
 };
 #define B(x) (1ull << (x))
 static const char *const cat_names[A_NCAT] = {
@@ -609,13 +655,14 @@ static const char *const cat_names[A_NCAT] = {
     [A_SHFL] = ".up/.down/.bfly/.idx", [A_VOTE] = ".all/.any/.uni/.ballot", [A_BARK] = ".sync/.arrive/.red",
     [A_MATCH] = ".any/.all", [A_PRMT] = "a mode (.f4e .b4e .rc8 .ecl .ecr .rc16)", [A_SHF] = ".l/.r and .wrap/.clamp",
     [A_TESTP] = "a test (.finite .infinite .number .notanumber .normal .subnormal)", [A_SYNC] = ".sync",
-    [A_IDX] = ".idx", [A_NOFTZ] = ".noftz", [A_SHIFTAMT] = ".shiftamt",
+    [A_IDX] = ".idx", [A_NOFTZ] = ".noftz", [A_SHIFTAMT] = ".shiftamt", [A_BMODE] = ".clamp/.wrap",
+    [A_PACK] = "a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)", [A_ACCUM] = ".add",
 };
 
 #define ARITH (B(A_TYPE) | B(A_RND) | B(A_SAT) | B(A_FTZ))
 #define MEMQ (B(A_SPACE) | B(A_VOL) | B(A_ORDER) | B(A_SCOPE) | B(A_CACHE) | B(A_NC) | B(A_VEC) | B(A_TYPE))
 static const uint64_t op_allow[WS_OP_COUNT] = {
-    [WS_OP_MOV] = B(A_TYPE),
+    [WS_OP_MOV] = B(A_TYPE) | B(A_VEC),
     [WS_OP_ADD] = ARITH | B(A_CC) | B(A_NOFTZ), [WS_OP_SUB] = ARITH | B(A_CC) | B(A_NOFTZ),
     [WS_OP_ADDC] = B(A_TYPE) | B(A_CC), [WS_OP_SUBC] = B(A_TYPE) | B(A_CC),
     [WS_OP_MUL] = ARITH | B(A_HILO) | B(A_WIDE),
@@ -655,16 +702,33 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_VOTE] = B(A_SYNC) | B(A_VOTE) | B(A_TYPE), [WS_OP_ACTIVEMASK] = B(A_TYPE),
     [WS_OP_MATCH] = B(A_SYNC) | B(A_MATCH) | B(A_TYPE),
     [WS_OP_REDUX] = B(A_SYNC) | B(A_ATOM) | B(A_TYPE),
+    [WS_OP_DP4A] = B(A_TYPE2), [WS_OP_DP2A] = B(A_TYPE2) | B(A_HILO),
+    [WS_OP_FNS] = B(A_TYPE), [WS_OP_BMSK] = B(A_TYPE) | B(A_BMODE), [WS_OP_SZEXT] = B(A_TYPE) | B(A_BMODE),
+    [WS_OP_CVT_PACK] = B(A_PACK) | B(A_SAT) | B(A_TYPE), [WS_OP_LOP3] = B(A_TYPE),
+#define VIDEO B(A_TYPE2) | B(A_SAT) | B(A_ACCUM)
+    [WS_OP_VADD2] = VIDEO, [WS_OP_VSUB2] = VIDEO, [WS_OP_VAVRG2] = VIDEO, [WS_OP_VABSDIFF2] = VIDEO,
+    [WS_OP_VMIN2] = VIDEO, [WS_OP_VMAX2] = VIDEO, [WS_OP_VADD4] = VIDEO, [WS_OP_VSUB4] = VIDEO,
+    [WS_OP_VAVRG4] = VIDEO, [WS_OP_VABSDIFF4] = VIDEO, [WS_OP_VMIN4] = VIDEO, [WS_OP_VMAX4] = VIDEO,
+#undef VIDEO
 };
 
+/* the SIMD video instructions vop2/vop4 (three types: .dtype .atype .btype) */
+static int is_simd_video(int op) { return op >= WS_OP_VADD2 && op <= WS_OP_VMAX4; }
+
+/* the scalar and other video instructions, refused by name (PTX ISA 9.7.16) */
+static const char *const video_refused[] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad",
+                                            "vset", "vset2", "vset4"};
+
+static const char *const pack_names[] = {"", "u2", "s2", "u4", "s4", "u8", "s8", "u16", "s16"};
+
 typedef struct modstate {
-    ws_type types[2];
+    ws_type types[3];
     int ntypes;
     int bar_red;       /* saw .red on bar/barrier */
     int shf_dir, shf_mode;
     int sync;
     int idx;
-    uint32_t type_tok[2];
+    uint32_t type_tok[3];
 } modstate;
 
 /* classifies one modifier (without the dot) for opcode op and applies it;
@@ -674,13 +738,17 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     const char *s = t->s + 1;
     size_t n = t->n - 1;
     int op = in->op, x;
+    if (op == WS_OP_CVT_PACK && !in->subop && (x = ws_name_index(pack_names, 9, s, n)) > 0) {
+        in->subop = (uint8_t)x;
+        return A_PACK;
+    }
     if (is_half_type(s, n))
         return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types), -2;
     ws_type ty = ws_type_from_name(s, n);
     if (ty == WS_TY_F16)
         return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types), -2;
     if (ty != WS_TY_NONE) {
-        if (ms->ntypes >= 2) return err_at(p, t, "too many types on '%s'", ws_opcode_name(op)), -2;
+        if (ms->ntypes >= (is_simd_video(op) ? 3 : 2)) return err_at(p, t, "too many types on '%s'", ws_opcode_name(op)), -2;
         ms->type_tok[ms->ntypes] = (uint32_t)(t - p->t);
         ms->types[ms->ntypes++] = ty;
         return (op_allow[op] & B(A_TYPE2)) ? A_TYPE2 : A_TYPE;
@@ -721,6 +789,10 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     }
     if (op == WS_OP_BRX && n == 3 && !memcmp(s, "idx", 3)) { ms->idx = 1; return A_IDX; }
     if (op == WS_OP_BFIND && n == 8 && !memcmp(s, "shiftamt", 8)) { in->subop = WS_BFIND_SHIFTAMT; return A_SHIFTAMT; }
+    if ((op == WS_OP_BMSK || op == WS_OP_SZEXT) && !in->subop) {
+        if (n == 5 && !memcmp(s, "clamp", 5)) { in->subop = WS_BMODE_CLAMP; return A_BMODE; }
+        if (n == 4 && !memcmp(s, "wrap", 4)) { in->subop = WS_BMODE_WRAP; return A_BMODE; }
+    }
     if (n == 4 && !memcmp(s, "sync", 4) && (op_allow[op] & B(A_SYNC))) { ms->sync = 1; return A_SYNC; }
     if (op == WS_OP_MEMBAR || op == WS_OP_FENCE) {
         if (n == 3 && !memcmp(s, "cta", 3)) { in->subop = WS_SCOPE_CTA; return A_SCOPE; }
@@ -758,6 +830,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         case WS_MOD_NOFTZ: return A_NOFTZ;
         case WS_MOD_RELAXED: case WS_MOD_ACQUIRE: case WS_MOD_RELEASE: return A_ORDER;
         case WS_MOD_NONCOHERENT: return A_NC;
+        case WS_MOD_ADD: return A_ACCUM;
         default: in->mods &= ~f->bit; return -1;
         }
     }
@@ -812,11 +885,34 @@ static const char *const other_sregs[] = {"%envreg", "%pm", "%globaltimer", "%to
                                          "%aggr_smem_size", "%reserved_smem", "%current_graph_exec", "%clusterid",
                                          "%nclusterid", "%cluster", "%is_explicit_cluster", "%nctarank", "%ctarank"};
 
+/* a scalar register (vector registers are not: see vreg_ref) */
 static int lookup_reg(P *p, const ws_tok *t, uint32_t *r)
 {
     int64_t v;
-    if (smap_get(&p->regs, t->s, t->n, &v)) { *r = (uint32_t)v; return 1; }
+    if (smap_get(&p->regs, t->s, t->n, &v) && !(v >> 32)) { *r = (uint32_t)v; return 1; }
     return 0;
+}
+
+/* t names a vector register: 0 if not; else its element count, first register in *first,
+ * and if an adjacent element selector follows (.x .y .z .w, or .r .g .b .a: PTX ISA 6.4.2.2)
+ * the element's register in *elem (UINT32_MAX without one; -1 after an error) */
+static int vreg_ref(P *p, const ws_tok *t, uint32_t *first, uint32_t *elem)
+{
+    int64_t v;
+    if (t->kind != WS_TK_IDENT || !smap_get(&p->regs, t->s, t->n, &v) || !(v >> 32)) return 0;
+    unsigned n = (unsigned)(v >> 32);
+    *first = (uint32_t)v;
+    *elem = UINT32_MAX;
+    const ws_tok *d = t + 1;
+    if (d->kind == WS_TK_DOT && d->adj) {
+        const char *c = d->n == 2 ? strchr("xyzwrgba", d->s[1]) : NULL;
+        unsigned idx = c ? (unsigned)(c - "xyzwrgba") % 4 : 4;
+        if (idx >= n)
+            return err_at(p, d, "'%.*s%.*s' is not an element of the %u-element vector '%.*s' (.x .y%s)", TK(t), TK(d),
+                          n, TK(t), n == 4 ? " .z .w" : ""), -1;
+        *elem = *first + idx;
+    }
+    return (int)n;
 }
 
 static int parse_offset(P *p, int64_t *off)
@@ -840,6 +936,13 @@ static int parse_operand(P *p, raw *r)
     if (is_punct(t, '!')) {
         adv(p);
         ws_tok *rt = cur(p);
+        if (rt->kind == WS_TK_INT) {   /* !0, !1: a negated predicate constant */
+            r->kind = R_NUM;
+            r->numtok = p->i;
+            r->neg = 1;
+            adv(p);
+            return 0;
+        }
         if (rt->kind != WS_TK_IDENT || !lookup_reg(p, rt, &r->reg))
             return err_at(p, rt, "expected a predicate register after '!', got '%.*s'", TK(rt));
         adv(p);
@@ -874,7 +977,12 @@ static int parse_operand(P *p, raw *r)
         for (;;) {
             ws_tok *e = cur(p);
             if (r->nvec >= 4) return err_at(p, e, "vector operand with more than 4 elements");
-            if (e->kind == WS_TK_IDENT && tok_eq(e, "_")) r->vec[r->nvec++] = WS_NO_REG;
+            uint32_t vf, ve;
+            int vn = vreg_ref(p, e, &vf, &ve);
+            if (vn < 0) return -1;
+            if (vn && ve == UINT32_MAX) return err_at(p, e, "vector register '%.*s' inside '{...}': name an element (%.*s.x ...)", TK(e), TK(e));
+            if (vn) { r->vec[r->nvec++] = ve; adv(p); }
+            else if (e->kind == WS_TK_IDENT && tok_eq(e, "_")) r->vec[r->nvec++] = WS_NO_REG;
             else if (e->kind == WS_TK_IDENT && lookup_reg(p, e, &r->vec[r->nvec])) r->nvec++;
             else if (e->kind == WS_TK_IDENT && e->s[0] == '%') return err_at(p, e, "undefined register '%.*s'", TK(e));
             else return err_at(p, e, "expected a register or '_' in the vector operand, got '%.*s' (immediates in vectors are not supported)", TK(e));
@@ -898,6 +1006,23 @@ static int parse_operand(P *p, raw *r)
         return 0;
     }
     if (t->kind == WS_TK_IDENT) {
+        uint32_t vf, ve;
+        int vn = vreg_ref(p, t, &vf, &ve);
+        if (vn < 0) return -1;
+        if (vn && ve != UINT32_MAX) {   /* %v.x: one element */
+            adv(p);
+            adv(p);
+            r->kind = R_REG;
+            r->reg = ve;
+            return 0;
+        }
+        if (vn) {                       /* %v: the whole vector, as {%v.x, %v.y, ...} */
+            adv(p);
+            r->kind = R_VEC;
+            r->nvec = (uint8_t)vn;
+            for (int e = 0; e < vn; e++) r->vec[e] = vf + (uint32_t)e;
+            return 0;
+        }
         if (lookup_reg(p, t, &r->reg)) {
             adv(p);
             r->kind = R_REG;
@@ -936,6 +1061,12 @@ static int parse_operand(P *p, raw *r)
                               "(.x .y .z), %%laneid %%warpid %%nwarpid %%smid %%nsmid %%gridid %%clock %%clock64 "
                               "%%lanemask_eq/lt/le/gt/ge)", (int)len, name);
             return err_at(p, t, "undefined register '%.*s'", TK(t));
+        }
+        if (tok_eq(t, "WARP_SZ") && !smap_get(&p->syms, t->s, t->n, NULL)) {
+            adv(p);   /* the run-time constant behind warpSize (PTX ISA 4.4, predefined identifiers): see exec.h */
+            r->kind = R_SREG;
+            r->sreg = WS_SR_WARP_SZ;
+            return 0;
         }
         adv(p);
         r->kind = R_NAME;
@@ -983,7 +1114,15 @@ ws_type ws_ptx_src_type(const ws_inst *in, int j)
     case WS_OP_SELP: return j == 2 ? WS_TY_PRED : (ws_type)in->type;
     case WS_OP_SETP: return j == 2 ? WS_TY_PRED : (ws_type)in->type;
     case WS_OP_CVTA: return in->type ? (ws_type)in->type : WS_TY_U64;
-    default: return (ws_type)in->type;
+    case WS_OP_DP4A: case WS_OP_DP2A:
+        if (j < 2) return (ws_type)(j ? in->type2 : in->type);
+        return in->type == WS_TY_U32 && in->type2 == WS_TY_U32 ? WS_TY_U32 : WS_TY_S32;
+    case WS_OP_FNS: return j == 2 ? WS_TY_S32 : WS_TY_B32;
+    case WS_OP_CVT_PACK: return j == 2 ? WS_TY_B32 : WS_TY_S32;
+    default:
+        if (in->op >= WS_OP_VADD2 && in->op <= WS_OP_VMAX4)
+            return (ws_type)(j == 0 ? in->type2 : j == 1 ? in->subop : in->type);
+        return (ws_type)in->type;
     }
 }
 
@@ -1001,7 +1140,12 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     case WS_OP_MAD: case WS_OP_MADC: case WS_OP_MAD24: case WS_OP_SAD: case WS_OP_FMA: case WS_OP_SHF:
     case WS_OP_PRMT: case WS_OP_BFE: case WS_OP_SELP: case WS_OP_SLCT:
         *smin = *smax = 3; break;
-    case WS_OP_BFI: *smin = *smax = 4; break;
+    case WS_OP_BFI: case WS_OP_LOP3: *smin = *smax = 4; break;
+    case WS_OP_DP4A: case WS_OP_DP2A: case WS_OP_FNS: *smin = *smax = 3; break;
+    case WS_OP_VADD2: case WS_OP_VSUB2: case WS_OP_VAVRG2: case WS_OP_VABSDIFF2: case WS_OP_VMIN2: case WS_OP_VMAX2:
+    case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4: case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
+        *smin = *smax = 3; break;
+    case WS_OP_CVT_PACK: *smin = *smax = in->subop >= WS_PACK_U16 ? 2 : 3; break;
     case WS_OP_SETP: case WS_OP_SET: *smin = *smax = in->boolop ? 3 : 2; break;
     case WS_OP_ST: case WS_OP_RED: *nd = 0; break;
     case WS_OP_ATOM: *smin = *smax = in->subop == WS_ATOM_CAS ? 3 : 2; break;
@@ -1047,7 +1191,15 @@ static int resolve_symbol(P *p, ws_inst *in, uint32_t ii, int slot, const raw *r
             o->imm = (int64_t)p->k->params[v].offset + r->off;
             return 0;
         }
-        return err_at(p, nt, "kernel parameter '%.*s' can only be read with ld.param (its address is not supported)", TK(nt));
+        if (o->kind == WS_OK_IMM && in->op == WS_OP_MOV && ws_type_bits((ws_type)in->type) == 64) {
+            /* mov.u64 %rd, param: the parameter's address in the .param space (PTX ISA 5.1.6.1, kernel
+             * parameters: "the address of a kernel parameter may be moved into a register using mov"),
+             * usable by ld.param [%rd+off]; here, its offset in the parameter buffer */
+            o->imm = (int64_t)p->k->params[v].offset + r->off;
+            return 0;
+        }
+        return err_at(p, nt, "kernel parameter '%.*s' can only be read with ld.param, or its .param address taken "
+                      "with a 64-bit mov (mov.u64 %%rd, %.*s)", TK(nt), TK(nt));
     }
     if (smap_get(&p->labels, nt->s, nt->n, NULL) || smap_get(&p->btl, nt->s, nt->n, NULL))
         return err_at(p, nt, "label '%.*s' used as a value (labels are only branch targets)", TK(nt));
@@ -1144,6 +1296,15 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
             in->nsrc++;
             continue;
         }
+        if (cls == C_PRED && r->kind == R_NUM && p->t[r->numtok].kind == WS_TK_INT) {
+            /* PTX ISA 4.5.1 (predicate constants): an integer in a predicate operand is false
+             * when zero, true otherwise, as in C; '!' is folded in here */
+            o->kind = WS_OK_IMM;
+            o->reg = WS_NO_REG;
+            o->imm = (p->t[r->numtok].ival != 0) != (r->neg != 0);
+            in->nsrc++;
+            continue;
+        }
         if (cls == C_PRED) {
             if (r->kind != R_REG) return err_at(p, t, "operand %d of '%s' must be a predicate register, got '%.*s'", nd + j + 1, mn, TK(t));
             if (check_pred(p, r->reg, t, "the predicate operand")) return -1;
@@ -1164,8 +1325,10 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
             o->sreg = r->sreg;
             break;
         case R_NUM:
+            if (r->neg) return err_at(p, t, "'!' negates only predicate operands of setp/selp/vote/bar.red");
             o->kind = WS_OK_IMM;
             if (num_bits(p, &p->t[r->numtok], r->numneg, ws_ptx_src_type(in, in->nsrc), &o->imm)) return -1;
+            if (ws_ptx_src_type(in, in->nsrc) == WS_TY_PRED) o->imm = o->imm != 0;   /* PTX ISA 4.5.1 */
             break;
         case R_NAME:
             o->kind = WS_OK_IMM;
@@ -1177,6 +1340,11 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
         in->nsrc++;
     }
     /* vector widths */
+    if (in->op == WS_OP_MOV && in->vec > 1) {   /* mov.v2/.v4: element-wise copy (PTX ISA 6.4.2.2) */
+        if (in->dst[0].kind != WS_OK_VEC || in->src[0].kind != WS_OK_VEC || in->dst[0].nvec != in->vec ||
+            in->src[0].nvec != in->vec)
+            return err_at(p, optok, "'mov.v%d' needs vector operands of %d elements on both sides", in->vec, in->vec);
+    }
     if (in->op == WS_OP_LD || in->op == WS_OP_LDU || in->op == WS_OP_ST) {
         ws_operand *v = in->op == WS_OP_ST ? &in->src[1] : &in->dst[0];
         int isvec = v->kind == WS_OK_VEC;
@@ -1208,18 +1376,29 @@ static int lookup_opcode(P *p, uint32_t *ntok)
     return -1;
 }
 
-/* `(name, name ...)` of a call: the caller's .param variables */
-static int call_list(P *p, uint32_t **vars, uint32_t *n, size_t *cap, const char *what)
+/* `(a, b ...)` of a call: the caller's .param variables (nvcc's ABI), or registers and, for
+ * arguments, immediates (the .reg parameters of PTX ISA 7.1 ".func", 9.7.12.2 "call") */
+static int call_list(P *p, uint32_t **vars, uint32_t *n, size_t *cap, const char *what, int imm_ok)
 {
     if (expect(p, '(', what)) return -1;
     while (!is_punct(cur(p), ')')) {
         ws_tok *a = cur(p);
         int64_t v;
-        if (a->kind != WS_TK_IDENT || !smap_get(&p->syms, a->s, a->n, &v) || !(p->vx[v].flags & VF_PARAM))
-            return err_at(p, a, "%s '%.*s' must be a .param variable declared before the call (as nvcc writes "
-                          "calls; registers and immediates are not supported)", what, TK(a));
+        uint32_t reg, item;
+        int neg = imm_ok && is_punct(a, '-') && (peek(p, 1)->kind == WS_TK_INT || peek(p, 1)->kind == WS_TK_FLOAT);
+        if (neg) { adv(p); a = cur(p); }
+        if (imm_ok && (a->kind == WS_TK_INT || a->kind == WS_TK_FLOAT))
+            item = CALL_IMM | (neg ? CALL_NEG : 0) | (uint32_t)(a - p->t);
+        else if (a->kind == WS_TK_IDENT && lookup_reg(p, a, &reg))
+            item = CALL_REG | reg;
+        else if (a->kind == WS_TK_IDENT && smap_get(&p->syms, a->s, a->n, &v) && (p->vx[v].flags & VF_PARAM))
+            item = (uint32_t)v;
+        else
+            return err_at(p, a, "%s '%.*s' must be a .param variable declared before the call or a register%s", what,
+                          TK(a), imm_ok ? " or an immediate" : "");
+        if ((item & CALL_IMM) && (uint32_t)(a - p->t) > CALL_VAL) return err_at(p, a, "PTX file too large");
         GROW(*vars, *n, *cap);
-        (*vars)[(*n)++] = (uint32_t)v;
+        (*vars)[(*n)++] = item;
         adv(p);
         if (is_punct(cur(p), ',')) adv(p);
         else if (!is_punct(cur(p), ')')) return err_at(p, cur(p), "expected ',' or ')' in the call, got '%.*s'", TK(cur(p)));
@@ -1242,7 +1421,7 @@ static int parse_call(P *p, ws_tok *optok)
     size_t capr = 0, capa = 0;
     int rc = -1;
     if (is_punct(cur(p), '(')) {
-        if (call_list(p, &rets, &nr, &capr, "return value")) goto out;
+        if (call_list(p, &rets, &nr, &capr, "return value", 0)) goto out;
         if (expect(p, ',', "after the call's return value")) goto out;
     }
     ws_tok *ft = cur(p);
@@ -1263,7 +1442,7 @@ static int parse_call(P *p, ws_tok *optok)
     adv(p);
     if (is_punct(cur(p), ',')) {
         adv(p);
-        if (call_list(p, &args, &na, &capa, "argument")) goto out;
+        if (call_list(p, &args, &na, &capa, "argument", 1)) goto out;
         if (is_punct(cur(p), ',')) {
             err_at(p, cur(p), "call with a prototype or target list (indirect call) is not supported");
             goto out;
@@ -1307,6 +1486,44 @@ out:
     return rc;
 }
 
+static int is_u32_s32(unsigned t) { return t == WS_TY_U32 || t == WS_TY_S32; }
+
+/* the type and modifier rules of dp4a dp2a fns bmsk szext cvt.pack lop3 and the SIMD video
+ * instructions (PTX ISA 9.7.1.23-24, 9.7.1.26-27 (dp4a, dp2a), 9.7.1.22 (fns), 9.7.8.6 (lop3),
+ * 9.7.9.22 (cvt.pack), 9.7.16.2 (vop2/vop4)) */
+static int check_new_forms(P *p, ws_inst *in, const ws_tok *optok)
+{
+    const char *mn = ws_opcode_name(in->op);
+    switch (in->op) {
+    case WS_OP_DP4A: case WS_OP_DP2A:
+        if (!is_u32_s32(in->type) || !is_u32_s32(in->type2))
+            return err_at(p, optok, "'%s' takes .atype and .btype from .u32/.s32", mn);
+        if (in->op == WS_OP_DP2A && !!(in->mods & WS_MOD_LO) == !!(in->mods & WS_MOD_HI))
+            return err_at(p, optok, "'dp2a' needs one of .lo or .hi");
+        return 0;
+    case WS_OP_FNS: case WS_OP_LOP3:
+        if (in->type != WS_TY_B32) return err_at(p, optok, "'%s' takes .b32", mn);
+        return 0;
+    case WS_OP_BMSK: case WS_OP_SZEXT:
+        if (!in->subop) return err_at(p, optok, "'%s' needs .clamp or .wrap", mn);
+        if (in->op == WS_OP_BMSK ? in->type != WS_TY_B32 : !is_u32_s32(in->type))
+            return err_at(p, optok, "'%s' takes %s", mn, in->op == WS_OP_BMSK ? ".b32" : ".u32 or .s32");
+        return 0;
+    case WS_OP_CVT_PACK:
+        if (!(in->mods & WS_MOD_SAT)) return err_at(p, optok, "'cvt.pack' needs .sat");
+        if (in->type != WS_TY_S32 || (in->subop < WS_PACK_U16 && in->type2 != WS_TY_B32))
+            return err_at(p, optok, "'cvt.pack.sat' takes .s32 sources%s", in->subop < WS_PACK_U16 ? " and a .b32 c operand" : "");
+        return 0;
+    default:
+        if (!is_simd_video(in->op)) return 0;
+        if (!is_u32_s32(in->type) || !is_u32_s32(in->type2) || !is_u32_s32(in->subop))
+            return err_at(p, optok, "'%s' takes .dtype .atype .btype from .u32/.s32", mn);
+        if ((in->mods & WS_MOD_SAT) && (in->mods & WS_MOD_ADD))
+            return err_at(p, optok, "'%s': .sat cannot be used with the secondary accumulate .add", mn);
+        return 0;
+    }
+}
+
 static int parse_inst(P *p)
 {
     ws_kernel *k = p->k;
@@ -1330,6 +1547,11 @@ static int parse_inst(P *p)
     }
     uint32_t nt;
     int op = lookup_opcode(p, &nt);
+    for (size_t v = 0; op < 0 && v < sizeof video_refused / sizeof video_refused[0]; v++)
+        if (tok_eq(optok, video_refused[v]))
+            return err_at(p, optok, "video instruction '%.*s' is not supported (of the video instructions only the SIMD "
+                          "vadd2 vsub2 vavrg2 vabsdiff2 vmin2 vmax2 and their 4-way forms are, with the default "
+                          "selectors and mask)", TK(optok));
     if (op < 0)
         return err_at(p, optok, "unknown or unsupported instruction '%.*s' (supported: integer/logic, f32/f64 arithmetic, setp/selp/cvt, ld/st/atom/red, bra/brx.idx/ret/exit, bar/membar, shfl/vote/match.sync; see isa.def)", TK(optok));
     for (uint32_t j = 0; j < nt; j++) adv(p);
@@ -1361,13 +1583,25 @@ static int parse_inst(P *p)
     /* required modifiers */
     int want_types = (op_allow[op] & B(A_TYPE2)) ? 2 : (op_allow[op] & B(A_TYPE)) ? 1 : 0;
     if (op == WS_OP_BAR || op == WS_OP_BARRIER) want_types = ms.bar_red ? 1 : 0;
+    if (is_simd_video(op)) want_types = 3;
+    if (op == WS_OP_CVT_PACK) {
+        if (!in->subop) return err_at(p, optok, "'cvt.pack' needs a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)");
+        want_types = in->subop >= WS_PACK_U16 ? 1 : 2;
+    }
     if (ms.ntypes != want_types) {
         if (want_types == 0)
             return err_at(p, &p->t[ms.type_tok[0]], "'%s' takes no type", mn);
+        if (op == WS_OP_CVT_PACK)
+            return err_at(p, optok, "'cvt.pack.sat.%s' takes %s", pack_names[in->subop],
+                          want_types == 1 ? "one type (.s32 sources)" : "two types (.s32 sources, .b32 c operand)");
+        if (want_types == 3)
+            return err_at(p, optok, "'%s' needs three types (.dtype .atype .btype), got %d", mn, ms.ntypes);
         return err_at(p, optok, "'%s' needs %s, got %d", mn, want_types == 2 ? "two types (destination and source)" : "a type", ms.ntypes);
     }
     in->type = (uint8_t)ms.types[0];
     in->type2 = (uint8_t)ms.types[1];
+    if (is_simd_video(op)) in->subop = (uint8_t)ms.types[2];
+    if (check_new_forms(p, in, optok)) return -1;
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in->cmp) return err_at(p, optok, "'%s' needs a comparison (.eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan)", mn);
     if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");
     if ((op == WS_OP_ATOM || op == WS_OP_RED) && !in->subop) return err_at(p, optok, "'%s' needs an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)", mn);
@@ -1437,6 +1671,8 @@ static int parse_inst(P *p)
         return err_at(p, optok, "'%s' takes %d operands, got %d", ms.sync ? "vote.sync" : "vote", ms.sync ? 3 : 2, nops);
     if (decode_operands(p, in, ii, ops, nops, optok)) return -1;
     /* st.param only writes a call's or function's .param variables (now .local) */
+    if (op == WS_OP_LOP3 && in->src[3].kind != WS_OK_IMM)
+        return err_at(p, &p->t[ops[nops - 1].tok], "the lookup table of 'lop3' (last operand) must be an immediate");
     if (op == WS_OP_ST && in->space == WS_SP_PARAM)
         return err_at(p, optok, "'st.param' is only allowed on a call's or a function's .param variables (kernel "
                       "parameters are read-only)");
@@ -1881,8 +2117,24 @@ static int parse_formals(P *p, fbody *f, uint32_t *count)
     if (expect(p, '(', "opening the function's parameter list")) return -1;
     while (!is_punct(cur(p), ')')) {
         ws_tok *t = cur(p);
-        if (is_dir(t, ".reg"))
-            return err_at(p, t, "register parameters ('.reg') in a .func signature are not supported (only .param)");
+        if (is_dir(t, ".reg")) {   /* a register parameter: a register of the function's body */
+            adv(p);
+            ws_type ty;
+            if (parse_type_tok(p, cur(p), &ty)) return -1;
+            adv(p);
+            ws_tok *nt = cur(p);
+            if (nt->kind != WS_TK_IDENT) return err_at(p, nt, "expected a register name, got '%.*s'", TK(nt));
+            if (declare_reg(p, nt, nt->s, nt->n, ty, 0)) return -1;
+            adv(p);
+            uint32_t *nf = realloc(f->formals, (f->nret + f->nparam + 1) * sizeof *nf);
+            if (!nf) return oom(p);
+            f->formals = nf;
+            f->formals[f->nret + f->nparam] = CALL_REG | (p->k->nregs - 1);
+            (*count)++;
+            if (is_punct(cur(p), ',')) adv(p);
+            else if (!is_punct(cur(p), ')')) return err_at(p, cur(p), "expected ',' or ')' in the parameter list, got '%.*s'", TK(cur(p)));
+            continue;
+        }
         if (!is_dir(t, ".param")) return err_at(p, t, "expected '.param' in the function's parameter list, got '%.*s'", TK(t));
         adv(p);
         uint64_t align, n;
@@ -1967,6 +2219,13 @@ static int decode_funcs(P *p)
                           cs->nargs == 1 ? "" : "s", cs->nret, cs->nret == 1 ? "" : "s", TK(ft), f->nparam, f->nret);
         for (uint32_t j = 0; j < cs->nret + cs->nargs; j++) {
             uint32_t a = cs->vars[j], fv = f->formals[j];
+            int by_reg = (fv & CALL_REG) != 0;
+            if (by_reg != ((a & (CALL_REG | CALL_IMM)) != 0))
+                return err_at(p, t, "%s %u of the call to '%.*s' is %s, but the function declares it %s",
+                              j < cs->nret ? "return value" : "argument", j < cs->nret ? j + 1 : j - cs->nret + 1,
+                              TK(ft), by_reg ? "a .param variable" : "a register or immediate",
+                              by_reg ? ".reg" : ".param");
+            if (by_reg) continue;   /* copied by mov at the call site (emit_body) */
             ws_var *av = &k->vars[a], *fvv = &k->vars[fv];
             if (av->size != fvv->size)
                 return err_at(p, t, "'%s' is %llu bytes but parameter '%s' of '%.*s' is %llu", av->name,
@@ -2004,6 +2263,42 @@ typedef struct emitter {
     uint32_t *brx; uint32_t nbrx; size_t cap_brx;
     uint32_t stack[64]; uint32_t depth;
 } emitter;
+
+/* mov.TYPE dst, src (a register, or CALL_IMM item) at a call site: how a .reg parameter or
+ * return value of an inlined function is passed */
+static int emit_mov(P *p, emitter *e, uint32_t dst, uint32_t item, uint32_t src_reg, const ws_tok *site)
+{
+    ws_kernel *k = p->k;
+    ws_type ty = (ws_type)k->reg_types[dst];
+    if (!(item & CALL_IMM) && ws_type_bits((ws_type)k->reg_types[src_reg]) != ws_type_bits(ty))
+        return err_at(p, site, "call passes register '%s' (.%s) for a .%s register parameter", k->reg_names[src_reg],
+                      ws_type_name((ws_type)k->reg_types[src_reg]), ws_type_name(ty));
+    if (e->n >= INLINE_MAX) return err_at(p, site, "inlining the calls makes kernel '%s' longer than %u instructions", k->name, INLINE_MAX);
+    GROW(e->insts, e->n, e->cap);
+    ws_inst *o = &e->insts[e->n];
+    memset(o, 0, sizeof *o);
+    o->op = WS_OP_MOV;
+    o->type = (uint8_t)ty;
+    o->vec = 1;
+    o->guard = WS_NO_REG;
+    o->ipdom = WS_PC_EXIT;
+    o->line = site->line;
+    o->col = site->col;
+    o->ndst = o->nsrc = 1;
+    o->dst[0].kind = WS_OK_REG;
+    o->dst[0].reg = dst;
+    if (item & CALL_IMM) {
+        o->src[0].kind = WS_OK_IMM;
+        o->src[0].reg = WS_NO_REG;
+        if (num_bits(p, &p->t[item & CALL_VAL], (item & CALL_NEG) != 0, ty, &o->src[0].imm)) return -1;
+        if (ty == WS_TY_PRED) o->src[0].imm = o->src[0].imm != 0;
+    } else {
+        o->src[0].kind = WS_OK_REG;
+        o->src[0].reg = src_reg;
+    }
+    e->n++;
+    return 0;
+}
 
 static int emit_body(P *p, emitter *e, const ws_inst *src, uint32_t n, const uint32_t *brx, uint32_t base, int is_func,
                      const ws_tok *site)
@@ -2046,12 +2341,22 @@ static int emit_body(P *p, emitter *e, const ws_inst *src, uint32_t n, const uin
                 if (!(k->reg_names[k->nregs] = dupn(buf, (size_t)len))) { oom(p); goto out; }
                 k->reg_types[k->nregs++] = f->reg_types[r];
             }
+            /* .reg arguments into the copy's parameter registers, then the body, then the .reg
+             * return values back (a ret of the body branches to the first of those movs) */
+            for (uint32_t j = cs->nret; j < cs->nret + cs->nargs; j++)
+                if ((f->formals[j] & CALL_REG) &&
+                    emit_mov(p, e, nb + (f->formals[j] & CALL_VAL), cs->vars[j], base + (cs->vars[j] & CALL_VAL), ct))
+                    goto out;
             f->active = 1;
             e->stack[e->depth++] = cs->func;
             int r = emit_body(p, e, f->insts, f->ninsts, f->brx, nb, 1, ct);
             e->depth--;
             f->active = 0;
             if (r) goto out;
+            for (uint32_t j = 0; j < cs->nret; j++)
+                if ((f->formals[j] & CALL_REG) &&
+                    emit_mov(p, e, base + (cs->vars[j] & CALL_VAL), CALL_REG, nb + (f->formals[j] & CALL_VAL), ct))
+                    goto out;
             continue;
         }
         if (is_func && in->op == WS_OP_RET && i == n - 1 && in->guard == WS_NO_REG) continue; /* falls through */

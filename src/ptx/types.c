@@ -44,7 +44,7 @@ static const char *const sreg_names[WS_SR_COUNT] = {
     "%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z",
     "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z",
     "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock", "%clock64",
-    "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge",
+    "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge", "WARP_SZ",
 };
 const char *ws_sreg_name(ws_sreg s) { return (unsigned)s < WS_SR_COUNT ? sreg_names[s] : "%?"; }
 
@@ -81,6 +81,7 @@ const ws_flag_name ws_flag_names[] = {
     {WS_MOD_LO, "lo"},           {WS_MOD_WIDE, "wide"},         {WS_MOD_CC, "cc"},
     {WS_MOD_APPROX, "approx"},   {WS_MOD_FULL, "full"},         {WS_MOD_FTZ, "ftz"},
     {WS_MOD_NOFTZ, "noftz"},     {WS_MOD_SAT, "sat"},           {WS_MOD_SHIFTAMT, "shiftamt"},
+    {WS_MOD_ADD, "add"},
     {0, NULL},
 };
 

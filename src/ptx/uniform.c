@@ -19,7 +19,7 @@ static int sreg_varying(unsigned s)
     case WS_SR_NTID_X: case WS_SR_NTID_Y: case WS_SR_NTID_Z:
     case WS_SR_CTAID_X: case WS_SR_CTAID_Y: case WS_SR_CTAID_Z:
     case WS_SR_NCTAID_X: case WS_SR_NCTAID_Y: case WS_SR_NCTAID_Z:
-    case WS_SR_NWARPID: case WS_SR_NSMID: case WS_SR_GRIDID:
+    case WS_SR_NWARPID: case WS_SR_NSMID: case WS_SR_GRIDID: case WS_SR_WARP_SZ:
         return 0;
     default:   /* tid, laneid, warpid, smid, clock, clock64, lanemask_* */
         return 1;

@@ -89,7 +89,7 @@ static void test_calls(void **state)
     refused(HDR ".entry k() {\n  .reg .b64 %rd<2>;\n  proto: .callprototype ()_ (.param .b32 _);\n  ret;\n}\n",
             "e.ptx:6:10: ", "indirect calls");
     refused(HDR ".func f(.param .b32 a) { ret; }\n.entry k() {\n  .reg .b32 %r<2>;\n  call.uni f, (%r1);\n  ret;\n}\n",
-            "e.ptx:7:16: ", "must be a .param variable");
+            "e.ptx:7:3: ", "argument 1 of the call to 'f' is a register or immediate, but the function declares it .param");
     refused(HDR ".func f(.param .b32 a) { ret; }\n.entry k() {\n  .reg .pred %p<2>;\n  {\n  .param .b32 q;\n"
             "  @%p1 call.uni f, (q);\n  }\n  ret;\n}\n", "e.ptx:9:3: ", "guarded calls");
     refused(HDR ".func f(.param .b32 a) { ret; }\n.entry k() {\n  {\n  .param .b64 q;\n"
