@@ -368,12 +368,41 @@ static void cta_release(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t bar, uin
     ct->bar_plain_n[bar] = 0;
 }
 
+/* Threads of the CTA that count as arrived at CTA barrier b without having
+ * executed it: lanes the divergence scheme parks behind lanes held at b
+ * (ws_div_ops.parked). The PTX ISA marks a *warp's* arrival at a barrier,
+ * and bar.sync is barrier.sync.aligned, which the hardware executes for the
+ * warp as a whole (GPGPU-Sim counts the warp when its active lanes execute
+ * it). nvcc relies on that: for `if (odd) { out = ..; return; } ...
+ * __syncthreads();` it merges the returning threads' store into the common
+ * tail, so in the PTX they are still alive, parked at the reconvergence
+ * point, when the others reach bar.sync. Lanes that can still run (another
+ * split under convergence barriers) are not counted: they arrive themselves,
+ * as on Volta. */
+static uint32_t parked_at(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t b)
+{
+    if (!r->div->parked) return 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ct->nwarps; i++) {
+        ws_cwarp *w = &c->warps[ct->first_warp + i];
+        if (!w->live || !w->held) continue;
+        uint64_t at = 0;
+        for (uint64_t m = w->held; m; m &= m - 1)
+            if (w->held_bar[__builtin_ctzll(m)] == b) at |= m & -m;
+        if (!at) continue;
+        uint64_t p = r->div->parked(&r->divctx, w->div, at) & w->fw.valid & ~w->exited & ~w->held;
+        n += (uint32_t)__builtin_popcountll(p);
+    }
+    return n;
+}
+
 static void cta_check_bars(ws_simrun *r, ws_core *c, ws_ccta *ct, uint64_t now)
 {
     for (uint32_t b = 0; b < WS_CTA_BARS; b++) {
         if (!ct->bar_arrived[b]) continue;
         uint32_t need = ct->bar_expect[b] ? ct->bar_expect[b] : ct->live_threads;
-        if (ct->bar_arrived[b] >= need) cta_release(r, c, ct, b, now);
+        if (ct->bar_arrived[b] >= need || ct->bar_arrived[b] + parked_at(r, c, ct, b) >= need)
+            cta_release(r, c, ct, b, now);
     }
 }
 
@@ -517,6 +546,8 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
             note_parking(c, w, slot);
         }
         cta_check_bars(r, c, ct, now);
+    } else if (w->held && r->div->parked) {
+        cta_check_bars(r, c, ct, now);   /* lanes may now be parked behind held ones */
     }
     if (eff.exited) {
         w->exited |= eff.exited;
@@ -630,6 +661,7 @@ static int issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_sp
         }
     }
     w->wake = 0;
+    if (w->held && r->div->parked) cta_check_bars(r, c, &c->ctas[w->cta_slot], now);
     ws_sched *s = &c->scheds[w->sched];
     s->ops->issued(s, slot, now);
     return 0;
