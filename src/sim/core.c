@@ -206,11 +206,17 @@ int ws_core_waiting_long(const ws_core *c, uint32_t slot, uint64_t now)
 
 uint64_t ws_core_wake(const ws_core *c, uint32_t slot) { return c->warps[slot].wake; }
 
+/* Every live lane waits at a CTA barrier, or is parked behind lanes that do
+ * (ws_div_ops.parked: they count as arrived, see parked_at). */
 int ws_core_parked_at_barrier(const ws_core *c, uint32_t slot)
 {
     const ws_cwarp *w = &c->warps[slot];
     uint64_t live = w->fw.valid & ~w->exited;
-    return w->live && live && (w->held & live) == live;
+    if (!w->live || !live || !w->held) return 0;
+    uint64_t waiting = w->held;
+    const ws_simrun *r = c->run;
+    if ((waiting & live) != live && r->div->parked) waiting |= r->div->parked(&r->divctx, w->div, w->held);
+    return (waiting & live) == live;
 }
 
 /* ------------------------------------------------------------ launching -- */
@@ -547,7 +553,8 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         }
         cta_check_bars(r, c, ct, now);
     } else if (w->held && r->div->parked) {
-        cta_check_bars(r, c, ct, now);   /* lanes may now be parked behind held ones */
+        note_parking(c, w, slot);        /* lanes may now be parked behind held ones */
+        cta_check_bars(r, c, ct, now);
     }
     if (eff.exited) {
         w->exited |= eff.exited;
@@ -661,7 +668,10 @@ static int issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_sp
         }
     }
     w->wake = 0;
-    if (w->held && r->div->parked) cta_check_bars(r, c, &c->ctas[w->cta_slot], now);
+    if (w->held && r->div->parked) {
+        note_parking(c, w, slot);
+        cta_check_bars(r, c, &c->ctas[w->cta_slot], now);
+    }
     ws_sched *s = &c->scheds[w->sched];
     s->ops->issued(s, slot, now);
     return 0;

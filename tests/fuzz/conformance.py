@@ -4,8 +4,9 @@
 
 Expectations: the workload's own `expect` (exact values from independent models); a
 workload without one gets a derived copy (in a temporary directory) with
-`expect: reference` on every buffer. Statuses: ok, except the spin lock under the stack
-(deadlock: the SIMT deadlock; also tests/kernels/div/lockloop) and tests/kernels/int/oob (error: it reads past a buffer).
+`expect: reference` on every buffer. Statuses: ok, except where expected_statuses() says
+otherwise (SIMT deadlocks of spin locks and cross-branch shfl under the stack, a policy's
+starvation, an unprovable livelock, an out-of-bounds read), each with its reason.
 Warp sizes: kernels with warp-level operations (shfl/vote/match/redux/activemask/%laneid,
 written by nvcc for 32-lane warps) run at 32 and 64 (64 = two 32-lane groups, as warpsweep
 defines it); the others at 8, 16, 32 and 64.
@@ -25,8 +26,32 @@ SCHEMES = ['stack', 'barrier']
 SCHEDS = ['lrr', 'gto', 'two_level', 'oldest', 'swl']
 ISSUES = ['blocking', 'scoreboard']
 WARP_OPS = re.compile(r'\b(shfl|vote|match|redux|activemask|bar\.warp)\b|%laneid|%lanemask')
-EXPECT_STATUS = {('spinlock', 'stack'): 'deadlock', ('lockloop', 'stack'): 'deadlock',
-                 ('oob', 'stack'): 'error', ('oob', 'barrier'): 'error'}
+# Statuses other than ok, each for a reason the kernel's own comments state:
+#  - spin locks under the stack: the SIMT deadlock (a livelock); under swl, whose window holds
+#    only the oldest warps, the report may be the starvation of the others (also true);
+#  - retrylock/volcount: spin locks whose loop changes memory only the spinning lanes read:
+#    the livelock is proven; statlock: the counter steers a branch, so no proof: timeout;
+#  - xbranch: shfl.sync in both branches of an if, a SIMT deadlock on a stack machine;
+#  - flagwait: warp `t / 32 == 0` spins on a flag thread 32 sets: at warp size 8 thread 32 is in
+#    hardware warp 4, outside swl's window of 4 (starved); at warp size 64 both are in one warp,
+#    on the two sides of a branch: the SIMT deadlock under the stack;
+#  - oob reads past its buffer: error.
+SIMT_LOCKS = ('spinlock', 'lockloop', 'retrylock', 'volcount')
+
+
+def expected_statuses(name, div, sched, ws):
+    if name == 'oob':
+        return {'error'}
+    if div == 'stack':
+        if name in SIMT_LOCKS:
+            return {'deadlock', 'starved'} if sched == 'swl' else {'deadlock'}
+        if name == 'statlock':
+            return {'timeout'}
+        if name == 'xbranch' or (name == 'flagwait' and ws == 64):
+            return {'deadlock'}
+    if name == 'flagwait' and ws == 8 and sched == 'swl':
+        return {'starved'}
+    return {'ok'}
 
 
 def workloads(src):
@@ -130,14 +155,15 @@ def main():
         bad = 0
         for r in pts:
             dv = r['divergence'].decode()
-            want = EXPECT_STATUS.get((name, dv), 'ok')
+            want = expected_statuses(name, dv, r['scheduler'].decode(), int(r['warp_size']))
             st = r['status'].decode()
             total += 1
-            if st != want:
+            if st not in want:
                 bad += 1
                 if bad <= 3:
                     print('FAIL %s warp_size=%d divergence=%s scheduler=%s issue=%s: %s (expected %s): %s' %
-                          (name, r['warp_size'], dv, r['scheduler'].decode(), r['issue'].decode(), st, want,
+                          (name, r['warp_size'], dv, r['scheduler'].decode(), r['issue'].decode(), st,
+                           '/'.join(sorted(want)),
                            r['message'].decode()[:300]))
         if bad:
             print('FAIL %s: %d of %d points (%s)' % (name, bad, len(pts), y))
