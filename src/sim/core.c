@@ -599,6 +599,26 @@ static int split_free_part(const ws_simrun *r, const ws_cwarp *w, const ws_split
     return 1;
 }
 
+/* Parts at different PCs meet only with one membermask value per 32-lane
+ * group (the PTX ISA: threads that "executed <op>.sync with the same
+ * qualifiers and same membermask value"): a lane waiting at another .sync op
+ * of the same kind for another set of lanes is not part of this one. */
+static int same_membermask(const ws_simrun *r, const ws_cwarp *w, const ws_split *parts, uint32_t n)
+{
+    uint64_t value[2] = {0, 0};
+    uint8_t have[2] = {0, 0};
+    for (uint32_t i = 0; i < n; i++) {
+        const ws_operand *mo = ws_warp_membermask(&r->k->insts[parts[i].pc]);
+        for (uint64_t m = parts[i].mask; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m), g = l >> 5;
+            uint64_t v = sync_members(r, w, mo, m & -m);
+            if (!have[g]) { have[g] = 1; value[g] = v; }
+            else if (value[g] != v) return 0;
+        }
+    }
+    return 1;
+}
+
 /* Collects the rendezvous of the .sync operation `in` that split parts[0]
  * waits at (docs/model.md, "Warp-level operations and member masks"): the
  * other ready splits holding member lanes must wait at an instruction of the
@@ -627,7 +647,7 @@ static uint32_t collect_rendezvous(const ws_simrun *r, const ws_cwarp *w, const 
         covered |= t.mask;
         need |= sync_members(r, w, ws_warp_membermask(tin), t.mask);
     }
-    return n;
+    return n > 1 && !same_membermask(r, w, parts, n) ? 0 : n;
 }
 
 /* Issues a rendezvous of n splits as ONE warp instruction over their union
