@@ -115,9 +115,10 @@ void ws_uniformity(ws_kernel *k);
  * different registers when their regions (ADD .. WAIT, at block-part
  * granularity) overlap, when they can be reached from different successors of
  * one divergent branch (the diverged splits run concurrently), or when one of
- * them has a YIELD in its region: such a barrier may clear while yielded
- * participants are still inside it, so it shares its register with no other
- * barrier. Otherwise registers are reused, greedily in program order of the
+ * them is, or lies inside the region of, a barrier X with a YIELD in its
+ * region and the other is reachable after X's WAIT (outside X's region): X
+ * may clear while yielded participants are still inside it, and the threads
+ * it releases run on concurrently with them. Otherwise registers are reused, greedily in program order of the
  * ADDs (lowest free index first). At run time a blocked thread resumes after
  * the WAIT it blocked at (div_barrier.c), so even threads of one register
  * blocked at different WAITs resume correctly.

@@ -465,21 +465,34 @@ static int merge_nested_barriers(ctx *c, barrier *bars, uint32_t *nbars, uint32_
     return 0;
 }
 
-/* A barrier whose region holds a YIELD may clear while yielded participants
- * are still inside it (they reach its WAIT later, as non-participants). Any
- * register it shared with another barrier could then be re-armed by threads
- * running ahead and block the late ones at the wrong WAIT, so such a barrier
- * gets a register of its own: it interferes with every other barrier. */
-static void mark_yield_barriers_exclusive(const ws_kernel *k, const barrier *bars, uint32_t nbars,
-                                          const uint8_t *yp, uint8_t *interf)
+/* A barrier X whose region holds a YIELD may clear while yielded participants
+ * are still inside it: the threads it releases run on past its WAIT while the
+ * others are still in its region. So X, and every barrier inside X's region,
+ * interferes with every barrier reachable after X's WAIT (outside X's region):
+ * they can be live at once (a lock inside a loop, an if after the loop), and a
+ * shared register would be re-armed by the threads running ahead, holding the
+ * late ones at the wrong WAIT (fuzzer seed 7039). */
+static void mark_yield_barriers_exclusive(ctx *c, const barrier *bars, uint32_t nbars, const uint8_t *yp,
+                                          uint8_t *interf, word *after_blocks, word *after)
 {
+    const ws_kernel *k = c->k;
+    const uint32_t nb = k->nblocks, pw = NW(3 * (nb ? nb : 1)), bw = NW(nb ? nb : 1);
     for (uint32_t x = 0; x < nbars; x++) {
         int yields = 0;
-        for (uint32_t u = 0; u < k->nblocks && !yields; u++)
+        for (uint32_t u = 0; u < nb && !yields; u++)
             yields = yp[k->blocks[u].last] && bget(bars[x].region, PT_TAIL(u));
         if (!yields) continue;
-        for (uint32_t y = 0; y < nbars; y++)
-            if (y != x) interf[x * nbars + y] = interf[y * nbars + x] = 1;
+        memset(after_blocks, 0, bw * sizeof *after_blocks);
+        memset(after, 0, pw * sizeof *after);
+        reach_fwd(c, &bars[x].P, 1, WS_PC_EXIT, after_blocks);
+        blocks_to_points(after_blocks, nb, after);
+        for (uint32_t i = 0; i < pw; i++) after[i] &= ~bars[x].region[i];   /* strictly after X */
+        for (uint32_t y = 0; y < nbars; y++) {
+            if (y != x && !bintersects(bars[y].region, bars[x].region, pw)) continue;
+            for (uint32_t z = 0; z < nbars; z++)
+                if (z != y && bintersects(bars[z].region, after, pw))
+                    interf[y * nbars + z] = interf[z * nbars + y] = 1;
+        }
     }
 }
 
@@ -635,7 +648,7 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_po
         for (uint32_t b = a + 1; b < nbars; b++)
             if (bintersects(bars[a].region, bars[b].region, pw))
                 interf[a * nbars + b] = interf[b * nbars + a] = 1;
-    mark_yield_barriers_exclusive(W, bars, nbars, yp, interf);
+    mark_yield_barriers_exclusive(&c, bars, nbars, yp, interf, tmp, tmp2);
     if (nbars > 1) {
         uint8_t *touch = NULL;
         for (uint32_t d = 0; d < ndivs && !oom; d++) {
