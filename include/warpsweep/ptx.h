@@ -211,8 +211,8 @@ typedef struct ws_block {  /* basic block: instructions [first, last] */
     uint32_t nsucc;
     uint32_t *succ;        /* successor block indices; WS_PC_EXIT for exit */
     uint32_t ipdom;        /* immediate post-dominator block, WS_PC_EXIT for exit */
-    uint8_t terminal;      /* only exits: first instruction an unguarded exit/ret/trap
-                            * (cfg.c: early exits and reconvergence) */
+    uint8_t terminal;      /* a branch into it is an early exit: it only exits, or it is one
+                            * branch's private straight-line way out (cfg.c, mark_terminal) */
     uint8_t leaves;        /* straight-line code from here to an unguarded exit/ret/trap,
                             * with no CTA barrier or warp-level .sync op on the way */
 } ws_block;

@@ -18,9 +18,11 @@
  *
  * Early exits. Reconvergence points are post-dominators of the graph in which
  * early exits are not paths: a *terminal* block is one that only exits (its
- * first instruction an unguarded exit/ret/trap: nvcc's shared `ret` block),
- * and an edge from a branching block into a terminal block (or a guarded
- * exit's edge to the exit) is an early exit: the threads that take it leave the
+ * first instruction an unguarded exit/ret/trap: nvcc's shared `ret` block), or
+ * a branch's private way out (straight-line code to an exit, meeting nobody,
+ * entered only from that branch: mark_terminal), and an edge from a branching
+ * block into a terminal block (or a guarded exit's edge to the exit) is an
+ * early exit: the threads that take it leave the
  * kernel, as they do through the predicated EXIT ptxas emits for a `return`, so
  * they constrain no reconvergence. For `if (a) { if (b) return; } loop` the
  * outer branch reconverges at the loop, as ptxas's BSSY/BSYNC do, instead of
@@ -135,14 +137,34 @@ static int is_exit_block(const ws_kernel *k, const ws_block *bl)
     return in->guard == WS_NO_REG && (in->op == WS_OP_EXIT || in->op == WS_OP_RET || in->op == WS_OP_TRAP);
 }
 
-/* Marks the terminal blocks: those that only exit (their first instruction
- * an unguarded exit/ret/trap: nvcc's shared `ret` block that every `return`
- * branches to). Code before an exit is not an early exit: threads running it
- * may still meet others (a CTA barrier, a warp-level op, or just the same
- * stores, which converged threads run once). */
+/* Marks the terminal blocks, the targets of early exits: those that only exit
+ * (their first instruction an unguarded exit/ret/trap: nvcc's shared `ret`
+ * block that every `return` branches to), and the private way out of one
+ * branch: straight-line code (ws_block.leaves) through blocks with one
+ * predecessor each, down to an exit or an exit-only block (`if (c) {
+ * out[i] = x; return; }`; ptxas ends it with its own EXIT). A block with
+ * several predecessors on the way is a join (the common tail `out[i] = x;
+ * ret`): threads meeting there run it once, so it stays a reconvergence
+ * point, and the chain leading to it is no way out. Needs mark_leaves. */
 static void mark_terminal(const ws_kernel *k, ws_block *b, uint32_t nb)
 {
+    uint32_t *npred = calloc(nb ? nb : 1, sizeof *npred);
+    if (npred)
+        for (uint32_t u = 0; u < nb; u++)
+            for (uint32_t j = 0; j < b[u].nsucc; j++)
+                if (b[u].succ[j] != WS_PC_EXIT) npred[b[u].succ[j]]++;
     for (uint32_t u = 0; u < nb; u++) b[u].terminal = (uint8_t)is_exit_block(k, &b[u]);
+    /* private chains: one predecessor each, down to an exit or an exit-only
+     * block (a chain that reaches a join is no way out: threads meet there) */
+    for (int changed = npred != NULL; changed;) {
+        changed = 0;
+        for (uint32_t u = nb; u-- > 1;) {
+            if (b[u].terminal || !b[u].leaves || npred[u] != 1 || b[u].nsucc != 1) continue;
+            uint32_t s = b[u].succ[0];
+            if (s == WS_PC_EXIT || (s != u && b[s].terminal)) { b[u].terminal = 1; changed = 1; }
+        }
+    }
+    free(npred);
 }
 
 static int waits_for_others(const ws_inst *in)
@@ -201,6 +223,47 @@ static void reaches_exit(const ws_block *b, uint32_t nb, uint32_t *const *sl, co
     (void)b;
 }
 
+/* A block cut off from the exit by dropping early exits: it reached the exit
+ * before (full), not now, and had edges dropped. */
+static int cut_off(const uint8_t *dropped, const uint8_t *full, const uint8_t *now, uint32_t u)
+{
+    return dropped[u] && full[u] && !now[u];
+}
+
+/* Gives back the early exits of the cut-off blocks that are cut off by
+ * themselves: those from which no other cut-off block is reachable (a loop
+ * whose only way out was dropped), not those stuck only behind one (a branch
+ * before that loop: it keeps its early exit once the loop is restored).
+ * When every cut-off block waits behind another (a cycle of them), all are
+ * restored. Returns 1 if anything was restored. */
+static int restore_cut_off(uint32_t nb, uint32_t *const *sl, const uint32_t *sn, uint8_t *dropped,
+                           const uint8_t *full, const uint8_t *now, uint8_t *seen, uint32_t *stack)
+{
+    int any = 0, restored = 0;
+    for (uint32_t u = 0; u < nb; u++) {
+        if (!cut_off(dropped, full, now, u)) continue;
+        any = 1;
+        memset(seen, 0, nb);
+        uint32_t sp = 0;
+        int behind = 0;
+        for (uint32_t j = 0; j < sn[u]; j++)
+            if (sl[u][j] != WS_PC_EXIT && !seen[sl[u][j]]) { seen[sl[u][j]] = 1; stack[sp++] = sl[u][j]; }
+        while (sp && !behind) {
+            uint32_t v = stack[--sp];
+            if (v != u && cut_off(dropped, full, now, v)) { behind = 1; break; }
+            for (uint32_t j = 0; j < sn[v]; j++)
+                if (sl[v][j] != WS_PC_EXIT && !seen[sl[v][j]]) { seen[sl[v][j]] = 1; stack[sp++] = sl[v][j]; }
+        }
+        if (!behind) { dropped[u] = 2; restored = 1; }   /* 2: restore after this pass */
+    }
+    for (uint32_t u = 0; u < nb; u++)
+        if (dropped[u] == 2) dropped[u] = 0;
+    if (any && !restored)
+        for (uint32_t u = 0; u < nb; u++)
+            if (cut_off(dropped, full, now, u)) { dropped[u] = 0; restored = 1; }
+    return restored;
+}
+
 /* The graph whose post-dominators are the reconvergence points (see the top
  * of this file): each block's successors minus its early exits, unless it has
  * nothing else, or dropping them cuts it off from the exit. sl[u] are fresh
@@ -208,9 +271,11 @@ static void reaches_exit(const ws_block *b, uint32_t nb, uint32_t *const *sl, co
 static int cfg_reconvergence_graph(const ws_block *b, uint32_t nb, uint32_t **sl, uint32_t *sn)
 {
     uint8_t *dropped = calloc(nb ? nb : 1, 1), *full = malloc(nb ? nb : 1), *now = malloc(nb ? nb : 1);
+    uint8_t *seen = malloc(nb ? nb : 1);
+    uint32_t *stack = malloc((nb ? nb : 1) * sizeof *stack);
     int rc = -1;
     for (uint32_t u = 0; u < nb; u++) sl[u] = NULL;
-    if (!dropped || !full || !now) goto out;
+    if (!dropped || !full || !now || !seen || !stack) goto out;
     for (uint32_t u = 0; u < nb; u++) {
         if (!(sl[u] = malloc((b[u].nsucc ? b[u].nsucc : 1) * sizeof **sl))) goto out;
         uint32_t keep = 0;
@@ -227,14 +292,12 @@ static int cfg_reconvergence_graph(const ws_block *b, uint32_t nb, uint32_t **sl
                 if (!dropped[u] || !is_early_exit(b, b[u].succ[j])) sl[u][sn[u]++] = b[u].succ[j];
         }
         reaches_exit(b, nb, sl, sn, now);
-        again = 0;
-        for (uint32_t u = 0; u < nb; u++)
-            if (dropped[u] && full[u] && !now[u]) { dropped[u] = 0; again = 1; }
+        again = restore_cut_off(nb, sl, sn, dropped, full, now, seen, stack);
     }
     rc = 0;
 out:
     if (rc) for (uint32_t u = 0; u < nb; u++) { free(sl[u]); sl[u] = NULL; }
-    free(dropped); free(full); free(now);
+    free(dropped); free(full); free(now); free(seen); free(stack);
     return rc;
 }
 
@@ -340,7 +403,7 @@ int ws_cfg_build(ws_kernel *k, ws_error *err)
     }
     uint32_t **sl = oom ? NULL : calloc(nb, sizeof *sl);
     uint32_t *sn = oom ? NULL : malloc(nb * sizeof *sn);
-    if (!oom) { mark_terminal(k, blocks, nb); mark_leaves(k, blocks, nb); }
+    if (!oom) { mark_leaves(k, blocks, nb); mark_terminal(k, blocks, nb); }
     if (oom || !sl || !sn || cfg_reconvergence_graph(blocks, nb, sl, sn)) {
         for (uint32_t b = 0; b < nb; b++) free(blocks[b].succ);
         free(blocks); free(bipdom); free(block_of); free(sl); free(sn);

@@ -121,13 +121,12 @@ static void test_while_loop(void **st)
     kb_free(k);
 }
 
-/* `if (i >= n) return; work; return;` as nvcc writes it: the branch to a block
- * that does nothing but exit is an early exit (ptxas makes it a predicated
- * EXIT): the returning lanes leave at once, and the others reconverge with
- * nobody, so the branch's reconvergence point is its other successor.
+/* `if (i >= n) return; work; return;` as nvcc writes it: both successors of
+ * the branch are ways out: B2 only exits, B1 is straight-line code into it
+ * entered only from B0 (terminal, cfg.c). With no path that stays, nothing is
+ * dropped: the paths meet only at B2, which only exits: EXIT.
  *  0 setp; 1 @p bra 4 | 2 work; 3 bra 4 | 4 ret
- *  B0 -> B2, B1;  B1 -> B2;  B2 -> EXIT. Without the early exit B0 -> B2:
- *  ipdom(B0) = B1; ipdom(B1) = B2, which only exits: EXIT. */
+ *  B0 -> B2, B1;  B1 -> B2;  B2 -> EXIT. */
 static void test_exit_only_block_is_exit(void **st)
 {
     (void)st;
@@ -137,11 +136,58 @@ static void test_exit_only_block_is_exit(void **st)
     k_exit(k, NOREG);
     kb_done(k);
     assert_int_equal(k->nblocks, 3);
-    expect_block(k, 0, 0, 1, 1);
+    expect_block(k, 0, 0, 1, EXITB);
     expect_block(k, 1, 2, 3, EXITB);
     expect_block(k, 2, 4, 4, EXITB);
-    assert_int_equal(k->insts[1].ipdom, 2);
-    assert_true(k->blocks[2].terminal && !k->blocks[0].terminal && !k->blocks[1].terminal);
+    assert_int_equal(k->insts[1].ipdom, WS_PC_EXIT);
+    assert_true(k->blocks[2].terminal && k->blocks[1].terminal && !k->blocks[0].terminal);
+    kb_free(k);
+}
+
+/* A private way out: `if (p) { A; return; } do { } while (q); st; ret`.
+ *  0 setp; 1 @p bra 4 | 2 A; 3 ret | 4 L; 5 @q bra 4 | 6 st; 7 ret
+ *  B0 [0,1] -> B2, B1;  B1 [2,3] -> EXIT;  B2 [4,5] -> B2, B3;  B3 [6,7] -> EXIT.
+ * B1 is straight-line code to an exit entered only from B0: terminal, so
+ * B0 -> B1 is an early exit and B0 reconverges at B2 (the survivors run the
+ * loop together; strict post-dominance says EXIT). B3 is terminal too (one
+ * predecessor), but dropping B2 -> B3 would cut the loop off from the exit:
+ * kept, ipdom(B2) = B3. */
+static void test_private_exit(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("privexit", 16);
+    k_setp(k, P0, R0, 0); k_bra(k, P0, 4);
+    k_nop(k); k_exit(k, NOREG);
+    k_nop(k); k_bra(k, P1, 4);
+    k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    assert_int_equal(k->nblocks, 4);
+    assert_true(k->blocks[1].terminal && k->blocks[3].terminal && !k->blocks[2].terminal);
+    expect_block(k, 0, 0, 1, 2);
+    expect_block(k, 2, 4, 5, 3);
+    assert_int_equal(k->insts[1].ipdom, 4);
+    kb_free(k);
+}
+
+/* A common tail is a join, not an early exit: `if (p) A; else B; st; ret`.
+ *  0 setp; 1 @p bra 4 | 2 A; 3 bra 5 | 4 B | 5 st; 6 ret
+ *  B0 -> B2, B1;  B1 -> B3;  B2 -> B3;  B3 [5,6] -> EXIT.
+ * B3 leaves but has two predecessors: a join, not terminal; B1 and B2 lead
+ * into it, so they are no ways out either. B0 reconverges at B3 (the tail runs
+ * once, as GPGPU-Sim's IPDOM has it). */
+static void test_common_tail_joins(void **st)
+{
+    (void)st;
+    ws_kernel *k = kb_new("tail", 16);
+    k_setp(k, P0, R0, 0); k_bra(k, P0, 4);
+    k_nop(k); k_bra(k, NOREG, 5);
+    k_nop(k);
+    k_nop(k); k_exit(k, NOREG);
+    kb_done(k);
+    assert_int_equal(k->nblocks, 4);
+    assert_true(!k->blocks[1].terminal && !k->blocks[2].terminal && !k->blocks[3].terminal && k->blocks[3].leaves);
+    expect_block(k, 0, 0, 1, 3);
+    assert_int_equal(k->insts[1].ipdom, 5);
     kb_free(k);
 }
 
@@ -367,6 +413,8 @@ int main(void)
         cmocka_unit_test(test_nested_ifs),
         cmocka_unit_test(test_while_loop),
         cmocka_unit_test(test_exit_only_block_is_exit),
+        cmocka_unit_test(test_private_exit),
+        cmocka_unit_test(test_common_tail_joins),
         cmocka_unit_test(test_loop_break),
         cmocka_unit_test(test_brx_four_targets),
         cmocka_unit_test(test_exit_in_branch),
