@@ -4,8 +4,18 @@
 
 Expectations: the workload's own `expect` (exact values from independent models); a
 workload without one gets a derived copy (in a temporary directory) with
-`expect: reference` on every buffer. Statuses: ok, except the spin lock under the stack
-(deadlock: the SIMT deadlock; also tests/kernels/div/lockloop) and tests/kernels/int/oob (error: it reads past a buffer).
+`expect: reference` on every buffer. Statuses (`expected()`): ok, except
+  - under the stack, the kernels that hang pre-Volta hardware: the spin locks spinlock and
+    div/lockloop, sched/retrylock and sched/volcount (deadlock: the SIMT deadlock, proven as a
+    livelock), sched/statlock (timeout: its retry counter steers a branch, so no proof is
+    sound; tests/e2e/sched_livelock.sh), warp/xbranch (deadlock: shfl.sync from both sides of
+    a branch needs independent thread scheduling), sched/flagwait at warp_size 64 (deadlock:
+    the spinners, lanes 0..31, and the flag setter, lane 32, share one warp);
+  - swl (window of swl_limit = 4 oldest warps): sched/flagwait starves where the flag setter
+    (thread 32) is outside the window, i.e. warp_size <= 8; a stack SIMT deadlock with more
+    warps than the window may equally be reported as `starved` (the warps outside the
+    window are never issued);
+  - tests/kernels/int/oob (error: it reads past a buffer).
 Warp sizes: kernels with warp-level operations (shfl/vote/match/redux/activemask/%laneid,
 written by nvcc for 32-lane warps) run at 32 and 64 (64 = two 32-lane groups, as warpsweep
 defines it); the others at 8, 16, 32 and 64.
@@ -25,8 +35,27 @@ SCHEMES = ['stack', 'barrier']
 SCHEDS = ['lrr', 'gto', 'two_level', 'oldest', 'swl']
 ISSUES = ['blocking', 'scoreboard']
 WARP_OPS = re.compile(r'\b(shfl|vote|match|redux|activemask|bar\.warp)\b|%laneid|%lanemask')
-EXPECT_STATUS = {('spinlock', 'stack'): 'deadlock', ('lockloop', 'stack'): 'deadlock',
-                 ('oob', 'stack'): 'error', ('oob', 'barrier'): 'error'}
+STACK_HANGS = {'spinlock': 'deadlock', 'lockloop': 'deadlock', 'retrylock': 'deadlock',
+               'volcount': 'deadlock', 'xbranch': 'deadlock', 'statlock': 'timeout'}
+SWL_LIMIT = 4          # the registry default of swl_limit
+# a kernel that never ends under some configuration runs at this limit, not --max-cycles
+MAX_CYCLES = {'statlock': 2000000}
+
+
+def expected(name, scheme, sched, ws, warps):
+    """the set of acceptable statuses; warps: warps in the grid at this warp size"""
+    if name == 'oob':
+        return {'error'}
+    if name == 'flagwait' and scheme == 'stack' and ws > 32:
+        return {'deadlock'}       # spinners (lanes 0..31) and the setter (lane 32) share a warp
+    if name == 'flagwait' and sched == 'swl' and 32 // ws >= SWL_LIMIT:
+        return {'starved'}
+    if scheme == 'stack' and name in STACK_HANGS:
+        want = {STACK_HANGS[name]}
+        if sched == 'swl' and warps > SWL_LIMIT and 'deadlock' in want:
+            want.add('starved')
+        return want
+    return {'ok'}
 
 
 def workloads(src):
@@ -90,9 +119,6 @@ def main():
     ap.add_argument('-j', '--jobs', type=int, default=2)
     ap.add_argument('--only', action='append', default=[])
     ap.add_argument('--max-cycles', type=int, default=20000000)
-    ap.add_argument('--skip-two-level-wide', action='store_true',
-                    help='no two_level for a kernel with CTA barriers and more warps than two_level_active '
-                         '(8): issue 10 bug 4 (never demotes barrier-parked warps) makes those time out')
     ap.add_argument('--barrier-regs', type=int, default=16)
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix='conf')
@@ -107,14 +133,11 @@ def main():
         lines = ['name: conf_%s' % name, 'workload: %s' % os.path.abspath(path),
                  # enough warp slots for one CTA at the narrowest warp size
                  'base: {max_cycles: %d, barrier_regs: %d, warps: %d}' %
-                 (args.max_cycles, args.barrier_regs, max(32, -(-tpc // min(sizes)))), 'grid:',
+                 (MAX_CYCLES.get(name, args.max_cycles), args.barrier_regs, max(32, -(-tpc // min(sizes)))),
+                 'grid:',
                  '  warp_size: [%s]' % ', '.join(map(str, sizes)),
                  '  divergence: [%s]' % ', '.join(SCHEMES), '  scheduler: [%s]' % ', '.join(SCHEDS),
                  '  issue: [%s]' % ', '.join(ISSUES)]
-        wide = [w for w in sizes if has_bar and ctas * -(-tpc // w) > 8]
-        if args.skip_two_level_wide and wide:
-            lines.append('exclude:')
-            lines += ['  - {scheduler: two_level, warp_size: %d}' % w for w in wide]
         sw = os.path.join(tmp, 'conf_%s.sweep.yaml' % name)
         with open(sw, 'w') as f:
             f.write('\n'.join(lines) + '\n')
@@ -130,14 +153,16 @@ def main():
         bad = 0
         for r in pts:
             dv = r['divergence'].decode()
-            want = EXPECT_STATUS.get((name, dv), 'ok')
+            ws = int(r['warp_size'])
+            want = expected(name, dv, r['scheduler'].decode(), ws, ctas * -(-tpc // ws))
             st = r['status'].decode()
             total += 1
-            if st != want:
+            if st not in want:
                 bad += 1
                 if bad <= 3:
                     print('FAIL %s warp_size=%d divergence=%s scheduler=%s issue=%s: %s (expected %s): %s' %
-                          (name, r['warp_size'], dv, r['scheduler'].decode(), r['issue'].decode(), st, want,
+                          (name, r['warp_size'], dv, r['scheduler'].decode(), r['issue'].decode(), st,
+                           '/'.join(sorted(want)),
                            r['message'].decode()[:300]))
         if bad:
             print('FAIL %s: %d of %d points (%s)' % (name, bad, len(pts), y))
