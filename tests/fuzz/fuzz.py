@@ -84,11 +84,27 @@ def axis_values(args, k, meta_its=False):
     return [x for x in vals if not any(k == sk and str(x) == sv for sk, sv in args.skip)]
 
 
-def covering_rows(rng, axes, n):
+def covering_rows(rng, axes, n, k=None):
     """n configuration cells (dicts) over axes (name -> values): every value of every axis
     appears, and with n >= the product of the two largest axes (4 warp sizes x 5 schedulers =
     20) every pair of values of any two axes appears (a strength-2 covering array, built
-    greedily). Random, so successive batches cover different cells of the full matrix."""
+    greedily). With k (the batch number) and n = 20 and the other axes all two-valued, the
+    array is a fixed one whose two-valued columns are flipped by the bits of k: flipping a
+    column keeps the pairs covered, and batches k .. k+2^m-1 (m two-valued axes: 16 with
+    divergence, 8 without) run every row with every combination of the others, i.e. together
+    the full matrix. Otherwise random, so successive batches cover different cells."""
+    binary = [x for x in axes if len(axes[x]) == 2]
+    big = sorted(axes, key=lambda x: -len(axes[x]))[:2]
+    if k is not None and len(big) == 2 and n == len(axes[big[0]]) * len(axes[big[1]]) and \
+            all(len(axes[x]) <= 2 for x in axes if x not in big):
+        rows = covering_rows(random.Random(20240610), axes, n)
+        flip = k % (1 << len(binary))
+        for r in rows:
+            for bit, x in enumerate(binary):
+                if flip >> bit & 1:
+                    r[x] = axes[x][1 - axes[x].index(r[x])]
+        rows.sort(key=lambda r: [axes[x].index(r[x]) for x in AXES if x in r])
+        return rows
     names = list(axes)
     big = sorted(names, key=lambda k: -len(axes[k]))[:2]
     a, b = big[0], big[1] if len(big) > 1 else None
@@ -135,14 +151,14 @@ def yaml_list(v):
     return '[' + ', '.join(str(x) for x in v) + ']'
 
 
-def sweep_text(args, seeds, its, rng):
+def sweep_text(args, seeds, its, rng, k):
     """one sweep: the programs (workload axis, slowest) x their configuration cells"""
     lines = ['name: fuzz', 'workload:']
     lines += ['  - fz%d.yaml' % s for s in seeds]
     lines.append('base: {max_cycles: %d, barrier_regs: %d}' % (args.max_cycles, args.barrier_regs))
     axes = collections.OrderedDict((k, axis_values(args, k, its)) for k in AXES)
     if args.configs:
-        rows = covering_rows(rng, axes, args.configs)
+        rows = covering_rows(rng, axes, args.configs, k)
         lines.append('zip:')
         lines.append('  - {%s}' % ', '.join('%s: %s' % (k, yaml_list([r[k] for r in rows])) for k in AXES))
     else:
@@ -152,7 +168,7 @@ def sweep_text(args, seeds, its, rng):
     return '\n'.join(lines) + '\n'
 
 
-def batch_sweeps(args, d, seeds, metas, rng):
+def batch_sweeps(args, d, seeds, metas, rng, k):
     """starts the sweeps of one batch (programs needing independent thread scheduling run
     under barrier only, in a sweep of their own); -> list of (Popen, h5 path)"""
     groups = [[s for s in seeds if not metas[s]['its']], [s for s in seeds if metas[s]['its']]]
@@ -162,7 +178,7 @@ def batch_sweeps(args, d, seeds, metas, rng):
             continue
         sweep = os.path.join(d, 'sweep%d.yaml' % gi)
         with open(sweep, 'w') as f:
-            f.write(sweep_text(args, group, gi == 1, rng))
+            f.write(sweep_text(args, group, gi == 1, rng, k))
         h5 = os.path.join(d, 'fuzz%d.h5' % gi)
         cmd = [args.bin, 'run', sweep, '-o', h5, '-j', str(args.jobs), '--force']
         procs.append((cmd, h5))
@@ -190,9 +206,9 @@ def run_batch(procs):
     return rows, None
 
 
-def sim_one(args, yaml_path, cfg, max_cycles=None):
+def sim_one(args, yaml_path, cfg, max_cycles=None, barrier_regs=None):
     cmd = [args.bin, 'sim', yaml_path, '--json', '--set', 'max_cycles=%d' % (max_cycles or args.max_cycles),
-           '--set', 'barrier_regs=%d' % args.barrier_regs]
+           '--set', 'barrier_regs=%d' % (barrier_regs or args.barrier_regs)]
     for k, v in cfg.items():
         cmd += ['--set', '%s=%s' % (k, v)]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
@@ -305,7 +321,7 @@ def candidates(prog):
                 yield q
 
 
-def minimise(args, prog, cfg, want_class, outdir, budget, max_cycles):
+def minimise(args, prog, cfg, want_class, outdir, budget, max_cycles, regs=None):
     """greedy: take the first simpler program that still fails with want_class"""
     d = tempfile.mkdtemp(prefix='fzmin', dir=args.tmp)
     path = os.path.join(d, 'fz%d.yaml' % prog['seed'])
@@ -319,7 +335,7 @@ def minimise(args, prog, cfg, want_class, outdir, budget, max_cycles):
             f.write(ptx)
         with open(path, 'w') as f:
             f.write(yaml)
-        st, msg = sim_one(args, path, cfg, max_cycles)
+        st, msg = sim_one(args, path, cfg, max_cycles, regs)
         if st in expected_status(meta, cfg):
             return False
         return cfg['divergence'] + ' ' + failure_class(st, msg) == want_class
@@ -336,7 +352,7 @@ def minimise(args, prog, cfg, want_class, outdir, budget, max_cycles):
                 progress = True
                 break
     fails(prog)                       # (re)writes the final program
-    st, msg = sim_one(args, path, cfg, max_cycles)
+    st, msg = sim_one(args, path, cfg, max_cycles, regs)
     ptx, yaml, meta = emit(prog)
     shutil.rmtree(d, ignore_errors=True)
     base = os.path.join(outdir, 'fz%d_min' % prog['seed'])
@@ -354,13 +370,29 @@ def check_rows(args, rows, progs, metas, d, classes, minimised):
     """-> the seeds of the failing programs; prints each failure class of each program once"""
     fails = collections.OrderedDict()
     rechecked = 0
+    nregs = [0]
     for r in rows:
         s = int(r['workload'][2:].split('.')[0])
         cfg = {k: r[k] for k in AXES}
         if r['status'] in expected_status(metas[s], cfg):
             continue
-        mc = args.max_cycles
-        if r['status'] == 'timeout' and args.recheck_cycles > args.max_cycles:
+        mc, regs = args.max_cycles, args.barrier_regs
+        need = re.search(r'needs (\d+) convergence-barrier registers', r['message'])
+        if r['status'] == 'invalid' and need and int(need.group(1)) > args.barrier_regs:
+            # more barriers live at once than the hardware has registers (a switch's cases run
+            # as concurrent splits, so their barriers cannot share one; ptxas would spill with
+            # BMOV, warpsweep refuses): a model limit, counted; the program must still run
+            # right with enough registers
+            nregs[0] += 1
+            if int(need.group(1)) <= 64:
+                st, msg = sim_one(args, os.path.join(d, 'fz%d.yaml' % s), cfg, None, 64)
+                if st in expected_status(metas[s], cfg):
+                    continue
+                r = dict(r, status=st, message=msg)
+                regs = 64
+            else:
+                continue
+        elif r['status'] == 'timeout' and args.recheck_cycles > args.max_cycles:
             # the first pass's limit is small (most programs end in < 10^5 cycles): a
             # timeout counts only if it persists with the large limit
             rechecked += 1
@@ -370,23 +402,23 @@ def check_rows(args, rows, progs, metas, d, classes, minimised):
             r = dict(r, status=st, message=msg)
             mc = args.recheck_cycles
         fc = cfg['divergence'] + ' ' + failure_class(r['status'], r['message'])
-        fails.setdefault(s, collections.OrderedDict()).setdefault(fc, []).append((cfg, r, mc))
+        fails.setdefault(s, collections.OrderedDict()).setdefault(fc, []).append((cfg, r, mc, regs))
     for s, byclass in fails.items():
         for fc, lst in byclass.items():
             classes[fc] += 1
-            cfg, r, mc = lst[0]
+            cfg, r, mc, regs = lst[0]
             cfgs = ' '.join('%s=%s' % kv for kv in cfg.items())
             print('FAIL seed %d [%s] in %d configs, e.g. %s: status %s (expected %s): %s' %
                   (s, fc, len(lst), cfgs, r['status'], '/'.join(sorted(expected_status(metas[s], cfg))),
                    r['message'][:300]), flush=True)
             if minimised[fc] < args.minimise:
                 minimised[fc] += 1
-                path, st, msg, tries = minimise(args, progs[s], cfg, fc, args.fail_dir, args.min_budget, mc)
+                path, st, msg, tries = minimise(args, progs[s], cfg, fc, args.fail_dir, args.min_budget, mc, regs)
                 print('  minimised (%d runs): %s  -> %s: %s' % (tries, path, st, (msg or '')[:200]))
                 print('  reproduce: %s sim %s %s --set max_cycles=%d --set barrier_regs=%d' %
                       (args.bin, path, ' '.join('--set %s=%s' % kv for kv in cfg.items()),
-                       mc, args.barrier_regs), flush=True)
-    return list(fails), rechecked
+                       mc, regs), flush=True)
+    return list(fails), rechecked, nregs[0]
 
 
 def main():
@@ -408,7 +440,7 @@ def main():
                     help='drop one value of an axis (e.g. scheduler=two_level while a bug is open)')
     ap.add_argument('--max-cycles', type=int, default=1000000,
                     help='first-pass limit (the generated programs end in < 4*10^5 cycles)')
-    ap.add_argument('--recheck-cycles', type=int, default=20000000,
+    ap.add_argument('--recheck-cycles', type=int, default=8000000,
                     help='a first-pass timeout is rerun with this limit before it counts as a failure')
     ap.add_argument('--barrier-regs', type=int, default=16)
     ap.add_argument('--fail-dir', default='fuzz-failures')
@@ -430,7 +462,7 @@ def main():
         list(range(args.start, args.start + args.count))
     os.makedirs(args.fail_dir, exist_ok=True)
     t0 = time.time()
-    npoints = nfailprog = nrecheck = 0
+    npoints = nfailprog = nrecheck = nregpts = 0
     classes = collections.Counter()
     minimised = collections.Counter()
     for b in range(0, len(seeds), args.batch):
@@ -440,7 +472,7 @@ def main():
         for s in batch:
             progs[s], metas[s] = write_program(d, s, feats, args.size)
         rng = random.Random(batch[0] * 7919 + 1)
-        rows, err = run_batch(batch_sweeps(args, d, batch, metas, rng))
+        rows, err = run_batch(batch_sweeps(args, d, batch, metas, rng, batch[0] // args.batch))
         if rows is None:
             print('FAIL batch %s: %s' % (batch, err))
             nfailprog += 1
@@ -450,9 +482,10 @@ def main():
                 break
             continue
         npoints += len(rows)
-        failed, rechecked = check_rows(args, rows, progs, metas, d, classes, minimised)
+        failed, rechecked, nr = check_rows(args, rows, progs, metas, d, classes, minimised)
         nfailprog += len(failed)
         nrecheck += rechecked
+        nregpts += nr
         shutil.rmtree(d, ignore_errors=True)
         if not args.quiet:
             el = time.time() - t0
@@ -461,9 +494,9 @@ def main():
         if args.max_fail and nfailprog >= args.max_fail:
             break
     el = time.time() - t0
-    print('fuzz: %d programs, %d points in %.1f s (%.2f programs/s, %.0f points/s; %d timeouts rechecked); '
-          '%d failing programs%s' %
-          (len(seeds), npoints, el, len(seeds) / el, npoints / el, nrecheck, nfailprog,
+    print('fuzz: %d programs, %d points in %.1f s (%.2f programs/s, %.0f points/s; %d timeouts rechecked; '
+          '%d points needing > %d barrier registers, rerun with 64); %d failing programs%s' %
+          (len(seeds), npoints, el, len(seeds) / el, npoints / el, nrecheck, nregpts, args.barrier_regs, nfailprog,
            ''.join('; %s: %d' % kv for kv in classes.most_common())))
     return 1 if nfailprog else 0
 
