@@ -2,16 +2,16 @@
 """Differential fuzzer for warpsweep's SIMT model (tests/fuzz/README.md).
 
 For each seed, gen.py makes a random structured kernel; every program runs under the MIMD
-reference and under divergence x scheduler x issue x warp_size x cores x l1_kb (one
-`warpsweep run` per batch of programs, -j N), each point checking every buffer against
-the reference (`expect: reference`). A point fails when its status is not the expected
-one: ok everywhere, except under the stack for a program with a spin lock (deadlock when
-the generator made every lane of a warp contend, ok or deadlock when it could not tell).
-A failure prints the seed, the configuration and a minimised program (the generator's
-tree reduced while the same failure persists), written to --fail-dir.
+reference and under a covering array of configuration cells over divergence x scheduler x
+issue x warp_size x cores x l1_kb (one `warpsweep run` per batch of programs, -j N; every pair
+of axis values per program, the full matrix every 16 batches; tests/fuzz/README.md), each
+point checking every buffer against the reference (`expect: reference`). A point fails when
+its status is not an expected one (expected_status). A failure prints the seed, the
+configuration and a minimised program (the generator's tree reduced while the same failure
+persists), written to --fail-dir.
 
-  tests/fuzz/fuzz.py --count 200                  # seeds 0..199, full configuration matrix
-  tests/fuzz/fuzz.py --start 1000 --count 100000 --configs 16 -j 2    # the long run
+  tests/fuzz/fuzz.py --count 200                  # seeds 0..199
+  tests/fuzz/fuzz.py --start 100000 --count 100000 --features all --lock-timeout-ok -q   # the long run
 """
 import argparse
 import collections
