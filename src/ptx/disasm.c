@@ -103,7 +103,10 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     switch (op) {
     case WS_OP_ATOM: case WS_OP_RED: if (in->subop < WS_NATOM_NAMES) sub = ws_atom_names[in->subop]; break;
     case WS_OP_SHFL: put(&b, ".sync"); if (in->subop < WS_NSHFL_NAMES) sub = ws_shfl_names[in->subop]; break;
-    case WS_OP_VOTE: put(&b, ".sync"); if (in->subop < WS_NVOTE_NAMES) sub = ws_vote_names[in->subop]; break;
+    case WS_OP_VOTE:   /* legacy vote (no membermask) prints without .sync */
+        if (in->nsrc >= 2) put(&b, ".sync");
+        if (in->subop < WS_NVOTE_NAMES) sub = ws_vote_names[in->subop];
+        break;
     case WS_OP_MATCH: if (in->subop < WS_NMATCH_NAMES) sub = ws_match_names[in->subop]; break;
     case WS_OP_REDUX: put(&b, ".sync"); if (in->subop < WS_NATOM_NAMES) sub = ws_atom_names[in->subop]; break;
     case WS_OP_BAR: case WS_OP_BARRIER: if (in->subop < WS_NBAR_NAMES) sub = ws_bar_names[in->subop]; break;

@@ -206,11 +206,17 @@ int ws_core_waiting_long(const ws_core *c, uint32_t slot, uint64_t now)
 
 uint64_t ws_core_wake(const ws_core *c, uint32_t slot) { return c->warps[slot].wake; }
 
+/* Every live lane waits at a CTA barrier, or is parked behind lanes that do
+ * (ws_div_ops.parked: they count as arrived, see parked_at). */
 int ws_core_parked_at_barrier(const ws_core *c, uint32_t slot)
 {
     const ws_cwarp *w = &c->warps[slot];
     uint64_t live = w->fw.valid & ~w->exited;
-    return w->live && live && (w->held & live) == live;
+    if (!w->live || !live || !w->held) return 0;
+    uint64_t waiting = w->held;
+    const ws_simrun *r = c->run;
+    if ((waiting & live) != live && r->div->parked) waiting |= r->div->parked(&r->divctx, w->div, w->held);
+    return (waiting & live) == live;
 }
 
 /* ------------------------------------------------------------ launching -- */
@@ -368,12 +374,41 @@ static void cta_release(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t bar, uin
     ct->bar_plain_n[bar] = 0;
 }
 
+/* Threads of the CTA that count as arrived at CTA barrier b without having
+ * executed it: lanes the divergence scheme parks behind lanes held at b
+ * (ws_div_ops.parked). The PTX ISA marks a *warp's* arrival at a barrier,
+ * and bar.sync is barrier.sync.aligned, which the hardware executes for the
+ * warp as a whole (GPGPU-Sim counts the warp when its active lanes execute
+ * it). nvcc relies on that: for `if (odd) { out = ..; return; } ...
+ * __syncthreads();` it merges the returning threads' store into the common
+ * tail, so in the PTX they are still alive, parked at the reconvergence
+ * point, when the others reach bar.sync. Lanes that can still run (another
+ * split under convergence barriers) are not counted: they arrive themselves,
+ * as on Volta. */
+static uint32_t parked_at(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t b)
+{
+    if (!r->div->parked) return 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ct->nwarps; i++) {
+        ws_cwarp *w = &c->warps[ct->first_warp + i];
+        if (!w->live || !w->held) continue;
+        uint64_t at = 0;
+        for (uint64_t m = w->held; m; m &= m - 1)
+            if (w->held_bar[__builtin_ctzll(m)] == b) at |= m & -m;
+        if (!at) continue;
+        uint64_t p = r->div->parked(&r->divctx, w->div, at) & w->fw.valid & ~w->exited & ~w->held;
+        n += (uint32_t)__builtin_popcountll(p);
+    }
+    return n;
+}
+
 static void cta_check_bars(ws_simrun *r, ws_core *c, ws_ccta *ct, uint64_t now)
 {
     for (uint32_t b = 0; b < WS_CTA_BARS; b++) {
         if (!ct->bar_arrived[b]) continue;
         uint32_t need = ct->bar_expect[b] ? ct->bar_expect[b] : ct->live_threads;
-        if (ct->bar_arrived[b] >= need) cta_release(r, c, ct, b, now);
+        if (ct->bar_arrived[b] >= need || ct->bar_arrived[b] + parked_at(r, c, ct, b) >= need)
+            cta_release(r, c, ct, b, now);
     }
 }
 
@@ -517,6 +552,9 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
             note_parking(c, w, slot);
         }
         cta_check_bars(r, c, ct, now);
+    } else if (w->held && r->div->parked) {
+        note_parking(c, w, slot);        /* lanes may now be parked behind held ones */
+        cta_check_bars(r, c, ct, now);
     }
     if (eff.exited) {
         w->exited |= eff.exited;
@@ -561,6 +599,26 @@ static int split_free_part(const ws_simrun *r, const ws_cwarp *w, const ws_split
     return 1;
 }
 
+/* Parts at different PCs meet only with one membermask value per 32-lane
+ * group (the PTX ISA: threads that "executed <op>.sync with the same
+ * qualifiers and same membermask value"): a lane waiting at another .sync op
+ * of the same kind for another set of lanes is not part of this one. */
+static int same_membermask(const ws_simrun *r, const ws_cwarp *w, const ws_split *parts, uint32_t n)
+{
+    uint64_t value[2] = {0, 0};
+    uint8_t have[2] = {0, 0};
+    for (uint32_t i = 0; i < n; i++) {
+        const ws_operand *mo = ws_warp_membermask(&r->k->insts[parts[i].pc]);
+        for (uint64_t m = parts[i].mask; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m), g = l >> 5;
+            uint64_t v = sync_members(r, w, mo, m & -m);
+            if (!have[g]) { have[g] = 1; value[g] = v; }
+            else if (value[g] != v) return 0;
+        }
+    }
+    return 1;
+}
+
 /* Collects the rendezvous of the .sync operation `in` that split parts[0]
  * waits at (docs/model.md, "Warp-level operations and member masks"): the
  * other ready splits holding member lanes must wait at an instruction of the
@@ -589,7 +647,7 @@ static uint32_t collect_rendezvous(const ws_simrun *r, const ws_cwarp *w, const 
         covered |= t.mask;
         need |= sync_members(r, w, ws_warp_membermask(tin), t.mask);
     }
-    return n;
+    return n > 1 && !same_membermask(r, w, parts, n) ? 0 : n;
 }
 
 /* Issues a rendezvous of n splits as ONE warp instruction over their union
@@ -630,6 +688,10 @@ static int issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_sp
         }
     }
     w->wake = 0;
+    if (w->held && r->div->parked) {
+        note_parking(c, w, slot);
+        cta_check_bars(r, c, &c->ctas[w->cta_slot], now);
+    }
     ws_sched *s = &c->scheds[w->sched];
     s->ops->issued(s, slot, now);
     return 0;

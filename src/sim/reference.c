@@ -212,8 +212,10 @@ static int arrive(ref *r, uint32_t c, uint32_t id, uint32_t count)
 /* Executes the warp-level operation at pc as a rendezvous (docs/model.md,
  * "Warp-level operations and member masks") if every live lane of mask, and
  * of the membermasks of those lanes in turn, waits at a .sync operation of
- * the same kind (ws_warp_same_kind), at pc or at another PC: each lane reads
- * its operands from its own instruction. */
+ * the same kind (ws_warp_same_kind), at pc or at another PC with the same
+ * membermask value (the PTX ISA: "executed <op>.sync with the same qualifiers
+ * and same membermask value"): each lane reads its operands from its own
+ * instruction. */
 static int try_warp_sync(ref *r, uint32_t g, uint32_t pc, uint64_t mask)
 {
     ws_warp *w = &r->warps[g];
@@ -222,7 +224,8 @@ static int try_warp_sync(ref *r, uint32_t g, uint32_t pc, uint64_t mask)
     while (todo) {
         uint32_t l = (uint32_t)__builtin_ctzll(todo);
         uint64_t t = (uint64_t)g * r->ws + l;
-        if (r->state[t] != T_WARP || !ws_warp_same_kind(in, &r->k->insts[r->pc[t]]))
+        if (r->state[t] != T_WARP || !ws_warp_same_kind(in, &r->k->insts[r->pc[t]]) ||
+            (r->pc[t] != pc && r->wmask[t] != mask))   /* across PCs: the same membermask value */
             return 0;
         m |= 1ull << l;
         todo = (todo | (r->wmask[t] & ~r->exited[g])) & ~m;

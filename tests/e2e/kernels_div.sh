@@ -11,6 +11,9 @@
 #    else-if chain joining at one point now takes one register (ok at barrier_regs=1).
 #  - retfirst: odd threads store and return, even ones pass bar.sync; the stack deadlocked when
 #    it ran the barrier path first with the leaving lanes parked below it.
+#  - tailmerge: threads with odd values return before __syncthreads, but nvcc merges their store
+#    into the common tail: parked at the reconvergence point behind the lanes held at bar.sync,
+#    they count as arrived (a warp's arrival); deadlock before under both schemes.
 #  - earlyret: `if (a) { v = 3v+1; if (b) return; } loop(40); out = acc`, lanes 0-15 of each warp
 #    take the if, the even ones of them return. Counted by hand from earlyret.ptx: entry block 19
 #    instructions (32 lanes), the a-side 7 (16 lanes), the returners' ret 1 (8 lanes), then the

@@ -223,6 +223,22 @@ static void bar_stats(const void *st, uint32_t *depth, uint32_t *splits)
     *splits = s->max_splits;
 }
 
+/* Lanes blocked at a WAIT whose other participants all wait at a CTA barrier
+ * (or are blocked there too): they reconverge only after those lanes move. */
+static uint64_t bar_parked(const ws_div_ctx *c, const void *st, uint64_t held)
+{
+    (void)c;
+    const bst *s = st;
+    uint64_t parked = 0;
+    for (uint32_t b = 0; b < s->nbar; b++) {
+        uint64_t blk = BLK(s)[b];
+        if (!blk) continue;
+        uint64_t waited_for = PART(s)[b] & ~s->exited & ~blk;
+        if (waited_for && !(waited_for & ~held)) parked |= blk;
+    }
+    return parked;
+}
+
 static uint64_t bar_hash(const ws_div_ctx *c, const void *st, uint64_t h)
 {
     (void)c;
@@ -276,5 +292,6 @@ const ws_div_ops ws_div_barrier = {
     .level = bar_level,
     .stats = bar_stats,
     .hash = bar_hash,
+    .parked = bar_parked,
     .describe = bar_describe,
 };

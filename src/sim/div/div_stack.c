@@ -179,6 +179,19 @@ static void stack_stats(const void *st, uint32_t *depth, uint32_t *splits)
     *splits = s->depth ? 1 : 0;
 }
 
+/* When the TOS's lanes all wait at a CTA barrier, every lane parked below it
+ * waits for them: they run only once the TOS reaches its reconvergence point. */
+static uint64_t stack_parked(const ws_div_ctx *c, const void *st, uint64_t held)
+{
+    (void)c;
+    const stk *s = st;
+    if (!s->depth) return 0;
+    uint64_t tos = s->e[s->depth - 1].mask, below = 0;
+    if (tos & ~held) return 0;
+    for (uint32_t i = 0; i + 1 < s->depth; i++) below |= s->e[i].mask;
+    return below & ~tos;
+}
+
 static uint64_t stack_hash(const ws_div_ctx *c, const void *st, uint64_t h)
 {
     (void)c;
@@ -222,5 +235,6 @@ const ws_div_ops ws_div_stack = {
     .level = stack_level,
     .stats = stack_stats,
     .hash = stack_hash,
+    .parked = stack_parked,
     .describe = stack_describe,
 };

@@ -52,6 +52,10 @@ typedef struct ws_div_ops {
     void (*stats)(const void *st, uint32_t *depth, uint32_t *splits);
     /* Architectural control state, for the livelock proof. */
     uint64_t (*hash)(const ws_div_ctx *c, const void *st, uint64_t h);
+    /* Lanes that cannot run again before some lane of `held` (waiting at a CTA
+     * barrier) moves on: they count as arrived at that barrier (core.c,
+     * parked_at). Optional (NULL: none). */
+    uint64_t (*parked)(const ws_div_ctx *c, const void *st, uint64_t held);
     /* Human-readable state (for deadlock messages): "pc 5 (line 23) lanes 0x..; ..." */
     int (*describe)(const ws_div_ctx *c, const void *st, char *buf, size_t len);
 } ws_div_ops;

@@ -171,6 +171,24 @@ def spec_retfirst():
                 params=["out"], expect=["out"], model=m_retfirst, per_line=16)
 
 
+def m_tailmerge(b, p, grid, block):
+    inp, out = b["in"], b["out"]
+    half = block[0] // 2
+    sh = [inp[2 * k] for k in range(half)]      # s[t/2] = v of each even thread t
+    for t in range(block[0]):
+        v = inp[t]
+        out[t] = s32(v * 5) if v & 1 else sh[(t // 2 + 1) % half] + v
+
+
+def spec_tailmerge():
+    r = LCG(105)
+    inp = [2 * r.int(-1000, 1000) + (t & 1) for t in range(64)]   # odd values exactly at odd t
+    return dict(doc="odd threads store and return before __syncthreads; nvcc merges their store into the common "
+                    "tail (64 threads, two warps).",
+                grid=[1, 1, 1], block=[64, 1, 1], buffers=[("in", "s32", inp), ("out", "s32", [0] * 64)],
+                params=["in", "out"], expect=["out"], model=m_tailmerge, per_line=16)
+
+
 SPECS = {k[5:]: v for k, v in globals().items() if k.startswith("spec_")}
 
 
