@@ -385,11 +385,12 @@ def check_rows(args, rows, progs, metas, d, classes, minimised):
             # right with enough registers
             nregs[0] += 1
             if int(need.group(1)) <= 64:
-                st, msg = sim_one(args, os.path.join(d, 'fz%d.yaml' % s), cfg, None, 64)
+                # (with the large limit at once: a rerun point is rare, and one that ends is fast)
+                mc, regs = max(args.max_cycles, args.recheck_cycles), 64
+                st, msg = sim_one(args, os.path.join(d, 'fz%d.yaml' % s), cfg, mc, regs)
                 if st in expected_status(metas[s], cfg):
                     continue
                 r = dict(r, status=st, message=msg)
-                regs = 64
             else:
                 continue
         elif r['status'] == 'timeout' and args.recheck_cycles > args.max_cycles:
