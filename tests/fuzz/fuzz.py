@@ -2,16 +2,16 @@
 """Differential fuzzer for warpsweep's SIMT model (tests/fuzz/README.md).
 
 For each seed, gen.py makes a random structured kernel; every program runs under the MIMD
-reference and under divergence x scheduler x issue x warp_size x cores x l1_kb (one
-`warpsweep run` per batch of programs, -j N), each point checking every buffer against
-the reference (`expect: reference`). A point fails when its status is not the expected
-one: ok everywhere, except under the stack for a program with a spin lock (deadlock when
-the generator made every lane of a warp contend, ok or deadlock when it could not tell).
-A failure prints the seed, the configuration and a minimised program (the generator's
-tree reduced while the same failure persists), written to --fail-dir.
+reference and under a covering array of configuration cells over divergence x scheduler x
+issue x warp_size x cores x l1_kb (one `warpsweep run` per batch of programs, -j N; every pair
+of axis values per program, the full matrix every 16 batches; tests/fuzz/README.md), each
+point checking every buffer against the reference (`expect: reference`). A point fails when
+its status is not an expected one (expected_status). A failure prints the seed, the
+configuration and a minimised program (the generator's tree reduced while the same failure
+persists), written to --fail-dir.
 
-  tests/fuzz/fuzz.py --count 200                  # seeds 0..199, full configuration matrix
-  tests/fuzz/fuzz.py --start 1000 --count 100000 --configs 16 -j 2    # the long run
+  tests/fuzz/fuzz.py --count 200                  # seeds 0..199
+  tests/fuzz/fuzz.py --start 100000 --count 100000 --features all --lock-timeout-ok -q   # the long run
 """
 import argparse
 import collections
@@ -39,21 +39,36 @@ AXES = collections.OrderedDict([
 
 
 LOCK_TIMEOUT_OK = False   # --lock-timeout-ok: see its help
+SWL_LIMIT = 4             # the registry default of swl_limit (warpsweep params)
 
 
 def expected_status(meta, cfg):
     """the set of acceptable statuses at one configuration"""
     if cfg['divergence'] == 'stack':
         ok = {'ok': {'ok'}, 'deadlock': {'deadlock'}, 'any': {'ok', 'deadlock'}}[meta['stack']]
-        if LOCK_TIMEOUT_OK and meta['stack'] != 'ok':
+        if LOCK_TIMEOUT_OK and meta['stack'] != 'ok' and cfg['cores'] == 2:
             ok = ok | {'timeout'}
-        return ok
-    return {'ok'}
+    else:
+        ok = {'ok'}
+    # swl issues only from its window of the swl_limit oldest warps: a spinner inside it may
+    # wait forever for a lock holder outside it, which the simulator proves as `starved` (a
+    # correct answer: the policy's starvation, docs/model.md). Only a spin lock makes one warp
+    # wait for another outside a CTA barrier, and only with more warps than the window.
+    if meta['lock'] and cfg['scheduler'] == 'swl' and meta['threads'] > SWL_LIMIT * cfg['warp_size']:
+        ok = ok | {'starved'}
+    return ok
+
+
+def emit(prog):
+    """gen.emit plus the thread count the expectations need"""
+    ptx, yaml, meta = gen.emit(prog)
+    meta['threads'] = prog['grid'] * prog['block']
+    return ptx, yaml, meta
 
 
 def write_program(d, seed, feats, size):
     prog = gen.generate(seed, feats, size)
-    ptx, yaml, meta = gen.emit(prog)
+    ptx, yaml, meta = emit(prog)
     with open(os.path.join(d, 'fz%d.ptx' % seed), 'w') as f:
         f.write(ptx)
     with open(os.path.join(d, 'fz%d.yaml' % seed), 'w') as f:
@@ -61,83 +76,139 @@ def write_program(d, seed, feats, size):
     return prog, meta
 
 
-def configs_for(meta, args):
-    axes = collections.OrderedDict((k, list(v)) for k, v in AXES.items())
-    axes['warp_size'] = [w for w in axes['warp_size'] if w in meta['warp_sizes']]
-    if meta['its']:
-        axes['divergence'] = ['barrier']     # warp ops from different branches: sm_70+ only
-    for k, v in args.skip:
-        if k in axes:
-            axes[k] = [x for x in axes[k] if str(x) != v]
-    return axes
+def axis_values(args, k, meta_its=False):
+    if k == 'divergence' and meta_its:
+        vals = ['barrier']               # warp ops from different branches: sm_70+ only
+    else:
+        vals = list(AXES[k])
+    return [x for x in vals if not any(k == sk and str(x) == sv for sk, sv in args.skip)]
+
+
+def covering_rows(rng, axes, n, k=None):
+    """n configuration cells (dicts) over axes (name -> values): every value of every axis
+    appears, and with n >= the product of the two largest axes (4 warp sizes x 5 schedulers =
+    20) every pair of values of any two axes appears (a strength-2 covering array, built
+    greedily). With k (the batch number) and n = 20 and the other axes all two-valued, the
+    array is a fixed one whose two-valued columns are flipped by the bits of k: flipping a
+    column keeps the pairs covered, and batches k .. k+2^m-1 (m two-valued axes: 16 with
+    divergence, 8 without) run every row with every combination of the others, i.e. together
+    the full matrix. Otherwise random, so successive batches cover different cells."""
+    binary = [x for x in axes if len(axes[x]) == 2]
+    big = sorted(axes, key=lambda x: -len(axes[x]))[:2]
+    if k is not None and len(big) == 2 and n == len(axes[big[0]]) * len(axes[big[1]]) and \
+            all(len(axes[x]) <= 2 for x in axes if x not in big):
+        rows = covering_rows(random.Random(20240610), axes, n)
+        flip = k % (1 << len(binary))
+        for r in rows:
+            for bit, x in enumerate(binary):
+                if flip >> bit & 1:
+                    r[x] = axes[x][1 - axes[x].index(r[x])]
+        rows.sort(key=lambda r: [axes[x].index(r[x]) for x in AXES if x in r])
+        return rows
+    names = list(axes)
+    big = sorted(names, key=lambda k: -len(axes[k]))[:2]
+    a, b = big[0], big[1] if len(big) > 1 else None
+    combos = [(x, y) for x in axes[a] for y in (axes[b] if b else [None])]
+    rng.shuffle(combos)
+    if n < len(combos):
+        # a diagonal walk covers every value of both big axes in max(|A|, |B|) rows
+        la, lb = len(axes[a]), len(axes[b]) if b else 1
+        off = rng.randrange(la)
+        picked = [(axes[a][(i + off) % la], axes[b][i % lb] if b else None) for i in range(n)]
+    else:
+        picked = combos + [rng.choice(combos) for _ in range(n - len(combos))]
+    rest = [k for k in names if k not in big]
+    all_rest = [{}]
+    for k in rest:
+        all_rest = [dict(r, **{k: v}) for r in all_rest for v in axes[k]]
+
+    def pairs(row):
+        return {((k1, row[k1]), (k2, row[k2])) for i, k1 in enumerate(names) for k2 in names[i + 1:]}
+    best = None
+    for _ in range(20):
+        rows, seen = [], set()
+        for x, y in picked:
+            base = {a: x}
+            if b:
+                base[b] = y
+            cand = [dict(base, **r) for r in all_rest]
+            rng.shuffle(cand)
+            row = max(cand, key=lambda c: len(pairs(c) - seen))
+            seen |= pairs(row)
+            rows.append(row)
+        want = sum(len(axes[k1]) * len(axes[k2]) for i, k1 in enumerate(names) for k2 in names[i + 1:])
+        if best is None or len(seen) > best[0]:
+            best = (len(seen), rows)
+        if len(seen) == want or n < len(combos):
+            break
+    rows = best[1]
+    # the reference run is cached per (workload, warp size): keep a warp size's cells together
+    rows.sort(key=lambda r: [axes[k].index(r[k]) for k in AXES if k in r])
+    return rows
 
 
 def yaml_list(v):
     return '[' + ', '.join(str(x) for x in v) + ']'
 
 
-def run_batch(args, d, seeds, metas):
-    """one sweep: every program x its configurations. Returns the rows (dicts)."""
+def sweep_text(args, seeds, its, rng, k):
+    """one sweep: the programs (workload axis, slowest) x their configuration cells"""
     lines = ['name: fuzz', 'workload:']
     lines += ['  - fz%d.yaml' % s for s in seeds]
     lines.append('base: {max_cycles: %d, barrier_regs: %d}' % (args.max_cycles, args.barrier_regs))
-    lines.append('grid:')
-
-    def vals(k):
-        return [x for x in AXES[k] if not any(k == sk and str(x) == sv for sk, sv in args.skip)]
-    rng = random.Random(seeds[0] * 7919 + 1)
-    sampled = ('warp_size', 'scheduler', 'issue')
-    for k in AXES:
-        if not (args.configs and k in sampled):
-            lines.append('  %s: %s' % (k, yaml_list(vals(k))))
+    axes = collections.OrderedDict((k, axis_values(args, k, its)) for k in AXES)
     if args.configs:
-        # a random sample of the (warp_size, scheduler, issue) cells for this batch, each
-        # still x divergence x cores x l1_kb
-        cells = [(w, sc, i) for w in vals('warp_size') for sc in vals('scheduler') for i in vals('issue')]
-        keep = sorted(rng.sample(cells, min(args.configs, len(cells))), key=cells.index)
+        rows = covering_rows(rng, axes, args.configs, k)
         lines.append('zip:')
-        lines.append('  - {%s}' % ', '.join('%s: %s' % (k, yaml_list([c[j] for c in keep]))
-                                            for j, k in enumerate(sampled)))
-    excl = []
-    for s in seeds:
-        meta = metas[s]
-        for w in vals('warp_size'):
-            if w not in meta['warp_sizes'] and (not args.configs or w in [c[0] for c in keep]):
-                excl.append('  - {workload: fz%d.yaml, warp_size: %d}' % (s, w))
-        if meta['its']:
-            excl.append('  - {workload: fz%d.yaml, divergence: stack}' % s)
-        if meta['lock']:
-            scheds = vals('scheduler') if not args.configs else [c[1] for c in keep]
-            for sc in [x for x in args.lock_skip_sched if x in scheds]:
-                excl.append('  - {workload: fz%d.yaml, scheduler: %s}' % (s, sc))
-    if excl:
-        lines.append('exclude:')
-        lines += excl
-    sweep = os.path.join(d, 'sweep.yaml')
-    with open(sweep, 'w') as f:
-        f.write('\n'.join(lines) + '\n')
-    h5 = os.path.join(d, 'fuzz.h5')
-    cmd = [args.bin, 'run', sweep, '-o', h5, '-j', str(args.jobs), '--force']
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
-    if p.returncode != 0:
-        return None, 'warpsweep run exit %d: %s' % (p.returncode, (p.stderr or p.stdout).strip()[-2000:])
+        lines.append('  - {%s}' % ', '.join('%s: %s' % (k, yaml_list([r[k] for r in rows])) for k in AXES))
+    else:
+        # warp_size first: the reference run is cached per (workload, warp size)
+        lines.append('grid:')
+        lines += ['  %s: %s' % (k, yaml_list(v)) for k, v in axes.items()]
+    return '\n'.join(lines) + '\n'
+
+
+def batch_sweeps(args, d, seeds, metas, rng, k):
+    """starts the sweeps of one batch (programs needing independent thread scheduling run
+    under barrier only, in a sweep of their own); -> list of (Popen, h5 path)"""
+    groups = [[s for s in seeds if not metas[s]['its']], [s for s in seeds if metas[s]['its']]]
+    procs = []
+    for gi, group in enumerate(groups):
+        if not group:
+            continue
+        sweep = os.path.join(d, 'sweep%d.yaml' % gi)
+        with open(sweep, 'w') as f:
+            f.write(sweep_text(args, group, gi == 1, rng, k))
+        h5 = os.path.join(d, 'fuzz%d.h5' % gi)
+        cmd = [args.bin, 'run', sweep, '-o', h5, '-j', str(args.jobs), '--force']
+        procs.append((cmd, h5))
+    return procs
+
+
+def run_batch(procs):
+    """runs the sweeps one after the other; -> (rows, None) or (None, error)"""
     import h5py
     rows = []
-    with h5py.File(h5, 'r') as f:
-        pts = f['points'][:]
-    names = ['workload', 'status', 'message'] + list(AXES)
-    for r in pts:
-        row = {}
-        for n in names:
-            x = r[n]
-            row[n] = x.decode() if isinstance(x, bytes) else int(x)
-        rows.append(row)
+    names = ['workload', 'status', 'message', 'cycles'] + list(AXES)
+    for cmd, h5 in procs:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        if p.returncode != 0:
+            return None, 'warpsweep run exit %d: %s' % (p.returncode, (p.stderr or p.stdout).strip()[-2000:])
+        with h5py.File(h5, 'r') as f:
+            pts = f['points'][:]
+        cols = {n: pts[n] for n in names}
+        for i in range(len(pts)):
+            row = {}
+            for n in names:
+                x = cols[n][i]
+                row[n] = x.decode() if isinstance(x, bytes) else int(x)
+            rows.append(row)
     return rows, None
 
 
-def sim_one(args, yaml_path, cfg):
-    cmd = [args.bin, 'sim', yaml_path, '--json', '--set', 'max_cycles=%d' % args.max_cycles,
-           '--set', 'barrier_regs=%d' % args.barrier_regs]
+def sim_one(args, yaml_path, cfg, max_cycles=None, barrier_regs=None):
+    cmd = [args.bin, 'sim', yaml_path, '--json', '--set', 'max_cycles=%d' % (max_cycles or args.max_cycles),
+           '--set', 'barrier_regs=%d' % (barrier_regs or args.barrier_regs)]
     for k, v in cfg.items():
         cmd += ['--set', '%s=%s' % (k, v)]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
@@ -250,7 +321,7 @@ def candidates(prog):
                 yield q
 
 
-def minimise(args, prog, cfg, want_class, outdir, budget):
+def minimise(args, prog, cfg, want_class, outdir, budget, max_cycles, regs=None):
     """greedy: take the first simpler program that still fails with want_class"""
     d = tempfile.mkdtemp(prefix='fzmin', dir=args.tmp)
     path = os.path.join(d, 'fz%d.yaml' % prog['seed'])
@@ -259,12 +330,12 @@ def minimise(args, prog, cfg, want_class, outdir, budget):
     def fails(p):
         nonlocal tries
         tries += 1
-        ptx, yaml, meta = gen.emit(p)
+        ptx, yaml, meta = emit(p)
         with open(os.path.join(d, 'fz%d.ptx' % p['seed']), 'w') as f:
             f.write(ptx)
         with open(path, 'w') as f:
             f.write(yaml)
-        st, msg = sim_one(args, path, cfg)
+        st, msg = sim_one(args, path, cfg, max_cycles, regs)
         if st in expected_status(meta, cfg):
             return False
         return cfg['divergence'] + ' ' + failure_class(st, msg) == want_class
@@ -281,8 +352,8 @@ def minimise(args, prog, cfg, want_class, outdir, budget):
                 progress = True
                 break
     fails(prog)                       # (re)writes the final program
-    st, msg = sim_one(args, path, cfg)
-    ptx, yaml, meta = gen.emit(prog)
+    st, msg = sim_one(args, path, cfg, max_cycles, regs)
+    ptx, yaml, meta = emit(prog)
     shutil.rmtree(d, ignore_errors=True)
     base = os.path.join(outdir, 'fz%d_min' % prog['seed'])
     with open(base + '.ptx', 'w') as f:
@@ -295,6 +366,62 @@ def minimise(args, prog, cfg, want_class, outdir, budget):
     return base + '.yaml', st, msg, tries
 
 
+def check_rows(args, rows, progs, metas, d, classes, minimised):
+    """-> the seeds of the failing programs; prints each failure class of each program once"""
+    fails = collections.OrderedDict()
+    rechecked = 0
+    nregs = [0]
+    for r in rows:
+        s = int(r['workload'][2:].split('.')[0])
+        cfg = {k: r[k] for k in AXES}
+        if r['status'] in expected_status(metas[s], cfg):
+            continue
+        mc, regs = args.max_cycles, args.barrier_regs
+        need = re.search(r'needs (\d+) convergence-barrier registers', r['message'])
+        if r['status'] == 'invalid' and need and int(need.group(1)) > args.barrier_regs:
+            # more barriers live at once than the hardware has registers (a switch's cases run
+            # as concurrent splits, so their barriers cannot share one; ptxas would spill with
+            # BMOV, warpsweep refuses): a model limit, counted; the program must still run
+            # right with enough registers
+            nregs[0] += 1
+            if int(need.group(1)) <= 64:
+                # (with the large limit at once: a rerun point is rare, and one that ends is fast)
+                mc, regs = max(args.max_cycles, args.recheck_cycles), 64
+                st, msg = sim_one(args, os.path.join(d, 'fz%d.yaml' % s), cfg, mc, regs)
+                if st in expected_status(metas[s], cfg):
+                    continue
+                r = dict(r, status=st, message=msg)
+            else:
+                continue
+        elif r['status'] == 'timeout' and args.recheck_cycles > args.max_cycles:
+            # the first pass's limit is small (most programs end in < 10^5 cycles): a
+            # timeout counts only if it persists with the large limit
+            rechecked += 1
+            st, msg = sim_one(args, os.path.join(d, 'fz%d.yaml' % s), cfg, args.recheck_cycles)
+            if st in expected_status(metas[s], cfg):
+                continue
+            r = dict(r, status=st, message=msg)
+            mc = args.recheck_cycles
+        fc = cfg['divergence'] + ' ' + failure_class(r['status'], r['message'])
+        fails.setdefault(s, collections.OrderedDict()).setdefault(fc, []).append((cfg, r, mc, regs))
+    for s, byclass in fails.items():
+        for fc, lst in byclass.items():
+            classes[fc] += 1
+            cfg, r, mc, regs = lst[0]
+            cfgs = ' '.join('%s=%s' % kv for kv in cfg.items())
+            print('FAIL seed %d [%s] in %d configs, e.g. %s: status %s (expected %s): %s' %
+                  (s, fc, len(lst), cfgs, r['status'], '/'.join(sorted(expected_status(metas[s], cfg))),
+                   r['message'][:300]), flush=True)
+            if minimised[fc] < args.minimise:
+                minimised[fc] += 1
+                path, st, msg, tries = minimise(args, progs[s], cfg, fc, args.fail_dir, args.min_budget, mc, regs)
+                print('  minimised (%d runs): %s  -> %s: %s' % (tries, path, st, (msg or '')[:200]))
+                print('  reproduce: %s sim %s %s --set max_cycles=%d --set barrier_regs=%d' %
+                      (args.bin, path, ' '.join('--set %s=%s' % kv for kv in cfg.items()),
+                       mc, regs), flush=True)
+    return list(fails), rechecked, nregs[0]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
@@ -303,15 +430,19 @@ def main():
     ap.add_argument('--count', type=int, default=20, help='number of programs (seeds start..start+count-1)')
     ap.add_argument('--seeds', default='', help='explicit comma-separated seeds (overrides --start/--count)')
     ap.add_argument('--features', default='default', help='gen.py features: "all", "-lock,-warp_div", ...')
-    ap.add_argument('--size', type=int, default=3, help='program size knob (statements per block)')
-    ap.add_argument('--batch', type=int, default=10, help='programs per warpsweep run')
+    ap.add_argument('--size', type=int, default=2, help='program size knob (statements per block)')
+    ap.add_argument('--batch', type=int, default=200, help='programs per warpsweep run')
     ap.add_argument('-j', '--jobs', type=int, default=2)
-    ap.add_argument('--configs', type=int, default=0,
-                    help='per batch, a random sample of this many (warp_size, scheduler, issue) cells '
-                         '(each still x divergence x cores x l1_kb); 0 = the full matrix')
+    ap.add_argument('--configs', type=int, default=20,
+                    help='configuration cells per batch, every program of the batch runs all of them: a '
+                         'random covering array over the six axes (every value of every axis; at >= 20 '
+                         'every pair of values of any two axes); 0 = the full matrix (320 cells)')
     ap.add_argument('--skip', action='append', default=[], metavar='PARAM=VALUE',
                     help='drop one value of an axis (e.g. scheduler=two_level while a bug is open)')
-    ap.add_argument('--max-cycles', type=int, default=5000000)
+    ap.add_argument('--max-cycles', type=int, default=1000000,
+                    help='first-pass limit (the generated programs end in < 4*10^5 cycles)')
+    ap.add_argument('--recheck-cycles', type=int, default=8000000,
+                    help='a first-pass timeout is rerun with this limit before it counts as a failure')
     ap.add_argument('--barrier-regs', type=int, default=16)
     ap.add_argument('--fail-dir', default='fuzz-failures')
     ap.add_argument('--min-budget', type=int, default=300, help='max simulations per minimisation')
@@ -319,11 +450,8 @@ def main():
     ap.add_argument('--minimise', type=int, default=3, help='minimise at most this many failures per class')
     ap.add_argument('--max-fail', type=int, default=0, help='stop after this many failing programs (0: never)')
     ap.add_argument('--lock-timeout-ok', action='store_true',
-                    help='accept timeout where the stack must deadlock on a spin lock (the livelock proof '
-                         'fails with cores=2, /work/notes/fuzz-findings.md)')
-    ap.add_argument('--lock-skip-sched', action='append', default=[], metavar='SCHED',
-                    help='do not run programs with a spin lock under this scheduler (swl: its window may '
-                         'starve the lock holder, issue 10 bug 8)')
+                    help='accept timeout where the stack must deadlock on a spin lock with cores=2 (the '
+                         'livelock proof fails with several cores, /work/notes/fuzz-findings.md)')
     ap.add_argument('--tmp', default=None)
     ap.add_argument('-q', '--quiet', action='store_true')
     args = ap.parse_args()
@@ -335,7 +463,7 @@ def main():
         list(range(args.start, args.start + args.count))
     os.makedirs(args.fail_dir, exist_ok=True)
     t0 = time.time()
-    npoints = nfailprog = 0
+    npoints = nfailprog = nrecheck = nregpts = 0
     classes = collections.Counter()
     minimised = collections.Counter()
     for b in range(0, len(seeds), args.batch):
@@ -344,7 +472,8 @@ def main():
         progs, metas = {}, {}
         for s in batch:
             progs[s], metas[s] = write_program(d, s, feats, args.size)
-        rows, err = run_batch(args, d, batch, metas)
+        rng = random.Random(batch[0] * 7919 + 1)
+        rows, err = run_batch(batch_sweeps(args, d, batch, metas, rng, batch[0] // args.batch))
         if rows is None:
             print('FAIL batch %s: %s' % (batch, err))
             nfailprog += 1
@@ -354,30 +483,10 @@ def main():
                 break
             continue
         npoints += len(rows)
-        fails = collections.OrderedDict()
-        for r in rows:
-            s = int(r['workload'][2:].split('.')[0])
-            cfg = {k: r[k] for k in AXES}
-            if r['status'] in expected_status(metas[s], cfg):
-                continue
-            fc = cfg['divergence'] + ' ' + failure_class(r['status'], r['message'])
-            fails.setdefault(s, collections.OrderedDict()).setdefault(fc, []).append((cfg, r))
-        for s, byclass in fails.items():
-            nfailprog += 1
-            for fc, lst in byclass.items():
-                classes[fc] += 1
-                cfg, r = lst[0]
-                cfgs = ' '.join('%s=%s' % kv for kv in cfg.items())
-                print('FAIL seed %d [%s] in %d configs, e.g. %s: status %s (expected %s): %s' %
-                      (s, fc, len(lst), cfgs, r['status'], '/'.join(sorted(expected_status(metas[s], cfg))),
-                       r['message'][:300]))
-                if minimised[fc] < args.minimise:
-                    minimised[fc] += 1
-                    path, st, msg, tries = minimise(args, progs[s], cfg, fc, args.fail_dir, args.min_budget)
-                    print('  minimised (%d runs): %s  -> %s: %s' % (tries, path, st, (msg or '')[:200]))
-                    print('  reproduce: %s sim %s %s --set max_cycles=%d --set barrier_regs=%d' %
-                          (args.bin, path, ' '.join('--set %s=%s' % kv for kv in cfg.items()),
-                           args.max_cycles, args.barrier_regs))
+        failed, rechecked, nr = check_rows(args, rows, progs, metas, d, classes, minimised)
+        nfailprog += len(failed)
+        nrecheck += rechecked
+        nregpts += nr
         shutil.rmtree(d, ignore_errors=True)
         if not args.quiet:
             el = time.time() - t0
@@ -386,8 +495,9 @@ def main():
         if args.max_fail and nfailprog >= args.max_fail:
             break
     el = time.time() - t0
-    print('fuzz: %d programs, %d points in %.1f s (%.2f programs/s, %.0f points/s); %d failing programs%s' %
-          (len(seeds), npoints, el, len(seeds) / el, npoints / el, nfailprog,
+    print('fuzz: %d programs, %d points in %.1f s (%.2f programs/s, %.0f points/s; %d timeouts rechecked; '
+          '%d points needing > %d barrier registers, rerun with 64); %d failing programs%s' %
+          (len(seeds), npoints, el, len(seeds) / el, npoints / el, nrecheck, nregpts, args.barrier_regs, nfailprog,
            ''.join('; %s: %d' % kv for kv in classes.most_common())))
     return 1 if nfailprog else 0
 
