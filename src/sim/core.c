@@ -587,6 +587,29 @@ static uint64_t sync_members(const ws_simrun *r, const ws_cwarp *w, const ws_ope
     return need & w->fw.valid & ~w->exited;
 }
 
+/* The lanes of `lanes` (one split, at one .sync op) that may go: a lane
+ * whose membermask names a lane of the split passing another membermask
+ * value waits for it (the PTX ISA: all threads of the membermask execute the
+ * op "with the same membermask value"), e.g. lanes an iteration ahead of the
+ * others that meet them at the same PC with another mask. Lanes in tiles
+ * (each its own mask) all go. */
+static uint64_t consistent_members(const ws_simrun *r, const ws_cwarp *w, const ws_operand *mo, uint64_t lanes)
+{
+    uint64_t val[WS_MAX_WARP_SIZE], with[WS_MAX_WARP_SIZE];
+    uint32_t nv = 0;
+    for (uint64_t m = lanes; m; m &= m - 1) {        /* the distinct mask values, and their lanes */
+        uint64_t v = sync_members(r, w, mo, m & -m), i = 0;
+        while (i < nv && val[i] != v) i++;
+        if (i == nv) { val[nv] = v; with[nv] = 0; nv++; }
+        with[i] |= m & -m;
+    }
+    if (nv == 1) return lanes;
+    uint64_t go = 0;
+    for (uint32_t i = 0; i < nv; i++)
+        if (!(val[i] & lanes & ~with[i])) go |= with[i];
+    return go;
+}
+
 /* A split without its lanes held at a CTA barrier (barrier scheme: the
  * others may go on); 0 if none is left or the scheme holds the whole split. */
 static int split_free_part(const ws_simrun *r, const ws_cwarp *w, const ws_split *sp, ws_split *out)
@@ -773,6 +796,10 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now)
         const ws_inst *in = &insts[sp->pc];
         uint32_t nparts = 1;
         const ws_operand *mo = ws_warp_membermask(in);
+        if (mo && r->div->warp_sync_waits) {
+            part.mask = consistent_members(r, w, mo, part.mask);
+            if (!part.mask) continue;                         /* all wait for other masks */
+        }
         if (mo) {
             uint64_t need = sync_members(r, w, mo, sp->mask);
             if (need & ~sp->mask) {

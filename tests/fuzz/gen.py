@@ -608,6 +608,9 @@ class Emit:
         elif kind == 'jump':                 # to the exit block after the kernel's last ret
             self.o('@%s bra $L_jexit;' % p)
             self.jexit = True
+            # the jumpers stay in later member masks and exit only at $L_jexit's ret: a
+            # stack machine may run a later .sync op before they get there (SIMT deadlock)
+            self.its = True
         elif kind in ('return', 'exit'):
             # every thread stores what it has so far, the leavers leave (a later store by
             # the others overwrites theirs): a guarded ret/exit, as nvcc writes them
