@@ -92,6 +92,9 @@ void ws_uniformity(ws_kernel *k);
  *                     (a loop-invariant value cannot change while spinning);
  *                     the analysis is flow-insensitive within the loop, so a
  *                     value live into the loop and redefined in it counts.
+ *                     The loop is the blocks on a cycle through h and b
+ *                     (they reach b avoiding h and h reaches them), also when
+ *                     h does not dominate b.
  *                     The loop may spin when the guard (brx: index) of one of
  *                     its exits is tainted: a branch in the loop with a
  *                     successor outside it, the back-edge branch itself, or a
@@ -114,11 +117,11 @@ void ws_uniformity(ws_kernel *k);
  * all terminal blocks (early exits, cfg.c) gets no barrier. Two barriers get
  * different registers when their regions (ADD .. WAIT, at block-part
  * granularity) overlap, when they can be reached from different successors of
- * one divergent branch (the diverged splits run concurrently), or when one of
- * them is, or lies inside the region of, a barrier X with a YIELD in its
- * region and the other is reachable after X's WAIT (outside X's region): X
- * may clear while yielded participants are still inside it, and the threads
- * it releases run on concurrently with them. Otherwise registers are reused, greedily in program order of the
+ * one divergent branch (the diverged splits run concurrently), or when both
+ * are, lie inside the region of, or are reachable after the WAIT of, one
+ * barrier X with a YIELD in its region: X may clear while yielded
+ * participants are still inside it, and the threads it releases run on out of
+ * step with them. Otherwise registers are reused, greedily in program order of the
  * ADDs (lowest free index first). At run time a blocked thread resumes after
  * the WAIT it blocked at (div_barrier.c), so even threads of one register
  * blocked at different WAITs resume correctly.

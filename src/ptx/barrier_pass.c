@@ -340,10 +340,10 @@ int ws_yield_points(const ws_kernel *k, int yield_policy, uint8_t *out)
     const uint32_t bw = NW(nb);
     uint32_t *pstart = calloc(nb + 1, sizeof *pstart), *pred = NULL, *fill = NULL;
     uint32_t *stack = malloc(nb * sizeof *stack);
-    word *L = calloc(bw, sizeof *L);
+    word *L = calloc(bw, sizeof *L), *Lb = calloc(bw, sizeof *Lb), *Lf = calloc(bw, sizeof *Lf);
     uint8_t *t = calloc(k->nregs ? k->nregs : 1, 1), *cdep = malloc(nb), *done = malloc(nb), *seen = malloc(nb);
     int rc = -1;
-    if (!pstart || !stack || !L || !t || !cdep || !done || !seen) goto out;
+    if (!pstart || !stack || !L || !Lb || !Lf || !t || !cdep || !done || !seen) goto out;
     uint32_t tot = 0;
     for (uint32_t u = 0; u < nb; u++)
         for (uint32_t j = 0; j < k->blocks[u].nsucc; j++)
@@ -369,7 +369,17 @@ int ws_yield_points(const ws_kernel *k, int yield_policy, uint8_t *out)
             uint32_t tgt = in->op == WS_OP_BRX ? k->brx_targets[in->target + j] : in->target;
             if (tgt > i || tgt >= n) continue;
             uint32_t h = k->block_of[tgt];
-            if (h != b) reach_bwd(&c, b, h, L);
+            if (h != b) {
+                /* the blocks on a cycle through h and b: they reach b without
+                 * passing h, and h reaches them (when h does not dominate b,
+                 * the backward walk alone would run up to the kernel's entry
+                 * and count loads before the loop: a YIELD for a counted loop) */
+                memset(Lb, 0, bw * sizeof *Lb);
+                memset(Lf, 0, bw * sizeof *Lf);
+                reach_bwd(&c, b, h, Lb);
+                reach_fwd(&c, &h, 1, WS_PC_EXIT, Lf);
+                for (uint32_t q = 0; q < bw; q++) L[q] |= Lb[q] & Lf[q];
+            }
             bset(L, h);
             bset(L, b);
         }
@@ -378,7 +388,8 @@ int ws_yield_points(const ws_kernel *k, int yield_policy, uint8_t *out)
     rc = 0;
 out:
     if (rc) for (uint32_t i = 0; i < n; i++) out[i] = k->insts[i].is_backedge != 0;
-    free(pstart); free(pred); free(fill); free(stack); free(L); free(t); free(cdep); free(done); free(seen);
+    free(pstart); free(pred); free(fill); free(stack); free(L); free(Lb); free(Lf); free(t); free(cdep); free(done);
+    free(seen);
     return rc;
 }
 
@@ -467,11 +478,13 @@ static int merge_nested_barriers(ctx *c, barrier *bars, uint32_t *nbars, uint32_
 
 /* A barrier X whose region holds a YIELD may clear while yielded participants
  * are still inside it: the threads it releases run on past its WAIT while the
- * others are still in its region. So X, and every barrier inside X's region,
- * interferes with every barrier reachable after X's WAIT (outside X's region):
- * they can be live at once (a lock inside a loop, an if after the loop), and a
- * shared register would be re-armed by the threads running ahead, holding the
- * late ones at the wrong WAIT (fuzzer seed 7039). */
+ * others are still in its region, and the warp's threads stay out of step
+ * until they all meet at some later WAIT. So X, the barriers inside its region
+ * and those reachable after its WAIT can all be live at once (the leaders at a
+ * later barrier while the others are at an earlier one): they interfere
+ * pairwise. A shared register would be re-armed by the leaders and hold the
+ * others at the wrong WAIT (fuzzer seeds 7039, 310480: a lock, then ifs in an
+ * inlined call, then a loop). */
 static void mark_yield_barriers_exclusive(ctx *c, const barrier *bars, uint32_t nbars, const uint8_t *yp,
                                           uint8_t *interf, word *after_blocks, word *after)
 {
@@ -486,9 +499,9 @@ static void mark_yield_barriers_exclusive(ctx *c, const barrier *bars, uint32_t 
         memset(after, 0, pw * sizeof *after);
         reach_fwd(c, &bars[x].P, 1, WS_PC_EXIT, after_blocks);
         blocks_to_points(after_blocks, nb, after);
-        for (uint32_t i = 0; i < pw; i++) after[i] &= ~bars[x].region[i];   /* strictly after X */
+        for (uint32_t i = 0; i < pw; i++) after[i] |= bars[x].region[i];   /* inside or after X */
         for (uint32_t y = 0; y < nbars; y++) {
-            if (y != x && !bintersects(bars[y].region, bars[x].region, pw)) continue;
+            if (!bintersects(bars[y].region, after, pw)) continue;
             for (uint32_t z = 0; z < nbars; z++)
                 if (z != y && bintersects(bars[z].region, after, pw))
                     interf[y * nbars + z] = interf[z * nbars + y] = 1;

@@ -64,7 +64,7 @@ done
 out=$("$WS_BIN" sim "$K/ifchain.yaml" --set divergence=barrier --set barrier_regs=1 2>&1)
 [ "$(field status "$out")" = ok ] || bad "ifchain with barrier_regs=1: $(head -2 <<<"$out")"
 # Under barrier_yield=all every loop's barrier may clear early, so barriers inside a loop and
-# after it cannot share registers (docs/model.md, "Barrier registers"): 17, above the 16.
+# after it cannot share registers (docs/model.md, "Barrier registers"): 18, above the 16.
 out=$("$WS_BIN" sim "$K/millerrabin.yaml" --set divergence=barrier 2>&1)
 [ "$(field status "$out")" = ok ] || bad "millerrabin at barrier_regs=16: $(head -2 <<<"$out")"
 out=$("$WS_BIN" sim "$K/millerrabin.yaml" --set divergence=barrier --set barrier_yield=all --set barrier_regs=32 2>&1)
