@@ -911,10 +911,11 @@ static int setup(ws_sim *sim, ws_simrun *r)
         ws_core *c = &r->cores[ci];
         c->run = r;
         c->id = ci;
+        c->ll = arena_alloc(sim, sizeof *c->ll);   /* deadlock.c */
         c->warps = arena_alloc(sim, sizeof(ws_cwarp) * r->nwarps);
         c->ctas = arena_alloc(sim, sizeof(ws_ccta) * (r->ctas_per_core ? r->ctas_per_core : 1));
         c->scheds = arena_alloc(sim, sizeof(ws_sched) * r->nsched);
-        if (!c->warps || !c->ctas || !c->scheds) goto oom;
+        if (!c->ll || !c->warps || !c->ctas || !c->scheds) goto oom;
         uint32_t used = r->ctas_per_core * r->warps_per_cta;
         for (uint32_t w = 0; w < used; w++) {
             ws_cwarp *cw = &c->warps[w];

@@ -58,7 +58,7 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
 /* Per-core livelock search (deadlock.c, per_core_check): Brent's cycle
  * finding over one core's state at that core's own back-edges. */
 typedef struct ws_llcore {
-    uint64_t events, stride, power, count;
+    uint64_t events, next, stride, power, count;   /* next: events at the next check */
     uint64_t h1, h2, cycle;          /* the saved state, the cycle it was saved */
     uint64_t epoch;                  /* the window the saved state belongs to */
     uint64_t proven_epoch;           /* 1 + the window in which the state recurred, 0 = none */
@@ -74,7 +74,7 @@ typedef struct ws_core {
     ws_sched *scheds;
     uint32_t live_ctas;
     uint64_t next_age;
-    ws_llcore ll;                    /* livelock search (deadlock.c) */
+    ws_llcore *ll;                   /* livelock search (deadlock.c) */
 } ws_core;
 
 /* Livelock proof with memory changing in the loop (deadlock.c). */
@@ -136,7 +136,7 @@ typedef struct ws_simrun {
     int status;                      /* -1 running */
     char msg[WS_ERROR_LEN];
     /* livelock detector (deadlock.c) */
-    uint64_t ll_events, ll_stride, ll_power, ll_count;
+    uint64_t ll_events, ll_next, ll_stride, ll_power, ll_count;  /* ll_next: events at the next check */
     uint64_t ll_h1, ll_h2, ll_cycle, ll_exits, ll_mem_changes;
     int ll_saved;
     uint64_t exits_total;

@@ -129,6 +129,7 @@ void ws_livelock_reset(ws_simrun *r)
 {
     r->ll_events = 0;
     r->ll_stride = 16;
+    r->ll_next = r->ll_stride;
     r->ll_power = 1;
     r->ll_count = 0;
     r->ll_saved = 0;
@@ -141,9 +142,10 @@ void ws_livelock_reset(ws_simrun *r)
     r->ll_ep_exits = r->exits_total;
     r->ll_ep_mem = r->env.mem_changes;
     for (uint32_t ci = 0; ci < r->ncores; ci++) {
-        ws_llcore *x = &r->cores[ci].ll;
+        ws_llcore *x = r->cores[ci].ll;
         memset(x, 0, sizeof *x);
         x->stride = 16;
+        x->next = x->stride;
         x->power = 1;
     }
     compute_relevance(r);
@@ -255,7 +257,7 @@ static int could_progress(const ws_core *c, uint32_t slot)
 static int starved(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t since)
 {
     if (!could_progress(c, slot)) return 0;
-    if (since == SINCE_PER_CORE) since = c->ll.from;
+    if (since == SINCE_PER_CORE) since = c->ll->from;
     if (since != WS_NEVER) return c->warps[slot].last_issue <= since;
     const ws_sched *s = &c->scheds[c->warps[slot].sched];
     (void)r;
@@ -553,7 +555,7 @@ static int changing_check(ws_simrun *r)
     return 0;
 }
 
-/* The chip-wide search, at every ll_stride-th back-edge of the chip. */
+/* The chip-wide search, every ll_stride back-edges of the chip. */
 static int chip_check(ws_simrun *r)
 {
     if (r->ll_exits != r->exits_total) {          /* threads exit: nothing to prove */
@@ -584,6 +586,9 @@ static int chip_check(ws_simrun *r)
         r->ll_saved = 0;
         return 0;
     }
+    /* A chip state that recurs is every core's state recurring: the per-core
+     * search, when on, finds what this one would, hashing 1/ncores as much. */
+    if (r->ll_per_core) return 0;
     uint64_t h1 = state_hash(r, 0x243f6a8885a308d3ull);
     if (!r->ll_saved) {
         livelock_save(r, h1);
@@ -605,11 +610,12 @@ static int chip_check(ws_simrun *r)
         return 1;
     }
     /* Brent: replace the saved state after 1, 2, 4, ... checks, widening the
-     * stride.  The replacement is saved at the first check of the new stride,
-     * not at this one: a state saved at a multiple of s but not of 4s could
-     * never be matched at the multiples of 4s if the period is one. */
+     * stride.  Checks are counted from here (ws_livelock_backedge), so the
+     * saved state stays aligned with the later ones: at multiples of the
+     * stride, a state saved at a multiple of s but not of 4s could never be
+     * matched at multiples of 4s when the period is one. */
     if (++r->ll_count >= r->ll_power) {
-        r->ll_saved = 0;
+        livelock_save(r, h1);
         r->ll_power *= 2;
         if (r->ll_stride < ((uint64_t)1 << 40)) r->ll_stride *= 4;
     }
@@ -637,7 +643,7 @@ static int chip_check(ws_simrun *r)
  * Brent search over its own state at its own back-edges. */
 static int core_settled(const ws_simrun *r, const ws_core *c)
 {
-    if (c->ll.proven_epoch == r->ll_epoch + 1 || !c->live_ctas) return 1;
+    if (c->ll->proven_epoch == r->ll_epoch + 1 || !c->live_ctas) return 1;
     uint32_t used = r->ctas_per_core * r->warps_per_cta;
     for (uint32_t wi = 0; wi < used; wi++)
         if (c->warps[wi].live && c->warps[wi].wake != WS_NEVER) return 0;
@@ -649,7 +655,7 @@ static int per_core_report(ws_simrun *r)
     char what[WS_ERROR_LEN];
     size_t n = (size_t)snprintf(what, sizeof what, "every core's state recurs exactly (");
     for (uint32_t ci = 0; ci < r->ncores && n + 1 < sizeof what; ci++) {
-        const ws_llcore *x = &r->cores[ci].ll;
+        const ws_llcore *x = r->cores[ci].ll;
         const char *sep = ci ? ", " : "";
         if (x->proven_epoch == r->ll_epoch + 1)
             n += (size_t)snprintf(what + n, sizeof what - n, "%score %u: cycle %llu again at cycle %llu", sep, ci,
@@ -670,19 +676,18 @@ static int per_core_report(ws_simrun *r)
 
 static void core_save(ws_simrun *r, ws_core *c, uint64_t h1)
 {
-    ws_llcore *x = &c->ll;
+    ws_llcore *x = c->ll;
     x->saved = 1;
-    x->epoch = r->ll_epoch;
     x->h1 = h1;
     x->h2 = core_hash(r, c->id, 0x13198a2e03707344ull, 0);
     x->cycle = r->now;
     x->count = 0;
 }
 
-/* At every stride-th back-edge of core c. */
+/* Every stride back-edges of core c. */
 static int per_core_check(ws_simrun *r, ws_core *c)
 {
-    ws_llcore *x = &c->ll;
+    ws_llcore *x = c->ll;
     if (r->ll_ep_exits != r->exits_total || r->ll_ep_mem != r->env.mem_changes) {
         r->ll_epoch++;                       /* a new window: every saved state and proof is void */
         r->ll_ep_exits = r->exits_total;
@@ -690,8 +695,13 @@ static int per_core_check(ws_simrun *r, ws_core *c)
         return 0;
     }
     if (x->proven_epoch == r->ll_epoch + 1) return 0;
+    if (x->epoch != r->ll_epoch) {           /* a window that began since this core's last check: */
+        x->epoch = r->ll_epoch;              /* save at the next check if it lasts (short windows, */
+        x->saved = 0;                        /* exits every few back-edges, then cost no hashing) */
+        return 0;
+    }
     uint64_t h1 = core_hash(r, c->id, 0x243f6a8885a308d3ull, 0);
-    if (!x->saved || x->epoch != r->ll_epoch) {
+    if (!x->saved) {
         core_save(r, c, h1);
         return 0;
     }
@@ -703,20 +713,28 @@ static int per_core_check(ws_simrun *r, ws_core *c)
             if (!core_settled(r, &r->cores[ci])) return 0;
         return per_core_report(r);
     }
-    if (++x->count >= x->power) {            /* Brent, as chip_check, re-saved at the new stride */
-        x->saved = 0;
+    if (++x->count >= x->power) {            /* Brent, as chip_check */
+        core_save(r, c, h1);
         x->power *= 2;
         if (x->stride < ((uint64_t)1 << 40)) x->stride *= 4;
     }
     return 0;
 }
 
+/* The next check comes `stride` back-edges after this one (not at the next
+ * multiple of the stride): every check after a save is a whole number of
+ * strides from it.  A comparison, not a division, on the hot path. */
 int ws_livelock_backedge(ws_simrun *r, ws_core *c)
 {
-    /* strides are powers of two: a mask, not a division, on the hot path */
-    if (r->ll_per_core && !(++c->ll.events & (c->ll.stride - 1)) && per_core_check(r, c)) return 1;
-    if (++r->ll_events & (r->ll_stride - 1)) return 0;
-    return chip_check(r);
+    if (r->ll_per_core && ++c->ll->events == c->ll->next) {
+        int proven = per_core_check(r, c);
+        c->ll->next = c->ll->events + c->ll->stride;
+        if (proven) return 1;
+    }
+    if (++r->ll_events != r->ll_next) return 0;
+    int proven = chip_check(r);
+    r->ll_next = r->ll_events + r->ll_stride;
+    return proven;
 }
 
 void ws_deadlock_report(ws_simrun *r)
