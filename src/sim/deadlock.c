@@ -661,7 +661,8 @@ static int per_core_report(ws_simrun *r)
             n += (size_t)snprintf(what + n, sizeof what - n, "%score %u: cycle %llu again at cycle %llu", sep, ci,
                                   (unsigned long long)x->from, (unsigned long long)x->to);
         else
-            n += (size_t)snprintf(what + n, sizeof what - n, "%score %u: idle", sep, ci);
+            n += (size_t)snprintf(what + n, sizeof what - n, "%score %u: %s", sep, ci,
+                                  r->cores[ci].live_ctas ? "blocked" : "no live warp");
     }
     if (n + 1 < sizeof what)
         snprintf(what + n, sizeof what - n, ") with no thread exiting and memory unchanged; looping/waiting");
