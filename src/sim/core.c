@@ -567,7 +567,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     }
     ws_sched *s = &c->scheds[w->sched];
     s->ops->issued(s, slot, now);
-    if (in->is_backedge && ws_livelock_backedge(r)) return -1;
+    if (in->is_backedge && ws_livelock_backedge(r, c)) return -1;
     return 0;
 }
 
@@ -1000,10 +1000,11 @@ static int setup(ws_sim *sim, ws_simrun *r)
         ws_core *c = &r->cores[ci];
         c->run = r;
         c->id = ci;
+        c->ll = arena_alloc(sim, sizeof *c->ll);   /* deadlock.c */
         c->warps = arena_alloc(sim, sizeof(ws_cwarp) * r->nwarps);
         c->ctas = arena_alloc(sim, sizeof(ws_ccta) * (r->ctas_per_core ? r->ctas_per_core : 1));
         c->scheds = arena_alloc(sim, sizeof(ws_sched) * r->nsched);
-        if (!c->warps || !c->ctas || !c->scheds) goto oom;
+        if (!c->ll || !c->warps || !c->ctas || !c->scheds) goto oom;
         uint32_t used = r->ctas_per_core * r->warps_per_cta;
         for (uint32_t w = 0; w < used; w++) {
             ws_cwarp *cw = &c->warps[w];

@@ -55,6 +55,17 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
     uint64_t last_issue;             /* 1 + cycle of its last issue, 0 = never (starvation proofs) */
 } ws_cwarp;
 
+/* Per-core livelock search (deadlock.c, per_core_check): Brent's cycle
+ * finding over one core's state at that core's own back-edges. */
+typedef struct ws_llcore {
+    uint64_t events, next, stride, power, count;   /* next: events at the next check */
+    uint64_t h1, h2, cycle;          /* the saved state, the cycle it was saved */
+    uint64_t epoch;                  /* the window the saved state belongs to */
+    uint64_t proven_epoch;           /* 1 + the window in which the state recurred, 0 = none */
+    uint64_t from, to;               /* cycles of that recurrence */
+    int saved;
+} ws_llcore;
+
 typedef struct ws_core {
     struct ws_simrun *run;
     uint32_t id;
@@ -63,6 +74,7 @@ typedef struct ws_core {
     ws_sched *scheds;
     uint32_t live_ctas;
     uint64_t next_age;
+    ws_llcore *ll;                   /* livelock search (deadlock.c) */
 } ws_core;
 
 /* Livelock proof with memory changing in the loop (deadlock.c). */
@@ -124,10 +136,15 @@ typedef struct ws_simrun {
     int status;                      /* -1 running */
     char msg[WS_ERROR_LEN];
     /* livelock detector (deadlock.c) */
-    uint64_t ll_events, ll_stride, ll_power, ll_count;
+    uint64_t ll_events, ll_next, ll_stride, ll_power, ll_count;  /* ll_next: events at the next check */
     uint64_t ll_h1, ll_h2, ll_cycle, ll_exits, ll_mem_changes;
     int ll_saved;
     uint64_t exits_total;
+    /* per-core livelock search (deadlock.c): on when no timing state is
+     * shared between cores; the current window with no exit and no memory
+     * change (its number and the counters at its start) */
+    int ll_per_core;
+    uint64_t ll_epoch, ll_ep_exits, ll_ep_mem;
     /* livelock with changing memory (deadlock.c): registers whose value can
      * steer control flow, addresses or other threads, a second Brent search
      * over the state without the others, and the memory watch of one period */
@@ -149,9 +166,9 @@ void ws_timeline_free(ws_simrun *r);
 
 /* deadlock.c */
 void ws_livelock_reset(ws_simrun *r);
-/* Called after a back-edge branch issued; returns 1 if a livelock is proven
- * (r->status/msg set). */
-int ws_livelock_backedge(ws_simrun *r);
+/* Called after a back-edge branch of core c issued; returns 1 if a livelock
+ * is proven (r->status/msg set). */
+int ws_livelock_backedge(ws_simrun *r, ws_core *c);
 /* Called for every memory access while r->ll_watching. */
 void ws_livelock_watch(ws_simrun *r, const ws_inst *in, uint32_t pc, const ws_effect *eff);
 /* "" or "; no livelock proof: why", for the timeout message. */

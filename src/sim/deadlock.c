@@ -114,10 +114,22 @@ static void compute_relevance(ws_simrun *r)
     }
 }
 
+/* Do the cores evolve independently while memory holds still?  They then
+ * interact only through memory values and shared timing state.  Per core:
+ * schedulers, warps, CTA slots, the L1 (src/mem/hier.c keeps one per core);
+ * fixed-latency DRAM (dram_bw = 0) keeps no state; the DRAM channel with a
+ * bandwidth limit is one FIFO queue shared by every core (src/mem/dram.c):
+ * its timing couples them. */
+static int per_core_independent(const ws_simrun *r)
+{
+    return ws_cfg_f(r->cfg, WS_P_dram_bw) == 0;
+}
+
 void ws_livelock_reset(ws_simrun *r)
 {
     r->ll_events = 0;
     r->ll_stride = 16;
+    r->ll_next = r->ll_stride;
     r->ll_power = 1;
     r->ll_count = 0;
     r->ll_saved = 0;
@@ -125,54 +137,70 @@ void ws_livelock_reset(ws_simrun *r)
     r->llw.every = 1;
     r->llw.power = 1;
     r->ll_watching = 0;
+    r->ll_per_core = r->ncores > 1 && per_core_independent(r);
+    r->ll_epoch = 0;
+    r->ll_ep_exits = r->exits_total;
+    r->ll_ep_mem = r->env.mem_changes;
+    for (uint32_t ci = 0; ci < r->ncores; ci++) {
+        ws_llcore *x = r->cores[ci].ll;
+        memset(x, 0, sizeof *x);
+        x->stride = 16;
+        x->next = x->stride;
+        x->power = 1;
+    }
     compute_relevance(r);
 }
 
 static uint64_t rel(uint64_t t, uint64_t now) { return t > now ? t - now : 0; }
 
+/* Core ci's part of the state (its schedulers, CTA slots and warps). */
+static uint64_t core_hash(ws_simrun *r, uint32_t ci, uint64_t h, int only_rel)
+{
+    uint64_t now = r->now;
+    uint32_t used = r->ctas_per_core * r->warps_per_cta;
+    ws_core *c = &r->cores[ci];
+    for (uint32_t s = 0; s < r->nsched; s++) h = c->scheds[s].ops->hash(&c->scheds[s], h);
+    for (uint32_t s = 0; s < r->ctas_per_core; s++) {
+        ws_ccta *ct = &c->ctas[s];
+        h = ws_hmix(h, ct->live);
+        if (!ct->live) continue;
+        h = ws_hmix(h, ct->fc.linear_id);
+        h = ws_hmix(h, ct->live_threads);
+        for (int b = 0; b < WS_CTA_BARS; b++) h = ws_hmix(h, ((uint64_t)ct->bar_arrived[b] << 32) | ct->bar_expect[b]);
+    }
+    for (uint32_t wi = 0; wi < used; wi++) {
+        ws_cwarp *w = &c->warps[wi];
+        h = ws_hmix(h, w->live);
+        if (!w->live) continue;
+        uint64_t lanes = w->fw.valid & ~w->exited;
+        h = ws_hmix(h, w->exited);
+        h = ws_hmix(h, w->held);
+        h = r->div->hash(&r->divctx, w->div, h);
+        for (uint64_t m = lanes; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            h = ws_hmix(h, ((uint64_t)w->fw.cc[l] << 8) | (w->held >> l & 1 ? w->held_bar[l] : 0));
+            h = ws_hmix(h, rel(w->lane_ready[l], now) << 1 | w->lane_mem[l]);
+            for (uint32_t q = 0; q < r->nregs; q++)
+                if (!only_rel || is_rel(r, q)) h = ws_hmix(h, w->fw.regs[(size_t)q * r->ws + l]);
+        }
+        h = ws_hmix(h, rel(w->busy_until, now));
+        for (uint32_t q = 0; q < r->nregs; q++)
+            if (w->sb_ready[q] > now) {
+                h = ws_hmix(h, q);
+                h = ws_hmix(h, w->sb_mask[q]);
+                h = ws_hmix(h, (w->sb_ready[q] - now) << 1 | w->sb_mem[q]);
+            }
+    }
+    return h;
+}
+
 /* only_rel = 1: without the registers that cannot matter (compute_relevance). */
 static uint64_t state_hash_sel(ws_simrun *r, uint64_t h, int only_rel)
 {
-    uint64_t now = r->now;
     h = ws_hmix(h, r->next_cta);
     h = ws_hmix(h, r->done_ctas);
-    uint32_t used = r->ctas_per_core * r->warps_per_cta;
-    for (uint32_t ci = 0; ci < r->ncores; ci++) {
-        ws_core *c = &r->cores[ci];
-        for (uint32_t s = 0; s < r->nsched; s++) h = c->scheds[s].ops->hash(&c->scheds[s], h);
-        for (uint32_t s = 0; s < r->ctas_per_core; s++) {
-            ws_ccta *ct = &c->ctas[s];
-            h = ws_hmix(h, ct->live);
-            if (!ct->live) continue;
-            h = ws_hmix(h, ct->fc.linear_id);
-            h = ws_hmix(h, ct->live_threads);
-            for (int b = 0; b < WS_CTA_BARS; b++) h = ws_hmix(h, ((uint64_t)ct->bar_arrived[b] << 32) | ct->bar_expect[b]);
-        }
-        for (uint32_t wi = 0; wi < used; wi++) {
-            ws_cwarp *w = &c->warps[wi];
-            h = ws_hmix(h, w->live);
-            if (!w->live) continue;
-            uint64_t lanes = w->fw.valid & ~w->exited;
-            h = ws_hmix(h, w->exited);
-            h = ws_hmix(h, w->held);
-            h = r->div->hash(&r->divctx, w->div, h);
-            for (uint64_t m = lanes; m; m &= m - 1) {
-                uint32_t l = (uint32_t)__builtin_ctzll(m);
-                h = ws_hmix(h, ((uint64_t)w->fw.cc[l] << 8) | (w->held >> l & 1 ? w->held_bar[l] : 0));
-                h = ws_hmix(h, rel(w->lane_ready[l], now) << 1 | w->lane_mem[l]);
-                for (uint32_t q = 0; q < r->nregs; q++)
-                    if (!only_rel || is_rel(r, q)) h = ws_hmix(h, w->fw.regs[(size_t)q * r->ws + l]);
-            }
-            h = ws_hmix(h, rel(w->busy_until, now));
-            for (uint32_t q = 0; q < r->nregs; q++)
-                if (w->sb_ready[q] > now) {
-                    h = ws_hmix(h, q);
-                    h = ws_hmix(h, w->sb_mask[q]);
-                    h = ws_hmix(h, (w->sb_ready[q] - now) << 1 | w->sb_mem[q]);
-                }
-        }
-    }
-    h = ws_hmix(h, rel(r->last_complete, now));
+    for (uint32_t ci = 0; ci < r->ncores; ci++) h = core_hash(r, ci, h, only_rel);
+    h = ws_hmix(h, rel(r->last_complete, r->now));
     return h;
 }
 
@@ -224,9 +252,12 @@ static int could_progress(const ws_core *c, uint32_t slot)
 /* Is warp `slot` starved: able to progress, yet not issued since cycle `since`
  * (livelock: the start of the recurring period) or, with since = WS_NEVER,
  * not offered by the policy at all (deadlock)? */
+#define SINCE_PER_CORE (WS_NEVER - 1)    /* each core's own recurring period */
+
 static int starved(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t since)
 {
     if (!could_progress(c, slot)) return 0;
+    if (since == SINCE_PER_CORE) since = c->ll->from;
     if (since != WS_NEVER) return c->warps[slot].last_issue <= since;
     const ws_sched *s = &c->scheds[c->warps[slot].sched];
     (void)r;
@@ -524,10 +555,9 @@ static int changing_check(ws_simrun *r)
     return 0;
 }
 
-int ws_livelock_backedge(ws_simrun *r)
+/* The chip-wide search, every ll_stride back-edges of the chip. */
+static int chip_check(ws_simrun *r)
 {
-    r->ll_events++;
-    if (r->ll_events % r->ll_stride) return 0;
     if (r->ll_exits != r->exits_total) {          /* threads exit: nothing to prove */
         r->llw.armed = 0;
         r->llw.saved = 0;
@@ -556,6 +586,9 @@ int ws_livelock_backedge(ws_simrun *r)
         r->ll_saved = 0;
         return 0;
     }
+    /* A chip state that recurs is every core's state recurring: the per-core
+     * search, when on, finds what this one would, hashing 1/ncores as much. */
+    if (r->ll_per_core) return 0;
     uint64_t h1 = state_hash(r, 0x243f6a8885a308d3ull);
     if (!r->ll_saved) {
         livelock_save(r, h1);
@@ -576,13 +609,133 @@ int ws_livelock_backedge(ws_simrun *r)
         r->status = WS_ST_DEADLOCK;
         return 1;
     }
-    /* Brent: replace the saved state after 1, 2, 4, ... checks, widening the stride */
+    /* Brent: replace the saved state after 1, 2, 4, ... checks, widening the
+     * stride.  Checks are counted from here (ws_livelock_backedge), so the
+     * saved state stays aligned with the later ones: at multiples of the
+     * stride, a state saved at a multiple of s but not of 4s could never be
+     * matched at multiples of 4s when the period is one. */
     if (++r->ll_count >= r->ll_power) {
         livelock_save(r, h1);
         r->ll_power *= 2;
         if (r->ll_stride < ((uint64_t)1 << 40)) r->ll_stride *= 4;
     }
     return 0;
+}
+
+/* ------------------------------------------------ livelock, per core --
+ * With several cores the chip's state recurs only after the least common
+ * multiple of the cores' periods, and a sampled search needs about
+ * P / gcd(P, stride) checks for a period of P back-edges: with periods of 4
+ * and 8 back-edges that are 408 and 416 cycles long, P = 616 = 8 x 77, and
+ * 77 checks at every stride come only at the 8th level, after ~10^9 cycles.
+ * When the cores evolve independently (per_core_independent), a core's next
+ * state depends only on its own state and on memory; memory is identical
+ * while env.mem_changes stays (see above).  So if, inside one window in
+ * which no thread exits anywhere and no memory changes, every core's state
+ * recurs (core c: from its state at cycle a_c to the same at b_c), then by
+ * induction on time each core repeats [a_c, b_c) forever: every step it
+ * takes is one it took in that window, which changed no memory and exited
+ * no thread, so memory and the other cores' premises stay.  The chip is in
+ * a product cycle.  A core with no live warp, or whose live warps all wait
+ * for a rendezvous only that core could complete (wake WS_NEVER), does not
+ * change at all.  Event skipping is exact (docs/model.md), so the cycles
+ * another core makes the loop visit change nothing.  Each core runs its own
+ * Brent search over its own state at its own back-edges. */
+static int core_settled(const ws_simrun *r, const ws_core *c)
+{
+    if (c->ll->proven_epoch == r->ll_epoch + 1 || !c->live_ctas) return 1;
+    uint32_t used = r->ctas_per_core * r->warps_per_cta;
+    for (uint32_t wi = 0; wi < used; wi++)
+        if (c->warps[wi].live && c->warps[wi].wake != WS_NEVER) return 0;
+    return 1;
+}
+
+static int per_core_report(ws_simrun *r)
+{
+    char what[WS_ERROR_LEN];
+    size_t n = (size_t)snprintf(what, sizeof what, "every core's state recurs exactly (");
+    for (uint32_t ci = 0; ci < r->ncores && n + 1 < sizeof what; ci++) {
+        const ws_llcore *x = r->cores[ci].ll;
+        const char *sep = ci ? ", " : "";
+        if (x->proven_epoch == r->ll_epoch + 1)
+            n += (size_t)snprintf(what + n, sizeof what - n, "%score %u: cycle %llu again at cycle %llu", sep, ci,
+                                  (unsigned long long)x->from, (unsigned long long)x->to);
+        else
+            n += (size_t)snprintf(what + n, sizeof what - n, "%score %u: %s", sep, ci,
+                                  r->cores[ci].live_ctas ? "blocked" : "no live warp");
+    }
+    if (n + 1 < sizeof what)
+        snprintf(what + n, sizeof what - n, ") with no thread exiting and memory unchanged; looping/waiting");
+    if (starvation_report(r, SINCE_PER_CORE, what)) return 1;
+    char buf[WS_ERROR_LEN];
+    size_t m = (size_t)snprintf(buf, sizeof buf, "livelock: %s:", what);
+    if (m < sizeof buf) describe_all(r, buf, sizeof buf, m);
+    snprintf(r->msg, sizeof r->msg, "%s", buf);
+    r->status = WS_ST_DEADLOCK;
+    return 1;
+}
+
+static void core_save(ws_simrun *r, ws_core *c, uint64_t h1)
+{
+    ws_llcore *x = c->ll;
+    x->saved = 1;
+    x->h1 = h1;
+    x->h2 = core_hash(r, c->id, 0x13198a2e03707344ull, 0);
+    x->cycle = r->now;
+    x->count = 0;
+}
+
+/* Every stride back-edges of core c. */
+static int per_core_check(ws_simrun *r, ws_core *c)
+{
+    ws_llcore *x = c->ll;
+    if (r->ll_ep_exits != r->exits_total || r->ll_ep_mem != r->env.mem_changes) {
+        r->ll_epoch++;                       /* a new window: every saved state and proof is void */
+        r->ll_ep_exits = r->exits_total;
+        r->ll_ep_mem = r->env.mem_changes;
+        return 0;
+    }
+    if (x->proven_epoch == r->ll_epoch + 1) return 0;
+    if (x->epoch != r->ll_epoch) {           /* a window that began since this core's last check: */
+        x->epoch = r->ll_epoch;              /* save at the next check if it lasts (short windows, */
+        x->saved = 0;                        /* exits every few back-edges, then cost no hashing) */
+        return 0;
+    }
+    uint64_t h1 = core_hash(r, c->id, 0x243f6a8885a308d3ull, 0);
+    if (!x->saved) {
+        core_save(r, c, h1);
+        return 0;
+    }
+    if (h1 == x->h1 && core_hash(r, c->id, 0x13198a2e03707344ull, 0) == x->h2) {
+        x->proven_epoch = r->ll_epoch + 1;
+        x->from = x->cycle;
+        x->to = r->now;
+        for (uint32_t ci = 0; ci < r->ncores; ci++)
+            if (!core_settled(r, &r->cores[ci])) return 0;
+        return per_core_report(r);
+    }
+    if (++x->count >= x->power) {            /* Brent, as chip_check */
+        core_save(r, c, h1);
+        x->power *= 2;
+        if (x->stride < ((uint64_t)1 << 40)) x->stride *= 4;
+    }
+    return 0;
+}
+
+/* The next check comes `stride` back-edges after this one (not at the next
+ * multiple of the stride): every check after a save is a whole number of
+ * strides from it.  A comparison, not a division, on the hot path. */
+int ws_livelock_backedge(ws_simrun *r, ws_core *c)
+{
+    if (r->ll_per_core && ++c->ll->events == c->ll->next) {
+        int proven = per_core_check(r, c);
+        c->ll->next = c->ll->events + c->ll->stride;
+        if (proven) return 1;
+    }
+    if (++r->ll_events != r->ll_next) return 0;
+    int proven = chip_check(r);
+    r->ll_next = r->ll_events + r->ll_stride;
+    return proven;
 }
 
 void ws_deadlock_report(ws_simrun *r)
