@@ -36,7 +36,7 @@ WARP_OPS = re.compile(r'\b(shfl|vote|match|redux|activemask|bar\.warp)\b|%laneid
 #    hardware warp 4, outside swl's window of 4 (starved); at warp size 64 both are in one warp,
 #    on the two sides of a branch: the SIMT deadlock under the stack;
 #  - oob reads past its buffer: error.
-SIMT_LOCKS = ('spinlock', 'lockloop', 'retrylock', 'volcount')
+SIMT_LOCKS = ('spinlock', 'lockloop', 'retrylock', 'volcount', 'gridlock3', 'gridlock5')
 
 
 def expected_statuses(name, div, sched, ws):

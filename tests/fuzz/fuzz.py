@@ -46,7 +46,7 @@ def expected_status(meta, cfg):
     """the set of acceptable statuses at one configuration"""
     if cfg['divergence'] == 'stack':
         ok = {'ok': {'ok'}, 'deadlock': {'deadlock'}, 'any': {'ok', 'deadlock'}}[meta['stack']]
-        if LOCK_TIMEOUT_OK and meta['stack'] != 'ok' and cfg['cores'] == 2:
+        if LOCK_TIMEOUT_OK and meta['stack'] != 'ok':
             ok = ok | {'timeout'}
     else:
         ok = {'ok'}
@@ -450,8 +450,9 @@ def main():
     ap.add_argument('--minimise', type=int, default=3, help='minimise at most this many failures per class')
     ap.add_argument('--max-fail', type=int, default=0, help='stop after this many failing programs (0: never)')
     ap.add_argument('--lock-timeout-ok', action='store_true',
-                    help='accept timeout where the stack must deadlock on a spin lock with cores=2 (the '
-                         'livelock proof fails with several cores, /work/notes/fuzz-findings.md)')
+                    help='accept timeout where the stack must deadlock on a spin lock: the livelock proof '
+                         'finds the recurrence in almost every run, but not always within max_cycles '
+                         '(a timeout is an honest "not proven", never a wrong answer)')
     ap.add_argument('--tmp', default=None)
     ap.add_argument('-q', '--quiet', action='store_true')
     args = ap.parse_args()
