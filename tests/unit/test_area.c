@@ -1,6 +1,6 @@
 /* The area model (src/sim/area.c, docs/area.md).  Every expected value is
  * computed by hand from the documented formula and the published figures in
- * ../shared/reference/simt-semantics.md section 7, never taken from the
+ * docs/area.md (CACTI 6.5 as shipped with GPUWattch), never taken from the
  * program's output. */
 #include <stdarg.h>
 #include <stddef.h>
