@@ -1249,4 +1249,6 @@ out:
     res->metrics[WS_M_area_mm2].f = area.chip_mm2;
     res->metrics[WS_M_throughput_per_area].f =
         ws_throughput_per_area(res->metrics[WS_M_ipc].f, ws_cfg_f(cfg, WS_P_clock_ghz), area.chip_mm2);
+    res->metrics[WS_M_regs_per_thread].i = wl->regs_per_thread ? wl->regs_per_thread : wl->kernel->est_regs_per_thread;
+    res->metrics[WS_M_regs_source].i = wl->regs_source;
 }
