@@ -4,10 +4,11 @@
  *
  * A workload without regs_per_thread gets the count that `ptxas -v` reports
  * for its entry ("Used N registers"), when a ptxas can be found; the PTX
- * MaxLive estimate (src/ptx/regpressure.c) is 2-3x lower on real kernels and
- * would inflate occupancy. Results are cached on disk, keyed by the PTX
- * text, the entry, the .target and the ptxas version, so a sweep or a
- * repeated run does not invoke ptxas again. */
+ * MaxLive estimate (src/ptx/regpressure.c) is not what ptxas allocates (on
+ * the test kernels ptxas's count is 0.6-3.9x it, median 1.4x) and usually
+ * inflates occupancy (docs/model.md "Registers per thread"). Results are
+ * cached on disk, keyed by the PTX text, the entry, the .target and the
+ * ptxas version, so a sweep or a repeated run does not invoke ptxas again. */
 #include <stddef.h>
 #include <stdint.h>
 
