@@ -5,6 +5,7 @@
 #include <string.h>
 #include <ctype.h>
 #include "cli.h"
+#include "warpsweep/ptxas.h"
 #include "warpsweep/ptx.h"
 #include "warpsweep/workload.h"
 #include "warpsweep/passes.h"
@@ -216,9 +217,13 @@ int cmd_inspect(int argc, char **argv)
         }
         k = bk;
     }
-    if (wl)
+    if (wl) {
         printf("workload %s (%s): grid [%u, %u, %u] block [%u, %u, %u]\n", wl->name, wl->path, wl->grid[0],
                wl->grid[1], wl->grid[2], wl->block[0], wl->block[1], wl->block[2]);
+        /* e.g. "40 (workload)", "36 (ptxas --gpu-name sm_75)", "12 (estimate: no ptxas found)" */
+        printf("regs_per_thread: %u (%s%s%s)\n", wl->regs_per_thread, ws_regs_source_name(wl->regs_source),
+               !wl->regs_detail[0] ? "" : wl->regs_source == WS_REGS_ESTIMATE ? ": " : " ", wl->regs_detail);
+    }
     if (barrier) printf("divergence: barrier (convergence-barrier pseudo-instructions inserted)\n");
     print_kernel(k, stdout);
     ws_kernel_free(bk);

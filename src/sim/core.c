@@ -54,6 +54,7 @@ typedef struct ws_kcache {
 } ws_kcache;
 
 #define WS_KCACHE 8
+#define WS_WORKCACHE 32
 
 struct ws_sim {
     ws_chunk *chunks, *cur;
@@ -72,6 +73,20 @@ struct ws_sim {
         ws_memimage img;
         ws_result res;
     } ref;
+    /* The reference's thread instruction count (work_ipc) for the last
+     * WS_WORKCACHE (workload, seed, warp size): a sweep with `repeat` runs
+     * its seeds one after the other, which would evict the one-entry
+     * image cache above on every point. Round-robin replacement. */
+    struct ws_work {
+        const ws_workload *wl;
+        const ws_kernel *kernel;
+        char path[512];
+        uint64_t seed;
+        uint32_t warp_size;
+        int valid, status;
+        uint64_t thread_insts;
+    } work[WS_WORKCACHE];
+    uint32_t work_next;
     ws_simrun run;
 };
 
@@ -1205,6 +1220,50 @@ static void collect_div_stats(ws_simrun *r)
     }
 }
 
+/* work_ipc and work_per_area (docs/model.md "Work throughput"): ipc counts
+ * every executed thread instruction, spin iterations and replays included,
+ * so a configuration that spins longer on a lock looks almost as busy. The
+ * launch's fixed work is instead the thread instruction count of the MIMD
+ * reference run, which depends only on the workload, the seed and the warp
+ * size (cached per ws_sim by reference_for): work_ipc = that / cycles, so
+ * for one workload it is exactly inversely proportional to cycles. Only an
+ * ok run did the work; any other status, or a reference that does not
+ * finish, leaves both at 0. */
+static const struct ws_work *reference_work(ws_sim *s, const ws_workload *wl, uint64_t seed, uint32_t ws,
+                                            uint64_t max_steps)
+{
+    const char *path = wl->path ? wl->path : "";
+    for (int i = 0; i < WS_WORKCACHE; i++) {
+        const struct ws_work *w = &s->work[i];
+        if (w->valid && w->wl == wl && w->kernel == wl->kernel && w->seed == seed && w->warp_size == ws &&
+            strncmp(w->path, path, sizeof w->path) == 0)
+            return w;
+    }
+    const ws_result *ref = reference_for(s, wl, seed, ws, max_steps);
+    struct ws_work *w = &s->work[s->work_next];
+    s->work_next = (s->work_next + 1) % WS_WORKCACHE;
+    *w = (struct ws_work){.wl = wl, .kernel = wl->kernel, .seed = seed, .warp_size = ws, .valid = 1,
+                          .status = ref->status, .thread_insts = (uint64_t)ref->metrics[WS_M_thread_insts].i};
+    snprintf(w->path, sizeof w->path, "%s", path);
+    return w;
+}
+
+static void work_metrics(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, ws_result *res)
+{
+    int64_t cycles = res->metrics[WS_M_cycles].i;
+    if (res->status != WS_ST_OK || cycles <= 0)
+        return;
+    uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
+    const struct ws_work *ref = reference_work(sim, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), sim->run.ws,
+                                               max_cycles * 64 + 1000000);   /* the expect check's step limit */
+    if (ref->status != WS_ST_OK)
+        return;
+    double work_ipc = (double)ref->thread_insts / (double)cycles;
+    res->metrics[WS_M_work_ipc].f = work_ipc;
+    res->metrics[WS_M_work_per_area].f =
+        ws_throughput_per_area(work_ipc, ws_cfg_f(cfg, WS_P_clock_ghz), res->metrics[WS_M_area_mm2].f);
+}
+
 void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const ws_run_opts *opts, ws_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -1397,4 +1456,7 @@ out:
     res->metrics[WS_M_area_mm2].f = area.chip_mm2;
     res->metrics[WS_M_throughput_per_area].f =
         ws_throughput_per_area(res->metrics[WS_M_ipc].f, ws_cfg_f(cfg, WS_P_clock_ghz), area.chip_mm2);
+    res->metrics[WS_M_regs_per_thread].i = wl->regs_per_thread ? wl->regs_per_thread : wl->kernel->est_regs_per_thread;
+    res->metrics[WS_M_regs_source].i = wl->regs_source;
+    work_metrics(sim, wl, cfg, res);
 }
