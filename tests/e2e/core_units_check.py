@@ -35,8 +35,8 @@ def II(lanes):
 
 def variant(name, **sub):
     """The committed tests/kernels/units/NAME.yaml with some keys replaced:
-    grid, block, entry, the `iters` / `stride` kernel parameters and the
-    element count of buffer `out` (count)."""
+    grid, block, entry, params (the whole list), the `iters` / `stride` kernel
+    parameters and the element count of buffer `out` (count)."""
     with open(os.path.join(KDIR, name + ".yaml")) as f:
         t = f.read()
     t = re.sub(r"(?m)^kernel: (\S+)", lambda m: "kernel: " + os.path.join(KDIR, m.group(1)), t)
@@ -127,7 +127,7 @@ W, banks = 32, 32
 for stride, wf in ((32, 32), (1, 1)):
     for lsu, S in ((128, 1), (128, 4), (64, 1), (64, 4), (0, 1)):
         if stride == 1 and lsu == 128 and S == 4:
-            continue    # the lrr convoy: see docs/model.md, "LD/ST pipe"
+            continue    # scheduler 0's priority makes a convoy: docs/model.md, "LD/ST pipe"; smem_line below
         occ = math.ceil(wf * banks * 4 / lsu) if lsu else 0
         want = max(W * K * occ, W * (K + 3) / S)
         slope, runs = loop_slope("smem", (5, 10), sub=dict(stride=stride), schedulers=S, lsu_bytes_per_cycle=lsu)
@@ -136,6 +136,17 @@ for stride, wf in ((32, 32), (1, 1)):
         # the replays the seed counts: (degree - 1) per access
         check("LSU stride=%d lsu=%d S=%d: smem_bank_conflicts/iteration" % (stride, lsu, S),
               (runs[1]["smem_bank_conflicts"] - runs[0]["smem_bank_conflicts"]) / 5, W * K * (wf - 1))
+
+# Without the loop (smem_line: loads only), every warp always offers an access, so the pipe
+# is the bound at every S: cycles per access = occupancy, 32 (stride 32) against 1 (stride 1)
+# at 128 B/cycle.
+for stride, wf in ((32, 32), (1, 1)):
+    for lsu, S in ((128, 1), (128, 4), (64, 4)):
+        occ = math.ceil(wf * banks * 4 / lsu)
+        slope, runs = line_slope("smem_line", "smem_line", (64, 128), sub=dict(params="[%d]" % stride),
+                                 schedulers=S, lsu_bytes_per_cycle=lsu)
+        check("LSU loads only, stride=%d lsu=%d S=%d: cycles/access = occupancy" % (stride, lsu, S), slope / W, occ)
+        warp_insts("LSU loads only, stride=%d lsu=%d S=%d" % (stride, lsu, S), runs, (7 + 64 + 1, 7 + 128 + 1), W)
 
 # ---- e. operand collector and register banks ----
 # Straight-line fma.rn.f32 of one warp (or two, slots 0 and 1), 1 scheduler, rf_banks = 2.
