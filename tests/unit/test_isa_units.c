@@ -56,6 +56,11 @@ static const expect_t cases[] = {
     {"cvt.rn.f32.s32 %f1, %r1;", WS_UNIT_FP32, WS_COST_ONE},
     {"add.s32 %r1, %r2, %r3;", WS_UNIT_INT, WS_COST_ONE},
     {"ld.param.u64 %rd1, [p];", WS_UNIT_INT, WS_COST_ONE},
+    {"ld.param.f64 %fd1, [p];", WS_UNIT_INT, WS_COST_ONE},       /* a move, whatever its type */
+    {"mov.f64 %fd1, %fd2;", WS_UNIT_INT, WS_COST_ONE},
+    {"selp.f32 %f1, %f2, %f3, %p1;", WS_UNIT_INT, WS_COST_ONE},
+    {"and.b64 %rd1, %rd2, %rd3;", WS_UNIT_INT, WS_COST_WIDE},    /* two 32-bit LOP3s */
+    {"setp.lt.s64 %p1, %rd1, %rd2;", WS_UNIT_INT, WS_COST_WIDE}, /* ISETP + ISETP.EX */
     {"ld.global.u32 %r1, [%rd1];", WS_UNIT_MEM, WS_COST_ONE},
     {"st.shared.u32 [%r1], %r2;", WS_UNIT_MEM, WS_COST_ONE},
     {"bra $L__end;", WS_UNIT_CTRL, WS_COST_ONE},
