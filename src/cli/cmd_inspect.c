@@ -13,7 +13,8 @@
 static void usage(FILE *out)
 {
     fprintf(out, "usage: warpsweep inspect WORKLOAD.yaml|KERNEL.ptx [--entry NAME] [--divergence stack|barrier]\n"
-                 "                         [--set barrier_regs=N] [--set barrier_yield=spin|all]\n");
+                 "                         [--set inst_order=ptxas|ptx] [--set barrier_regs=N]\n"
+                 "                         [--set barrier_yield=spin|all]\n");
 }
 
 /* where each source line starts, built once: looking lines up by scanning
@@ -88,10 +89,43 @@ static void describe_pc(const ws_kernel *k, const srcidx *x, uint32_t pc, char *
 static const char *const unit_names[] = {"ALU", "SFU", "MEM", "CTRL", "SYNC"};
 static const char *const space_names[] = {"", "generic", "global", "shared", "local", "const", "param"};
 
-static void print_kernel(const ws_kernel *k, FILE *out)
+/* ptx_pos[i] = the index instruction i of k has in lk, the same kernel in PTX
+ * order (same blocks: the scheduling pass only permutes within a block): the
+ * first unmatched instruction of the block with the same line, column and
+ * opcode. NULL when the layouts differ or on allocation failure. */
+static uint32_t *ptx_positions(const ws_kernel *k, const ws_kernel *lk)
+{
+    if (k == lk || !k->blocks || !lk->blocks || k->ninsts != lk->ninsts || k->nblocks != lk->nblocks) return NULL;
+    uint32_t *pos = malloc(k->ninsts * sizeof *pos);
+    uint8_t *used = calloc(k->ninsts, 1);
+    if (!pos || !used) { free(pos); free(used); return NULL; }
+    for (uint32_t b = 0; b < k->nblocks; b++) {
+        const ws_block *bl = &k->blocks[b];
+        for (uint32_t i = bl->first; i <= bl->last; i++) {
+            const ws_inst *in = &k->insts[i];
+            pos[i] = i;
+            for (uint32_t j = bl->first; j <= bl->last; j++) {
+                const ws_inst *o = &lk->insts[j];
+                if (!used[j] && o->line == in->line && o->col == in->col && o->op == in->op) {
+                    used[j] = 1;
+                    pos[i] = j;
+                    break;
+                }
+            }
+        }
+    }
+    free(used);
+    return pos;
+}
+
+/* k: the kernel shown; lk: the same kernel in PTX order with k's layout (k
+ * itself when k is in PTX order), for labels and the moved marks. */
+static void print_kernel(const ws_kernel *k, const ws_kernel *lk, FILE *out)
 {
     srcidx x;
     srcidx_build(&x, k->source);
+    uint32_t *pos = ptx_positions(k, lk);
+    if (!pos) lk = k;
     fprintf(out, "kernel %s (%s)\n", k->name, k->path);
     fprintf(out, "  %u instructions, %u registers (estimate %u regs/thread), %u params (%u bytes), "
                  "shared %u bytes, local %u bytes/thread, data %llu bytes\n",
@@ -132,17 +166,19 @@ static void print_kernel(const ws_kernel *k, FILE *out)
         for (uint32_t i = first; i <= last && i < k->ninsts; i++) {
             const ws_inst *in = &k->insts[i];
             char lab[128];
-            if (label_of(k, &x, i, lab, sizeof lab)) fprintf(out, "%s:\n", lab);
+            if (label_of(lk, &x, i, lab, sizeof lab)) fprintf(out, "%s:\n", lab);
             ws_inst_format(k, in, dis, sizeof dis);
             fprintf(out, "  %5u  line %-5u %-4s  %s", i, in->line, in->unit < 5 ? unit_names[in->unit] : "?", dis);
             if (in->op == WS_OP_BRA || in->op == WS_OP_BRX) {
-                describe_pc(k, &x, in->ipdom, where, sizeof where);
+                describe_pc(lk, &x, in->ipdom, where, sizeof where);
                 fprintf(out, "    // reconverge: %s%s%s", where, in->is_backedge ? ", back edge" : "",
                         in->uniform ? ", uniform" : "");
             }
+            if (pos && pos[i] != i) fprintf(out, "    // moved %s from %u", pos[i] > i ? "up" : "down", pos[i]);
             fputc('\n', out);
         }
     }
+    free(pos);
     free(x.line);
 }
 
@@ -205,25 +241,46 @@ int cmd_inspect(int argc, char **argv)
         if (!owned) { fprintf(stderr, "%s\n", err.msg); return WS_EXIT_FAIL; }
         k = owned;
     }
-    ws_kernel *bk = NULL;
+    /* the order the core runs (setup() in src/sim/core.c): scheduled, then
+     * the barrier pass; lk is the same in PTX order, for labels and marks */
+    int scheduled = ws_cfg_i(&cfg, WS_P_inst_order) == 0;
+    unsigned budget = wl && wl->regs_per_thread ? wl->regs_per_thread : k->est_regs_per_thread;
+    ws_kernel *sk = NULL, *bk = NULL, *blk = NULL;
+    const ws_kernel *lk = k;
+    int rc = WS_EXIT_OK;
+    if (scheduled) {
+        if (!(sk = ws_list_schedule(k, budget, &err))) goto fail;
+        k = sk;
+    }
     if (barrier) {
-        bk = ws_barrier_transform(k, (unsigned)ws_cfg_i(&cfg, WS_P_barrier_regs),
-                                  (int)ws_cfg_i(&cfg, WS_P_barrier_yield), &err);
-        if (!bk) {
-            fprintf(stderr, "%s\n", err.msg);
-            ws_kernel_free(owned);
-            ws_workload_free(wl);
-            return WS_EXIT_FAIL;
-        }
+        unsigned nbar = (unsigned)ws_cfg_i(&cfg, WS_P_barrier_regs);
+        int yield = (int)ws_cfg_i(&cfg, WS_P_barrier_yield);
+        if (!(bk = ws_barrier_transform(k, nbar, yield, &err))) goto fail;
+        if (scheduled && !(blk = ws_barrier_transform(lk, nbar, yield, &err))) goto fail;
         k = bk;
+        lk = scheduled ? blk : bk;
+    } else if (!scheduled) {
+        lk = k;
     }
     if (wl)
         printf("workload %s (%s): grid [%u, %u, %u] block [%u, %u, %u]\n", wl->name, wl->path, wl->grid[0],
                wl->grid[1], wl->grid[2], wl->block[0], wl->block[1], wl->block[2]);
+    if (scheduled)
+        printf("order: ptxas (each basic block list-scheduled, register budget %u; \"moved\" gives an "
+               "instruction's index in PTX order)\n", budget);
+    else
+        printf("order: ptx (as in the PTX file)\n");
     if (barrier) printf("divergence: barrier (convergence-barrier pseudo-instructions inserted)\n");
-    print_kernel(k, stdout);
+    print_kernel(k, lk, stdout);
+    goto done;
+fail:
+    fprintf(stderr, "%s\n", err.msg);
+    rc = WS_EXIT_FAIL;
+done:
+    ws_kernel_free(blk);
     ws_kernel_free(bk);
+    ws_kernel_free(sk);
     ws_kernel_free(owned);
     if (wl) ws_workload_free(wl);
-    return WS_EXIT_OK;
+    return rc;
 }
