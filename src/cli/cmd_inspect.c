@@ -91,30 +91,53 @@ static const char *const space_names[] = {"", "generic", "global", "shared", "lo
 
 /* ptx_pos[i] = the index instruction i of k has in lk, the same kernel in PTX
  * order (same blocks: the scheduling pass only permutes within a block): the
- * first unmatched instruction of the block with the same line, column and
- * opcode. NULL when the layouts differ or on allocation failure. */
+ * n-th instruction of a block with a given line, column and opcode is the n-th
+ * such one of lk's block. NULL when the layouts differ or on allocation failure. */
+typedef struct poskey {
+    uint32_t block, line, col, op, index;
+} poskey;
+
+static int poskey_cmp(const void *pa, const void *pb)
+{
+    const poskey *a = pa, *b = pb;
+    if (a->block != b->block) return a->block < b->block ? -1 : 1;
+    if (a->line != b->line) return a->line < b->line ? -1 : 1;
+    if (a->col != b->col) return a->col < b->col ? -1 : 1;
+    if (a->op != b->op) return a->op < b->op ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static poskey *sorted_keys(const ws_kernel *k)
+{
+    poskey *v = malloc(k->ninsts * sizeof *v);
+    if (!v) return NULL;
+    for (uint32_t i = 0; i < k->ninsts; i++)
+        v[i] = (poskey){ k->block_of[i], k->insts[i].line, k->insts[i].col, k->insts[i].op, i };
+    qsort(v, k->ninsts, sizeof *v, poskey_cmp);
+    return v;
+}
+
 static uint32_t *ptx_positions(const ws_kernel *k, const ws_kernel *lk)
 {
-    if (k == lk || !k->blocks || !lk->blocks || k->ninsts != lk->ninsts || k->nblocks != lk->nblocks) return NULL;
+    if (k == lk || !k->blocks || !lk->blocks || !k->ninsts || k->ninsts != lk->ninsts || k->nblocks != lk->nblocks)
+        return NULL;
+    poskey *a = sorted_keys(k), *b = sorted_keys(lk);
     uint32_t *pos = malloc(k->ninsts * sizeof *pos);
-    uint8_t *used = calloc(k->ninsts, 1);
-    if (!pos || !used) { free(pos); free(used); return NULL; }
-    for (uint32_t b = 0; b < k->nblocks; b++) {
-        const ws_block *bl = &k->blocks[b];
-        for (uint32_t i = bl->first; i <= bl->last; i++) {
-            const ws_inst *in = &k->insts[i];
-            pos[i] = i;
-            for (uint32_t j = bl->first; j <= bl->last; j++) {
-                const ws_inst *o = &lk->insts[j];
-                if (!used[j] && o->line == in->line && o->col == in->col && o->op == in->op) {
-                    used[j] = 1;
-                    pos[i] = j;
-                    break;
-                }
+    if (a && b && pos)
+        for (uint32_t i = 0; i < k->ninsts; i++) {
+            if (a[i].block != b[i].block || a[i].line != b[i].line || a[i].col != b[i].col || a[i].op != b[i].op) {
+                free(pos);   /* not the same instructions */
+                pos = NULL;
+                break;
             }
+            pos[a[i].index] = b[i].index;
         }
+    else {
+        free(pos);
+        pos = NULL;
     }
-    free(used);
+    free(a);
+    free(b);
     return pos;
 }
 

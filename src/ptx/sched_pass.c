@@ -336,20 +336,30 @@ static int better(const sched *s, uint32_t a, uint32_t b, uint32_t now)
     return a < b;
 }
 
+static int over_budget(sched *s, const ws_inst *in)
+{
+    int d = pressure_step(s, in, 0);
+    return d > 0 && s->weight + d > (int)s->budget;
+}
+
 /* Picks the next instruction among the candidates (see passes.h for the
- * register-pressure rule) and removes it from the list. */
+ * register-pressure rule) and removes it from the list. The pressure is only
+ * looked at when the best candidate breaks the budget, and then only for the
+ * candidates that would beat the best one found within it. */
 static uint32_t pick(sched *s, const ws_inst *w, uint32_t now)
 {
-    uint32_t best = UINT32_MAX, bi = 0;
-    for (int filter = s->budget != 0; best == UINT32_MAX; filter = 0) {
+    uint32_t best = s->cand[0], bi = 0;
+    for (uint32_t c = 1; c < s->ncand; c++)
+        if (better(s, s->cand[c], best, now)) { best = s->cand[c]; bi = c; }
+    if (s->budget && over_budget(s, &w[best])) {
+        uint32_t fit = UINT32_MAX, fi = 0;
         for (uint32_t c = 0; c < s->ncand; c++) {
             uint32_t x = s->cand[c];
-            if (filter) {
-                int d = pressure_step(s, &w[x], 0);
-                if (d > 0 && s->weight + d > (int)s->budget) continue;
-            }
-            if (best == UINT32_MAX || better(s, x, best, now)) { best = x; bi = c; }
+            if (x == best || (fit != UINT32_MAX && !better(s, x, fit, now)) || over_budget(s, &w[x])) continue;
+            fit = x;
+            fi = c;
         }
+        if (fit != UINT32_MAX) { best = fit; bi = fi; }   /* else every candidate breaks it: ignore it */
     }
     s->cand[bi] = s->cand[--s->ncand];
     return best;
