@@ -144,10 +144,8 @@ typedef struct sched {
     uint32_t nreaders;
     uint32_t *loads;       /* loads since the last ordered memory operation */
     uint32_t prio[WINDOW], ready[WINDOW], npred[WINDOW], first_succ[WINDOW + 1];
-    uint16_t succ_of[WINDOW];
     uint32_t *succ;        /* CSR: successor edge indices by source */
     uint32_t cand[WINDOW], ncand;
-    uint8_t placed[WINDOW];
 } sched;
 
 static int getbit(const uint64_t *s, uint32_t r) { return (int)(s[r >> 6] >> (r & 63) & 1); }
@@ -372,7 +370,6 @@ static int schedule_window(sched *s, const ws_inst *w, uint32_t n, ws_inst *out)
     s->ncand = 0;
     for (uint32_t x = 0; x < n; x++) {
         s->ready[x] = 0;
-        s->placed[x] = 0;
         if (!s->npred[x]) s->cand[s->ncand++] = x;
     }
     uint32_t now = 0;
@@ -382,7 +379,6 @@ static int schedule_window(sched *s, const ws_inst *w, uint32_t n, ws_inst *out)
         if (s->ready[x] > now) now = s->ready[x];
         pressure_step(s, &w[x], 1);
         out[placed] = w[x];
-        s->placed[x] = 1;
         for (uint32_t q = s->first_succ[x]; q < s->first_succ[x + 1]; q++) {
             const edge *e = &s->edges[s->succ[q]];
             if (now + e->lat > s->ready[e->to]) s->ready[e->to] = now + e->lat;
