@@ -48,8 +48,11 @@ typedef struct ws_chunk {
 typedef struct ws_kcache {
     const ws_kernel *src;
     uint32_t ninsts;
+    int barrier;            /* transformed by the convergence-barrier pass */
     unsigned nregs;
     int yield;              /* barrier_yield policy (passes.h WS_YIELD_*) */
+    int scheduled;          /* list-scheduled first (inst_order = ptxas) ... */
+    unsigned budget;        /* ... with this register budget */
     ws_kernel *xk;
 } ws_kcache;
 
@@ -157,22 +160,32 @@ static const ws_result *reference_for(ws_sim *s, const ws_workload *wl, uint64_t
     return &s->ref.res;
 }
 
-static const ws_kernel *barrier_kernel(ws_sim *s, const ws_kernel *k, unsigned nregs, int yield, ws_error *err)
+/* The kernel a run executes: k list-scheduled (scheduled: inst_order = ptxas,
+ * passes.h ws_list_schedule), then through the convergence-barrier pass
+ * (barrier), from the cache when it holds that one; k itself when neither. */
+static const ws_kernel *run_kernel(ws_sim *s, const ws_kernel *k, int scheduled, unsigned budget, int barrier,
+                                   unsigned nregs, int yield, ws_error *err)
 {
-    for (int i = 0; i < WS_KCACHE; i++)
-        if (s->kc[i].xk && s->kc[i].src == k && s->kc[i].ninsts == k->ninsts && s->kc[i].nregs == nregs &&
-            s->kc[i].yield == yield)
-            return s->kc[i].xk;
-    ws_kernel *xk = ws_barrier_transform(k, nregs, yield, err);
-    if (!xk) return NULL;
+    if (!scheduled && !barrier) return k;
+    for (int i = 0; i < WS_KCACHE; i++) {
+        const ws_kcache *c = &s->kc[i];
+        if (c->xk && c->src == k && c->ninsts == k->ninsts && c->barrier == barrier && c->scheduled == scheduled &&
+            (!barrier || (c->nregs == nregs && c->yield == yield)) && (!scheduled || c->budget == budget))
+            return c->xk;
+    }
+    ws_kernel *sk = scheduled ? ws_list_schedule(k, budget, err) : NULL;
+    if (scheduled && !sk) return NULL;
+    ws_kernel *xk = sk;
+    if (barrier) {
+        xk = ws_barrier_transform(sk ? sk : k, nregs, yield, err);
+        ws_kernel_free(sk);
+        if (!xk) return NULL;
+    }
     ws_kcache *e = &s->kc[s->kc_next];
     s->kc_next = (s->kc_next + 1) % WS_KCACHE;
     if (e->xk) ws_kernel_free(e->xk);
-    e->src = k;
-    e->ninsts = k->ninsts;
-    e->nregs = nregs;
-    e->yield = yield;
-    e->xk = xk;
+    *e = (ws_kcache){ .src = k, .ninsts = k->ninsts, .barrier = barrier, .nregs = nregs, .yield = yield,
+                      .scheduled = scheduled, .budget = budget, .xk = xk };
     return xk;
 }
 
@@ -1001,9 +1014,12 @@ static int setup(ws_sim *sim, ws_simrun *r)
 
     const ws_kernel *k = wl->kernel;
     unsigned nbar = (unsigned)ws_cfg_i(cfg, WS_P_barrier_regs);
-    if (barrier) {
+    int scheduled = ws_cfg_i(cfg, WS_P_inst_order) == 0;   /* ptxas: list-scheduled blocks */
+    if (barrier || scheduled) {
         ws_error err = {{0}};
-        k = barrier_kernel(sim, wl->kernel, nbar, (int)ws_cfg_i(cfg, WS_P_barrier_yield), &err);
+        unsigned budget = wl->regs_per_thread ? wl->regs_per_thread : wl->kernel->est_regs_per_thread;
+        k = run_kernel(sim, wl->kernel, scheduled, budget, barrier, nbar, (int)ws_cfg_i(cfg, WS_P_barrier_yield),
+                       &err);
         if (!k) {
             fail(r, WS_ST_INVALID, "%s", err.msg);
             return -1;
