@@ -9,9 +9,9 @@
 #   mem    sweeps/kernels/latency.ptx, 16 warps, blocking issue, mem_latency 100
 #   cache  sweeps/kernels/cachesens.ptx x 16 CTAs, gto, 64 KiB L1
 # Extra --set arguments apply to all three (e.g. the seed's limits:
-# --set preset=seed). The count includes loading the workload (a few
-# hundred thousand instructions, under 1% here). Works with older builds too,
-# so a change can be compared with the commit before it.
+# --set preset=seed). Each figure is one simulation: the difference of a
+# two-point and a one-point sweep of the same configuration. Works with
+# older builds too, so a change can be compared with the commit before it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-build}
@@ -64,15 +64,33 @@ buffers:
 params: [in, out, 512, 32]
 YAML
 
+# One simulation's cost: a sweep of two identical points minus a sweep of
+# one (same process start, workload load and reference run, cached per
+# sweep), so loading, the reference run and the results file cancel out.
+sweep() {   # file, name, points, --set args...
+  local f=$1 name=$2 pts=$3; shift 3
+  { echo "name: $name"; echo "workload: $T/$name.yaml"; echo "grid:"
+    [ "$pts" = 2 ] && echo "  max_cycles: [100000000, 100000001]" || echo "  max_cycles: [100000000]"; } > "$f"
+}
+ir_of() {   # name, points, --set args... -> host instructions
+  local name=$1 pts=$2; shift 2
+  sweep "$T/s$pts.yaml" "$name" "$pts"
+  rm -f "$T/o$pts.h5"
+  valgrind --tool=callgrind --callgrind-out-file="$T/$name$pts.cg" "$BIN" run "$T/s$pts.yaml" -o "$T/o$pts.h5" \
+    -j 1 "$@" > "$T/$name.out" 2>&1 || { cat "$T/$name.out" >&2; exit 1; }
+  sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$T/$name$pts.cg"
+}
 run() {   # name, --set args...
   local name=$1; shift
-  valgrind --tool=callgrind --callgrind-out-file="$T/$name.cg" "$BIN" sim "$T/$name.yaml" "$@" --json \
-    > "$T/$name.json" 2> "$T/$name.err" || { cat "$T/$name.err" >&2; exit 1; }
-  local ir wi
-  ir=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$T/$name.cg")
-  wi=$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["metrics"]["warp_insts"] if "metrics" in d else d["warp_insts"])' "$T/$name.json")
-  printf '%-6s %14s host insts  %10s warp insts  %8.1f host insts / warp inst\n' "$name" "$ir" "$wi" \
-    "$(/usr/bin/python3 -c "print($ir / $wi)")"
+  local one two wi
+  one=$(ir_of "$name" 1 "$@")
+  two=$(ir_of "$name" 2 "$@")
+  local sets=()
+  for a in "$@"; do [ "$a" = --set ] || sets+=(--set "$a"); done
+  wi=$("$BIN" sim "$T/$name.yaml" "${sets[@]}" --json |
+       /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["warp_insts"])')
+  printf '%-6s %14s host insts  %10s warp insts  %8.1f host insts / warp inst\n' "$name" "$((two - one))" "$wi" \
+    "$(/usr/bin/python3 -c "print(($two - $one) / $wi)")"
 }
 run alu --set warps=64 --set issue=scoreboard --set divergence=stack "$@"
 run mem --set issue=blocking --set mem_latency=100 "$@"

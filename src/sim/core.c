@@ -870,7 +870,9 @@ static uint64_t split_ready_at(const ws_simrun *r, const ws_cwarp *w, const ws_s
  * would take the buffer from each other forever. */
 static int buffered_for_other(const ws_simrun *r, const ws_cwarp *w, const ws_split *sps, uint32_t ns, uint32_t pc)
 {
-    if (!r->ibuf || pc == w->ib_pc || !w->ib_left) return 0;
+    if (!r->ibuf || pc == w->ib_pc || !w->ib_left || w->ib_pc >= r->k->ninsts) return 0;
+    /* a split waiting at a warp-level .sync op waits for the others: they must get there */
+    if (ws_warp_membermask(&r->k->insts[w->ib_pc])) return 0;
     for (uint32_t i = 0; i < ns; i++)
         if (sps[i].pc == w->ib_pc && (sps[i].mask & ~w->held)) return 1;
     return 0;
@@ -1368,14 +1370,15 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                     uint32_t slot = list[j];
                     ws_cwarp *w = &c->warps[slot];
                     if (!w->live) continue;
-                    if (w->stall_res != WS_RES_NONE && w->wake <= now) {
+                    uint64_t wk = w->wake;
+                    if (wk <= now && w->stall_res != WS_RES_NONE) {
                         /* still only waiting for a unit another warp took: no full try */
                         uint64_t f = w->stall_res < WS_NUNITS ? pp->unit_free[w->stall_res]
                                                               : ws_resource_free(r, c, w, w->stall_res);
-                        if (f > now) w->wake = w->stall_wake = f;
+                        if (f > now) w->wake = w->stall_wake = wk = f;
                     }
-                    if (w->wake > now) {
-                        if (w->wake < mw) { mw = w->wake; mr = w->wake_reason; }
+                    if (wk > now) {
+                        if (wk < mw) { mw = wk; mr = w->wake_reason; }
                         continue;
                     }
                     int rc = try_warp(r, c, slot, now, 0, NULL);
