@@ -865,19 +865,6 @@ static uint64_t split_ready_at(const ws_simrun *r, const ws_cwarp *w, const ws_s
     return t;
 }
 
-/* The instruction buffer holds (or is fetching) instructions of another
- * split of w: this one waits until that split issued from it, or the splits
- * would take the buffer from each other forever. */
-static int buffered_for_other(const ws_simrun *r, const ws_cwarp *w, const ws_split *sps, uint32_t ns, uint32_t pc)
-{
-    if (!r->ibuf || pc == w->ib_pc || !w->ib_left || w->ib_pc >= r->k->ninsts) return 0;
-    /* a split waiting at a warp-level .sync op waits for the others: they must get there */
-    if (ws_warp_membermask(&r->k->insts[w->ib_pc])) return 0;
-    for (uint32_t i = 0; i < ns; i++)
-        if (sps[i].pc == w->ib_pc && (sps[i].mask & ~w->held)) return 1;
-    return 0;
-}
-
 /* After w issued at `now`: if its next instruction (one split) will have its
  * operands at now + 1 but a busy unit, LD/ST pipe or collector, record the
  * stall the try at now + 1 would find, so that the scheduler can skip
@@ -963,8 +950,9 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
         uint8_t res = WS_RES_NONE;
         t = ws_pipe_ready_at(r, c, w, in, now, &why, &res);
         if (t <= now) {
-            t = buffered_for_other(r, w, sps, ns, sp->pc) ? (w->ib_ready > now ? w->ib_ready : now + 1)
-                                                         : ws_front_end_ready_at(r, c, w, sp->pc, now);
+            /* one instruction buffer per warp: a warp running several
+             * splits (convergence barriers) is fetched ideally (docs/model.md) */
+            t = ns == 1 ? ws_front_end_ready_at(r, c, w, sp->pc, now) : 0;
             why = WS_STALL_FETCH;
             res = WS_RES_NONE;
         }

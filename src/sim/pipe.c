@@ -22,7 +22,11 @@
  *    or when the next PC is not the buffered one (taken branch, reconvergence,
  *    a switch of splits); a refill takes one of fetch_width fetch ports of the
  *    core for a cycle and its instructions may issue fetch_latency cycles
- *    later (idle_fetch).
+ *    later (idle_fetch). While a warp runs several splits (convergence
+ *    barriers) its fetch is ideal: one buffer shared by splits that the
+ *    scheme interleaves on every stall would be taken from one split by the
+ *    other forever (Turing switches splits only at YIELD/BSYNC, issue 13);
+ *    reconverging to one split is a redirect.
  * Every limit is off when its parameter is 0 (the seed's idealised core).
  */
 #include "core_internal.h"
@@ -217,6 +221,11 @@ void ws_front_end_issued(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t p
     const ws_split *sps;
     uint32_t start;
     uint32_t ns = r->div->splits(w->div, &sps, &start);
+    if (ns > 1) {                                    /* fetched ideally while split */
+        w->ib_pc = UINT32_MAX;
+        w->ib_left = 0;
+        return;
+    }
     uint32_t next = ns ? sps[start].pc : pc + 1;
     if (next != w->ib_pc)
         refill(r, c, w, next, now + 1);              /* redirect: fetch once the branch resolved */
