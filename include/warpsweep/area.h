@@ -21,6 +21,8 @@ typedef struct ws_area {
     double l1_smem_mm2;     /* L1 data cache + shared memory SRAM (0 if not registered) */
     double warp_state_mm2;  /* per-warp scheduler entry, instruction buffer, scoreboard × warps */
     double divergence_mm2;  /* per-warp divergence state (stack or barrier) × warps */
+    double collector_mm2;   /* operand collectors: 3 operands × warp_size × 32 bits each */
+    double dispatch_mm2;    /* dispatch ports beyond the first (issue_width > 1) */
     double sched_mm2;       /* processing blocks: area.scheduler_mm2 × schedulers */
     double fixed_mm2;       /* area.core_fixed_mm2 */
     double uncore_mm2;      /* whole chip: area.uncore_mm2 + area.uncore_per_core_mm2 × cores */

@@ -26,6 +26,7 @@ typedef struct ws_mem_req {
     uint32_t warp;            /* hardware warp slot on that core */
     const ws_inst *inst;
     const ws_effect *eff;     /* mem_kind, mem_space, mem_mask, per-lane addresses */
+    uint32_t *lines_out;      /* optional: access stores the line requests after coalescing */
 } ws_mem_req;
 
 typedef struct ws_mem ws_mem;

@@ -14,16 +14,30 @@
 
 /* ---- opcodes (see isa.def) ---- */
 typedef enum ws_opcode {
-#define X(name, mnemonic, unit) WS_OP_##name,
+#define X(name, mnemonic, unit, cost) WS_OP_##name,
 #include "isa.def"
 #undef X
     WS_OP_COUNT
 } ws_opcode;
 
-typedef enum ws_unit { WS_UNIT_ALU, WS_UNIT_SFU, WS_UNIT_MEM, WS_UNIT_CTRL, WS_UNIT_SYNC } ws_unit;
+/* Units: the first five are isa.def's column (ALU is resolved by type);
+ * ws_inst.unit holds the execution unit the decoder resolved: INT, FP32,
+ * FP64, SFU, MEM (LD/ST), CTRL (branch) or SYNC. */
+typedef enum ws_unit {
+    WS_UNIT_ALU, WS_UNIT_SFU, WS_UNIT_MEM, WS_UNIT_CTRL, WS_UNIT_SYNC,
+    WS_UNIT_INT, WS_UNIT_FP32, WS_UNIT_FP64,
+    WS_NUNITS
+} ws_unit;
+
+/* Cost classes (isa.def's last column, resolved per instruction): one
+ * operation, a 64-bit integer operation (int64_cost), and the sequences
+ * ptxas emits for integer, IEEE f32 and f64 division and roots. */
+typedef enum ws_cost { WS_COST_ONE, WS_COST_WIDE, WS_COST_IDIV, WS_COST_FDIV, WS_COST_DDIV, WS_NCOSTS } ws_cost;
 
 const char *ws_opcode_name(int op);      /* mnemonic from isa.def */
-ws_unit ws_opcode_unit(int op);          /* default unit from isa.def */
+ws_unit ws_opcode_unit(int op);          /* unit column of isa.def */
+const char *ws_unit_name(int unit);      /* "INT", "FP32", ... */
+const char *ws_cost_name(int cost);      /* "one", "wide", "idiv", ... */
 
 /* ---- types ---- */
 typedef enum ws_type {
@@ -161,7 +175,8 @@ typedef struct ws_inst {
     uint8_t  rnd;         /* ws_rnd                                          */
     uint8_t  subop;       /* atom/red op, shfl mode, vote mode, bar kind ... */
     uint8_t  vec;         /* 1, 2 or 4 (ld/st .v2/.v4)                       */
-    uint8_t  unit;        /* ws_unit, refined by the decoder                 */
+    uint8_t  unit;        /* ws_unit, resolved by ws_inst_classify           */
+    uint8_t  cost;        /* ws_cost, resolved by ws_inst_classify           */
     uint8_t  ndst, nsrc;
     uint8_t  guard_neg;   /* @!%p                                            */
     uint32_t guard;       /* guard predicate register, WS_NO_REG if none     */
@@ -185,6 +200,10 @@ typedef struct ws_inst {
     /* Where it came from */
     uint32_t line, col;
 } ws_inst;
+
+/* Resolves isa.def's unit and cost columns for one decoded instruction
+ * (type, rounding, .approx, .wide, state space) into in->unit / in->cost. */
+void ws_inst_classify(ws_inst *in);
 
 /* ---- kernel-level declarations ---- */
 typedef struct ws_kparam {

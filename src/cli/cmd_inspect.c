@@ -85,7 +85,6 @@ static void describe_pc(const ws_kernel *k, const srcidx *x, uint32_t pc, char *
     else snprintf(buf, n, "%u (line %u)", pc, k->insts[pc].line);
 }
 
-static const char *const unit_names[] = {"ALU", "SFU", "MEM", "CTRL", "SYNC"};
 static const char *const space_names[] = {"", "generic", "global", "shared", "local", "const", "param"};
 
 static void print_kernel(const ws_kernel *k, FILE *out)
@@ -134,7 +133,7 @@ static void print_kernel(const ws_kernel *k, FILE *out)
             char lab[128];
             if (label_of(k, &x, i, lab, sizeof lab)) fprintf(out, "%s:\n", lab);
             ws_inst_format(k, in, dis, sizeof dis);
-            fprintf(out, "  %5u  line %-5u %-4s  %s", i, in->line, in->unit < 5 ? unit_names[in->unit] : "?", dis);
+            fprintf(out, "  %5u  line %-5u %-4s  %s", i, in->line, ws_unit_name(in->unit), dis);
             if (in->op == WS_OP_BRA || in->op == WS_OP_BRX) {
                 describe_pc(k, &x, in->ipdom, where, sizeof where);
                 fprintf(out, "    // reconverge: %s%s%s", where, in->is_backedge ? ", back edge" : "",

@@ -139,6 +139,7 @@ static uint64_t hier_access(ws_mem *m, const ws_mem_req *req)
     uint32_t n = ws_coalesce(eff, h->line, h->lines);
     tag_local(h->lines, n, h->line, core, req->warp);
     h->gmem_lines += n;
+    if (req->lines_out) *req->lines_out = n;
     if (n == 0)
         return req->cycle + h->latency;
     if (eff->mem_kind == 1)

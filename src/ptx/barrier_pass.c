@@ -399,6 +399,7 @@ static ws_inst pseudo(uint16_t op, uint32_t line, uint32_t col)
     memset(&in, 0, sizeof in);
     in.op = op;
     in.unit = op == WS_OP_BWAIT ? WS_UNIT_SYNC : WS_UNIT_CTRL;
+    in.cost = WS_COST_ONE;
     in.vec = 1;
     in.guard = WS_NO_REG;
     for (int j = 0; j < WS_MAX_DST; j++) in.dst[j].reg = WS_NO_REG;

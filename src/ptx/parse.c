@@ -2493,8 +2493,7 @@ static int finish(P *p)
     /* per instruction: unit, back edges, registers read and written */
     for (uint32_t i = 0; i < k->ninsts; i++) {
         ws_inst *in = &k->insts[i];
-        in->unit = (uint8_t)ws_opcode_unit(in->op);
-        if ((in->op == WS_OP_LD || in->op == WS_OP_LDU) && in->space == WS_SP_PARAM) in->unit = WS_UNIT_ALU;
+        ws_inst_classify(in);
         if (in->op == WS_OP_BRA) in->is_backedge = in->target <= i;
         if (in->op == WS_OP_BRX)
             for (uint32_t j = 0; j < in->ntargets; j++)

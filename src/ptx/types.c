@@ -5,18 +5,90 @@
 #include "ptx_internal.h"
 
 static const char *const op_names[] = {
-#define X(name, mnemonic, unit) mnemonic,
+#define X(name, mnemonic, unit, cost) mnemonic,
 #include "warpsweep/isa.def"
 #undef X
 };
 static const ws_unit op_units[] = {
-#define X(name, mnemonic, unit) WS_UNIT_##unit,
+#define X(name, mnemonic, unit, cost) WS_UNIT_##unit,
+#include "warpsweep/isa.def"
+#undef X
+};
+enum { COL_ONE, COL_DIV };
+static const uint8_t op_costs[] = {
+#define X(name, mnemonic, unit, cost) COL_##cost,
 #include "warpsweep/isa.def"
 #undef X
 };
 
 const char *ws_opcode_name(int op) { return op >= 0 && op < WS_OP_COUNT ? op_names[op] : "?"; }
 ws_unit ws_opcode_unit(int op) { return op >= 0 && op < WS_OP_COUNT ? op_units[op] : WS_UNIT_ALU; }
+
+const char *ws_unit_name(int unit)
+{
+    static const char *const n[WS_NUNITS] = {"ALU", "SFU", "MEM", "CTRL", "SYNC", "INT", "FP32", "FP64"};
+    return unit >= 0 && unit < WS_NUNITS ? n[unit] : "?";
+}
+
+const char *ws_cost_name(int cost)
+{
+    static const char *const n[WS_NCOSTS] = {"one", "wide", "idiv", "fdiv", "ddiv"};
+    return cost >= 0 && cost < WS_NCOSTS ? n[cost] : "?";
+}
+
+/* The type an instruction computes in: cvt and the two-type forms count as
+ * FP64 / FP32 when either side is. */
+static int widest_float(const ws_inst *in)
+{
+    int a = ws_type_is_float((ws_type)in->type) ? ws_type_bits((ws_type)in->type) : 0;
+    int b = (in->op == WS_OP_CVT || in->op == WS_OP_SETP || in->op == WS_OP_SET || in->op == WS_OP_SLCT) &&
+                    ws_type_is_float((ws_type)in->type2)
+                ? ws_type_bits((ws_type)in->type2) : 0;
+    return a > b ? a : b;
+}
+
+/* Integer arithmetic that ptxas splits into two 32-bit operations. */
+static int is_wide_int(const ws_inst *in)
+{
+    switch (in->op) {
+    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_ADDC: case WS_OP_SUBC: case WS_OP_MUL: case WS_OP_MAD:
+    case WS_OP_MADC: case WS_OP_SHL: case WS_OP_SHR: case WS_OP_MIN: case WS_OP_MAX: case WS_OP_ABS:
+    case WS_OP_NEG:
+        return (in->mods & WS_MOD_WIDE) || ws_type_bits((ws_type)in->type) == 64;
+    default:
+        return 0;
+    }
+}
+
+/* div/rem/rcp/sqrt/rsqrt as ptxas emits them (isa.def, cost DIV). */
+static void classify_div(ws_inst *in)
+{
+    int fbits = widest_float(in);
+    if (!fbits) { in->unit = WS_UNIT_INT; in->cost = WS_COST_IDIV; return; }
+    int approx = (in->mods & (WS_MOD_APPROX | WS_MOD_FULL)) != 0;
+    if (fbits == 64) {
+        in->unit = approx ? WS_UNIT_SFU : WS_UNIT_FP64;
+        in->cost = approx ? WS_COST_ONE : WS_COST_DDIV;
+    } else {
+        in->unit = approx ? WS_UNIT_SFU : WS_UNIT_FP32;
+        in->cost = approx ? WS_COST_ONE : WS_COST_FDIV;
+    }
+}
+
+void ws_inst_classify(ws_inst *in)
+{
+    ws_unit u = ws_opcode_unit(in->op);
+    in->cost = WS_COST_ONE;
+    if (in->op < WS_OP_COUNT && op_costs[in->op] == COL_DIV) { classify_div(in); return; }
+    if ((in->op == WS_OP_LD || in->op == WS_OP_LDU) && in->space == WS_SP_PARAM)
+        u = WS_UNIT_ALU;          /* a kernel parameter is a constant-bank operand: a move */
+    if (u == WS_UNIT_ALU) {
+        int fbits = widest_float(in);
+        u = fbits == 64 ? WS_UNIT_FP64 : fbits ? WS_UNIT_FP32 : WS_UNIT_INT;
+        if (u == WS_UNIT_INT && is_wide_int(in)) in->cost = WS_COST_WIDE;
+    }
+    in->unit = (uint8_t)u;
+}
 
 static const struct { const char *name; uint8_t bits; } type_info[WS_TY_COUNT] = {
     [WS_TY_NONE] = {"", 0},    [WS_TY_PRED] = {"pred", 1},

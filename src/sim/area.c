@@ -2,10 +2,12 @@
  *
  *   core = area.core_fixed_mm2
  *        + area.scheduler_mm2 × schedulers
- *        + area.rf_overhead × sram(regfile_kb, area.rf_banks)
+ *        + area.rf_overhead × sram(regfile_kb, rf_banks × schedulers)
  *        + area.l1_overhead × (sram(l1_kb, 1) + sram(smem_kb, 1))   [arrays of 0 KiB cost 0]
  *        + warps × area.warp_state_mm2
  *        + warps × divergence_bits × area.state_bit_um2 × 1e-6
+ *        + collectors × schedulers × 3 × warp_size × 32 × area.state_bit_um2 × 1e-6
+ *        + (issue_width - 1) × schedulers × area.dispatch_mm2
  *   chip = cores × core + area.uncore_mm2 + cores × area.uncore_per_core_mm2
  *   sram(kb, banks) = banks × area.sram_bank_mm2 + kb × area.sram_kb_mm2
  * every term multiplied by (area.node_nm / 16)². */
@@ -71,15 +73,22 @@ void ws_area_compute(const ws_config *cfg, ws_area *out)
     out->sched_mm2 = s * ws_cfg_f(cfg, WS_P_area_scheduler_mm2) * (double)ws_cfg_i(cfg, WS_P_schedulers);
     out->rf_mm2 = s * ws_cfg_f(cfg, WS_P_area_rf_overhead)
                 * ws_area_sram_mm2(cfg, (double)ws_cfg_i(cfg, WS_P_regfile_kb),
-                                   (double)count_param(cfg, WS_P_area_rf_banks));
+                                   (double)ws_cfg_i(cfg, WS_P_rf_banks) * (double)ws_cfg_i(cfg, WS_P_schedulers));
     out->l1_smem_mm2 = s * ws_cfg_f(cfg, WS_P_area_l1_overhead)
                      * (ws_area_sram_mm2(cfg, optional_param(cfg, "l1_kb"), 1)
                         + ws_area_sram_mm2(cfg, optional_param(cfg, "smem_kb"), 1));
     out->warp_state_mm2 = s * warps * ws_cfg_f(cfg, WS_P_area_warp_state_mm2);
     out->divergence_mm2 = s * warps * (double)ws_area_divergence_bits(cfg)
                         * ws_cfg_f(cfg, WS_P_area_state_bit_um2) * 1e-6;
+    double scheds = (double)ws_cfg_i(cfg, WS_P_schedulers);
+    /* a collector unit holds three source operands of a warp (fma's a, b, c) */
+    double collector_bits = 3.0 * (double)ws_cfg_i(cfg, WS_P_warp_size) * 32.0;
+    out->collector_mm2 = s * (double)ws_cfg_i(cfg, WS_P_collectors) * scheds * collector_bits
+                       * ws_cfg_f(cfg, WS_P_area_state_bit_um2) * 1e-6;
+    out->dispatch_mm2 = s * (double)(ws_cfg_i(cfg, WS_P_issue_width) - 1) * scheds
+                      * ws_cfg_f(cfg, WS_P_area_dispatch_mm2);
     out->core_mm2 = out->fixed_mm2 + out->sched_mm2 + out->rf_mm2 + out->l1_smem_mm2
-                  + out->warp_state_mm2 + out->divergence_mm2;
+                  + out->warp_state_mm2 + out->divergence_mm2 + out->collector_mm2 + out->dispatch_mm2;
     out->uncore_mm2 = s * (ws_cfg_f(cfg, WS_P_area_uncore_mm2)
                            + cores * ws_cfg_f(cfg, WS_P_area_uncore_per_core_mm2));
     out->chip_mm2 = cores * out->core_mm2 + out->uncore_mm2;

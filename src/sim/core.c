@@ -268,6 +268,11 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         w->wake = 0;
         w->wake_reason = 0;
         w->busy_until = 0;
+        w->ib_ready = 0;
+        w->ib_pc = UINT32_MAX;
+        w->ib_left = 0;
+        w->next_pc = UINT32_MAX;
+        w->last_unit = WS_NUNITS;
         memset(w->lane_ready, 0, sizeof(uint64_t) * r->ws);
         memset(w->lane_mem, 0, r->ws);
         memset(w->sb_mask, 0, sizeof(uint64_t) * r->nregs);
@@ -487,29 +492,36 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         return -1;
     }
     if (r->ll_watching && eff.mem_kind) ws_livelock_watch(r, in, sp.pc, &eff);
-    /* latency */
+    /* latency: the unit's (or the LD/ST path's), after the operand reads */
     uint64_t done;
     int is_mem = 0;
+    uint64_t t0 = now + ws_pipe_issue(r, c, w, slot, in, now);
     switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
-        if (eff.mem_kind == 0) done = now + r->lat_alu;
+        if (eff.mem_kind == 0) done = t0 + r->lat_alu;
         else if (eff.mem_space == WS_SP_SHARED) {
-            /* a bank conflict of degree d is replayed d - 1 times (broadcasts are free) */
+            /* a bank conflict of degree d is replayed d - 1 times (broadcasts
+             * are free); each of the d wavefronts takes the LD/ST pipe */
             uint32_t deg = ws_smem_conflict_degree(&eff, r->smem_banks);
             uint64_t extra = deg > 1 ? deg - 1 : 0;
             r->smem_conflicts += extra;
-            done = now + r->lat_smem + extra;
+            ws_lsu_occupy(r, c, (uint64_t)(deg ? deg : 1) * r->smem_banks * 4, now);
+            done = t0 + r->lat_smem + extra;
         }
-        else if (eff.mem_space == WS_SP_PARAM || eff.mem_space == WS_SP_CONST) done = now + r->lat_alu;
+        else if (eff.mem_space == WS_SP_PARAM || eff.mem_space == WS_SP_CONST) done = t0 + r->lat_alu;
         else {
-            ws_mem_req req = {.cycle = now, .core = c->id, .warp = slot, .inst = in, .eff = &eff};
+            uint32_t lines = 1;
+            ws_mem_req req = {.cycle = t0, .core = c->id, .warp = slot, .inst = in, .eff = &eff, .lines_out = &lines};
             done = r->memsys.ops->access(&r->memsys, &req);
-            if (done <= now) done = now + 1;
+            if (done <= t0) done = t0 + 1;
+            /* the line requests leave the LD/ST pipe one after another */
+            uint64_t cycles = ws_lsu_occupy(r, c, (uint64_t)lines * r->l1_line, now);
+            if (cycles > 1) done += cycles - 1;
             is_mem = 1;
         }
         break;
     default:
-        done = now + (in->unit == WS_UNIT_SFU ? r->lat_sfu : r->lat_alu);
+        done = t0 + ws_unit_latency(r, in);
         break;
     }
     if (done > r->last_complete) r->last_complete = done;
@@ -565,6 +577,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         cta_check_bars(r, c, ct, now);
         if ((w->exited & w->fw.valid) == w->fw.valid) warp_finished(r, c, slot);
     }
+    ws_front_end_issued(r, c, w, sp.pc, now);
     ws_sched *s = &c->scheds[w->sched];
     s->ops->issued(s, slot, now);
     if (in->is_backedge && ws_livelock_backedge(r, c)) return -1;
@@ -691,7 +704,7 @@ static int issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_sp
         fail(r, WS_ST_ERROR, "%s", r->env.fault);
         return -1;
     }
-    uint64_t done = now + r->lat_alu;
+    uint64_t done = now + ws_pipe_issue(r, c, w, slot, wp[0].in, now) + ws_unit_latency(r, wp[0].in);
     if (done > r->last_complete) r->last_complete = done;
     r->warp_insts++;
     r->thread_insts += (uint64_t)__builtin_popcountll(all);
@@ -715,6 +728,7 @@ static int issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_sp
         note_parking(c, w, slot);
         cta_check_bars(r, c, &c->ctas[w->cta_slot], now);
     }
+    ws_front_end_issued(r, c, w, parts[0].pc, now);
     ws_sched *s = &c->scheds[w->sched];
     s->ops->issued(s, slot, now);
     return 0;
@@ -772,8 +786,12 @@ static uint64_t split_ready_at(const ws_simrun *r, const ws_cwarp *w, const ws_s
 }
 
 /* Tries to issue from warp `slot`. Returns 1 if it issued, 0 if stalled
- * (w->wake / wake_reason set), -1 on a terminal error. */
-static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now)
+ * (w->wake / wake_reason set), -1 on a terminal error. `dual`: a second
+ * instruction in the same cycle (issue_width > 1, GPGPU-Sim's dual issue):
+ * only the instruction after the one just issued, on another unit, not a
+ * warp-level rendezvous; a stall leaves w->wake alone and says why in
+ * *dual_why. */
+static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int dual, uint8_t *dual_why)
 {
     ws_cwarp *w = &c->warps[slot];
     const ws_split *sps;
@@ -796,6 +814,10 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now)
         const ws_inst *in = &insts[sp->pc];
         uint32_t nparts = 1;
         const ws_operand *mo = ws_warp_membermask(in);
+        if (dual && (sp->pc != w->next_pc || in->unit == w->last_unit || mo)) {
+            reason = WS_STALL_UNIT;
+            continue;
+        }
         if (mo && r->div->warp_sync_waits) {
             part.mask = consistent_members(r, w, mo, part.mask);
             if (!part.mask) continue;                         /* all wait for other masks */
@@ -824,6 +846,15 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now)
             if (t < best) { best = t; reason = why; }
             continue;
         }
+        t = ws_pipe_ready_at(r, c, w, in, now, &why);
+        if (t <= now) {
+            t = ws_front_end_ready_at(r, c, w, sp->pc, now);
+            why = WS_STALL_FETCH;
+        }
+        if (t > now) {
+            if (t < best) { best = t; reason = why; }
+            continue;
+        }
         if (in->op == WS_OP_LD || in->op == WS_OP_LDU) {   /* memory unit: a free L1 MSHR? */
             ws_mem_req q = {.cycle = now, .core = c->id, .warp = slot, .inst = in, .eff = NULL};
             uint64_t tm = ws_mem_accept(&r->memsys, &q);
@@ -836,6 +867,7 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now)
         uint32_t level = r->div->level(w->div, j);
         return issue(r, c, slot, sp, level, now) < 0 ? -1 : 1;
     }
+    if (dual) { *dual_why = reason; return 0; }
     w->wake = best;
     w->wake_reason = reason;
     return 0;
@@ -868,6 +900,7 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->lat_sfu = (uint64_t)ws_cfg_i(cfg, WS_P_sfu_latency);
     r->lat_smem = (uint64_t)ws_cfg_i(cfg, WS_P_smem_latency);
     r->smem_banks = (uint32_t)ws_cfg_i(cfg, WS_P_smem_banks);
+    ws_pipe_setup(r, cfg);
     int barrier = ws_cfg_i(cfg, WS_P_divergence) == 1;
     r->div = barrier ? &ws_div_barrier : &ws_div_stack;
     r->sched = sched_ops(ws_cfg_i(cfg, WS_P_scheduler));
@@ -1004,7 +1037,8 @@ static int setup(ws_sim *sim, ws_simrun *r)
         c->warps = arena_alloc(sim, sizeof(ws_cwarp) * r->nwarps);
         c->ctas = arena_alloc(sim, sizeof(ws_ccta) * (r->ctas_per_core ? r->ctas_per_core : 1));
         c->scheds = arena_alloc(sim, sizeof(ws_sched) * r->nsched);
-        if (!c->ll || !c->warps || !c->ctas || !c->scheds) goto oom;
+        c->pipes = arena_alloc(sim, sizeof(ws_pipe) * r->nsched);
+        if (!c->ll || !c->warps || !c->ctas || !c->scheds || !c->pipes) goto oom;
         uint32_t used = r->ctas_per_core * r->warps_per_cta;
         for (uint32_t w = 0; w < used; w++) {
             ws_cwarp *cw = &c->warps[w];
@@ -1068,6 +1102,8 @@ static void finish_metrics(ws_simrun *r, uint64_t cycles, uint64_t max_ctas)
     m[WS_M_idle_sync].i = (int64_t)r->idle[WS_STALL_SYNC];
     m[WS_M_idle_empty].i = (int64_t)r->idle[WS_STALL_EMPTY];
     m[WS_M_idle_mshr].i = (int64_t)r->idle[WS_STALL_MSHR];
+    m[WS_M_idle_unit].i = (int64_t)r->idle[WS_STALL_UNIT];
+    m[WS_M_idle_fetch].i = (int64_t)r->idle[WS_STALL_FETCH];
     m[WS_M_smem_bank_conflicts].i = (int64_t)r->smem_conflicts;
     ws_mem_stats(&r->memsys, m);             /* after cycles and warp_insts */
     m[WS_M_max_stack_depth].i = (int64_t)r->max_depth;
@@ -1146,7 +1182,10 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                 uint64_t mw = WS_NEVER;
                 uint8_t mr = n ? WS_STALL_SYNC : WS_STALL_EMPTY;
                 uint32_t j = start;
-                for (uint32_t i = 0; i < n && issued < r->width; i++, j = (j + 1 == n ? 0 : j + 1)) {
+                /* one warp issues per scheduler and cycle: the first in the
+                 * policy's order that can, then up to issue_width - 1 more of
+                 * its instructions (dual issue) */
+                for (uint32_t i = 0; i < n && !issued; i++, j = (j + 1 == n ? 0 : j + 1)) {
                     uint32_t slot = list[j];
                     ws_cwarp *w = &c->warps[slot];
                     if (!w->live) continue;
@@ -1154,14 +1193,20 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                         if (w->wake < mw) { mw = w->wake; mr = w->wake_reason; }
                         continue;
                     }
-                    int rc = try_warp(r, c, slot, now);
+                    int rc = try_warp(r, c, slot, now, 0, NULL);
                     if (rc < 0) goto done;
                     if (rc > 0) {
                         issued++;
                         w->last_issue = now + 1;   /* 0: never (deadlock.c: starvation) */
                         if (r->status >= 0) goto done;
-                        /* the list may have changed (warp finished, gto rebuilt) */
-                        if (!w->live) { n = s->ops->order(s, now, &list, &start); i = n; }
+                        while (issued < r->width && w->live) {
+                            uint8_t why = WS_STALL_DEP;
+                            rc = try_warp(r, c, slot, now, 1, &why);
+                            if (rc < 0) goto done;
+                            if (rc == 0) { mr = why; break; }
+                            issued++;
+                            if (r->status >= 0) goto done;
+                        }
                     } else if (w->wake < mw) {
                         mw = w->wake;
                         mr = w->wake_reason;

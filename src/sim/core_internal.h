@@ -11,7 +11,26 @@
 #define WS_NEVER UINT64_MAX
 
 /* Why a unit cannot issue (also the idle-slot classes). */
-enum { WS_STALL_NONE = 0, WS_STALL_DEP, WS_STALL_MEM, WS_STALL_SYNC, WS_STALL_EMPTY, WS_STALL_MSHR };
+enum {
+    WS_STALL_NONE = 0, WS_STALL_DEP, WS_STALL_MEM, WS_STALL_SYNC, WS_STALL_EMPTY, WS_STALL_MSHR,
+    WS_STALL_UNIT,                   /* structural: execution unit, LD/ST pipe or operand collectors busy */
+    WS_STALL_FETCH,                  /* front end: instruction buffer empty (refetch after a redirect) */
+    WS_NSTALLS
+};
+
+#define WS_MAX_RF_BANKS 64
+#define WS_MAX_COLLECTORS 64
+#define WS_MAX_FETCH 64
+
+/* The datapath of one scheduler (a Volta SM partition): its execution units,
+ * register-file banks and operand collectors (docs/model.md, "Execution
+ * units", "Operand collector"). Cycles are absolute. */
+typedef struct ws_pipe {
+    uint64_t unit_free[WS_NUNITS];           /* a unit accepts a warp instruction from this cycle */
+    uint64_t coll_free[WS_MAX_COLLECTORS];   /* a collector unit is free from this cycle */
+    uint64_t bank_cycle[WS_MAX_RF_BANKS];    /* last cycle a bank serves reads in ... */
+    uint8_t bank_used[WS_MAX_RF_BANKS];      /* ... and how many reads it serves then */
+} ws_pipe;
 
 #define WS_CTA_BARS 16
 
@@ -53,6 +72,12 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
     void *div;                       /* divergence scheme state */
     uint32_t max_depth, max_splits;
     uint64_t last_issue;             /* 1 + cycle of its last issue, 0 = never (starvation proofs) */
+    /* front end (ibuffer > 0): instructions ib_pc .. ib_pc + ib_left - 1 are
+     * in the instruction buffer from cycle ib_ready */
+    uint64_t ib_ready;
+    uint32_t ib_pc, ib_left;
+    uint32_t next_pc;                /* dual issue: the instruction after the last one issued */
+    uint8_t last_unit;               /* dual issue: unit of the last one issued */
 } ws_cwarp;
 
 /* Per-core livelock search (deadlock.c, per_core_check): Brent's cycle
@@ -72,6 +97,9 @@ typedef struct ws_core {
     ws_cwarp *warps;                 /* cfg warps slots */
     ws_ccta *ctas;                   /* ctas_per_core slots */
     ws_sched *scheds;
+    ws_pipe *pipes;                  /* per scheduler */
+    uint64_t lsu_free;               /* the LD/ST (MIO) pipe accepts an access from this cycle */
+    uint64_t fetch_free[WS_MAX_FETCH]; /* per fetch port: free from this cycle */
     uint32_t live_ctas;
     uint64_t next_age;
     ws_llcore *ll;                   /* livelock search (deadlock.c) */
@@ -120,6 +148,13 @@ typedef struct ws_simrun {
     uint32_t nregs;
     int blocking;
     uint64_t lat_alu, lat_sfu, lat_smem;
+    /* execution units (setup_units): latency and initiation interval per
+     * unit, the overrides of the cost classes (0: the unit's) */
+    uint64_t lat_unit[WS_NUNITS], lat_cost[WS_NCOSTS];
+    uint32_t ii_unit[WS_NUNITS], occ_cost[WS_NCOSTS], int64_cost;
+    uint32_t lsu_bytes, l1_line;     /* LD/ST data path (0: unlimited), line size */
+    uint32_t rf_banks, rf_ports, ncoll;
+    uint32_t ibuf, fetch_lat, fetch_width;
     uint64_t total_ctas, next_cta;   /* CTAs in the grid, next to launch */
     uint64_t done_ctas;
     ws_core *cores;
@@ -128,7 +163,7 @@ typedef struct ws_simrun {
     uint64_t last_complete;          /* max completion cycle of anything issued */
     /* metrics */
     uint64_t warp_insts, thread_insts;
-    uint64_t idle[6];                /* indexed by WS_STALL_* */
+    uint64_t idle[WS_NSTALLS];       /* indexed by WS_STALL_* */
     uint32_t smem_banks;             /* smem_banks parameter */
     uint64_t smem_conflicts;         /* shared-memory replays: sum of (degree - 1) */
     uint32_t max_depth, max_splits;
@@ -156,6 +191,28 @@ typedef struct ws_simrun {
     struct ws_tl_rec *tl;
     size_t ntl, captl;
 } ws_simrun;
+
+/* pipe.c: structural limits (execution units, LD/ST pipe, operand
+ * collectors, front end) */
+void ws_pipe_setup(ws_simrun *r, const ws_config *cfg);
+uint32_t ws_unit_occupancy(const ws_simrun *r, const ws_inst *in);
+uint64_t ws_unit_latency(const ws_simrun *r, const ws_inst *in);
+int ws_uses_lsu(const ws_inst *in);
+/* Cycle from which w's unit, the LD/ST pipe and a collector can take `in`
+ * (<= now: now), *why set when later. */
+uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws_cwarp *w, const ws_inst *in, uint64_t now,
+                          uint8_t *why);
+/* Cycle from which the instruction at pc is in w's instruction buffer; books
+ * a refetch when it is not (a switch of splits). */
+uint64_t ws_front_end_ready_at(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t pc, uint64_t now);
+/* Occupies the unit and a collector for `in`; returns the cycles its operand
+ * reads add to its latency (bank conflicts). */
+uint64_t ws_pipe_issue(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, const ws_inst *in, uint64_t now);
+/* Occupies the LD/ST pipe for `bytes`; returns the cycles it takes. */
+uint64_t ws_lsu_occupy(const ws_simrun *r, ws_core *c, uint64_t bytes, uint64_t now);
+/* After w issued the instruction at pc: buffer bookkeeping and the refetch
+ * of a redirect or an empty buffer. */
+void ws_front_end_issued(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t pc, uint64_t now);
 
 /* trace.c */
 void ws_trace_header(ws_simrun *r);

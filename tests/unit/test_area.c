@@ -46,7 +46,7 @@ static void test_rf_fit_reproduces_cacti_22nm(void **state)
         ws_config c;
         ws_config_defaults(&c);
         set(&c, "area.node_nm=22");
-        set(&c, "area.rf_banks=1");
+        set(&c, "rf_banks=1");        /* x schedulers=1 */
         set(&c, "area.rf_overhead=1");
         char a[64];
         snprintf(a, sizeof a, "regfile_kb=%d", (int)kb[i]);
@@ -60,8 +60,8 @@ static void test_rf_fit_reproduces_cacti_22nm(void **state)
     }
 }
 
-/* Defaults (16 nm): 256 KB in 8 banks, ×2 overhead:
- * 2 × (8 × 0.0513 + 256 × 0.00162) × 256/484 = 2 × 0.82512 × 0.528926 = 0.872854. */
+/* Defaults (16 nm): 256 KB in rf_banks=2 x schedulers=1 banks, ×2 overhead:
+ * 2 × (2 × 0.0513 + 256 × 0.00162) × 256/484 = 2 × 0.51732 × 0.528926 = 0.547248. */
 static void test_default_rf(void **state)
 {
     (void)state;
@@ -69,8 +69,8 @@ static void test_default_rf(void **state)
     ws_config_defaults(&c);
     ws_area ar;
     ws_area_compute(&c, &ar);
-    near(ar.rf_mm2, 2 * 0.82512 * S16_22, 1e-12, "default rf");
-    near(ar.rf_mm2, 0.872854, 1e-6, "default rf (rounded by hand)");
+    near(ar.rf_mm2, 2 * 0.51732 * S16_22, 1e-12, "default rf");
+    near(ar.rf_mm2, 0.547248, 1e-6, "default rf (rounded by hand)");
     /* Periphery-dominated: the 8 banks' periphery is about half the array. */
     near(ws_area_sram_mm2(&c, 256, 8), 0.82512 * S16_22, 1e-12, "sram(256, 8)");
     near(ws_area_sram_mm2(&c, 0, 8), 0, 0, "empty array costs nothing");
@@ -91,7 +91,9 @@ static void hand_config(ws_config *c)
     set(c, "schedulers=4");
     set(c, "area.sram_bank_mm2=0.03");
     set(c, "area.sram_kb_mm2=0.001");
-    set(c, "area.rf_banks=4");
+    set(c, "rf_banks=1");          /* x 4 schedulers = 4 banks */
+    set(c, "collectors=0");
+    set(c, "issue_width=1");
     set(c, "area.rf_overhead=1.5");
     set(c, "regfile_kb=128");
     set(c, "warps=48");
@@ -146,7 +148,8 @@ static void test_chip_is_cores_times_core_plus_uncore(void **state)
         near(ar.uncore_mm2, 37.5 + 2.4 * cores[i], 1e-9, "uncore");
         near(ar.chip_mm2, cores[i] * ar.core_mm2 + ar.uncore_mm2, 1e-9, "chip");
         near(ar.core_mm2, ar.fixed_mm2 + ar.sched_mm2 + ar.rf_mm2 + ar.l1_smem_mm2
-                          + ar.warp_state_mm2 + ar.divergence_mm2, 1e-12, "core = sum of terms");
+                          + ar.warp_state_mm2 + ar.divergence_mm2 + ar.collector_mm2 + ar.dispatch_mm2,
+             1e-12, "core = sum of terms");
     }
 }
 
@@ -260,11 +263,12 @@ static void test_volta_calibration(void **state)
     set(&c, "schedulers=4");
     set(&c, "divergence=barrier");
     set(&c, "cores=84");
-    double want_core = 6.988822;
+    /* + the default 2 collectors per scheduler: 2 x 4 x 3072 bits x 0.5 um2 = 0.012288 */
+    double want_core = 6.988822 + 0.012288;
     if (registered("l1_kb") && registered("smem_kb")) {
         set(&c, "l1_kb=32");
         set(&c, "smem_kb=96");
-        want_core = 7.316714;
+        want_core = 7.316714 + 0.012288;
     }
     ws_area ar;
     ws_area_compute(&c, &ar);
@@ -311,6 +315,33 @@ static void test_registry(void **state)
     }
 }
 
+/* Operand collectors and dual issue, by hand (node 16 nm, scale 1):
+ *   collectors 2 × 4 schedulers × (3 × 32 × 32 = 3072 bits) × 0.5 µm² = 0.012288 mm²,
+ *   dispatch (issue_width 2 - 1) × 4 schedulers × 0.05 = 0.2 mm²;
+ *   with collectors=0, issue_width=1 both are 0. */
+static void test_collectors_dispatch(void **state)
+{
+    (void)state;
+    ws_config c;
+    ws_config_defaults(&c);
+    set(&c, "schedulers=4");
+    set(&c, "collectors=2");
+    set(&c, "issue_width=2");
+    set(&c, "area.state_bit_um2=0.5");
+    set(&c, "area.dispatch_mm2=0.05");
+    ws_area a;
+    ws_area_compute(&c, &a);
+    near(a.collector_mm2, 0.012288, 1e-12, "collectors");
+    near(a.dispatch_mm2, 0.2, 1e-12, "dispatch");
+    set(&c, "collectors=0");
+    set(&c, "issue_width=1");
+    ws_area b;
+    ws_area_compute(&c, &b);
+    near(b.collector_mm2, 0, 0, "no collectors");
+    near(b.dispatch_mm2, 0, 0, "single issue");
+    near(a.core_mm2 - b.core_mm2, 0.212288, 1e-12, "core grows by both");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_volta_calibration),
         cmocka_unit_test(test_throughput_per_area),
         cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_collectors_dispatch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -157,7 +157,7 @@ static void test_registers_params(void **state)
     assert_int_equal(in->src[0].kind, WS_OK_ADDR);
     assert_int_equal(in->src[0].reg, WS_NO_REG);
     assert_int_equal(in->src[0].imm, 24);
-    assert_int_equal(in->unit, WS_UNIT_ALU);   /* ld.param is charged as ALU */
+    assert_int_equal(in->unit, WS_UNIT_INT);   /* ld.param is charged as an INT move */
     assert_int_equal(k->insts[0].src[0].imm, 0);
     assert_int_equal(k->insts[1].src[0].imm, 8);
     assert_int_equal(k->insts[3].src[0].imm, 28);
@@ -273,7 +273,8 @@ static void test_modifiers_and_types(void **state)
     assert_int_equal(k->insts[15].src[0].sreg, WS_SR_LANEID);
     assert_int_equal(k->insts[16].src[0].sreg, WS_SR_CLOCK64);
     assert_int_equal(k->insts[17].rnd, WS_RND_RN);
-    assert_int_equal(k->insts[17].unit, WS_UNIT_SFU);
+    assert_int_equal(k->insts[17].unit, WS_UNIT_FP64);   /* IEEE sqrt.f64: ptxas's Newton sequence */
+    assert_int_equal(k->insts[17].cost, WS_COST_DDIV);
     assert_int_equal(k->insts[18].op, WS_OP_BAR_WARP);
     assert_int_equal(k->insts[19].op, WS_OP_EXIT);
     ws_kernel_free(k);

@@ -1,0 +1,214 @@
+/*
+ * The structural limits of a core (docs/model.md, "Execution units",
+ * "Operand collector", "Front end"): what may stop an instruction whose
+ * operands are ready from issuing, and what its issue occupies.
+ *
+ *  - Execution units per scheduler: INT, FP32, FP64, SFU (and the branch
+ *    unit, never busy). A warp instruction occupies its unit for the
+ *    initiation interval ceil(warp_size / lanes) cycles, times int64_cost for
+ *    64-bit integer arithmetic, or the interval of its cost class (the
+ *    division and root sequences ptxas emits). The next instruction for that
+ *    unit waits (idle_unit).
+ *  - The LD/ST (MIO) pipe per core, shared by its schedulers: an access
+ *    occupies it for its bytes over lsu_bytes_per_cycle (shared memory: one
+ *    wavefront of smem_banks x 4 B per conflict degree; global/local: one
+ *    l1_line per line request after coalescing).
+ *  - Operand collectors per scheduler: an instruction with register sources
+ *    takes a free collector at issue and holds it until its sources are read;
+ *    each register-file bank serves rf_bank_ports reads per cycle, so sources
+ *    in one bank serialise and delay execution (GPGPU-Sim opndcoll_rfu_t).
+ *  - Front end per warp: an instruction buffer of `ibuffer` entries, refilled
+ *    when it runs empty (GPGPU-Sim fetches for a warp whose buffer is empty)
+ *    or when the next PC is not the buffered one (taken branch, reconvergence,
+ *    a switch of splits); a refill takes one of fetch_width fetch ports of the
+ *    core for a cycle and its instructions may issue fetch_latency cycles
+ *    later (idle_fetch).
+ * Every limit is off when its parameter is 0 (the seed's idealised core).
+ */
+#include "core_internal.h"
+
+static uint32_t interval(double lanes, uint32_t ws)
+{
+    if (lanes <= 0) return 0;
+    double ii = (double)ws / lanes;
+    uint32_t n = (uint32_t)ii;
+    if ((double)n < ii) n++;                 /* ceil */
+    return n ? n : 1;
+}
+
+void ws_pipe_setup(ws_simrun *r, const ws_config *cfg)
+{
+    uint64_t alu = r->lat_alu, sfu = r->lat_sfu;
+    uint64_t fp64 = (uint64_t)ws_cfg_i(cfg, WS_P_fp64_latency);
+    for (int u = 0; u < WS_NUNITS; u++) r->lat_unit[u] = alu;
+    r->lat_unit[WS_UNIT_SFU] = sfu;
+    r->lat_unit[WS_UNIT_FP64] = fp64 ? fp64 : alu;
+    r->ii_unit[WS_UNIT_INT] = interval(ws_cfg_f(cfg, WS_P_int_lanes), r->ws);
+    r->ii_unit[WS_UNIT_FP32] = interval(ws_cfg_f(cfg, WS_P_fp32_lanes), r->ws);
+    r->ii_unit[WS_UNIT_FP64] = interval(ws_cfg_f(cfg, WS_P_fp64_lanes), r->ws);
+    r->ii_unit[WS_UNIT_SFU] = interval(ws_cfg_f(cfg, WS_P_sfu_lanes), r->ws);
+    /* cost classes: 0 = the unit's latency / interval; the seed charged every
+     * division and root at sfu_latency */
+    uint64_t il = (uint64_t)ws_cfg_i(cfg, WS_P_idiv_latency), fl = (uint64_t)ws_cfg_i(cfg, WS_P_fdiv_latency),
+             dl = (uint64_t)ws_cfg_i(cfg, WS_P_ddiv_latency);
+    r->lat_cost[WS_COST_IDIV] = il ? il : sfu;
+    r->lat_cost[WS_COST_FDIV] = fl ? fl : sfu;
+    r->lat_cost[WS_COST_DDIV] = dl ? dl : sfu;
+    r->occ_cost[WS_COST_IDIV] = (uint32_t)ws_cfg_i(cfg, WS_P_idiv_interval);
+    r->occ_cost[WS_COST_FDIV] = (uint32_t)ws_cfg_i(cfg, WS_P_fdiv_interval);
+    r->occ_cost[WS_COST_DDIV] = (uint32_t)ws_cfg_i(cfg, WS_P_ddiv_interval);
+    r->int64_cost = (uint32_t)ws_cfg_i(cfg, WS_P_int64_cost);
+    r->lsu_bytes = (uint32_t)ws_cfg_i(cfg, WS_P_lsu_bytes_per_cycle);
+    r->l1_line = (uint32_t)ws_cfg_i(cfg, WS_P_l1_line);
+    r->rf_banks = (uint32_t)ws_cfg_i(cfg, WS_P_rf_banks);
+    r->rf_ports = (uint32_t)ws_cfg_i(cfg, WS_P_rf_bank_ports);
+    r->ncoll = (uint32_t)ws_cfg_i(cfg, WS_P_collectors);
+    r->ibuf = (uint32_t)ws_cfg_i(cfg, WS_P_ibuffer);
+    r->fetch_lat = (uint32_t)ws_cfg_i(cfg, WS_P_fetch_latency);
+    r->fetch_width = (uint32_t)ws_cfg_i(cfg, WS_P_fetch_width);
+}
+
+uint32_t ws_unit_occupancy(const ws_simrun *r, const ws_inst *in)
+{
+    uint32_t o = r->occ_cost[in->cost];
+    if (o) return o;
+    o = r->ii_unit[in->unit];
+    return in->cost == WS_COST_WIDE ? o * r->int64_cost : o;
+}
+
+uint64_t ws_unit_latency(const ws_simrun *r, const ws_inst *in)
+{
+    uint64_t l = r->lat_cost[in->cost];
+    return l ? l : r->lat_unit[in->unit];
+}
+
+int ws_uses_lsu(const ws_inst *in)
+{
+    switch (in->op) {
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
+        return in->space != WS_SP_PARAM && in->space != WS_SP_CONST;
+    default:
+        return 0;
+    }
+}
+
+/* Register sources that go through the operand collector (predicates live
+ * in their own file). */
+static int is_rf_source(const ws_simrun *r, uint32_t reg)
+{
+    return reg < r->k->nregs && r->k->reg_types[reg] != WS_TY_PRED;
+}
+
+static int has_rf_sources(const ws_simrun *r, const ws_inst *in)
+{
+    for (uint32_t q = 0; q < in->n_rd; q++)
+        if (is_rf_source(r, in->rd[q])) return 1;
+    return 0;
+}
+
+static uint32_t earliest_collector(const ws_simrun *r, const ws_pipe *p)
+{
+    uint32_t best = 0;
+    for (uint32_t k = 1; k < r->ncoll; k++)
+        if (p->coll_free[k] < p->coll_free[best]) best = k;
+    return best;
+}
+
+/* Takes a fetch port from cycle `from` on; returns the cycle the fetch starts. */
+static uint64_t book_fetch(const ws_simrun *r, ws_core *c, uint64_t from)
+{
+    uint32_t best = 0;
+    for (uint32_t k = 1; k < r->fetch_width; k++)
+        if (c->fetch_free[k] < c->fetch_free[best]) best = k;
+    uint64_t start = c->fetch_free[best] > from ? c->fetch_free[best] : from;
+    c->fetch_free[best] = start + 1;
+    return start;
+}
+
+static void refill(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t pc, uint64_t from)
+{
+    w->ib_pc = pc;
+    w->ib_left = r->ibuf;
+    w->ib_ready = book_fetch(r, c, from) + r->fetch_lat;
+}
+
+static void later(uint64_t t, uint8_t why, uint64_t *at, uint8_t *reason)
+{
+    if (t > *at) { *at = t; *reason = why; }
+}
+
+uint64_t ws_front_end_ready_at(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t pc, uint64_t now)
+{
+    if (!r->ibuf) return 0;
+    if (pc != w->ib_pc || !w->ib_left) {
+        if (w->ib_ready > now) return w->ib_ready;   /* a fetch for another PC is under way */
+        refill(r, c, w, pc, now);                    /* a switch of splits: fetch now */
+    }
+    return w->ib_ready;
+}
+
+uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws_cwarp *w, const ws_inst *in, uint64_t now,
+                          uint8_t *why)
+{
+    const ws_pipe *p = &c->pipes[w->sched];
+    uint64_t t = 0;
+    if (ws_unit_occupancy(r, in)) later(p->unit_free[in->unit], WS_STALL_UNIT, &t, why);
+    if (r->lsu_bytes && ws_uses_lsu(in)) later(c->lsu_free, WS_STALL_UNIT, &t, why);
+    if (r->ncoll && has_rf_sources(r, in)) later(p->coll_free[earliest_collector(r, p)], WS_STALL_UNIT, &t, why);
+    return t;
+}
+
+/* Schedules the source reads of `in` (warp slot `slot`) from cycle `now`;
+ * returns the cycle of the last read. */
+static uint64_t read_sources(const ws_simrun *r, ws_pipe *p, uint32_t slot, const ws_inst *in, uint64_t now)
+{
+    uint64_t last = now;
+    for (uint32_t q = 0; q < in->n_rd; q++) {
+        uint32_t reg = in->rd[q];
+        if (!is_rf_source(r, reg)) continue;
+        uint32_t b = (reg + slot) % r->rf_banks;
+        if (p->bank_cycle[b] < now) { p->bank_cycle[b] = now; p->bank_used[b] = 0; }
+        if (p->bank_used[b] >= r->rf_ports) { p->bank_cycle[b]++; p->bank_used[b] = 0; }
+        p->bank_used[b]++;
+        if (p->bank_cycle[b] > last) last = p->bank_cycle[b];
+    }
+    return last;
+}
+
+uint64_t ws_pipe_issue(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, const ws_inst *in, uint64_t now)
+{
+    ws_pipe *p = &c->pipes[w->sched];
+    uint32_t occ = ws_unit_occupancy(r, in);
+    if (occ) p->unit_free[in->unit] = now + occ;
+    w->last_unit = in->unit;
+    if (!r->ncoll || !has_rf_sources(r, in)) return 0;
+    uint32_t k = earliest_collector(r, p);
+    uint64_t last = read_sources(r, p, slot, in, now);
+    p->coll_free[k] = last + 1;
+    return last - now;
+}
+
+uint64_t ws_lsu_occupy(const ws_simrun *r, ws_core *c, uint64_t bytes, uint64_t now)
+{
+    if (!r->lsu_bytes || !bytes) return 0;
+    uint64_t cycles = (bytes + r->lsu_bytes - 1) / r->lsu_bytes;
+    uint64_t start = c->lsu_free > now ? c->lsu_free : now;
+    c->lsu_free = start + cycles;
+    return cycles;
+}
+
+void ws_front_end_issued(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t pc, uint64_t now)
+{
+    w->next_pc = pc + 1;
+    if (!r->ibuf || !w->live) return;
+    if (w->ib_left) w->ib_left--;
+    w->ib_pc = pc + 1;
+    const ws_split *sps;
+    uint32_t start;
+    uint32_t ns = r->div->splits(w->div, &sps, &start);
+    uint32_t next = ns ? sps[start].pc : pc + 1;
+    if (next != w->ib_pc)
+        refill(r, c, w, next, now + 1);              /* redirect: fetch once the branch resolved */
+    else if (!w->ib_left)
+        refill(r, c, w, next, now);                  /* empty: fetch in the same cycle */
+}
