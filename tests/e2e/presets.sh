@@ -157,6 +157,24 @@ n_lines=$(grep -c '^PRESET(' "$SRC/include/warpsweep/presets.def")
 n_listed=$(tail -n +2 "$T/sources.txt" | wc -l)
 [ "$n_lines" = "$n_listed" ] || fail "params --presets lists $n_listed values, presets.def has $n_lines"
 grep -q '^volta    sfu_lanes  *4  *CUDA guide' "$T/sources.txt" || fail "params --presets source column"
+# docs/presets.md's table says what presets.def says
+$PY - "$T/sources.txt" "$SRC/docs/presets.md" <<'PY' || fail "docs/presets.md table differs from presets.def"
+import sys
+listed = {}
+for line in open(sys.argv[1]).read().splitlines()[1:]:
+    preset, param, value = line.split(None, 3)[:3]
+    listed[(preset, param)] = value
+table = [l for l in open(sys.argv[2]) if l.startswith("| `")]
+head = next(l for l in open(sys.argv[2]) if l.startswith("| parameter |"))
+presets = [c.strip() for c in head.strip().strip("|").split("|")][1:]
+doc = {}
+for row in table:
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    for p, v in zip(presets, cells[1:]):
+        if v != "·":
+            doc[(p, cells[0].strip("`"))] = v
+assert doc == listed, (sorted(set(doc.items()) ^ set(listed.items())))
+PY
 "$BIN" params | sed -n '/^presets/,$p' > "$T/p.txt"
 for p in seed fermi volta turing ampere; do grep -q "^$p " "$T/p.txt" || fail "params: no $p line"; done
 echo ok
