@@ -6,6 +6,7 @@
  *   ws_cfg_build / ws_postdom   (declared in ptx.h, src/ptx/cfg.c)
  *   ws_uniformity               (src/ptx/uniform.c)
  *   ws_barrier_transform        (src/ptx/barrier_pass.c)
+ *   ws_list_schedule            (src/ptx/sched_pass.c)
  *
  * All of them are deterministic and use no global state.
  */
@@ -139,6 +140,58 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_po
  * entries). Returns 0, or -1 on allocation failure (out then all 1: safe). */
 int ws_yield_points(const ws_kernel *k, int yield_policy, uint8_t *out);
 
+/* ---- instruction order as ptxas schedules it (src/ptx/sched_pass.c) ----
+ *
+ * Returns a NEW kernel (deep copy of k, freeable with ws_kernel_free; k is not
+ * modified) whose basic blocks are list-scheduled the way ptxas orders the
+ * machine code: independent loads and long-latency operations hoisted above
+ * independent instructions (parameter inst_order = ptxas; docs/model.md,
+ * "Instruction order"). Meant for the raw kernel, before ws_barrier_transform.
+ *
+ *  - Only within a basic block: every block keeps its index range, so branch
+ *    targets, brx tables and reconvergence points are unchanged (the CFG and
+ *    the uniformity flags are rebuilt from the new order all the same). A
+ *    block's terminating bra / brx / exit / ret / trap stays last; an ADD /
+ *    WAIT / YIELD pseudo-instruction stays in place and nothing moves across
+ *    it. Instructions move with their line, column, rd/wr lists and unit.
+ *  - Dependences kept: RAW, WAR and WAW on every register (predicates and
+ *    guards included); the carry flag: every add.cc/sub.cc/mad.cc and
+ *    addc/subc/madc keeps its order relative to the others; memory: ld / ldu
+ *    (not volatile, relaxed, acquire or release) and prefetch may pass each
+ *    other, but nothing else. Every store, atom, red, ld.volatile (and ld with
+ *    a memory-order qualifier), membar, fence, bar, barrier, bar.warp, shfl,
+ *    vote, match, redux, activemask, nanosleep and read of %clock / %clock64
+ *    is *ordered*: no load moves across it in either direction, and ordered
+ *    operations keep their relative order (whatever the state space: the
+ *    pass assumes that everything may alias).
+ *  - Order: the DAG's instructions are placed one per step on a notional
+ *    in-order pipeline. Priority = the latency-weighted length of the longest
+ *    path from the instruction to the end of the block (data edges weigh the
+ *    producer's latency, order-only edges 1). Latencies are heuristic
+ *    constants of the pass, not model parameters (they only choose an order):
+ *    ld / ldu / atom from .global, .local or generic memory 400, from .shared
+ *    24, SFU-unit operations 20, everything else 4. At each step the
+ *    candidates are the instructions whose DAG predecessors are placed; the
+ *    one whose operands are ready by the step's cycle with the highest
+ *    priority goes next (ties: the earlier in the PTX); when none is ready,
+ *    the one ready first (then priority, then PTX order).
+ *  - Register pressure: the live 32-bit slots (64-bit registers count two,
+ *    predicates none, as ws_reg_pressure) are tracked greedily along the new
+ *    order, starting from the block's live-in set: a value lives from its
+ *    definition while an unplaced instruction of the block reads it, or to
+ *    the block's end when it is live out and not redefined. A candidate that
+ *    would raise the count above reg_budget is passed over while another
+ *    candidate does not; when every candidate does, the rule is ignored for
+ *    that step. reg_budget 0 = no bound.
+ *  - Blocks longer than 256 instructions are scheduled as consecutive windows
+ *    of 256 (the priority then runs to the window's end).
+ *  - est_regs_per_thread is the original's (occupancy does not change with the
+ *    order). Deterministic, no global state.
+ *
+ * Fails (NULL, one-line message in err) on allocation failure or when the CFG
+ * cannot be built. */
+ws_kernel *ws_list_schedule(const ws_kernel *k, unsigned reg_budget, ws_error *err);
+
 /* Deep copy of a kernel (every array and string duplicated; CFG included).
  * NULL on allocation failure. Freeable with ws_kernel_free. */
 ws_kernel *ws_kernel_clone(const ws_kernel *k);
@@ -147,5 +200,13 @@ ws_kernel *ws_kernel_clone(const ws_kernel *k);
  * (64-bit values count two, predicates none), by liveness over the CFG.
  * Used when a workload gives no regs_per_thread (src/ptx/regpressure.c). */
 uint32_t ws_reg_pressure(const ws_kernel *k);
+
+/* Liveness over the CFG (src/ptx/regpressure.c): the registers live into each
+ * block, as bit sets of *nwords 64-bit words per block (block b's at
+ * [b * *nwords]); a guarded write does not end a live range. The caller frees
+ * it; NULL on allocation failure. ws_live_out writes block b's live-out set
+ * (the union of its successors' live-in sets) into out (nwords words). */
+uint64_t *ws_live_in(const ws_kernel *k, size_t *nwords);
+void ws_live_out(const ws_kernel *k, const uint64_t *live_in, size_t nwords, uint32_t b, uint64_t *out);
 
 #endif

@@ -54,7 +54,9 @@ typedef struct ws_workload {
     char *name;
     ws_kernel *kernel;
     uint32_t grid[3], block[3];
-    uint32_t regs_per_thread;  /* from the file, else the kernel's estimate */
+    uint32_t regs_per_thread;  /* from the file, else ptxas -v, else the kernel's estimate */
+    uint8_t regs_source;       /* ws_regs_source (ptxas.h): where regs_per_thread came from */
+    char regs_detail[320];     /* ptxas: the target counted for (and a fallback); estimate: why */
     uint32_t dyn_shared_bytes;
     ws_buffer_spec *buffers;
     uint32_t nbuffers;

@@ -1,6 +1,9 @@
-/* warpsweep info FILE.h5 [--best METRIC] [--top N] [--min]
+/* warpsweep info FILE.h5 [--best [METRIC]] [--top N] [--min]
  * Summary of a results file: sweep, counts by status, the columns, and the
- * best points (status ok) by a metric (highest first; --min: lowest). */
+ * best points (status ok) by a metric (highest first; --min: lowest).
+ * --best alone ranks by work_per_area: the launch's fixed work per second
+ * per mm2, which neither spin iterations (ipc) nor a larger chip hide
+ * (docs/model.md "Work throughput"). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +11,15 @@
 #include "cli.h"
 #include "warpsweep/store.h"
 #include "warpsweep/sweep.h"
+
+#define DEFAULT_BEST "work_per_area"
+#define USAGE "usage: warpsweep info FILE.h5 [--best [METRIC]] [--top N] [--min]   (--best alone: " DEFAULT_BEST ")\n"
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
 
 typedef struct best_row {
     ws_row row;
@@ -71,21 +83,22 @@ int cmd_info(int argc, char **argv)
     const char *file = NULL, *best = NULL;
     info_ctx c = {.metric = -1, .top = 5};
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--best") == 0 && i + 1 < argc)
-            best = argv[++i];
+        if (strcmp(argv[i], "--best") == 0)   /* its METRIC is optional: not an option, not a .h5 file */
+            best = i + 1 < argc && argv[i + 1][0] != '-' && !ends_with(argv[i + 1], ".h5") ? argv[++i]
+                                                                                              : DEFAULT_BEST;
         else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc)
             c.top = atoi(argv[++i]);
         else if (strcmp(argv[i], "--min") == 0)
             c.minimize = 1;
         else if (argv[i][0] == '-' || file) {
             fprintf(stderr, "warpsweep info: unexpected argument '%s'\n"
-                            "usage: warpsweep info FILE.h5 [--best METRIC] [--top N] [--min]\n", argv[i]);
+                            USAGE, argv[i]);
             return WS_EXIT_USAGE;
         } else
             file = argv[i];
     }
     if (!file || c.top < 1) {
-        fprintf(stderr, "usage: warpsweep info FILE.h5 [--best METRIC] [--top N] [--min]\n");
+        fputs(USAGE, stderr);
         return WS_EXIT_USAGE;
     }
     if (best) {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <ctype.h>
 #include "cli.h"
+#include "warpsweep/ptxas.h"
 #include "warpsweep/ptx.h"
 #include "warpsweep/workload.h"
 #include "warpsweep/passes.h"
@@ -13,7 +14,8 @@
 static void usage(FILE *out)
 {
     fprintf(out, "usage: warpsweep inspect WORKLOAD.yaml|KERNEL.ptx [--entry NAME] [--divergence stack|barrier]\n"
-                 "                         [--set barrier_regs=N] [--set barrier_yield=spin|all]\n");
+                 "                         [--set inst_order=ptxas|ptx] [--set barrier_regs=N]\n"
+                 "                         [--set barrier_yield=spin|all]\n");
 }
 
 /* where each source line starts, built once: looking lines up by scanning
@@ -87,10 +89,66 @@ static void describe_pc(const ws_kernel *k, const srcidx *x, uint32_t pc, char *
 
 static const char *const space_names[] = {"", "generic", "global", "shared", "local", "const", "param"};
 
-static void print_kernel(const ws_kernel *k, FILE *out)
+/* ptx_pos[i] = the index instruction i of k has in lk, the same kernel in PTX
+ * order (same blocks: the scheduling pass only permutes within a block): the
+ * n-th instruction of a block with a given line, column and opcode is the n-th
+ * such one of lk's block. NULL when the layouts differ or on allocation failure. */
+typedef struct poskey {
+    uint32_t block, line, col, op, index;
+} poskey;
+
+static int poskey_cmp(const void *pa, const void *pb)
+{
+    const poskey *a = pa, *b = pb;
+    if (a->block != b->block) return a->block < b->block ? -1 : 1;
+    if (a->line != b->line) return a->line < b->line ? -1 : 1;
+    if (a->col != b->col) return a->col < b->col ? -1 : 1;
+    if (a->op != b->op) return a->op < b->op ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static poskey *sorted_keys(const ws_kernel *k)
+{
+    poskey *v = malloc(k->ninsts * sizeof *v);
+    if (!v) return NULL;
+    for (uint32_t i = 0; i < k->ninsts; i++)
+        v[i] = (poskey){ k->block_of[i], k->insts[i].line, k->insts[i].col, k->insts[i].op, i };
+    qsort(v, k->ninsts, sizeof *v, poskey_cmp);
+    return v;
+}
+
+static uint32_t *ptx_positions(const ws_kernel *k, const ws_kernel *lk)
+{
+    if (k == lk || !k->blocks || !lk->blocks || !k->ninsts || k->ninsts != lk->ninsts || k->nblocks != lk->nblocks)
+        return NULL;
+    poskey *a = sorted_keys(k), *b = sorted_keys(lk);
+    uint32_t *pos = malloc(k->ninsts * sizeof *pos);
+    if (a && b && pos)
+        for (uint32_t i = 0; i < k->ninsts; i++) {
+            if (a[i].block != b[i].block || a[i].line != b[i].line || a[i].col != b[i].col || a[i].op != b[i].op) {
+                free(pos);   /* not the same instructions */
+                pos = NULL;
+                break;
+            }
+            pos[a[i].index] = b[i].index;
+        }
+    else {
+        free(pos);
+        pos = NULL;
+    }
+    free(a);
+    free(b);
+    return pos;
+}
+
+/* k: the kernel shown; lk: the same kernel in PTX order with k's layout (k
+ * itself when k is in PTX order), for labels and the moved marks. */
+static void print_kernel(const ws_kernel *k, const ws_kernel *lk, FILE *out)
 {
     srcidx x;
     srcidx_build(&x, k->source);
+    uint32_t *pos = ptx_positions(k, lk);
+    if (!pos) lk = k;
     fprintf(out, "kernel %s (%s)\n", k->name, k->path);
     fprintf(out, "  %u instructions, %u registers (estimate %u regs/thread), %u params (%u bytes), "
                  "shared %u bytes, local %u bytes/thread, data %llu bytes\n",
@@ -131,17 +189,19 @@ static void print_kernel(const ws_kernel *k, FILE *out)
         for (uint32_t i = first; i <= last && i < k->ninsts; i++) {
             const ws_inst *in = &k->insts[i];
             char lab[128];
-            if (label_of(k, &x, i, lab, sizeof lab)) fprintf(out, "%s:\n", lab);
+            if (label_of(lk, &x, i, lab, sizeof lab)) fprintf(out, "%s:\n", lab);
             ws_inst_format(k, in, dis, sizeof dis);
             fprintf(out, "  %5u  line %-5u %-4s  %s", i, in->line, ws_unit_name(in->unit), dis);
             if (in->op == WS_OP_BRA || in->op == WS_OP_BRX) {
-                describe_pc(k, &x, in->ipdom, where, sizeof where);
+                describe_pc(lk, &x, in->ipdom, where, sizeof where);
                 fprintf(out, "    // reconverge: %s%s%s", where, in->is_backedge ? ", back edge" : "",
                         in->uniform ? ", uniform" : "");
             }
+            if (pos && pos[i] != i) fprintf(out, "    // moved %s from %u", pos[i] > i ? "up" : "down", pos[i]);
             fputc('\n', out);
         }
     }
+    free(pos);
     free(x.line);
 }
 
@@ -206,25 +266,50 @@ int cmd_inspect(int argc, char **argv)
         if (!owned) { fprintf(stderr, "%s\n", err.msg); return WS_EXIT_FAIL; }
         k = owned;
     }
-    ws_kernel *bk = NULL;
-    if (barrier) {
-        bk = ws_barrier_transform(k, (unsigned)ws_cfg_i(&cfg, WS_P_barrier_regs),
-                                  (int)ws_cfg_i(&cfg, WS_P_barrier_yield), &err);
-        if (!bk) {
-            fprintf(stderr, "%s\n", err.msg);
-            ws_kernel_free(owned);
-            ws_workload_free(wl);
-            return WS_EXIT_FAIL;
-        }
-        k = bk;
+    /* the order the core runs (setup() in src/sim/core.c): scheduled, then
+     * the barrier pass; lk is the same in PTX order, for labels and marks */
+    int scheduled = ws_cfg_i(&cfg, WS_P_inst_order) == 0;
+    unsigned budget = wl && wl->regs_per_thread ? wl->regs_per_thread : k->est_regs_per_thread;
+    ws_kernel *sk = NULL, *bk = NULL, *blk = NULL;
+    const ws_kernel *lk = k;
+    int rc = WS_EXIT_OK;
+    if (scheduled) {
+        if (!(sk = ws_list_schedule(k, budget, &err))) goto fail;
+        k = sk;
     }
-    if (wl)
+    if (barrier) {
+        unsigned nbar = (unsigned)ws_cfg_i(&cfg, WS_P_barrier_regs);
+        int yield = (int)ws_cfg_i(&cfg, WS_P_barrier_yield);
+        if (!(bk = ws_barrier_transform(k, nbar, yield, &err))) goto fail;
+        if (scheduled && !(blk = ws_barrier_transform(lk, nbar, yield, &err))) goto fail;
+        k = bk;
+        lk = scheduled ? blk : bk;
+    } else if (!scheduled) {
+        lk = k;
+    }
+    if (wl) {
         printf("workload %s (%s): grid [%u, %u, %u] block [%u, %u, %u]\n", wl->name, wl->path, wl->grid[0],
                wl->grid[1], wl->grid[2], wl->block[0], wl->block[1], wl->block[2]);
+        /* e.g. "40 (workload)", "36 (ptxas --gpu-name sm_75)", "12 (estimate: no ptxas found)" */
+        printf("regs_per_thread: %u (%s%s%s)\n", wl->regs_per_thread, ws_regs_source_name(wl->regs_source),
+               !wl->regs_detail[0] ? "" : wl->regs_source == WS_REGS_ESTIMATE ? ": " : " ", wl->regs_detail);
+    }
+    if (scheduled)
+        printf("order: ptxas (each basic block list-scheduled, register budget %u; \"moved\" gives an "
+               "instruction's index in PTX order)\n", budget);
+    else
+        printf("order: ptx (as in the PTX file)\n");
     if (barrier) printf("divergence: barrier (convergence-barrier pseudo-instructions inserted)\n");
-    print_kernel(k, stdout);
+    print_kernel(k, lk, stdout);
+    goto done;
+fail:
+    fprintf(stderr, "%s\n", err.msg);
+    rc = WS_EXIT_FAIL;
+done:
+    ws_kernel_free(blk);
     ws_kernel_free(bk);
+    ws_kernel_free(sk);
     ws_kernel_free(owned);
     if (wl) ws_workload_free(wl);
-    return WS_EXIT_OK;
+    return rc;
 }

@@ -1,7 +1,11 @@
 /* warpsweep pareto FILE.h5 [--x COL] [--y COL] [--min-x|--max-x] [--min-y|--max-y]
  *
  * The Pareto-optimal rows (status ok) of a results file for two columns,
- * by default x = area_mm2 (minimised) and y = ipc (maximised). Each column
+ * by default x = area_mm2 (minimised) and y = work_ipc (maximised): the
+ * launch's fixed work per cycle, which spin iterations and other wasted
+ * instructions do not inflate as they do ipc (docs/model.md "Work
+ * throughput"); area is on the x axis already, so the y axis is a
+ * throughput, not a throughput per area. Each column
  * may be any metric or numeric parameter. A row is on the front when no
  * other ok row is at least as good in both and strictly better in one
  * (rows with identical x and y are all kept). Rows whose x or y is NaN are
@@ -22,7 +26,7 @@
 #include "warpsweep/sweep.h"
 
 #define USAGE "usage: warpsweep pareto FILE.h5 [--x COLUMN] [--y COLUMN] [--min-x|--max-x] [--min-y|--max-y]\n" \
-              "  defaults: --x area_mm2 --min-x --y ipc --max-y; a column is a metric or a numeric parameter\n"
+              "  defaults: --x area_mm2 --min-x --y work_ipc --max-y; a column is a metric or a numeric parameter\n"
 
 /* A column: metric m or parameter p (exactly one >= 0). */
 typedef struct column {
@@ -169,7 +173,7 @@ static int col_is_float(const column *c)
 
 int cmd_pareto(int argc, char **argv)
 {
-    const char *file = NULL, *xs = "area_mm2", *ys = "ipc";
+    const char *file = NULL, *xs = "area_mm2", *ys = "work_ipc";
     pareto_ctx p;
     memset(&p, 0, sizeof p);
     p.max_y = 1;

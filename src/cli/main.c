@@ -41,8 +41,8 @@ static const struct {
 } commands[] = {
     {"run", cmd_run, "run SWEEP.yaml [-o OUT.h5] [-j N] [--set name=value]... [--resume|--force]"},
     {"expand", cmd_expand, "expand SWEEP.yaml [--count]: the sweep's points as CSV"},
-    {"info", cmd_info, "info FILE.h5 [--best METRIC]: counts by status, columns, best points"},
-    {"pareto", cmd_pareto, "pareto FILE.h5 [--x area_mm2 --y ipc]: Pareto-optimal points"},
+    {"info", cmd_info, "info FILE.h5 [--best [METRIC]]: counts by status, columns, best points (default work_per_area)"},
+    {"pareto", cmd_pareto, "pareto FILE.h5 [--x area_mm2 --y work_ipc]: Pareto-optimal points"},
     {"merge", cmd_merge, "merge OUT.h5 SHARD.h5...: join shard files"},
     {"slurm", cmd_slurm, "slurm SWEEP.yaml --tasks N: write SLURM batch scripts"},
     {"sim", cmd_sim, "sim WORKLOAD.yaml [--set name=value]... [--json] [--dump BUF] [--trace F.csv] [--timeline] [--reference]"},

@@ -60,11 +60,49 @@ static int make_dead(const ws_kernel *k, word *s, uint32_t r)
     return -reg_weight(k, r);
 }
 
+uint64_t *ws_live_in(const ws_kernel *k, size_t *nwords)
+{
+    size_t nw = (k->nregs + WBITS - 1) / WBITS;
+    *nwords = nw;
+    word *in = calloc((size_t)(k->nblocks ? k->nblocks : 1) * (nw ? nw : 1), sizeof(word));
+    word *tmp = calloc(nw ? nw : 1, sizeof(word));
+    if (!in || !tmp) {
+        free(in);
+        free(tmp);
+        return NULL;
+    }
+    /* live-in sets to a fixed point, blocks visited last to first */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t b = k->nblocks; b-- > 0;) {
+            const ws_block *bl = &k->blocks[b];
+            ws_live_out(k, in, nw, b, tmp);
+            for (uint32_t i = bl->last + 1; i-- > bl->first;) step_back(&k->insts[i], tmp);
+            word *cur = &in[(size_t)b * nw];
+            if (memcmp(cur, tmp, nw * sizeof(word))) {
+                memcpy(cur, tmp, nw * sizeof(word));
+                changed = 1;
+            }
+        }
+    }
+    free(tmp);
+    return in;
+}
+
+void ws_live_out(const ws_kernel *k, const uint64_t *live_in, size_t nw, uint32_t b, uint64_t *out)
+{
+    const ws_block *bl = &k->blocks[b];
+    memset(out, 0, nw * sizeof(word));
+    for (uint32_t s = 0; s < bl->nsucc; s++)
+        if (bl->succ[s] != WS_PC_EXIT)
+            for (size_t i = 0; i < nw; i++) out[i] |= live_in[(size_t)bl->succ[s] * nw + i];
+}
+
 uint32_t ws_reg_pressure(const ws_kernel *k)
 {
     if (!k->nblocks || !k->nregs) return 1;
-    size_t nw = (k->nregs + WBITS - 1) / WBITS;
-    word *in = calloc((size_t)k->nblocks * nw, sizeof(word));
+    size_t nw;
+    word *in = ws_live_in(k, &nw);
     word *tmp = calloc(nw, sizeof(word));
     word *one = calloc(nw, sizeof(word)), *two = calloc(nw, sizeof(word));
     if (!in || !tmp || !one || !two) {
@@ -79,31 +117,11 @@ uint32_t ws_reg_pressure(const ws_kernel *k)
         if (w >= 1) set_bit(one, r);
         if (w >= 2) set_bit(two, r);
     }
-    /* live-in sets to a fixed point, blocks visited last to first */
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (uint32_t b = k->nblocks; b-- > 0;) {
-            const ws_block *bl = &k->blocks[b];
-            memset(tmp, 0, nw * sizeof(word));
-            for (uint32_t s = 0; s < bl->nsucc; s++)
-                if (bl->succ[s] != WS_PC_EXIT)
-                    for (size_t i = 0; i < nw; i++) tmp[i] |= in[(size_t)bl->succ[s] * nw + i];
-            for (uint32_t i = bl->last + 1; i-- > bl->first;) step_back(&k->insts[i], tmp);
-            word *cur = &in[(size_t)b * nw];
-            if (memcmp(cur, tmp, nw * sizeof(word))) {
-                memcpy(cur, tmp, nw * sizeof(word));
-                changed = 1;
-            }
-        }
-    }
     /* the largest live set at any instruction boundary */
     int best = 0;
     for (uint32_t b = 0; b < k->nblocks; b++) {
         const ws_block *bl = &k->blocks[b];
-        memset(tmp, 0, nw * sizeof(word));
-        for (uint32_t s = 0; s < bl->nsucc; s++)
-            if (bl->succ[s] != WS_PC_EXIT)
-                for (size_t i = 0; i < nw; i++) tmp[i] |= in[(size_t)bl->succ[s] * nw + i];
+        ws_live_out(k, in, nw, b, tmp);
         int w = live_weight(nw, tmp, one, two);   /* then kept up to date per register */
         for (uint32_t i = bl->last + 1; i-- > bl->first;) {
             /* after the instruction: what is live out, plus its own results

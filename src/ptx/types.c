@@ -53,7 +53,7 @@ static int is_wide_int(const ws_inst *in)
     switch (in->op) {
     case WS_OP_ADD: case WS_OP_SUB: case WS_OP_ADDC: case WS_OP_SUBC: case WS_OP_MUL: case WS_OP_MAD:
     case WS_OP_MADC: case WS_OP_SHL: case WS_OP_SHR: case WS_OP_MIN: case WS_OP_MAX: case WS_OP_ABS:
-    case WS_OP_NEG:
+    case WS_OP_NEG: case WS_OP_AND: case WS_OP_OR: case WS_OP_XOR: case WS_OP_NOT: case WS_OP_SETP:
         return (in->mods & WS_MOD_WIDE) || ws_type_bits((ws_type)in->type) == 64;
     default:
         return 0;
@@ -80,8 +80,14 @@ void ws_inst_classify(ws_inst *in)
     ws_unit u = ws_opcode_unit(in->op);
     in->cost = WS_COST_ONE;
     if (in->op < WS_OP_COUNT && op_costs[in->op] == COL_DIV) { classify_div(in); return; }
-    if ((in->op == WS_OP_LD || in->op == WS_OP_LDU) && in->space == WS_SP_PARAM)
-        u = WS_UNIT_ALU;          /* a kernel parameter is a constant-bank operand: a move */
+    if ((in->op == WS_OP_LD || in->op == WS_OP_LDU) && in->space == WS_SP_PARAM) {
+        in->unit = WS_UNIT_INT;   /* a kernel parameter is a constant-bank operand: a move */
+        return;
+    }
+    if (in->op == WS_OP_MOV || in->op == WS_OP_SELP) {
+        in->unit = WS_UNIT_INT;   /* moves and selects of any type: MOV / SEL on the INT pipe */
+        return;
+    }
     if (u == WS_UNIT_ALU) {
         int fbits = widest_float(in);
         u = fbits == 64 ? WS_UNIT_FP64 : fbits ? WS_UNIT_FP32 : WS_UNIT_INT;

@@ -48,12 +48,16 @@ typedef struct ws_chunk {
 typedef struct ws_kcache {
     const ws_kernel *src;
     uint32_t ninsts;
+    int barrier;            /* transformed by the convergence-barrier pass */
     unsigned nregs;
     int yield;              /* barrier_yield policy (passes.h WS_YIELD_*) */
+    int scheduled;          /* list-scheduled first (inst_order = ptxas) ... */
+    unsigned budget;        /* ... with this register budget */
     ws_kernel *xk;
 } ws_kcache;
 
 #define WS_KCACHE 8
+#define WS_WORKCACHE 32
 
 struct ws_sim {
     ws_chunk *chunks, *cur;
@@ -72,6 +76,20 @@ struct ws_sim {
         ws_memimage img;
         ws_result res;
     } ref;
+    /* The reference's thread instruction count (work_ipc) for the last
+     * WS_WORKCACHE (workload, seed, warp size): a sweep with `repeat` runs
+     * its seeds one after the other, which would evict the one-entry
+     * image cache above on every point. Round-robin replacement. */
+    struct ws_work {
+        const ws_workload *wl;
+        const ws_kernel *kernel;
+        char path[512];
+        uint64_t seed;
+        uint32_t warp_size;
+        int valid, status;
+        uint64_t thread_insts;
+    } work[WS_WORKCACHE];
+    uint32_t work_next;
     ws_simrun run;
 };
 
@@ -142,22 +160,32 @@ static const ws_result *reference_for(ws_sim *s, const ws_workload *wl, uint64_t
     return &s->ref.res;
 }
 
-static const ws_kernel *barrier_kernel(ws_sim *s, const ws_kernel *k, unsigned nregs, int yield, ws_error *err)
+/* The kernel a run executes: k list-scheduled (scheduled: inst_order = ptxas,
+ * passes.h ws_list_schedule), then through the convergence-barrier pass
+ * (barrier), from the cache when it holds that one; k itself when neither. */
+static const ws_kernel *run_kernel(ws_sim *s, const ws_kernel *k, int scheduled, unsigned budget, int barrier,
+                                   unsigned nregs, int yield, ws_error *err)
 {
-    for (int i = 0; i < WS_KCACHE; i++)
-        if (s->kc[i].xk && s->kc[i].src == k && s->kc[i].ninsts == k->ninsts && s->kc[i].nregs == nregs &&
-            s->kc[i].yield == yield)
-            return s->kc[i].xk;
-    ws_kernel *xk = ws_barrier_transform(k, nregs, yield, err);
-    if (!xk) return NULL;
+    if (!scheduled && !barrier) return k;
+    for (int i = 0; i < WS_KCACHE; i++) {
+        const ws_kcache *c = &s->kc[i];
+        if (c->xk && c->src == k && c->ninsts == k->ninsts && c->barrier == barrier && c->scheduled == scheduled &&
+            (!barrier || (c->nregs == nregs && c->yield == yield)) && (!scheduled || c->budget == budget))
+            return c->xk;
+    }
+    ws_kernel *sk = scheduled ? ws_list_schedule(k, budget, err) : NULL;
+    if (scheduled && !sk) return NULL;
+    ws_kernel *xk = sk;
+    if (barrier) {
+        xk = ws_barrier_transform(sk ? sk : k, nregs, yield, err);
+        ws_kernel_free(sk);
+        if (!xk) return NULL;
+    }
     ws_kcache *e = &s->kc[s->kc_next];
     s->kc_next = (s->kc_next + 1) % WS_KCACHE;
     if (e->xk) ws_kernel_free(e->xk);
-    e->src = k;
-    e->ninsts = k->ninsts;
-    e->nregs = nregs;
-    e->yield = yield;
-    e->xk = xk;
+    *e = (ws_kcache){ .src = k, .ninsts = k->ninsts, .barrier = barrier, .nregs = nregs, .yield = yield,
+                      .scheduled = scheduled, .budget = budget, .xk = xk };
     return xk;
 }
 
@@ -273,6 +301,8 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         w->ib_left = 0;
         w->next_pc = UINT32_MAX;
         w->last_unit = WS_NUNITS;
+        w->stall_res = WS_RES_NONE;
+        c->pipes[w->sched].n_live++;
         memset(w->lane_ready, 0, sizeof(uint64_t) * r->ws);
         memset(w->lane_mem, 0, r->ws);
         memset(w->sb_mask, 0, sizeof(uint64_t) * r->nregs);
@@ -281,6 +311,7 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         r->div->init(&r->divctx, w->div, w->fw.valid);
         ws_sched *s = &c->scheds[w->sched];
         s->ops->add(s, hw);
+        c->pipes[w->sched].idle_until = 0;
     }
     c->live_ctas++;
 }
@@ -302,10 +333,53 @@ static void track_residency(ws_simrun *r, ws_core *c, uint64_t *max_ctas)
     (void)r;
 }
 
+/* w no longer waits only for a resource (it issued, was released, finished). */
+static void forget_stall(ws_core *c, ws_cwarp *w)
+{
+    if (w->stall_res == WS_RES_NONE) return;
+    ws_pipe *p = &c->pipes[w->sched];
+    p->n_res[w->stall_res]--;
+    p->n_waiting--;
+    w->stall_res = WS_RES_NONE;
+}
+
+/* w waits for resource res until `until` and for nothing else. */
+static void note_stall(ws_core *c, ws_cwarp *w, uint8_t res, uint64_t until)
+{
+    forget_stall(c, w);
+    w->stall_wake = until;
+    if (res == WS_RES_NONE) return;
+    ws_pipe *p = &c->pipes[w->sched];
+    p->n_res[res]++;
+    p->n_waiting++;
+    w->stall_res = res;
+}
+
+/* Every live warp of scheduler p waits for a resource busy at `now`: returns
+ * the cycle the first of them frees (> now), else 0. */
+static uint64_t all_wait_busy(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint64_t now)
+{
+    if (!p->n_live || p->n_waiting != p->n_live) return 0;
+    uint64_t first = WS_NEVER;
+    for (uint8_t res = 0; res < WS_NUNITS + 2; res++) {
+        if (!p->n_res[res]) continue;
+        uint64_t t = res == WS_RES_LSU ? c->lsu_free
+                     : res == WS_RES_COLLECTOR ? 0 : p->unit_free[res];
+        if (res == WS_RES_COLLECTOR) {
+            t = p->coll_free[0];
+            for (uint32_t k = 1; k < r->ncoll; k++) if (p->coll_free[k] < t) t = p->coll_free[k];
+        }
+        if (t <= now) return 0;
+        if (t < first) first = t;
+    }
+    return first;
+}
+
 /* ------------------------------------------------------ CTA barriers -- */
 /* Tells the warp's scheduler that its CTA-barrier or exit state changed. */
 static void note_parking(ws_core *c, ws_cwarp *w, uint32_t slot)
 {
+    c->pipes[w->sched].idle_until = 0;
     ws_sched *s = &c->scheds[w->sched];
     if (s->ops->parking) s->ops->parking(s, slot);
 }
@@ -370,6 +444,7 @@ static void cta_release(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t bar, uin
         if (!r->div->per_lane_blocking || done > w->busy_until)
             if (done > w->busy_until) w->busy_until = done;
         w->wake = 0;
+        forget_stall(c, w);
     }
     if (done > r->last_complete) r->last_complete = done;
     ct->bar_arrived[bar] = 0;
@@ -434,6 +509,9 @@ static void warp_finished(ws_simrun *r, ws_core *c, uint32_t slot)
     w->live = 0;
     ws_sched *s = &c->scheds[w->sched];
     s->ops->remove(s, slot);
+    forget_stall(c, w);
+    c->pipes[w->sched].idle_until = 0;
+    c->pipes[w->sched].n_live--;
     uint32_t d, sp;
     r->div->stats(w->div, &d, &sp);
     if (d > r->max_depth) r->max_depth = d;
@@ -536,6 +614,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         return -1;
     }
     w->wake = 0;
+    forget_stall(c, w);
     ws_ccta *ct = &c->ctas[w->cta_slot];
     if (is_cta_barrier(in) && eff.executed) {
         int ok = 1, ok2 = 0;
@@ -724,6 +803,7 @@ static int issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_sp
         }
     }
     w->wake = 0;
+    forget_stall(c, w);
     if (w->held && r->div->parked) {
         note_parking(c, w, slot);
         cta_check_bars(r, c, &c->ctas[w->cta_slot], now);
@@ -785,6 +865,40 @@ static uint64_t split_ready_at(const ws_simrun *r, const ws_cwarp *w, const ws_s
     return t;
 }
 
+/* The instruction buffer holds (or is fetching) instructions of another
+ * split of w: this one waits until that split issued from it, or the splits
+ * would take the buffer from each other forever. */
+static int buffered_for_other(const ws_simrun *r, const ws_cwarp *w, const ws_split *sps, uint32_t ns, uint32_t pc)
+{
+    if (!r->ibuf || pc == w->ib_pc || !w->ib_left || w->ib_pc >= r->k->ninsts) return 0;
+    /* a split waiting at a warp-level .sync op waits for the others: they must get there */
+    if (ws_warp_membermask(&r->k->insts[w->ib_pc])) return 0;
+    for (uint32_t i = 0; i < ns; i++)
+        if (sps[i].pc == w->ib_pc && (sps[i].mask & ~w->held)) return 1;
+    return 0;
+}
+
+/* After w issued at `now`: if its next instruction (one split) will have its
+ * operands at now + 1 but a busy unit, LD/ST pipe or collector, record the
+ * stall the try at now + 1 would find, so that the scheduler can skip
+ * cycles in which every warp waits for a busy unit (all_wait_busy). */
+static void prestall(ws_simrun *r, ws_core *c, ws_cwarp *w, uint64_t now)
+{
+    const ws_split *sps;
+    uint32_t start;
+    if (!w->live || r->div->splits(w->div, &sps, &start) != 1) return;
+    ws_split sp;
+    if (!split_free_part(r, w, &sps[0], &sp) || sp.pc >= r->k->ninsts) return;
+    const ws_inst *in = &r->k->insts[sp.pc];
+    if (ws_warp_membermask(in)) return;
+    uint8_t why, res = WS_RES_NONE;
+    uint64_t t = ws_pipe_ready_at(r, c, w, in, now + 1, &why, &res);
+    if (t <= now + 1 || res == WS_RES_NONE || split_ready_at(r, w, &sp, in, now + 1, &why) > now + 1) return;
+    w->wake = t;
+    w->wake_reason = WS_STALL_UNIT;
+    note_stall(c, w, res, t);
+}
+
 /* Tries to issue from warp `slot`. Returns 1 if it issued, 0 if stalled
  * (w->wake / wake_reason set), -1 on a terminal error. `dual`: a second
  * instruction in the same cycle (issue_width > 1, GPGPU-Sim's dual issue):
@@ -798,7 +912,7 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
     uint32_t start;
     uint32_t ns = r->div->splits(w->div, &sps, &start);
     uint64_t best = WS_NEVER;
-    uint8_t reason = WS_STALL_SYNC;
+    uint8_t reason = WS_STALL_SYNC, best_res = WS_RES_NONE;
     const ws_inst *insts = r->k->insts;
     ws_split parts[WS_MAX_WARP_SIZE];
     uint32_t j = start;
@@ -843,33 +957,39 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
             if (tq > t) { t = tq; why = wq; }
         }
         if (t > now) {
-            if (t < best) { best = t; reason = why; }
+            if (t < best) { best = t; reason = why; best_res = WS_RES_NONE; }
             continue;
         }
-        t = ws_pipe_ready_at(r, c, w, in, now, &why);
+        uint8_t res = WS_RES_NONE;
+        t = ws_pipe_ready_at(r, c, w, in, now, &why, &res);
         if (t <= now) {
-            t = ws_front_end_ready_at(r, c, w, sp->pc, now);
+            t = buffered_for_other(r, w, sps, ns, sp->pc) ? (w->ib_ready > now ? w->ib_ready : now + 1)
+                                                         : ws_front_end_ready_at(r, c, w, sp->pc, now);
             why = WS_STALL_FETCH;
+            res = WS_RES_NONE;
         }
         if (t > now) {
-            if (t < best) { best = t; reason = why; }
+            if (t < best) { best = t; reason = why; best_res = res; }
             continue;
         }
         if (in->op == WS_OP_LD || in->op == WS_OP_LDU) {   /* memory unit: a free L1 MSHR? */
             ws_mem_req q = {.cycle = now, .core = c->id, .warp = slot, .inst = in, .eff = NULL};
             uint64_t tm = ws_mem_accept(&r->memsys, &q);
             if (tm > now) {
-                if (tm < best) { best = tm; reason = WS_STALL_MSHR; }
+                if (tm < best) { best = tm; reason = WS_STALL_MSHR; best_res = WS_RES_NONE; }
                 continue;
             }
         }
         if (nparts > 1) return issue_rendezvous(r, c, slot, parts, nparts, now) < 0 ? -1 : 1;
         uint32_t level = r->div->level(w->div, j);
-        return issue(r, c, slot, sp, level, now) < 0 ? -1 : 1;
+        if (issue(r, c, slot, sp, level, now) < 0) return -1;
+        if (!dual && r->width == 1) prestall(r, c, w, now);
+        return 1;
     }
     if (dual) { *dual_why = reason; return 0; }
     w->wake = best;
     w->wake_reason = reason;
+    note_stall(c, w, ns == 1 ? best_res : WS_RES_NONE, best);
     return 0;
 }
 
@@ -908,9 +1028,12 @@ static int setup(ws_sim *sim, ws_simrun *r)
 
     const ws_kernel *k = wl->kernel;
     unsigned nbar = (unsigned)ws_cfg_i(cfg, WS_P_barrier_regs);
-    if (barrier) {
+    int scheduled = ws_cfg_i(cfg, WS_P_inst_order) == 0;   /* ptxas: list-scheduled blocks */
+    if (barrier || scheduled) {
         ws_error err = {{0}};
-        k = barrier_kernel(sim, wl->kernel, nbar, (int)ws_cfg_i(cfg, WS_P_barrier_yield), &err);
+        unsigned budget = wl->regs_per_thread ? wl->regs_per_thread : wl->kernel->est_regs_per_thread;
+        k = run_kernel(sim, wl->kernel, scheduled, budget, barrier, nbar, (int)ws_cfg_i(cfg, WS_P_barrier_yield),
+                       &err);
         if (!k) {
             fail(r, WS_ST_INVALID, "%s", err.msg);
             return -1;
@@ -1127,6 +1250,50 @@ static void collect_div_stats(ws_simrun *r)
     }
 }
 
+/* work_ipc and work_per_area (docs/model.md "Work throughput"): ipc counts
+ * every executed thread instruction, spin iterations and replays included,
+ * so a configuration that spins longer on a lock looks almost as busy. The
+ * launch's fixed work is instead the thread instruction count of the MIMD
+ * reference run, which depends only on the workload, the seed and the warp
+ * size (cached per ws_sim by reference_for): work_ipc = that / cycles, so
+ * for one workload it is exactly inversely proportional to cycles. Only an
+ * ok run did the work; any other status, or a reference that does not
+ * finish, leaves both at 0. */
+static const struct ws_work *reference_work(ws_sim *s, const ws_workload *wl, uint64_t seed, uint32_t ws,
+                                            uint64_t max_steps)
+{
+    const char *path = wl->path ? wl->path : "";
+    for (int i = 0; i < WS_WORKCACHE; i++) {
+        const struct ws_work *w = &s->work[i];
+        if (w->valid && w->wl == wl && w->kernel == wl->kernel && w->seed == seed && w->warp_size == ws &&
+            strncmp(w->path, path, sizeof w->path) == 0)
+            return w;
+    }
+    const ws_result *ref = reference_for(s, wl, seed, ws, max_steps);
+    struct ws_work *w = &s->work[s->work_next];
+    s->work_next = (s->work_next + 1) % WS_WORKCACHE;
+    *w = (struct ws_work){.wl = wl, .kernel = wl->kernel, .seed = seed, .warp_size = ws, .valid = 1,
+                          .status = ref->status, .thread_insts = (uint64_t)ref->metrics[WS_M_thread_insts].i};
+    snprintf(w->path, sizeof w->path, "%s", path);
+    return w;
+}
+
+static void work_metrics(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, ws_result *res)
+{
+    int64_t cycles = res->metrics[WS_M_cycles].i;
+    if (res->status != WS_ST_OK || cycles <= 0)
+        return;
+    uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
+    const struct ws_work *ref = reference_work(sim, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), sim->run.ws,
+                                               max_cycles * 64 + 1000000);   /* the expect check's step limit */
+    if (ref->status != WS_ST_OK)
+        return;
+    double work_ipc = (double)ref->thread_insts / (double)cycles;
+    res->metrics[WS_M_work_ipc].f = work_ipc;
+    res->metrics[WS_M_work_per_area].f =
+        ws_throughput_per_area(work_ipc, ws_cfg_f(cfg, WS_P_clock_ghz), res->metrics[WS_M_area_mm2].f);
+}
+
 void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const ws_run_opts *opts, ws_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -1175,6 +1342,20 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
             ws_core *c = &r->cores[ci];
             for (uint32_t si = 0; si < r->nsched; si++) {
                 ws_sched *s = &c->scheds[si];
+                ws_pipe *pp = &c->pipes[si];
+                if (pp->idle_until > now) {
+                    r->idle[pp->idle_reason] += r->width;
+                    reasons[ci * r->nsched + si] = pp->idle_reason;
+                    if (pp->idle_until < next_wake) next_wake = pp->idle_until;
+                    continue;
+                }
+                uint64_t busy = s->ops->next_event ? 0 : all_wait_busy(r, c, pp, now);
+                if (busy) {            /* every warp waits for a busy unit */
+                    r->idle[WS_STALL_UNIT] += r->width;
+                    reasons[ci * r->nsched + si] = WS_STALL_UNIT;
+                    if (busy < next_wake) next_wake = busy;
+                    continue;
+                }
                 const uint32_t *list;
                 uint32_t start;
                 uint32_t n = s->ops->order(s, now, &list, &start);
@@ -1189,8 +1370,15 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                     uint32_t slot = list[j];
                     ws_cwarp *w = &c->warps[slot];
                     if (!w->live) continue;
-                    if (w->wake > now) {
-                        if (w->wake < mw) { mw = w->wake; mr = w->wake_reason; }
+                    uint64_t wk = w->wake;
+                    if (wk <= now && w->stall_res != WS_RES_NONE) {
+                        /* still only waiting for a unit another warp took: no full try */
+                        uint64_t f = w->stall_res < WS_NUNITS ? pp->unit_free[w->stall_res]
+                                                              : ws_resource_free(r, c, w, w->stall_res);
+                        if (f > now) w->wake = w->stall_wake = wk = f;
+                    }
+                    if (wk > now) {
+                        if (wk < mw) { mw = wk; mr = w->wake_reason; }
                         continue;
                     }
                     int rc = try_warp(r, c, slot, now, 0, NULL);
@@ -1215,10 +1403,15 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                 if (issued) issued_any = 1;
                 if (issued < r->width) r->idle[mr] += r->width - issued;
                 reasons[ci * r->nsched + si] = mr;
-                if (mw < next_wake) next_wake = mw;
+                uint64_t until = mw;
                 if (s->ops->next_event) {
                     uint64_t t = s->ops->next_event(s, now);
-                    if (t < next_wake) next_wake = t;
+                    if (t < until) until = t;
+                }
+                if (until < next_wake) next_wake = until;
+                if (!issued && until > now + 1) {
+                    pp->idle_until = until;
+                    pp->idle_reason = mr;
                 }
             }
         }
@@ -1294,4 +1487,7 @@ out:
     res->metrics[WS_M_area_mm2].f = area.chip_mm2;
     res->metrics[WS_M_throughput_per_area].f =
         ws_throughput_per_area(res->metrics[WS_M_ipc].f, ws_cfg_f(cfg, WS_P_clock_ghz), area.chip_mm2);
+    res->metrics[WS_M_regs_per_thread].i = wl->regs_per_thread ? wl->regs_per_thread : wl->kernel->est_regs_per_thread;
+    res->metrics[WS_M_regs_source].i = wl->regs_source;
+    work_metrics(sim, wl, cfg, res);
 }

@@ -30,6 +30,17 @@ typedef struct ws_pipe {
     uint64_t coll_free[WS_MAX_COLLECTORS];   /* a collector unit is free from this cycle */
     uint64_t bank_cycle[WS_MAX_RF_BANKS];    /* last cycle a bank serves reads in ... */
     uint8_t bank_used[WS_MAX_RF_BANKS];      /* ... and how many reads it serves then */
+    /* Nothing of this scheduler can issue before idle_until (its warps' wake
+     * times and its policy's next event, found in a cycle it issued nothing);
+     * 0 when an event may have changed that (a warp added, finished, parked
+     * or released). Spares the walk over warps waiting for a busy unit. */
+    uint64_t idle_until;
+    uint8_t idle_reason;
+    /* live warps of the scheduler, and how many of them wait only for each
+     * resource (ws_cwarp.stall_res): when all do and every such resource is
+     * busy, the cycle is skipped without walking the warps */
+    uint32_t n_live, n_waiting;
+    uint32_t n_res[WS_NUNITS + 2];
 } ws_pipe;
 
 #define WS_CTA_BARS 16
@@ -78,6 +89,10 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
     uint32_t ib_pc, ib_left;
     uint32_t next_pc;                /* dual issue: the instruction after the last one issued */
     uint8_t last_unit;               /* dual issue: unit of the last one issued */
+    uint8_t stall_res;               /* one split stalled only for this resource (WS_RES_*) until
+                                        stall_wake: the scheduler re-checks the resource without a
+                                        full try (forget_stall when anything else changes) */
+    uint64_t stall_wake;
 } ws_cwarp;
 
 /* Per-core livelock search (deadlock.c, per_core_check): Brent's cycle
@@ -201,7 +216,12 @@ int ws_uses_lsu(const ws_inst *in);
 /* Cycle from which w's unit, the LD/ST pipe and a collector can take `in`
  * (<= now: now), *why set when later. */
 uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws_cwarp *w, const ws_inst *in, uint64_t now,
-                          uint8_t *why);
+                          uint8_t *why, uint8_t *res);
+/* Resources a structural stall waits for: a unit (ws_unit), the LD/ST pipe,
+ * the collectors; WS_RES_NONE: none. */
+enum { WS_RES_LSU = WS_NUNITS, WS_RES_COLLECTOR, WS_RES_NONE = 0xff };
+/* The cycle from which resource `res` of w's scheduler is free. */
+uint64_t ws_resource_free(const ws_simrun *r, const ws_core *c, const ws_cwarp *w, uint8_t res);
 /* Cycle from which the instruction at pc is in w's instruction buffer; books
  * a refetch when it is not (a switch of splits). */
 uint64_t ws_front_end_ready_at(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t pc, uint64_t now);

@@ -148,14 +148,25 @@ uint64_t ws_front_end_ready_at(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint
 }
 
 uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws_cwarp *w, const ws_inst *in, uint64_t now,
-                          uint8_t *why)
+                          uint8_t *why, uint8_t *res)
 {
     const ws_pipe *p = &c->pipes[w->sched];
     uint64_t t = 0;
-    if (ws_unit_occupancy(r, in)) later(p->unit_free[in->unit], WS_STALL_UNIT, &t, why);
-    if (r->lsu_bytes && ws_uses_lsu(in)) later(c->lsu_free, WS_STALL_UNIT, &t, why);
-    if (r->ncoll && has_rf_sources(r, in)) later(p->coll_free[earliest_collector(r, p)], WS_STALL_UNIT, &t, why);
+    uint8_t what = WS_STALL_NONE;
+    (void)now;
+    if (ws_unit_occupancy(r, in)) later(p->unit_free[in->unit], in->unit, &t, &what);
+    if (r->lsu_bytes && ws_uses_lsu(in)) later(c->lsu_free, WS_RES_LSU, &t, &what);
+    if (r->ncoll && has_rf_sources(r, in)) later(p->coll_free[earliest_collector(r, p)], WS_RES_COLLECTOR, &t, &what);
+    if (t) { *why = WS_STALL_UNIT; *res = what; }
     return t;
+}
+
+uint64_t ws_resource_free(const ws_simrun *r, const ws_core *c, const ws_cwarp *w, uint8_t res)
+{
+    const ws_pipe *p = &c->pipes[w->sched];
+    if (res == WS_RES_LSU) return c->lsu_free;
+    if (res == WS_RES_COLLECTOR) return p->coll_free[earliest_collector(r, p)];
+    return p->unit_free[res];
 }
 
 /* Schedules the source reads of `in` (warp slot `slot`) from cycle `now`;

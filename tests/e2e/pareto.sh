@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # warpsweep pareto: the printed front equals a brute-force O(n^2) dominance
 # check done in Python on the same file (tests/e2e/pareto_check.py), for the
-# default columns/directions and for other columns and directions; only ok rows
+# default columns/directions (area_mm2 minimised, work_ipc maximised) and for
+# other columns and directions; only ok rows
 # take part (the sweep has invalid rows); identical (x, y) rows are all kept
 # (repeat: 2 of a deterministic kernel gives exact duplicates); usage errors.
 set -euo pipefail
@@ -33,11 +34,12 @@ check() {  # x y maxx maxy [pareto args...]
     "$BIN" pareto "$T/p.h5" "$@" > "$T/out.txt" || fail "pareto $*"
     $PY "$SRC/tests/e2e/pareto_check.py" "$T/p.h5" "$T/out.txt" "$x" "$y" "$mx" "$my" || fail "pareto $*: $(cat "$T/out.txt")"
 }
-check area_mm2 ipc 0 1
-check area_mm2 ipc 0 1 --x area_mm2 --y ipc --min-x --max-y
+check area_mm2 work_ipc 0 1
+check area_mm2 work_ipc 0 1 --x area_mm2 --y work_ipc --min-x --max-y
+check area_mm2 ipc 0 1 --y ipc
 check area_mm2 throughput_per_area 0 1 --y throughput_per_area
 check warps cycles 1 0 --x warps --max-x --y cycles --min-y
-check regfile_kb ipc 0 1 --x regfile_kb
+check regfile_kb work_ipc 0 1 --x regfile_kb          # y: the default
 check resident_warps throughput_per_area 1 1 --x resident_warps --max-x --y throughput_per_area
 
 # duplicates: the default front must contain both seeds of some point
