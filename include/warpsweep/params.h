@@ -51,14 +51,44 @@ int ws_param_find(const char *name);                /* id or -1 */
 const char *ws_param_suggest(const char *name);
 /* Parses text as a value of parameter id and range-checks it. */
 int ws_param_parse(int id, const char *text, ws_value *out, ws_error *err);
-/* "name=value" as given to --set. */
+/* "name=value" as given to --set.  Assigns one value: a preset is expanded
+ * only by ws_config_apply_preset (use ws_config_assign to track what was
+ * given). */
 int ws_config_set(ws_config *c, const char *assignment, ws_error *err);
+/* ws_config_set that also marks the parameter in given[WS_NPARAMS]. */
+int ws_config_assign(ws_config *c, uint8_t *given, const char *assignment, ws_error *err);
 /* Formats a value ("lrr", "400", "0.5"). */
 int ws_param_format(int id, ws_value v, char *buf, size_t len);
 /* Choice name of index i ("gto"), written into buf. */
 const char *ws_param_choice(int id, int64_t i, char *buf, size_t len);
 /* Prints the registry as a table (warpsweep params). */
 void ws_params_print(FILE *out);
+
+/* ---- presets (presets.def) ---- */
+
+/* One line of presets.def. */
+typedef struct ws_preset_value {
+    const char *preset;     /* a choice of the parameter `preset` */
+    int param;              /* parameter id */
+    const char *value;      /* as --set would take it */
+    const char *source;     /* where the value comes from */
+} ws_preset_value;
+
+extern const ws_preset_value ws_preset_values[];
+extern const int ws_npreset_values;
+
+/* Expands the preset c names (c->v[WS_P_preset]): every parameter that some
+ * preset sets and given[] does not mark (given may be NULL: nothing given)
+ * is reset to its registry default, then takes this preset's value.  So the
+ * result is defaults, then the preset, then every given value, whatever the
+ * order the values were assigned in.  preset none: the registry defaults. */
+void ws_config_apply_preset(ws_config *c, const uint8_t *given);
+/* 1 and *out = the value preset (a choice index of `preset`) gives parameter
+ * id, or 0 if the preset does not set it. */
+int ws_preset_get(int64_t preset, int id, ws_value *out);
+/* Prints the presets: one line per preset with its values, or (sources) one
+ * line per value with its source (warpsweep params [--presets]). */
+void ws_presets_print(FILE *out, int sources);
 
 static inline int64_t ws_cfg_i(const ws_config *c, ws_param_id id) { return c->v[id].i; }
 static inline double ws_cfg_f(const ws_config *c, ws_param_id id) { return c->v[id].f; }

@@ -106,7 +106,8 @@ typedef struct ws_sweep {
     int *expr_param;             /* parameter each expression assigns */
     int nderived;
     int derived_order[WS_NPARAMS];  /* parameters with any expression, dependencies first */
-    uint8_t varying[WS_NPARAMS];    /* on an axis or derived */
+    uint8_t varying[WS_NPARAMS];    /* on an axis, derived, or set by a preset on an axis */
+    uint8_t given[WS_NPARAMS];      /* set in base, grid, zip, --set or by repeat: beats the preset */
 
     int nexcludes;
     ws_exclude *excludes;

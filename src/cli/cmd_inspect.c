@@ -210,6 +210,7 @@ int cmd_inspect(int argc, char **argv)
     const char *file = NULL, *entry = NULL;
     int barrier = 0;
     ws_config cfg;
+    uint8_t given[WS_NPARAMS] = {0};
     ws_config_defaults(&cfg);
     ws_error err = {{0}};
     for (int i = 1; i < argc; i++) {
@@ -224,7 +225,7 @@ int cmd_inspect(int argc, char **argv)
                 return WS_EXIT_USAGE;
             }
         } else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
-            if (ws_config_set(&cfg, argv[++i], &err)) {
+            if (ws_config_assign(&cfg, given, argv[++i], &err)) {
                 fprintf(stderr, "%s\n", err.msg);
                 return WS_EXIT_USAGE;
             }
@@ -246,6 +247,7 @@ int cmd_inspect(int argc, char **argv)
         usage(stderr);
         return WS_EXIT_USAGE;
     }
+    ws_config_apply_preset(&cfg, given);
     size_t n = strlen(file);
     int is_yaml = (n > 5 && !strcmp(file + n - 5, ".yaml")) || (n > 4 && !strcmp(file + n - 4, ".yml"));
     ws_workload *wl = NULL;

@@ -98,14 +98,16 @@ int cmd_sim(int argc, char **argv)
 
     ws_error err;
     ws_config cfg;
+    uint8_t given[WS_NPARAMS] = {0};
     ws_config_defaults(&cfg);
     for (int i = 0; i < nsets; i++)
-        if (ws_config_set(&cfg, sets[i], &err) < 0) {
+        if (ws_config_assign(&cfg, given, sets[i], &err) < 0) {
             fprintf(stderr, "%s\n", err.msg);
             free(sets);
             return WS_EXIT_FAIL;
         }
     free(sets);
+    ws_config_apply_preset(&cfg, given);   /* --set values beat the preset, in any order */
 
     ws_workload *wl = ws_workload_load(path, &err);
     if (!wl) {

@@ -22,7 +22,14 @@ NOT_YET(slurm)
 
 int cmd_params(int argc, char **argv)
 {
-    (void)argc; (void)argv;
+    if (argc == 2 && strcmp(argv[1], "--presets") == 0) {
+        ws_presets_print(stdout, 1);
+        return WS_EXIT_OK;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "usage: warpsweep params [--presets]\n");
+        return WS_EXIT_USAGE;
+    }
     ws_params_print(stdout);
     return WS_EXIT_OK;
 }
@@ -40,7 +47,7 @@ static const struct {
     {"slurm", cmd_slurm, "slurm SWEEP.yaml --tasks N: write SLURM batch scripts"},
     {"sim", cmd_sim, "sim WORKLOAD.yaml [--set name=value]... [--json] [--dump BUF] [--trace F.csv] [--timeline] [--reference]"},
     {"inspect", cmd_inspect, "inspect WORKLOAD.yaml|KERNEL.ptx [--divergence barrier]: decoded kernel, blocks, post-dominators"},
-    {"params", cmd_params, "params: the parameter registry"},
+    {"params", cmd_params, "params [--presets]: the parameter registry and the presets (--presets: every value's source)"},
 };
 
 static void usage(FILE *out)

@@ -1,5 +1,6 @@
 /* The parameter and metric registries, generated from params.def and
- * metrics.def, and the helpers that validate and format values. */
+ * metrics.def, the helpers that validate and format values, and the presets
+ * (presets.def) with their expansion. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -39,6 +40,24 @@ static const char *const choice_defaults[WS_NPARAMS] = {
 #undef PC
 #undef PFN
 
+#define PRESET(preset, param, value, source) {#preset, WS_P_##param, value, source},
+const ws_preset_value ws_preset_values[] = {
+#include "warpsweep/presets.def"
+};
+#undef PRESET
+const int ws_npreset_values = (int)(sizeof ws_preset_values / sizeof ws_preset_values[0]);
+
+/* presets.def parsed once (init_param_table): the preset's choice index (-1
+ * if it names no choice: test_presets fails) and the value (ok = 0 if the
+ * text does not parse: test_presets fails, apply skips it). */
+static struct preset_parsed {
+    int preset;
+    int ok;
+    ws_value v;
+} preset_parsed[sizeof ws_preset_values / sizeof ws_preset_values[0]];
+/* 1 for every parameter some preset sets. */
+static uint8_t preset_controlled[WS_NPARAMS];
+
 /* Index of the choice named s (length n) in "a|b|c", or -1. */
 static int choice_index(const char *choices, const char *s, size_t n)
 {
@@ -73,6 +92,13 @@ __attribute__((constructor)) static void init_param_table(void)
         p->min = 0;
         p->max = p->nchoices - 1;
     }
+    const char *presets = param_table[WS_P_preset].choices;
+    for (int k = 0; k < ws_npreset_values; k++) {
+        const ws_preset_value *e = &ws_preset_values[k];
+        preset_parsed[k].preset = choice_index(presets, e->preset, strlen(e->preset));
+        preset_parsed[k].ok = ws_param_parse(e->param, e->value, &preset_parsed[k].v, NULL) == 0;
+        preset_controlled[e->param] = 1;
+    }
 }
 
 const ws_param_def *const ws_params_table = param_table;
@@ -85,14 +111,20 @@ const ws_metric_def ws_metrics[WS_NMETRICS] = {
 #undef MI
 #undef MF
 
+static ws_value default_value(int id)
+{
+    ws_value v;
+    if (ws_params[id].type == WS_PT_FLOAT)
+        v.f = ws_params[id].def;
+    else
+        v.i = (int64_t)ws_params[id].def;
+    return v;
+}
+
 void ws_config_defaults(ws_config *c)
 {
-    for (int i = 0; i < WS_NPARAMS; i++) {
-        if (ws_params[i].type == WS_PT_FLOAT)
-            c->v[i].f = ws_params[i].def;
-        else
-            c->v[i].i = (int64_t)ws_params[i].def;
-    }
+    for (int i = 0; i < WS_NPARAMS; i++)
+        c->v[i] = default_value(i);
 }
 
 int ws_param_find(const char *name)
@@ -111,11 +143,37 @@ const char *ws_param_suggest(const char *name)
     return names[ws_closest(name, names, WS_NPARAMS, NULL)];
 }
 
+/* The choice of parameter id closest to text when it is a likely typo
+ * (within half its length in edits), else NULL. */
+static const char *choice_suggest(int id, const char *text, char *buf, size_t len)
+{
+    const ws_param_def *p = &ws_params[id];
+    const char *best = NULL;
+    int best_d = (int)strlen(text) / 2 + 1;
+    for (int i = 0; i < p->nchoices; i++) {
+        char name[64];
+        ws_param_choice(id, i, name, sizeof name);
+        int d = ws_edit_distance(text, name);
+        if (d < best_d) {
+            best_d = d;
+            snprintf(buf, len, "%s", name);
+            best = buf;
+        }
+    }
+    return best;
+}
+
 static int range_error(int id, const char *text, ws_error *err)
 {
     const ws_param_def *p = &ws_params[id];
-    if (p->type == WS_PT_CHOICE)
+    if (p->type == WS_PT_CHOICE) {
+        char buf[64];
+        const char *near = choice_suggest(id, text, buf, sizeof buf);
+        if (near)
+            return ws_fail(err, "parameter %s: '%s' is not one of %s (did you mean '%s'?)", p->name, text,
+                           p->choices, near);
         return ws_fail(err, "parameter %s: '%s' is not one of %s", p->name, text, p->choices);
+    }
     return ws_fail(err, "parameter %s: %s is out of range [%.15g, %.15g]%s%s", p->name, text,
                    p->min, p->max, *p->unit ? " " : "", p->unit);
 }
@@ -179,6 +237,17 @@ int ws_config_set(ws_config *c, const char *assignment, ws_error *err)
     return ws_param_parse(id, eq + 1, &c->v[id], err);
 }
 
+int ws_config_assign(ws_config *c, uint8_t *given, const char *assignment, ws_error *err)
+{
+    if (ws_config_set(c, assignment, err))
+        return -1;
+    const char *eq = strchr(assignment, '=');
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)(eq - assignment), assignment);
+    given[ws_param_find(name)] = 1;
+    return 0;
+}
+
 const char *ws_param_choice(int id, int64_t i, char *buf, size_t len)
 {
     const char *p = ws_params[id].choices;
@@ -221,12 +290,7 @@ void ws_params_print(FILE *out)
     for (int i = 0; i < WS_NPARAMS; i++) {
         const ws_param_def *p = &ws_params[i];
         char def[64], range[128];
-        ws_value v;
-        if (p->type == WS_PT_FLOAT)
-            v.f = p->def;
-        else
-            v.i = (int64_t)p->def;
-        ws_param_format(i, v, def, sizeof def);
+        ws_param_format(i, default_value(i), def, sizeof def);
         if (p->type == WS_PT_CHOICE)
             snprintf(range, sizeof range, "%s", p->choices);
         else
@@ -234,5 +298,60 @@ void ws_params_print(FILE *out)
         fprintf(out, "%-18s %-7s %-12s %-10s %-28s %s\n", p->name,
                 p->type == WS_PT_INT ? "int" : p->type == WS_PT_FLOAT ? "float" : "choice",
                 def, p->unit, range, p->desc);
+    }
+    fprintf(out, "\npresets (preset=NAME: the registry defaults, then these values, then every value given "
+                 "explicitly; sources: warpsweep params --presets)\n");
+    ws_presets_print(out, 0);
+}
+
+/* ---- presets ---- */
+
+void ws_config_apply_preset(ws_config *c, const uint8_t *given)
+{
+    int64_t preset = c->v[WS_P_preset].i;
+    for (int i = 0; i < WS_NPARAMS; i++)
+        if (preset_controlled[i] && !(given && given[i]))
+            c->v[i] = default_value(i);
+    for (int k = 0; k < ws_npreset_values; k++) {
+        int id = ws_preset_values[k].param;
+        if (preset_parsed[k].preset == preset && preset_parsed[k].ok && !(given && given[id]))
+            c->v[id] = preset_parsed[k].v;
+    }
+}
+
+int ws_preset_get(int64_t preset, int id, ws_value *out)
+{
+    for (int k = 0; k < ws_npreset_values; k++)
+        if (preset_parsed[k].preset == preset && ws_preset_values[k].param == id && preset_parsed[k].ok) {
+            *out = preset_parsed[k].v;
+            return 1;
+        }
+    return 0;
+}
+
+void ws_presets_print(FILE *out, int sources)
+{
+    const ws_param_def *p = &ws_params[WS_P_preset];
+    if (sources)
+        fprintf(out, "%-8s %-20s %-10s %s\n", "preset", "parameter", "value", "source");
+    for (int64_t preset = 1; preset < p->nchoices; preset++) {
+        char name[64];
+        ws_param_choice(WS_P_preset, preset, name, sizeof name);
+        int col = sources ? 0 : fprintf(out, "%-8s", name);
+        for (int k = 0; k < ws_npreset_values; k++) {
+            const ws_preset_value *e = &ws_preset_values[k];
+            if (preset_parsed[k].preset != preset)
+                continue;
+            if (sources) {
+                fprintf(out, "%-8s %-20s %-10s %s\n", name, ws_params[e->param].name, e->value, e->source);
+                continue;
+            }
+            int w = (int)(strlen(ws_params[e->param].name) + strlen(e->value)) + 2;
+            if (col + w > 100 && col > 8)
+                col = fprintf(out, "\n%8s", "") - 1;
+            col += fprintf(out, " %s=%s", ws_params[e->param].name, e->value);
+        }
+        if (!sources)
+            fputc('\n', out);
     }
 }

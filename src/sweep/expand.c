@@ -220,6 +220,8 @@ void ws_sweep_point_raw(const ws_sweep *sw, uint64_t raw, uint64_t k, ws_point *
             break;
         }
     }
+    /* the preset first, then the values the sweep gives; derived values below see both */
+    ws_config_apply_preset(&pt->cfg, sw->given);
     pt->seed = p->seed_id >= 0 ? (uint64_t)pt->cfg.v[p->seed_id].i : seed_digit;
     if (!sw->nderived)
         return;

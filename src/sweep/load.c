@@ -664,6 +664,31 @@ static int order_derived(ctx *c)
     return 0;
 }
 
+/* A preset on an axis makes every parameter it sets, and the sweep does not
+ * give, vary with it: mark those whose value differs between the axis's
+ * presets (none included, which is the registry defaults). */
+static void mark_preset_varying(ws_sweep *sw)
+{
+    int axis = sw->param_axis[WS_P_preset];
+    if (axis < 0)
+        return;
+    const ws_axis *a = &sw->axes[axis];
+    int j = 0;
+    while (a->params[j] != WS_P_preset)
+        j++;
+    ws_config first, cfg;
+    for (uint64_t d = 0; d < a->n; d++) {
+        ws_config_defaults(&cfg);
+        cfg.v[WS_P_preset] = a->values[d * (uint64_t)a->nparams + (uint64_t)j].v;
+        ws_config_apply_preset(&cfg, sw->given);
+        if (d == 0)
+            first = cfg;
+        for (int i = 0; i < WS_NPARAMS; i++)
+            if (!sw->given[i] && memcmp(&cfg.v[i], &first.v[i], sizeof cfg.v[i]) != 0)
+                sw->varying[i] = 1;
+    }
+}
+
 static const char *const top_keys[] = {"name", "description", "workload", "base", "grid", "zip", "exclude", "repeat"};
 
 static int valid_name(const char *s)
@@ -762,6 +787,11 @@ static int parse_sweep(ctx *c, yaml_node_t *root, const char *default_name)
     }
     for (int e = 0; e < sw->nexprs; e++)
         sw->varying[sw->expr_param[e]] = 1;
+    for (int i = 0; i < WS_NPARAMS; i++)
+        sw->given[i] = c->where[i] != 0;
+    if (sw->repeat > 1)
+        sw->given[ws_param_find("seed")] = 1;
+    mark_preset_varying(sw);
 
     /* workloads: always for run; for expand only when an expression needs their properties */
     int need = c->opts && c->opts->load_workloads;

@@ -31,7 +31,7 @@ def workload(tmp, W, iters):
 
 def run(path, **kv):
     args = [BIN, "sim", path, "--json"]
-    base = dict(issue="blocking", schedulers=1, issue_width=1, warps=64, max_ctas=64, cores=1)
+    base = dict(preset="seed", issue="blocking", schedulers=1, issue_width=1, warps=64, max_ctas=64, cores=1)
     base.update(kv)
     for k, v in base.items():
         args += ["--set", "%s=%s" % (k, v)]

@@ -35,23 +35,23 @@ def spinlock():
     # losers: SIMT deadlock (a livelock), proven within 100,000 cycles.
     for issue in ("scoreboard", "blocking"):
         for s in SCHEDULERS:
-            j, _ = sim("spinlock", divergence="stack", scheduler=s, issue=issue)
+            j, _ = sim("spinlock", preset="seed", divergence="stack", scheduler=s, issue=issue)
             expect(j["status"] == "deadlock", "spinlock stack %s %s: status %s" % (s, issue, j["status"]))
             expect(j["cycles"] <= 100000, "spinlock stack %s %s: found at cycle %d <= 100000" % (s, issue, j["cycles"]))
             expect("pc" in j["message"] and "line" in j["message"], "spinlock stack message names PCs and lines: %s" % j["message"][:100])
     # barrier: completes, counter = 32 (each thread once), mutex = 0 (released)
     for issue in ("scoreboard", "blocking"):
         for s in SCHEDULERS:
-            j, err = sim("spinlock", ["--dump", "counter"], divergence="barrier", scheduler=s, issue=issue)
+            j, err = sim("spinlock", ["--dump", "counter"], preset="seed", divergence="barrier", scheduler=s, issue=issue)
             expect(j["status"] == "ok", "spinlock barrier %s %s: status %s %s" % (s, issue, j["status"], j.get("message", "")))
             expect(err.strip().split()[-1:] == ["32"], "spinlock barrier %s %s: counter dump %r == 32" % (s, issue, err.strip()[-20:]))
-            j, err = sim("spinlock", ["--dump", "mutex"], divergence="barrier", scheduler=s, issue=issue)
+            j, err = sim("spinlock", ["--dump", "mutex"], preset="seed", divergence="barrier", scheduler=s, issue=issue)
             expect(err.strip().split()[-1:] == ["0"], "spinlock barrier %s %s: mutex dump %r == 0" % (s, issue, err.strip()[-20:]))
 
 
 def trace(div, L, tmp):
     path = os.path.join(tmp, "ifelse_%s.csv" % div)
-    j, _ = sim("ifelse", ["--trace", path], divergence=div, mem_latency=L)
+    j, _ = sim("ifelse", ["--trace", path], preset="seed", divergence=div, mem_latency=L)
     with open(path) as f:
         rows = list(csv.DictReader(f))
     return j, rows
