@@ -154,12 +154,32 @@ void ws_livelock_reset(ws_simrun *r)
 static uint64_t rel(uint64_t t, uint64_t now) { return t > now ? t - now : 0; }
 
 /* Core ci's part of the state (its schedulers, CTA slots and warps). */
+/* The structural state (pipe.c) the future depends on: when units, the LD/ST
+ * pipe, collectors, register banks and fetch ports free, relative to now. */
+static uint64_t pipe_hash(const ws_simrun *r, const ws_core *c, uint64_t h)
+{
+    uint64_t now = r->now;
+    for (uint32_t s = 0; s < r->nsched; s++) {
+        const ws_pipe *p = &c->pipes[s];
+        for (int u = 0; u < WS_NUNITS; u++) h = ws_hmix(h, rel(p->unit_free[u], now));
+        for (uint32_t k = 0; k < r->ncoll; k++) h = ws_hmix(h, rel(p->coll_free[k], now));
+        if (r->ncoll)
+            for (uint32_t b = 0; b < r->rf_banks; b++)
+                h = ws_hmix(h, p->bank_cycle[b] >= now ? (p->bank_cycle[b] - now) << 8 | p->bank_used[b] : 0);
+    }
+    h = ws_hmix(h, rel(c->lsu_free, now));
+    if (r->ibuf)
+        for (uint32_t k = 0; k < r->fetch_width; k++) h = ws_hmix(h, rel(c->fetch_free[k], now));
+    return h;
+}
+
 static uint64_t core_hash(ws_simrun *r, uint32_t ci, uint64_t h, int only_rel)
 {
     uint64_t now = r->now;
     uint32_t used = r->ctas_per_core * r->warps_per_cta;
     ws_core *c = &r->cores[ci];
     for (uint32_t s = 0; s < r->nsched; s++) h = c->scheds[s].ops->hash(&c->scheds[s], h);
+    h = pipe_hash(r, c, h);
     for (uint32_t s = 0; s < r->ctas_per_core; s++) {
         ws_ccta *ct = &c->ctas[s];
         h = ws_hmix(h, ct->live);
@@ -184,6 +204,8 @@ static uint64_t core_hash(ws_simrun *r, uint32_t ci, uint64_t h, int only_rel)
                 if (!only_rel || is_rel(r, q)) h = ws_hmix(h, w->fw.regs[(size_t)q * r->ws + l]);
         }
         h = ws_hmix(h, rel(w->busy_until, now));
+        if (r->ibuf) h = ws_hmix(ws_hmix(h, ((uint64_t)w->ib_pc << 32) | w->ib_left), rel(w->ib_ready, now));
+        h = ws_hmix(h, ((uint64_t)w->next_pc << 8) | w->last_unit);
         for (uint32_t q = 0; q < r->nregs; q++)
             if (w->sb_ready[q] > now) {
                 h = ws_hmix(h, q);
