@@ -17,7 +17,7 @@ command -v mpirun > /dev/null || { echo "FAIL: MPI is built in but mpirun is mis
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-MPIRUN=(timeout 120 mpirun --oversubscribe --allow-run-as-root)
+MPIRUN=(timeout 600 mpirun --oversubscribe --allow-run-as-root)
 
 # one expensive point: a copy of the latency workload with 40000 iterations instead of 64
 sed -e "s|kernel: latency.ptx|kernel: $SRC/sweeps/kernels/latency.ptx|" -e 's|params: \[one, out, 64\]|params: [one, out, 40000]|' \
