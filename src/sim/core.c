@@ -363,12 +363,7 @@ static uint64_t all_wait_busy(const ws_simrun *r, const ws_core *c, const ws_pip
     uint64_t first = WS_NEVER;
     for (uint8_t res = 0; res < WS_NUNITS + 2; res++) {
         if (!p->n_res[res]) continue;
-        uint64_t t = res == WS_RES_LSU ? c->lsu_free
-                     : res == WS_RES_COLLECTOR ? 0 : p->unit_free[res];
-        if (res == WS_RES_COLLECTOR) {
-            t = p->coll_free[0];
-            for (uint32_t k = 1; k < r->ncoll; k++) if (p->coll_free[k] < t) t = p->coll_free[k];
-        }
+        uint64_t t = ws_pipe_resource_free(r, c, p, res);
         if (t <= now) return 0;
         if (t < first) first = t;
     }

@@ -222,6 +222,7 @@ uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws_cwarp *w, con
 enum { WS_RES_LSU = WS_NUNITS, WS_RES_COLLECTOR, WS_RES_NONE = 0xff };
 /* The cycle from which resource `res` of w's scheduler is free. */
 uint64_t ws_resource_free(const ws_simrun *r, const ws_core *c, const ws_cwarp *w, uint8_t res);
+uint64_t ws_pipe_resource_free(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint8_t res);
 /* Cycle from which the instruction at pc is in w's instruction buffer; books
  * a refetch when it is not (a switch of splits). */
 uint64_t ws_front_end_ready_at(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t pc, uint64_t now);

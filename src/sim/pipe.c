@@ -167,7 +167,11 @@ uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws_cwarp *w, con
 
 uint64_t ws_resource_free(const ws_simrun *r, const ws_core *c, const ws_cwarp *w, uint8_t res)
 {
-    const ws_pipe *p = &c->pipes[w->sched];
+    return ws_pipe_resource_free(r, c, &c->pipes[w->sched], res);
+}
+
+uint64_t ws_pipe_resource_free(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint8_t res)
+{
     if (res == WS_RES_LSU) return c->lsu_free;
     if (res == WS_RES_COLLECTOR) return p->coll_free[earliest_collector(r, p)];
     return p->unit_free[res];
