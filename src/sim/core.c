@@ -248,6 +248,14 @@ int ws_core_parked_at_barrier(const ws_core *c, uint32_t slot)
 }
 
 /* ------------------------------------------------------------ launching -- */
+/* An event (a warp added, finished, parked or released) may let a warp of
+ * scheduler p issue earlier than p's cached bounds say. */
+static void pipe_changed(ws_pipe *p)
+{
+    p->idle_until = 0;
+    p->hard_min = 0;
+}
+
 static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
 {
     ws_ccta *ct = &c->ctas[slot];
@@ -311,7 +319,7 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         r->div->init(&r->divctx, w->div, w->fw.valid);
         ws_sched *s = &c->scheds[w->sched];
         s->ops->add(s, hw);
-        c->pipes[w->sched].idle_until = 0;
+        pipe_changed(&c->pipes[w->sched]);
     }
     c->live_ctas++;
 }
@@ -355,17 +363,25 @@ static void note_stall(ws_core *c, ws_cwarp *w, uint8_t res, uint64_t until)
     w->stall_res = res;
 }
 
-/* Every live warp of scheduler p waits for a resource busy at `now`: returns
- * the cycle the first of them frees (> now), else 0. */
-static uint64_t all_wait_busy(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint64_t now)
+/* No warp of scheduler p can issue at `now`: every live warp waits either
+ * for a resource busy at `now` or (hard_min) for something that ends later.
+ * Returns the first cycle one of them may issue (> now) and sets *why, else
+ * 0 (walk the warps). */
+static uint64_t none_can_issue(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint64_t now, uint8_t *why)
 {
-    if (!p->n_live || p->n_waiting != p->n_live) return 0;
+    if (!p->n_live) return 0;
     uint64_t first = WS_NEVER;
+    *why = WS_STALL_UNIT;
+    if (p->n_waiting != p->n_live) {
+        if (p->hard_min <= now) return 0;
+        first = p->hard_min;
+        *why = p->hard_reason;
+    }
     for (uint8_t res = 0; res < WS_NUNITS + 2; res++) {
         if (!p->n_res[res]) continue;
         uint64_t t = ws_pipe_resource_free(r, c, p, res);
         if (t <= now) return 0;
-        if (t < first) first = t;
+        if (t <= first) { first = t; *why = WS_STALL_UNIT; }
     }
     return first;
 }
@@ -374,7 +390,7 @@ static uint64_t all_wait_busy(const ws_simrun *r, const ws_core *c, const ws_pip
 /* Tells the warp's scheduler that its CTA-barrier or exit state changed. */
 static void note_parking(ws_core *c, ws_cwarp *w, uint32_t slot)
 {
-    c->pipes[w->sched].idle_until = 0;
+    pipe_changed(&c->pipes[w->sched]);
     ws_sched *s = &c->scheds[w->sched];
     if (s->ops->parking) s->ops->parking(s, slot);
 }
@@ -505,7 +521,7 @@ static void warp_finished(ws_simrun *r, ws_core *c, uint32_t slot)
     ws_sched *s = &c->scheds[w->sched];
     s->ops->remove(s, slot);
     forget_stall(c, w);
-    c->pipes[w->sched].idle_until = 0;
+    pipe_changed(&c->pipes[w->sched]);
     c->pipes[w->sched].n_live--;
     uint32_t d, sp;
     r->div->stats(w->div, &d, &sp);
@@ -860,10 +876,55 @@ static uint64_t split_ready_at(const ws_simrun *r, const ws_cwarp *w, const ws_s
     return t;
 }
 
-/* After w issued at `now`: if its next instruction (one split) will have its
- * operands at now + 1 but a busy unit, LD/ST pipe or collector, record the
- * stall the try at now + 1 would find, so that the scheduler can skip
- * cycles in which every warp waits for a busy unit (all_wait_busy). */
+/* The resources some warp of p waits for that are busy at `now`, as a bit
+ * mask, and the first cycle one of them frees. */
+static uint32_t busy_resources(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint64_t now,
+                               uint64_t *first)
+{
+    uint32_t mask = 0;
+    if (!p->n_waiting) return 0;
+    for (uint8_t res = 0; res < WS_NUNITS + 2; res++) {
+        if (!p->n_res[res]) continue;
+        uint64_t t = ws_pipe_resource_free(r, c, p, res);
+        if (t <= now) continue;
+        mask |= 1u << res;
+        if (t < *first) *first = t;
+    }
+    return mask;
+}
+
+/* The warp a walk of `walked` warps from list[start] ended at. */
+static ws_cwarp *last_issuer(ws_core *c, const uint32_t *list, uint32_t start, uint32_t walked, uint32_t n)
+{
+    return &c->warps[list[(start + walked - 1) % n]];
+}
+
+/* After a walk: the walk saw hm (reason hr) as the least wake of the warps
+ * it passed that do not wait for a resource. A walk over every warp knows
+ * the bound exactly; a walk that stopped at `issuer` lowers the old bound by
+ * what it saw and by the issuer's new wake (the warps after it did not
+ * change). */
+static void note_hard_min(const ws_core *c, ws_pipe *p, const ws_cwarp *issuer, int all, uint64_t hm, uint8_t hr)
+{
+    (void)c;
+    if (issuer && issuer->stall_res == WS_RES_NONE && issuer->wake < hm) {
+        hm = issuer->wake;
+        hr = issuer->wake_reason;
+    }
+    if (all && !issuer) {
+        p->hard_min = hm;
+        p->hard_reason = hr;
+    } else if (hm < p->hard_min) {
+        p->hard_min = hm;
+        p->hard_reason = hr;
+    }
+}
+
+/* After w issued at `now`: record when the try at now + 1 would find its
+ * next instruction (one split) stalled, exactly as try_warp would: waiting
+ * for an operand (a wake time), or with its operands but a busy unit, LD/ST
+ * pipe or collector (a resource stall). The scheduler can then skip cycles
+ * in which no warp can issue (none_can_issue) without trying each warp. */
 static void prestall(ws_simrun *r, ws_core *c, ws_cwarp *w, uint64_t now)
 {
     const ws_split *sps;
@@ -874,8 +935,14 @@ static void prestall(ws_simrun *r, ws_core *c, ws_cwarp *w, uint64_t now)
     const ws_inst *in = &r->k->insts[sp.pc];
     if (ws_warp_membermask(in)) return;
     uint8_t why, res = WS_RES_NONE;
-    uint64_t t = ws_pipe_ready_at(r, c, w, in, now + 1, &why, &res);
-    if (t <= now + 1 || res == WS_RES_NONE || split_ready_at(r, w, &sp, in, now + 1, &why) > now + 1) return;
+    uint64_t t = split_ready_at(r, w, &sp, in, now + 1, &why);
+    if (t > now + 1) {
+        w->wake = t;
+        w->wake_reason = why;
+        return;
+    }
+    t = ws_pipe_ready_at(r, c, w, in, now + 1, &why, &res);
+    if (t <= now + 1 || res == WS_RES_NONE) return;
     w->wake = t;
     w->wake_reason = WS_STALL_UNIT;
     note_stall(c, w, res, t);
@@ -1332,10 +1399,11 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                     if (pp->idle_until < next_wake) next_wake = pp->idle_until;
                     continue;
                 }
-                uint64_t busy = s->ops->next_event ? 0 : all_wait_busy(r, c, pp, now);
-                if (busy) {            /* every warp waits for a busy unit */
-                    r->idle[WS_STALL_UNIT] += r->width;
-                    reasons[ci * r->nsched + si] = WS_STALL_UNIT;
+                uint8_t busy_why;
+                uint64_t busy = s->ops->next_event ? 0 : none_can_issue(r, c, pp, now, &busy_why);
+                if (busy) {
+                    r->idle[busy_why] += r->width;
+                    reasons[ci * r->nsched + si] = busy_why;
                     if (busy < next_wake) next_wake = busy;
                     continue;
                 }
@@ -1343,16 +1411,19 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                 uint32_t start;
                 uint32_t n = s->ops->order(s, now, &list, &start);
                 uint32_t issued = 0;
-                uint64_t mw = WS_NEVER;
-                uint8_t mr = n ? WS_STALL_SYNC : WS_STALL_EMPTY;
-                uint32_t j = start;
+                uint64_t mw = WS_NEVER, hm = WS_NEVER, busy_first = WS_NEVER;
+                uint8_t mr = n ? WS_STALL_SYNC : WS_STALL_EMPTY, hr = mr;
+                uint32_t j = start, walked = 0;
+                uint32_t busy_res = busy_resources(r, c, pp, now, &busy_first);
                 /* one warp issues per scheduler and cycle: the first in the
                  * policy's order that can, then up to issue_width - 1 more of
                  * its instructions (dual issue) */
-                for (uint32_t i = 0; i < n && !issued; i++, j = (j + 1 == n ? 0 : j + 1)) {
+                for (uint32_t i = 0; i < n && !issued; i++, j = (j + 1 == n ? 0 : j + 1), walked++) {
                     uint32_t slot = list[j];
                     ws_cwarp *w = &c->warps[slot];
                     if (!w->live) continue;
+                    /* waits only for a resource busy now (busy_first covers it) */
+                    if (w->stall_res != WS_RES_NONE && (busy_res >> w->stall_res & 1)) continue;
                     uint64_t wk = w->wake;
                     if (wk <= now && w->stall_res != WS_RES_NONE) {
                         /* still only waiting for a unit another warp took: no full try */
@@ -1362,10 +1433,12 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                     }
                     if (wk > now) {
                         if (wk < mw) { mw = wk; mr = w->wake_reason; }
+                        if (w->stall_res == WS_RES_NONE && wk < hm) { hm = wk; hr = w->wake_reason; }
                         continue;
                     }
                     int rc = try_warp(r, c, slot, now, 0, NULL);
                     if (rc < 0) goto done;
+                    if (rc == 0 && w->stall_res == WS_RES_NONE && w->wake < hm) { hm = w->wake; hr = w->wake_reason; }
                     if (rc > 0) {
                         issued++;
                         w->last_issue = now + 1;   /* 0: never (deadlock.c: starvation) */
@@ -1383,7 +1456,9 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                         mr = w->wake_reason;
                     }
                 }
+                if (busy_first <= mw) { mw = busy_first; mr = WS_STALL_UNIT; }
                 if (issued) issued_any = 1;
+                note_hard_min(c, pp, issued ? last_issuer(c, list, start, walked, n) : NULL, walked == n, hm, hr);
                 if (issued < r->width) r->idle[mr] += r->width - issued;
                 reasons[ci * r->nsched + si] = mr;
                 uint64_t until = mw;

@@ -36,6 +36,14 @@ typedef struct ws_pipe {
      * or released). Spares the walk over warps waiting for a busy unit. */
     uint64_t idle_until;
     uint8_t idle_reason;
+    /* A lower bound of the wake of every live warp that does not wait only
+     * for a resource (stall_res NONE), with the stall reason of the warp
+     * that set it; exact after a cycle the scheduler walked all its warps,
+     * lowered by the warps a later walk touches, 0 (unknown) when an event
+     * may have changed it (as idle_until). With the resource counts below it
+     * lets a cycle in which no warp can issue be skipped without a walk. */
+    uint64_t hard_min;
+    uint8_t hard_reason;
     /* live warps of the scheduler, and how many of them wait only for each
      * resource (ws_cwarp.stall_res): when all do and every such resource is
      * busy, the cycle is skipped without walking the warps */
