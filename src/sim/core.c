@@ -310,6 +310,8 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         w->next_pc = UINT32_MAX;
         w->last_unit = WS_NUNITS;
         w->stall_res = WS_RES_NONE;
+        w->deps_pc = UINT32_MAX;
+        c->walk[hw] = WS_WALK_TRY;
         c->pipes[w->sched].n_live++;
         memset(w->lane_ready, 0, sizeof(uint64_t) * r->ws);
         memset(w->lane_mem, 0, r->ws);
@@ -346,9 +348,10 @@ static void forget_stall(ws_core *c, ws_cwarp *w)
 {
     if (w->stall_res == WS_RES_NONE) return;
     ws_pipe *p = &c->pipes[w->sched];
-    p->n_res[w->stall_res]--;
+    if (!--p->n_res[w->stall_res]) p->res_mask &= ~(1u << w->stall_res);
     p->n_waiting--;
     w->stall_res = WS_RES_NONE;
+    c->walk[w - c->warps] = WS_WALK_TRY;
 }
 
 /* w waits for resource res until `until` and for nothing else. */
@@ -358,9 +361,10 @@ static void note_stall(ws_core *c, ws_cwarp *w, uint8_t res, uint64_t until)
     w->stall_wake = until;
     if (res == WS_RES_NONE) return;
     ws_pipe *p = &c->pipes[w->sched];
-    p->n_res[res]++;
+    if (!p->n_res[res]++) p->res_mask |= 1u << res;
     p->n_waiting++;
     w->stall_res = res;
+    c->walk[w - c->warps] = res;
 }
 
 /* No warp of scheduler p can issue at `now`: every live warp waits either
@@ -377,8 +381,8 @@ static uint64_t none_can_issue(const ws_simrun *r, const ws_core *c, const ws_pi
         first = p->hard_min;
         *why = p->hard_reason;
     }
-    for (uint8_t res = 0; res < WS_NUNITS + 2; res++) {
-        if (!p->n_res[res]) continue;
+    for (uint32_t m = p->res_mask; m; m &= m - 1) {
+        uint8_t res = (uint8_t)__builtin_ctz(m);
         uint64_t t = ws_pipe_resource_free(r, c, p, res);
         if (t <= now) return 0;
         if (t <= first) { first = t; *why = WS_STALL_UNIT; }
@@ -455,6 +459,7 @@ static void cta_release(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t bar, uin
         if (!r->div->per_lane_blocking || done > w->busy_until)
             if (done > w->busy_until) w->busy_until = done;
         w->wake = 0;
+        w->deps_pc = UINT32_MAX;
         forget_stall(c, w);
     }
     if (done > r->last_complete) r->last_complete = done;
@@ -521,6 +526,7 @@ static void warp_finished(ws_simrun *r, ws_core *c, uint32_t slot)
     ws_sched *s = &c->scheds[w->sched];
     s->ops->remove(s, slot);
     forget_stall(c, w);
+    c->walk[slot] = WS_WALK_DEAD;
     pipe_changed(&c->pipes[w->sched]);
     c->pipes[w->sched].n_live--;
     uint32_t d, sp;
@@ -625,6 +631,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         return -1;
     }
     w->wake = 0;
+    w->deps_pc = UINT32_MAX;
     forget_stall(c, w);
     ws_ccta *ct = &c->ctas[w->cta_slot];
     if (is_cta_barrier(in) && eff.executed) {
@@ -814,6 +821,7 @@ static int issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_sp
         }
     }
     w->wake = 0;
+    w->deps_pc = UINT32_MAX;
     forget_stall(c, w);
     if (w->held && r->div->parked) {
         note_parking(c, w, slot);
@@ -876,18 +884,18 @@ static uint64_t split_ready_at(const ws_simrun *r, const ws_cwarp *w, const ws_s
     return t;
 }
 
-/* The resources some warp of p waits for that are busy at `now`, as a bit
- * mask, and the first cycle one of them frees. */
-static uint32_t busy_resources(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint64_t now,
+/* The walk's skip mask (ws_core.walk): dead warps and the resources some
+ * warp of p waits for that are busy at `now`; *first: the first cycle one
+ * of them frees. */
+static uint64_t busy_resources(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint64_t now,
                                uint64_t *first)
 {
-    uint32_t mask = 0;
-    if (!p->n_waiting) return 0;
-    for (uint8_t res = 0; res < WS_NUNITS + 2; res++) {
-        if (!p->n_res[res]) continue;
+    uint64_t mask = 1ull << WS_WALK_DEAD;
+    for (uint32_t m = p->res_mask; m; m &= m - 1) {
+        uint8_t res = (uint8_t)__builtin_ctz(m);
         uint64_t t = ws_pipe_resource_free(r, c, p, res);
         if (t <= now) continue;
-        mask |= 1u << res;
+        mask |= 1ull << res;
         if (t < *first) *first = t;
     }
     return mask;
@@ -941,6 +949,8 @@ static void prestall(ws_simrun *r, ws_core *c, ws_cwarp *w, uint64_t now)
         w->wake_reason = why;
         return;
     }
+    w->deps_pc = sp.pc;
+    w->deps_mask = sp.mask;
     t = ws_pipe_ready_at(r, c, w, in, now + 1, &why, &res);
     if (t <= now + 1 || res == WS_RES_NONE) return;
     w->wake = t;
@@ -999,7 +1009,8 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
         }
         uint64_t t = 0;
         uint8_t why = WS_STALL_DEP;
-        for (uint32_t q = 0; q < nparts; q++) {
+        int known = nparts == 1 && sp->pc == w->deps_pc && sp->mask == w->deps_mask;
+        for (uint32_t q = 0; q < nparts && !known; q++) {
             const ws_split *pq = nparts > 1 ? &parts[q] : sp;
             uint8_t wq;
             uint64_t tq = split_ready_at(r, w, pq, &insts[pq->pc], now, &wq);
@@ -1211,7 +1222,9 @@ static int setup(ws_sim *sim, ws_simrun *r)
         c->ctas = arena_alloc(sim, sizeof(ws_ccta) * (r->ctas_per_core ? r->ctas_per_core : 1));
         c->scheds = arena_alloc(sim, sizeof(ws_sched) * r->nsched);
         c->pipes = arena_alloc(sim, sizeof(ws_pipe) * r->nsched);
-        if (!c->ll || !c->warps || !c->ctas || !c->scheds || !c->pipes) goto oom;
+        c->walk = arena_alloc(sim, r->nwarps ? r->nwarps : 1);
+        if (!c->ll || !c->warps || !c->ctas || !c->scheds || !c->pipes || !c->walk) goto oom;
+        memset(c->walk, WS_WALK_DEAD, r->nwarps);
         uint32_t used = r->ctas_per_core * r->warps_per_cta;
         for (uint32_t w = 0; w < used; w++) {
             ws_cwarp *cw = &c->warps[w];
@@ -1414,16 +1427,18 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                 uint64_t mw = WS_NEVER, hm = WS_NEVER, busy_first = WS_NEVER;
                 uint8_t mr = n ? WS_STALL_SYNC : WS_STALL_EMPTY, hr = mr;
                 uint32_t j = start, walked = 0;
-                uint32_t busy_res = busy_resources(r, c, pp, now, &busy_first);
+                uint64_t skip = busy_resources(r, c, pp, now, &busy_first);
+                const uint8_t *walk = c->walk;
                 /* one warp issues per scheduler and cycle: the first in the
                  * policy's order that can, then up to issue_width - 1 more of
                  * its instructions (dual issue) */
-                for (uint32_t i = 0; i < n && !issued; i++, j = (j + 1 == n ? 0 : j + 1), walked++) {
+                while (walked < n && !issued) {
                     uint32_t slot = list[j];
+                    walked++;
+                    if (++j == n) j = 0;
+                    /* dead, or waits only for a resource busy now (busy_first covers it) */
+                    if (skip >> walk[slot] & 1) continue;
                     ws_cwarp *w = &c->warps[slot];
-                    if (!w->live) continue;
-                    /* waits only for a resource busy now (busy_first covers it) */
-                    if (w->stall_res != WS_RES_NONE && (busy_res >> w->stall_res & 1)) continue;
                     uint64_t wk = w->wake;
                     if (wk <= now && w->stall_res != WS_RES_NONE) {
                         /* still only waiting for a unit another warp took: no full try */

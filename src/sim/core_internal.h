@@ -49,6 +49,7 @@ typedef struct ws_pipe {
      * busy, the cycle is skipped without walking the warps */
     uint32_t n_live, n_waiting;
     uint32_t n_res[WS_NUNITS + 2];
+    uint32_t res_mask;                       /* bit res set iff n_res[res] > 0 */
 } ws_pipe;
 
 #define WS_CTA_BARS 16
@@ -101,6 +102,11 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
                                         stall_wake: the scheduler re-checks the resource without a
                                         full try (forget_stall when anything else changes) */
     uint64_t stall_wake;
+    /* prestall found the operands of the split (deps_pc, deps_mask) ready:
+     * they stay ready until the warp issues or a CTA barrier releases it
+     * (the only writers of its scoreboard), so try_warp need not look again */
+    uint32_t deps_pc;
+    uint64_t deps_mask;
 } ws_cwarp;
 
 /* Per-core livelock search (deadlock.c, per_core_check): Brent's cycle
@@ -126,6 +132,11 @@ typedef struct ws_core {
     uint32_t live_ctas;
     uint64_t next_age;
     ws_llcore *ll;                   /* livelock search (deadlock.c) */
+    /* per warp slot, what the issue loop's walk needs first, in one byte:
+     * WS_WALK_DEAD (not live), the resource it waits for only (stall_res)
+     * or WS_WALK_TRY; a walk passes warps whose byte's bit is set in its
+     * skip mask without touching their ws_cwarp */
+    uint8_t *walk;
 } ws_core;
 
 /* Livelock proof with memory changing in the loop (deadlock.c). */
@@ -228,6 +239,7 @@ uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws_cwarp *w, con
 /* Resources a structural stall waits for: a unit (ws_unit), the LD/ST pipe,
  * the collectors; WS_RES_NONE: none. */
 enum { WS_RES_LSU = WS_NUNITS, WS_RES_COLLECTOR, WS_RES_NONE = 0xff };
+enum { WS_WALK_DEAD = 62, WS_WALK_TRY = 63 };   /* ws_core.walk, beside resources < 32 */
 /* The cycle from which resource `res` of w's scheduler is free. */
 uint64_t ws_resource_free(const ws_simrun *r, const ws_core *c, const ws_cwarp *w, uint8_t res);
 uint64_t ws_pipe_resource_free(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint8_t res);
