@@ -94,6 +94,74 @@ static void test_swl(void **st)
     ASSERT_ORDER(&s, 2, 1, 3);                /* the next oldest enters the window */
 }
 
+/* Warp w waits at a CTA barrier (every live lane held), or not. */
+static void park(uint32_t w, int parked)
+{
+    fake_warps[w].live = 1;
+    fake_warps[w].fw.valid = 1;
+    fake_warps[w].held = parked ? 1 : 0;
+    if (!parked) fake_warps[w].wake = 0;      /* as cta_release does */
+}
+
+static void wait_mem(uint32_t w, uint64_t until)
+{
+    fake_warps[w].wake = until;
+    fake_warps[w].wake_reason = WS_STALL_MEM;
+}
+
+/* fetch_group, groups of 2: warps 0..5 form groups {0,1} {2,3} {4,5}.  The
+ * first warp of each expected order is the one that issues in that cycle.
+ *   t0: group 0 active, nothing issued yet           0 1 | 2 3 4 5
+ *   t1: round-robin after 0 inside the group          1 0 | 2 3 4 5
+ *   t2: after 1, wrapping inside the group            0 1 | ...
+ *   t3: 0 and 1 wait on loads (until 100): group 0 is stalled, group 1
+ *       takes over; 1 (last issued) is not in it: it starts at 2
+ *                                                     2 3 | 4 5 0 1
+ *   t4: after 2                                       3 2 | 4 5 0 1
+ *   t5: 2 waits on a load (until 50), 3 is parked at a CTA barrier: group 1
+ *       is stalled (a parked warp counts as a long wait), group 2 takes over
+ *                                                     4 5 | 0 1 2 3
+ *   t6: 4 waits on a dependency only: no switch       4 5 | 0 1 2 3
+ *   t7: 4 and 5 wait on loads (200, 300): every group is stalled, group 2
+ *       stays; the next event is the end of the earliest long wait outside
+ *       it, warp 2's at 50 (3 is parked: no time event)
+ *   t50: 2's load is back: group 0 is still stalled (until 100), group 1 is
+ *       not: it takes over, round-robin after 2 (the last issued in it)
+ *                                                     3 2 | 4 5 0 1 */
+static void test_fetch_group(void **st)
+{
+    (void)st;
+    ws_sched s = mk(&ws_sched_fetch_group, 2);
+    for (uint32_t w = 0; w < 6; w++) s.ops->add(&s, w);
+    ASSERT_ORDER(&s, 0, 0, 1, 2, 3, 4, 5);
+    s.ops->issued(&s, 0, 0);
+    ASSERT_ORDER(&s, 1, 1, 0, 2, 3, 4, 5);
+    s.ops->issued(&s, 1, 1);
+    ASSERT_ORDER(&s, 2, 0, 1, 2, 3, 4, 5);
+    wait_mem(0, 100); wait_mem(1, 100);
+    ASSERT_ORDER(&s, 3, 2, 3, 4, 5, 0, 1);
+    s.ops->issued(&s, 2, 3);
+    ASSERT_ORDER(&s, 4, 3, 2, 4, 5, 0, 1);
+    wait_mem(2, 50); park(3, 1);
+    ASSERT_ORDER(&s, 5, 4, 5, 0, 1, 2, 3);
+    assert_int_equal(s.ops->next_event(&s, 5), UINT64_MAX);   /* group 2 can issue */
+    fake_warps[4].wake = 10; fake_warps[4].wake_reason = WS_STALL_DEP;
+    ASSERT_ORDER(&s, 6, 4, 5, 0, 1, 2, 3);
+    wait_mem(4, 200); wait_mem(5, 300);
+    ASSERT_ORDER(&s, 7, 4, 5, 0, 1, 2, 3);
+    assert_int_equal(s.ops->next_event(&s, 7), 50);
+    ASSERT_ORDER(&s, 50, 3, 2, 4, 5, 0, 1);
+    assert_int_equal(s.group, 1);
+    /* two schedulers: this one holds slots 1, 3, 5, 7 (local warps 0..3);
+     * groups of 2 are {1, 3} and {5, 7} */
+    ws_sched t = mk(&ws_sched_fetch_group, 2);
+    t.stride = 2;
+    t.ops->add(&t, 5); t.ops->add(&t, 1); t.ops->add(&t, 7); t.ops->add(&t, 3);
+    ASSERT_ORDER(&t, 0, 1, 3, 5, 7);
+    wait_mem(1, 100); wait_mem(3, 100);
+    ASSERT_ORDER(&t, 1, 5, 7, 1, 3);
+}
+
 static void test_two_level(void **st)
 {
     (void)st;
@@ -121,14 +189,6 @@ static void test_two_level(void **st)
     assert_int_equal(s.ops->next_event(&s, 4), 50);
 }
 
-/* Warp w waits at a CTA barrier (every live lane held), or not. */
-static void park(uint32_t w, int parked)
-{
-    fake_warps[w].live = 1;
-    fake_warps[w].fw.valid = 1;
-    fake_warps[w].held = parked ? 1 : 0;
-    if (!parked) fake_warps[w].wake = 0;      /* as cta_release does */
-}
 
 /* Issue 10, bug 4: a warp parked at a CTA barrier leaves the active set and
  * comes back, in FIFO order, once released.  Active set of 2, warps 0..3 of
@@ -202,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_gto_oldest),
         cmocka_unit_test(test_swl),
         cmocka_unit_test(test_two_level),
+        cmocka_unit_test(test_fetch_group),
         cmocka_unit_test(test_two_level_barrier),
         cmocka_unit_test(test_others_barrier),
     };
