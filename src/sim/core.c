@@ -1005,6 +1005,7 @@ static const ws_sched_ops *sched_ops(int64_t idx)
     case 3: return &ws_sched_oldest;
     case 4: return &ws_sched_swl;
     case 5: return &ws_sched_fetch_group;
+    case 6: return &ws_sched_ccws;
     default: return &ws_sched_lrr;
     }
 }

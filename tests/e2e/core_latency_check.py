@@ -63,7 +63,7 @@ with tempfile.TemporaryDirectory() as tmp:
     iters = 200
     # W <= a: every scheduler, staggered and convoy bounds coincide
     for L, a in ((100, 4), (400, 8)):
-        for sched in ("lrr", "gto", "two_level", "oldest", "swl", "fetch_group"):
+        for sched in ("lrr", "gto", "two_level", "oldest", "swl", "fetch_group", "ccws"):
             for W in range(1, a + 1):
                 j = run(workload(tmp, W, iters), scheduler=sched, mem_latency=L, alu_latency=a,
                         swl_limit=64, two_level_active=8)

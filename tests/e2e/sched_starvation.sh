@@ -22,7 +22,7 @@ def expect(c, what):
     if not c: fails.append(what)
 for div in ("stack", "barrier"):
     for s in ("lrr", "gto", "oldest", "two_level", "swl", "two_level --set two_level_active=1", "swl --set swl_limit=2",
-              "fetch_group", "fetch_group --set fetch_group_size=1"):
+              "fetch_group", "fetch_group --set fetch_group_size=1", "ccws"):
         sets = ["divergence=" + div] + ("scheduler=" + s).split(" --set ")
         j = sim(K + "/flagwait.yaml", *sets)
         expect(j["status"] == "ok", "flagwait %s: %s %s" % (sets, j["status"], j["message"][:120]))

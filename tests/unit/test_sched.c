@@ -94,6 +94,94 @@ static void test_swl(void **st)
     ASSERT_ORDER(&s, 2, 1, 3);                /* the next oldest enters the window */
 }
 
+static void park(uint32_t w, int parked);
+
+/* ccws state comes from ops->setup through an allocator: a static arena. */
+static _Alignas(64) unsigned char arena[1 << 16];
+static size_t arena_used;
+static void *arena_take(void *ctx, size_t n)
+{
+    (void)ctx;
+    n = (n + 63) & ~(size_t)63;
+    if (arena_used + n > sizeof arena) return NULL;
+    void *p = arena + arena_used;
+    arena_used += n;
+    return p;
+}
+
+static ws_sched mk_ccws(const char *const *sets)
+{
+    ws_sched s = mk(&ws_sched_ccws, 0);
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    for (; *sets; sets++) {
+        ws_error err;
+        if (ws_config_set(&cfg, *sets, &err) != 0) fail_msg("%s: %s", *sets, err.msg);
+    }
+    arena_used = 0;
+    assert_int_equal(s.ops->setup(&s, &cfg, arena_take, NULL), 0);
+    return s;
+}
+
+static void mev(ws_sched *s, uint32_t kind, uint64_t line, uint32_t warp, uint64_t now)
+{
+    ws_mem_event e = {.line = line, .warp = warp, .kind = kind};
+    s->ops->mem_event(s, &e, now);
+}
+
+/* ccws, 4 warps (0 oldest), base 100, KThrottle 1, decay 1 point/cycle,
+ * VTA of 4 tags in 2 ways (2 sets: even and odd lines).  Cutoff = 4 x 100 =
+ * 400; a VTA hit adds KThrottle x cutoff / 4 = 100 points.  By hand:
+ *   t0: all scores 100, the stack is exactly the cutoff: GTO 0 1 2 3
+ *   line 10 (warp 2's) is evicted: it enters warp 2's VTA; warp 1 missing
+ *       on line 10 is no VTA hit (not its line)
+ *   t1: warp 2 misses on line 10: VTA hit, score 200.  Stack 2 (200),
+ *       0, 1, 3 (100, oldest first): cumulative 200, 300, 400, 500 > 400:
+ *       warp 3 is throttled; GTO over 0 1 2 (nothing issued yet)
+ *       the tag was consumed: a second miss on line 10 is no hit
+ *   t50: warp 2's score 200 - 49 = 151: 151 + 300 = 451 > 400, 3 still out;
+ *       next event: the next cycle (a score still decays)
+ *   t101: 200 - 100 = 100: nothing throttled; 2 issues: GTO 2 0 1 3
+ *   warp 0's lines 0, 2, 4 (set 0 of its VTA, 2 ways) are evicted: 4
+ *       replaces 0 (LRU).  Misses on 0 (gone), 2, 4 (hits): score 300.
+ *       Stack 0 (300), 1, 2, 3: 300, 400, 500 > 400: 2 and 3 throttled;
+ *       the greedy warp 2 is not allowed: order 0 1 */
+static void test_ccws(void **st)
+{
+    (void)st;
+    const char *sets[] = {"ccws_base_score=100", "ccws_kthrottle=1", "ccws_decay=1", "ccws_vta_entries=4",
+                          "ccws_vta_ways=2", NULL};
+    ws_sched s = mk_ccws(sets);
+    for (uint32_t w = 0; w < 4; w++) { s.ops->add(&s, w); park(w, 0); }
+    ASSERT_ORDER(&s, 0, 0, 1, 2, 3);
+    mev(&s, WS_MEV_EVICT, 10, 2, 0);
+    mev(&s, WS_MEV_MISS, 10, 1, 0);
+    ASSERT_ORDER(&s, 0, 0, 1, 2, 3);
+    mev(&s, WS_MEV_MISS, 10, 2, 1);
+    ASSERT_ORDER(&s, 1, 0, 1, 2);
+    assert_false(s.ops->eligible(&s, 3));
+    assert_true(s.ops->eligible(&s, 2));
+    mev(&s, WS_MEV_MISS, 10, 2, 1);
+    ASSERT_ORDER(&s, 50, 0, 1, 2);
+    assert_int_equal(s.ops->next_event(&s, 50), 51);
+    ASSERT_ORDER(&s, 101, 0, 1, 2, 3);
+    assert_int_equal(s.ops->next_event(&s, 101), UINT64_MAX);
+    s.ops->issued(&s, 2, 101);
+    ASSERT_ORDER(&s, 102, 2, 0, 1, 3);
+    mev(&s, WS_MEV_EVICT, 0, 0, 102);
+    mev(&s, WS_MEV_EVICT, 2, 0, 102);
+    mev(&s, WS_MEV_EVICT, 4, 0, 102);
+    mev(&s, WS_MEV_MISS, 0, 0, 102);
+    mev(&s, WS_MEV_MISS, 2, 0, 102);
+    mev(&s, WS_MEV_MISS, 4, 0, 102);
+    ASSERT_ORDER(&s, 102, 0, 1);
+    /* a warp parked at a CTA barrier takes no share of the cutoff: 2 parks;
+     * stack 0 (300), 1 (cumulative 400), 2 (parked: listed, free), 3 (500 >
+     * 400: throttled); 2, the last issued, is greedy again: 2 0 1 */
+    park(2, 1); s.ops->parking(&s, 2);
+    ASSERT_ORDER(&s, 102, 2, 0, 1);
+}
+
 /* Warp w waits at a CTA barrier (every live lane held), or not. */
 static void park(uint32_t w, int parked)
 {
@@ -263,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_swl),
         cmocka_unit_test(test_two_level),
         cmocka_unit_test(test_fetch_group),
+        cmocka_unit_test(test_ccws),
         cmocka_unit_test(test_two_level_barrier),
         cmocka_unit_test(test_others_barrier),
     };

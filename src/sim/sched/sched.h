@@ -110,6 +110,6 @@ static inline uint32_t ws_sched_local(const ws_sched *s, uint32_t slot)
 void ws_sched_gto_build(ws_sched *s, uint32_t limit);
 
 extern const ws_sched_ops ws_sched_lrr, ws_sched_gto, ws_sched_two_level,
-                          ws_sched_oldest, ws_sched_swl, ws_sched_fetch_group;
+                          ws_sched_oldest, ws_sched_swl, ws_sched_fetch_group, ws_sched_ccws;
 
 #endif
