@@ -129,30 +129,36 @@ static void mev(ws_sched *s, uint32_t kind, uint64_t line, uint32_t warp, uint64
     s->ops->mem_event(s, &e, now);
 }
 
-/* ccws, 4 warps (0 oldest), base 100, KThrottle 1, decay 1 point/cycle,
+/* ccws, 4 warps (0 oldest), base 100, KThrottle 2, decay 1 point/cycle,
  * VTA of 4 tags in 2 ways (2 sets: even and odd lines).  Cutoff = 4 x 100 =
- * 400; a VTA hit adds KThrottle x cutoff / 4 = 100 points.  By hand:
- *   t0: all scores 100, the stack is exactly the cutoff: GTO 0 1 2 3
+ * 400.  A VTA hit sets the warp's score to LLDS = VTA hits x KThrottle x
+ * cutoff / instructions issued (Equation 1), at least the base.  By hand:
+ *   t0: 4 instructions issued (warp 0); all scores 100, the stack is exactly
+ *       the cutoff: GTO 0 1 2 3
  *   line 10 (warp 2's) is evicted: it enters warp 2's VTA; warp 1 missing
- *       on line 10 is no VTA hit (not its line)
- *   t1: warp 2 misses on line 10: VTA hit, score 200.  Stack 2 (200),
- *       0, 1, 3 (100, oldest first): cumulative 200, 300, 400, 500 > 400:
- *       warp 3 is throttled; GTO over 0 1 2 (nothing issued yet)
- *       the tag was consumed: a second miss on line 10 is no hit
- *   t50: warp 2's score 200 - 49 = 151: 151 + 300 = 451 > 400, 3 still out;
- *       next event: the next cycle (a score still decays)
- *   t101: 200 - 100 = 100: nothing throttled; 2 issues: GTO 2 0 1 3
- *   warp 0's lines 0, 2, 4 (set 0 of its VTA, 2 ways) are evicted: 4
- *       replaces 0 (LRU).  Misses on 0 (gone), 2, 4 (hits): score 300.
- *       Stack 0 (300), 1, 2, 3: 300, 400, 500 > 400: 2 and 3 throttled;
- *       the greedy warp 2 is not allowed: order 0 1 */
+ *       on line 10 is no VTA hit (not in its VTA)
+ *   t1: warp 2 misses on line 10: hit 1, LLDS = 1 x 2 x 400 / 4 = 200.
+ *       Stack 2 (200), 0, 1, 3 (100, oldest first): cumulative 200, 300,
+ *       400, 500 > 400: 3 throttled; GTO (0 greedy) 0 1 2
+ *       again (the tag stays): hit 2, LLDS = 400: the stack is full at 2
+ *       (the first always issues): 2
+ *   t101: 400 - 100 = 300: 2 and 0 fit (400): 0 2; the next event is the
+ *       next cycle (throttled while a score decays)
+ *       0 parked at a CTA barrier takes no share: 2, 0 (free), 1 (400): 0 1 2
+ *   2 issues at 101 (5 instructions).  t301: 300 - 200 = 100: GTO 2 0 1 3
+ *   warp 0's lines 0, 2, 4 (set 0 of its VTA) are evicted: 4 replaces 0
+ *       (LRU).  Miss on 0: no hit.  Miss on 2: hit 3, LLDS = 3 x 2 x 400 /
+ *       5 = 480 > 400: only 0 issues.  Miss on 4: hit 4, LLDS 640: 0
+ *   t700: 640 - 399 = 241: 0 (241), 1 (341), 2 (441 > 400): 0 1 (the greedy
+ *       warp 2 is throttled) */
 static void test_ccws(void **st)
 {
     (void)st;
-    const char *sets[] = {"ccws_base_score=100", "ccws_kthrottle=1", "ccws_decay=1", "ccws_vta_entries=4",
+    const char *sets[] = {"ccws_base_score=100", "ccws_kthrottle=2", "ccws_decay=1", "ccws_vta_entries=4",
                           "ccws_vta_ways=2", NULL};
     ws_sched s = mk_ccws(sets);
     for (uint32_t w = 0; w < 4; w++) { s.ops->add(&s, w); park(w, 0); }
+    for (int i = 0; i < 4; i++) s.ops->issued(&s, 0, 0);
     ASSERT_ORDER(&s, 0, 0, 1, 2, 3);
     mev(&s, WS_MEV_EVICT, 10, 2, 0);
     mev(&s, WS_MEV_MISS, 10, 1, 0);
@@ -162,24 +168,26 @@ static void test_ccws(void **st)
     assert_false(s.ops->eligible(&s, 3));
     assert_true(s.ops->eligible(&s, 2));
     mev(&s, WS_MEV_MISS, 10, 2, 1);
-    ASSERT_ORDER(&s, 50, 0, 1, 2);
-    assert_int_equal(s.ops->next_event(&s, 50), 51);
-    ASSERT_ORDER(&s, 101, 0, 1, 2, 3);
-    assert_int_equal(s.ops->next_event(&s, 101), UINT64_MAX);
+    ASSERT_ORDER(&s, 1, 2);
+    ASSERT_ORDER(&s, 101, 0, 2);
+    assert_int_equal(s.ops->next_event(&s, 101), 102);
+    park(0, 1); s.ops->parking(&s, 0);
+    ASSERT_ORDER(&s, 101, 0, 1, 2);
+    park(0, 0); s.ops->parking(&s, 0);
+    ASSERT_ORDER(&s, 101, 0, 2);
     s.ops->issued(&s, 2, 101);
-    ASSERT_ORDER(&s, 102, 2, 0, 1, 3);
-    mev(&s, WS_MEV_EVICT, 0, 0, 102);
-    mev(&s, WS_MEV_EVICT, 2, 0, 102);
-    mev(&s, WS_MEV_EVICT, 4, 0, 102);
-    mev(&s, WS_MEV_MISS, 0, 0, 102);
-    mev(&s, WS_MEV_MISS, 2, 0, 102);
-    mev(&s, WS_MEV_MISS, 4, 0, 102);
-    ASSERT_ORDER(&s, 102, 0, 1);
-    /* a warp parked at a CTA barrier takes no share of the cutoff: 2 parks;
-     * stack 0 (300), 1 (cumulative 400), 2 (parked: listed, free), 3 (500 >
-     * 400: throttled); 2, the last issued, is greedy again: 2 0 1 */
-    park(2, 1); s.ops->parking(&s, 2);
-    ASSERT_ORDER(&s, 102, 2, 0, 1);
+    ASSERT_ORDER(&s, 301, 2, 0, 1, 3);
+    assert_int_equal(s.ops->next_event(&s, 301), UINT64_MAX);
+    mev(&s, WS_MEV_EVICT, 0, 0, 301);
+    mev(&s, WS_MEV_EVICT, 2, 0, 301);
+    mev(&s, WS_MEV_EVICT, 4, 0, 301);
+    mev(&s, WS_MEV_MISS, 0, 0, 301);
+    ASSERT_ORDER(&s, 301, 2, 0, 1, 3);
+    mev(&s, WS_MEV_MISS, 2, 0, 301);
+    ASSERT_ORDER(&s, 301, 0);
+    mev(&s, WS_MEV_MISS, 4, 0, 301);
+    ASSERT_ORDER(&s, 301, 0);
+    ASSERT_ORDER(&s, 700, 0, 1);
 }
 
 /* Warp w waits at a CTA barrier (every live lane held), or not. */

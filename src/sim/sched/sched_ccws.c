@@ -8,22 +8,27 @@
  * hook, mem.h ws_mem_events).  When a warp misses in the L1 on a line its
  * VTA holds, the warp has lost intra-warp locality: a VTA hit.
  *
- * Lost-locality scoring: every warp has a lost-locality score (LLS), never
- * below ccws_base_score.  The cumulative cutoff is
+ * Lost-locality scoring (Section 3.3.4-3.3.5): every warp has a
+ * lost-locality score (LLS), never below ccws_base_score.  The cumulative
+ * cutoff is
  *     LLS_cutoff = resident warps x ccws_base_score
- * and a VTA hit adds KThrottle x LLS_cutoff / resident warps points to the
- * warp's score; scores above the base decay by ccws_decay points per cycle.
- * The warps are stacked by score, largest first (ties: oldest first); the
- * warps whose cumulative score stays within the cutoff may issue (the top
- * warp always may), the others are throttled.  With every score at the base
- * the stack is exactly the cutoff: nothing is throttled, and ccws is gto.
- * A warp with lost locality pushes the smallest-score warps out, about
- * KThrottle of them per VTA hit, until its score decays.
+ * and a VTA hit sets the warp's score to the lost-locality detected score
+ *     LLDS = (VTA hits / instructions issued) x KThrottle x LLS_cutoff
+ * (Equation 1; both counts since the kernel started, here per scheduler),
+ * "capped at LLDS regardless of how many VTA hits it has received"; scores
+ * above the base lose ccws_decay points per cycle ("one point every cycle").
+ * The warps are stacked by score, largest first (a max heap; ties: oldest
+ * first); the warps whose cumulative score stays within the cutoff may issue
+ * (the top warp always may), the others are throttled.  With every score at
+ * the base the stack is exactly the cutoff: nothing is throttled, and ccws
+ * is gto.
  *
  * Among the warps allowed to issue the order is GTO (the paper's baseline).
  *
- * Differences from the paper (docs/model.md): a throttled warp issues no
- * instruction at all, where the paper stops only its loads (the core's issue
+ * Constants: Table 3 of the paper (KThrottle 8, base score 100, VTA 16
+ * entries per warp, 8-way).  Differences from the paper (docs/model.md): a
+ * throttled warp issues no instruction at all, where the paper stops only
+ * its loads (the core's issue
  * loop stays policy-free; in the loops CCWS targets almost every instruction
  * between two loads depends on the first); a warp parked at a CTA barrier
  * does not take a share of the cutoff (as swl keeps such warps out of its
@@ -46,7 +51,8 @@ typedef struct ccws_state {
     uint32_t above;           /* warps whose score is above the base */
     uint32_t throttled;       /* resident warps throttled in the last build */
     uint32_t *stack;          /* scratch: the warps by score */
-    uint64_t vta_hits;        /* statistics, tests */
+    uint64_t vta_hits;        /* VTA hits of this scheduler's warps so far (Equation 1) */
+    uint64_t issued;          /* instructions its warps issued so far (Equation 1) */
 } ccws_state;
 
 static ccws_state *st(const ws_sched *s) { return s->pstate; }
@@ -144,6 +150,7 @@ static uint32_t ccws_order(ws_sched *s, uint64_t now, const uint32_t **out, uint
 static void ccws_issued(ws_sched *s, uint32_t slot, uint64_t now)
 {
     (void)now;
+    st(s)->issued++;
     if (!s->has_last || s->last != slot) s->dirty = 1;
     s->last = slot;
     s->has_last = 1;
@@ -167,13 +174,12 @@ static void vta_insert(ccws_state *c, uint32_t w, uint64_t line)
     c->stamp[v] = ++c->clock;
 }
 
-/* A VTA hit consumes the tag: the line is back in the L1 (re-entering the
- * VTA when evicted again). */
-static int vta_take(ccws_state *c, uint32_t w, uint64_t line)
+/* Is line in warp w's VTA?  (The tag stays: the paper only probes.) */
+static int vta_probe(const ccws_state *c, uint32_t w, uint64_t line)
 {
     size_t b = vta_set(c, w, line);
     for (uint32_t k = 0; k < c->ways; k++)
-        if (c->tag[b + k] == line) { c->tag[b + k] = NO_TAG; return 1; }
+        if (c->tag[b + k] == line) return 1;
     return 0;
 }
 
@@ -184,11 +190,16 @@ static void ccws_mem_event(ws_sched *s, const ws_mem_event *ev, uint64_t now)
     uint32_t w = ws_sched_local(s, ev->warp);
     if (w >= s->cap) return;
     if (ev->kind == WS_MEV_EVICT) { vta_insert(c, w, ev->line); return; }
-    if (!vta_take(c, w, ev->line) || s->nage == 0) return;
+    if (!vta_probe(c, w, ev->line) || s->nage == 0) return;
     c->vta_hits++;
+    /* the lost-locality detected score (Equation 1): the warp's score is set
+     * to it, "capped at LLDS regardless of how many VTA hits it has received" */
     const uint64_t cutoff = (uint64_t)s->nage * c->base;
-    if (c->score[w] == c->base && c->kthrottle) c->above++;
-    c->score[w] += c->kthrottle * cutoff / s->nage;
+    uint64_t llds = c->vta_hits * c->kthrottle * cutoff / (c->issued ? c->issued : 1);
+    if (llds < c->base) llds = c->base;
+    if (c->score[w] > c->base) c->above--;
+    c->score[w] = llds;
+    if (llds > c->base) c->above++;
     s->dirty = 1;
 }
 
