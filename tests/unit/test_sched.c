@@ -82,6 +82,43 @@ static void test_gto_oldest(void **st)
     ASSERT_ORDER(&o, 1, 4, 0, 2);             /* oldest ignores who issued */
 }
 
+static void park(uint32_t w, int parked);
+
+/* gto and oldest against GPGPU-Sim's scheduler_unit::order_by_priority
+ * (shader.cc): gto = the last-issued warp first, whatever its state, then
+ * the others oldest first (sort_warps_by_oldest_dynamic_id; dynamic warp id
+ * = launch order); oldest = the sort alone.  GPGPU-Sim sorts warps waiting at
+ * a barrier or done last; here they keep their age place and the core skips
+ * them, so the warp that issues is the same.  Launch order 3, 1, 2, 0:
+ *   nothing issued:           gto 3 1 2 0 (GPGPU-Sim's greedy entry starts
+ *                             at the first supervised slot: 0 3 1 2)
+ *   2 issues:                 2 3 1 0   (greedy even though it is young)
+ *   2 parks at a barrier:     2 3 1 0   (still listed first; it cannot issue,
+ *                             3 does: GPGPU-Sim 2 3 1 0 as well)
+ *   3 issues:                 3 1 2 0   (GPGPU-Sim 3 1 0 2: 2 is waiting)
+ *   3 finishes:               1 2 0     (no greedy warp: GPGPU-Sim keeps
+ *                             the slot greedy for the next warp in it)
+ *   oldest, any issue:        3 1 2 0 */
+static void test_gto_gpgpusim(void **st)
+{
+    (void)st;
+    ws_sched s = mk(&ws_sched_gto, 0);
+    s.ops->add(&s, 3); s.ops->add(&s, 1); s.ops->add(&s, 2); s.ops->add(&s, 0);
+    ASSERT_ORDER(&s, 0, 3, 1, 2, 0);
+    s.ops->issued(&s, 2, 0);
+    ASSERT_ORDER(&s, 1, 2, 3, 1, 0);
+    park(2, 1);                     /* gto has no parking hook: nothing to tell */
+    ASSERT_ORDER(&s, 2, 2, 3, 1, 0);
+    s.ops->issued(&s, 3, 2);
+    ASSERT_ORDER(&s, 3, 3, 1, 2, 0);
+    s.ops->remove(&s, 3);
+    ASSERT_ORDER(&s, 4, 1, 2, 0);
+    ws_sched o = mk(&ws_sched_oldest, 0);
+    o.ops->add(&o, 3); o.ops->add(&o, 1); o.ops->add(&o, 2); o.ops->add(&o, 0);
+    o.ops->issued(&o, 0, 0);
+    ASSERT_ORDER(&o, 1, 3, 1, 2, 0);
+}
+
 static void test_swl(void **st)
 {
     (void)st;
@@ -93,8 +130,6 @@ static void test_swl(void **st)
     s.ops->remove(&s, 6);
     ASSERT_ORDER(&s, 2, 1, 3);                /* the next oldest enters the window */
 }
-
-static void park(uint32_t w, int parked);
 
 /* ccws state comes from ops->setup through an allocator: a static arena. */
 static _Alignas(64) unsigned char arena[1 << 16];
@@ -356,6 +391,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lrr),
         cmocka_unit_test(test_gto_oldest),
+        cmocka_unit_test(test_gto_gpgpusim),
         cmocka_unit_test(test_swl),
         cmocka_unit_test(test_two_level),
         cmocka_unit_test(test_fetch_group),
