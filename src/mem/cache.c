@@ -30,9 +30,10 @@ int ws_l1_init(ws_l1 *c, uint32_t kb, uint32_t ways, uint32_t line, uint64_t lat
     c->tag = malloc(n * sizeof *c->tag);
     c->stamp = calloc(n, sizeof *c->stamp);
     c->ready = calloc(n, sizeof *c->ready);
+    c->owner = calloc(n, sizeof *c->owner);
     c->mshr_line = malloc((size_t)mshrs * sizeof *c->mshr_line);
     c->mshr_done = calloc(mshrs, sizeof *c->mshr_done);
-    if (!c->tag || !c->stamp || !c->ready || !c->mshr_line || !c->mshr_done) {
+    if (!c->tag || !c->stamp || !c->ready || !c->owner || !c->mshr_line || !c->mshr_done) {
         ws_l1_free(c);
         return ws_fail(err, "out of memory for a %u KiB L1", kb);
     }
@@ -43,7 +44,7 @@ int ws_l1_init(ws_l1 *c, uint32_t kb, uint32_t ways, uint32_t line, uint64_t lat
 
 void ws_l1_free(ws_l1 *c)
 {
-    free(c->tag); free(c->stamp); free(c->ready);
+    free(c->tag); free(c->stamp); free(c->ready); free(c->owner);
     free(c->mshr_line); free(c->mshr_done);
     *c = (ws_l1){0};
 }
@@ -98,6 +99,14 @@ uint64_t ws_l1_mshr_free_at(const ws_l1 *c, uint64_t now)
 
 void ws_l1_fill(ws_l1 *c, uint32_t slot, uint64_t line, uint64_t done)
 {
+    uint64_t vl;
+    uint32_t vo;
+    ws_l1_fill_owned(c, slot, line, done, 0, &vl, &vo);
+}
+
+int ws_l1_fill_owned(ws_l1 *c, uint32_t slot, uint64_t line, uint64_t done, uint32_t warp,
+                     uint64_t *victim_line, uint32_t *victim_owner)
+{
     c->mshr_line[slot] = line;
     c->mshr_done[slot] = done;
     size_t b = set_base(c, line), victim = SIZE_MAX;
@@ -108,9 +117,14 @@ void ws_l1_fill(ws_l1 *c, uint32_t slot, uint64_t line, uint64_t done)
         for (uint32_t w = 1; w < c->ways; w++)
             if (c->stamp[b + w] < c->stamp[victim]) victim = b + w;
     }
+    int evicted = c->tag[victim] != INVALID;
+    *victim_line = c->tag[victim];
+    *victim_owner = c->owner[victim];
     c->tag[victim] = line;
+    c->owner[victim] = warp;
     c->ready[victim] = done;
     c->stamp[victim] = ++c->clock;
+    return evicted;
 }
 
 int ws_l1_store(ws_l1 *c, uint64_t line, uint64_t now)

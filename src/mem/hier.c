@@ -10,6 +10,8 @@
  *             (LRU), the 32-byte sectors written go to DRAM.
  *     atomic: bypasses the L1; its sectors go to DRAM.
  *   The access completes when its last line does.
+ *   A load reports its L1 misses and evictions (with the victim's owning
+ *   warp) in req->events if the core passed a buffer (mem.h ws_mem_events).
  *
  * Calls must come in issue order with non-decreasing cycles per core; all
  * cores share one DRAM channel served in call order (the core calls its
@@ -77,7 +79,7 @@ static void tag_local(uint64_t *x, uint32_t n, uint32_t unit, uint32_t core, uin
         if (x[i] >= base) x[i] += (id << 30) / unit;
 }
 
-static uint64_t load_lines(ws_hier *h, uint32_t core, uint64_t t, uint32_t n)
+static uint64_t load_lines(ws_hier *h, const ws_mem_req *req, uint32_t core, uint64_t t, uint32_t n)
 {
     uint64_t done = t + 1;
     if (!h->has_l1) {
@@ -102,7 +104,11 @@ static uint64_t load_lines(ws_hier *h, uint32_t core, uint64_t t, uint32_t n)
                 uint32_t slot = ws_l1_mshr_pick(l1, t, &at);
                 if (at > t) l1->mshr_waits++;
                 c = ws_dram_request(&h->dram, at, h->line);
-                ws_l1_fill(l1, slot, h->lines[i], c);
+                uint64_t vl;
+                uint32_t vo;
+                ws_mem_event_push(req->events, WS_MEV_MISS, h->lines[i], req->warp);
+                if (ws_l1_fill_owned(l1, slot, h->lines[i], c, req->warp, &vl, &vo))
+                    ws_mem_event_push(req->events, WS_MEV_EVICT, vl, vo);
             }
         }
         if (c > done) done = c;
@@ -143,7 +149,7 @@ static uint64_t hier_access(ws_mem *m, const ws_mem_req *req)
     if (n == 0)
         return req->cycle + h->latency;
     if (eff->mem_kind == 1)
-        return load_lines(h, core, req->cycle, n);
+        return load_lines(h, req, core, req->cycle, n);
     ws_mem_req r = *req;
     r.core = core;
     return write_lines(h, &r, n);

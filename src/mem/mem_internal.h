@@ -40,6 +40,7 @@ typedef struct ws_l1 {
     uint64_t *tag;            /* sets * ways line addresses; UINT64_MAX = invalid */
     uint64_t *stamp;          /* LRU: last use (larger = more recent) */
     uint64_t *ready;          /* cycle the line's fill completes */
+    uint32_t *owner;          /* core-local warp slot whose miss allocated the line */
     uint64_t clock;           /* LRU stamp counter */
     uint32_t nmshr;
     uint64_t *mshr_line;      /* line held by each MSHR */
@@ -65,6 +66,10 @@ uint64_t ws_l1_mshr_free_at(const ws_l1 *c, uint64_t now);
 /* Records a miss sent to memory: MSHR `slot` holds line until done, and
  * line is allocated in its set (evicting the LRU way) with ready = done. */
 void ws_l1_fill(ws_l1 *c, uint32_t slot, uint64_t line, uint64_t done);
+/* ws_l1_fill for a miss of warp `warp` (the new line's owner).  Returns 1
+ * and the victim's line and owner if a valid line was evicted, else 0. */
+int ws_l1_fill_owned(ws_l1 *c, uint32_t slot, uint64_t line, uint64_t done, uint32_t warp,
+                     uint64_t *victim_line, uint32_t *victim_owner);
 /* A store at cycle now: if line is present (filled), marks it used (LRU).
  * No allocation.  Returns 1 if present. */
 int ws_l1_store(ws_l1 *c, uint64_t line, uint64_t now);

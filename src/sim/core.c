@@ -575,6 +575,21 @@ static void note_pending(ws_simrun *r, ws_cwarp *w, const ws_inst *in, uint64_t 
 }
 
 /* Issues split sp of warp `slot`. Returns 0 or -1 (status set). */
+/* Hands the L1 events of the load just issued (mem.h ws_mem_events) to the
+ * schedulers of the warps they concern (an eviction may concern a warp of
+ * another scheduler), which may change their order. */
+static void sched_mem_events(ws_simrun *r, ws_core *c, uint64_t now)
+{
+    for (uint32_t i = 0; i < r->mev.n; i++) {
+        const ws_mem_event *ev = &r->mev.ev[i];
+        if (ev->warp >= r->nwarps) continue;
+        uint32_t si = c->warps[ev->warp].sched;
+        c->scheds[si].ops->mem_event(&c->scheds[si], ev, now);
+        c->pipes[si].idle_until = 0;
+    }
+    r->mev.n = 0;
+}
+
 static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, uint32_t level, uint64_t now)
 {
     ws_cwarp *w = &c->warps[slot];
@@ -607,7 +622,9 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         else {
             uint32_t lines = 1;
             ws_mem_req req = {.cycle = t0, .core = c->id, .warp = slot, .inst = in, .eff = &eff, .lines_out = &lines};
+            if (r->mev.cap) { r->mev.n = 0; req.events = &r->mev; }
             done = r->memsys.ops->access(&r->memsys, &req);
+            if (r->mev.n) sched_mem_events(r, c, now);
             if (done <= t0) done = t0 + 1;
             /* the line requests leave the LD/ST pipe one after another */
             uint64_t cycles = ws_lsu_occupy(r, c, (uint64_t)lines * r->l1_line, now);
@@ -1055,6 +1072,8 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
 }
 
 /* ---------------------------------------------------------------- setup -- */
+static void *sched_alloc(void *sim, size_t n) { return arena_alloc(sim, n); }
+
 static const ws_sched_ops *sched_ops(int64_t idx)
 {
     switch (idx) {
@@ -1063,6 +1082,8 @@ static const ws_sched_ops *sched_ops(int64_t idx)
     case 2: return &ws_sched_two_level;
     case 3: return &ws_sched_oldest;
     case 4: return &ws_sched_swl;
+    case 5: return &ws_sched_fetch_group;
+    case 6: return &ws_sched_ccws;
     default: return &ws_sched_lrr;
     }
 }
@@ -1210,6 +1231,12 @@ static int setup(ws_sim *sim, ws_simrun *r)
         return -1;
     }
 
+    r->mev = (ws_mem_events){0};
+    if (r->sched->mem_event) {          /* L1 events for the policy (sched_mem_events) */
+        r->mev.cap = 2 * WS_COALESCE_MAX;
+        r->mev.ev = arena_alloc(sim, sizeof(ws_mem_event) * r->mev.cap);
+        if (!r->mev.ev) goto oom;
+    }
     r->cores = arena_alloc(sim, sizeof(ws_core) * r->ncores);
     r->reasons = arena_alloc(sim, (size_t)r->ncores * r->nsched);
     if (!r->cores || !r->reasons) goto oom;
@@ -1260,7 +1287,9 @@ static int setup(ws_sim *sim, ws_simrun *r)
             if (!sc->res || !sc->age || !sc->prio || !sc->fifo) goto oom;
             sc->limit = (uint32_t)(r->sched == &ws_sched_two_level ? ws_cfg_i(cfg, WS_P_two_level_active)
                                                                    : ws_cfg_i(cfg, WS_P_swl_limit));
+            sc->stride = r->nsched;
             sc->dirty = 1;
+            if (r->sched->setup && r->sched->setup(sc, cfg, sched_alloc, sim) < 0) goto oom;
         }
     }
     return 0;

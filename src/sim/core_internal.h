@@ -177,6 +177,7 @@ typedef struct ws_simrun {
     const ws_div_ops *div;
     ws_div_ctx divctx;
     const ws_sched_ops *sched;
+    ws_mem_events mev;               /* L1 events of one load, for sched->mem_event (cap 0: none) */
     uint32_t ncores, nwarps, nsched, width, ws;
     uint32_t ctas_per_core, warps_per_cta;
     uint32_t nregs;

@@ -10,6 +10,13 @@ Closed forms (derived in docs/model.md, independent of the simulator):
   W <= a, any scheduler:  U = W n / (L + (n-1) a)
   lrr (convoy):           U = min(1, W n / (L + (n-1) max(a, W)))
   two_level (active 8), L=100, a=4, n=5: U(W=32) >= 0.9, while lrr ~ 0.7.
+  fetch_group (Narasiman et al. 2011), groups of G warps: the active group
+  runs its G warps round-robin, G n cycles, and hands over when all of them
+  wait on their loads; a group's first load of an iteration issues (n-1)
+  rounds into its run, so the group can run again L + (n-1) max(a, G) cycles
+  after it started, and W/G groups take W n cycles per round of groups:
+                          U = min(1, W n / (L + (n-1) max(a, G)))
+  (the lrr convoy is the case G = W: one group).
 """
 import json, os, subprocess, sys, tempfile
 
@@ -56,7 +63,7 @@ with tempfile.TemporaryDirectory() as tmp:
     iters = 200
     # W <= a: every scheduler, staggered and convoy bounds coincide
     for L, a in ((100, 4), (400, 8)):
-        for sched in ("lrr", "gto", "two_level", "oldest", "swl"):
+        for sched in ("lrr", "gto", "two_level", "oldest", "swl", "fetch_group", "ccws"):
             for W in range(1, a + 1):
                 j = run(workload(tmp, W, iters), scheduler=sched, mem_latency=L, alu_latency=a,
                         swl_limit=64, two_level_active=8)
@@ -68,6 +75,12 @@ with tempfile.TemporaryDirectory() as tmp:
         j = run(workload(tmp, W, iters), scheduler="lrr", mem_latency=L, alu_latency=a)
         want = min(1.0, W * N / (L + (N - 1) * max(a, W)))
         check("lrr convoy L=%d a=%d W=%d" % (L, a, W), j["issue_utilization"], want)
+    # fetch groups break the convoy (G < W), or are it (G = W)
+    W = 32
+    for G in (2, 4, 8, 16, 32):
+        j = run(workload(tmp, W, iters), scheduler="fetch_group", fetch_group_size=G, mem_latency=L, alu_latency=a)
+        want = min(1.0, W * N / (L + (N - 1) * max(a, G)))
+        check("fetch_group L=%d a=%d W=%d G=%d" % (L, a, W, G), j["issue_utilization"], want)
     # two_level breaks the convoy
     W = 32
     tl = run(workload(tmp, W, iters), scheduler="two_level", two_level_active=8, mem_latency=L, alu_latency=a)

@@ -18,12 +18,15 @@ run() {
     esac
 }
 for div in stack barrier; do
-    for s in lrr gto oldest swl two_level; do
+    for s in lrr gto oldest swl two_level fetch_group ccws; do
         run --set divergence=$div --set scheduler=$s
     done
     run --set divergence=$div --set scheduler=two_level --set two_level_active=1
     run --set divergence=$div --set scheduler=two_level --set issue=blocking
     run --set divergence=$div --set scheduler=swl --set swl_limit=1
     run --set divergence=$div --set scheduler=two_level --set schedulers=4
+    run --set divergence=$div --set scheduler=fetch_group --set fetch_group_size=1
+    run --set divergence=$div --set scheduler=fetch_group --set schedulers=4 --set fetch_group_size=2
+    run --set divergence=$div --set scheduler=ccws --set l1_kb=1 --set ccws_kthrottle=64
 done
 exit $fail

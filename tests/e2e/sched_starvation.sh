@@ -4,6 +4,14 @@
 # only store).  Every policy with room for warp 1 finishes ok with the values
 # of the Python model; swl with swl_limit=1 keeps only warp 0 in its window:
 # status "starved", the message naming the policy, its limit and warps 1..3.
+# tests/kernels/sched/ccwsstarve (2 warps, l1_kb=1: 8 lines): warp 0 reads its
+# 8 lines twice and spins on a flag warp 1 sets after reading 24 other lines;
+# warp 1's lines evict warp 0's during warp 0's first pass, so warp 0's second
+# pass hits its VTA.  With KThrottle 64 one VTA hit gives warp 0 a score above
+# the cutoff (LLDS = hits x 64 x 200 / insts > 100 while insts < 128), which
+# throttles warp 1; without decay (ccws_decay=0) nothing ever lowers it: warp 1
+# never sets the flag, status "starved" naming ccws, its KThrottle and warp 1.
+# With the decay (or without an L1: no events) the program ends ok.
 # A program deadlock stays "deadlock" under every policy (a CTA barrier only
 # some warps reach: no warp can progress, none is starved).
 set -euo pipefail
@@ -21,7 +29,8 @@ def expect(c, what):
     print(("ok    " if c else "FAIL  ") + what)
     if not c: fails.append(what)
 for div in ("stack", "barrier"):
-    for s in ("lrr", "gto", "oldest", "two_level", "swl", "two_level --set two_level_active=1", "swl --set swl_limit=2"):
+    for s in ("lrr", "gto", "oldest", "two_level", "swl", "two_level --set two_level_active=1", "swl --set swl_limit=2",
+              "fetch_group", "fetch_group --set fetch_group_size=1", "ccws"):
         sets = ["divergence=" + div] + ("scheduler=" + s).split(" --set ")
         j = sim(K + "/flagwait.yaml", *sets)
         expect(j["status"] == "ok", "flagwait %s: %s %s" % (sets, j["status"], j["message"][:120]))
@@ -31,9 +40,20 @@ for div in ("stack", "barrier"):
     expect(m.startswith("scheduler starvation: swl (swl_limit=1) never issues warps 1..3"), "message names policy and warps: " + m[:100])
     expect("[warp 0:" in m and "line 50" in m and "[warp 1:" not in m, "message shows the spinning warp 0 at line 50 only: " + m[-120:])
     expect(j["cycles"] < 100000, "proven early (cycle %d)" % j["cycles"])
+C = K + "/ccwsstarve.yaml"
+spin = 1 + next(i for i, l in enumerate(open(K + "/ccwsstarve.ptx")) if "ld.volatile.global" in l)
+for sets in (["scheduler=lrr"], ["scheduler=gto"], ["scheduler=ccws"], ["scheduler=ccws", "ccws_kthrottle=64"],
+             ["scheduler=ccws", "ccws_kthrottle=64", "ccws_decay=0", "l1_kb=0"]):
+    j = sim(C, *(["l1_kb=1"] + sets))
+    expect(j["status"] == "ok", "ccwsstarve %s: %s %s" % (sets, j["status"], j["message"][:120]))
+j = sim(C, "l1_kb=1", "scheduler=ccws", "ccws_kthrottle=64", "ccws_decay=0")
+m = j["message"]
+expect(j["status"] == "starved", "ccwsstarve ccws without decay: status %s" % j["status"])
+expect(m.startswith("scheduler starvation: ccws (ccws_kthrottle=64) never issues warp 1 "), "message names ccws and warp 1: " + m[:100])
+expect("[warp 0:" in m and "line %d" % spin in m, "message shows warp 0 spinning at line %d: %s" % (spin, m[-120:]))
 # a program deadlock is not starvation, whatever the window
 T = os.path.join(os.environ.get("WS_SOURCE_DIR", "."), "sweeps/kernels/spinlock.yaml")
-for s in ("swl", "two_level", "lrr"):
+for s in ("swl", "two_level", "lrr", "fetch_group", "ccws"):
     j = sim(T, "divergence=stack", "scheduler=" + s, "swl_limit=1", "two_level_active=1")
     expect(j["status"] == "deadlock", "one-warp spin lock under stack, %s: %s" % (s, j["status"]))
 sys.exit(1 if fails else 0)

@@ -23,7 +23,10 @@ import tempfile
 import time
 
 SCHEMES = ['stack', 'barrier']
-SCHEDS = ['lrr', 'gto', 'two_level', 'oldest', 'swl']
+SCHEDS = ['lrr', 'gto', 'two_level', 'oldest', 'swl', 'fetch_group', 'ccws', 'ccws']
+# l1_kb per SCHEDS entry (a zip): ccws sees L1 events only with an L1, so it runs twice,
+# without one (exactly gto) and with a 4 KiB L1 (throttling on every kernel that thrashes it)
+L1_KB = [0, 0, 0, 0, 0, 0, 0, 4]
 ISSUES = ['blocking', 'scoreboard']
 WARP_OPS = re.compile(r'\b(shfl|vote|match|redux|activemask|bar\.warp)\b|%laneid|%lanemask')
 # Statuses other than ok, each for a reason the kernel's own comments state:
@@ -34,8 +37,10 @@ WARP_OPS = re.compile(r'\b(shfl|vote|match|redux|activemask|bar\.warp)\b|%laneid
 #  - xbranch: shfl.sync in both branches of an if, a SIMT deadlock on a stack machine;
 #  - flagwait: warp `t / 32 == 0` spins on a flag thread 32 sets: at warp size 8 thread 32 is in
 #    hardware warp 4, outside swl's window of 4 (starved); at warp size 64 both are in one warp,
-#    on the two sides of a branch: the SIMT deadlock under the stack;
+#    on the two sides of a branch: the SIMT deadlock under the stack; ccwsstarve (warp 0 spins
+#    on a flag threads 32..63 set) likewise;
 #  - oob reads past its buffer: error.
+FLAG_WAITS = ('flagwait', 'ccwsstarve')
 SIMT_LOCKS = ('spinlock', 'lockloop', 'retrylock', 'volcount', 'gridlock3', 'gridlock5')
 
 
@@ -47,9 +52,9 @@ def expected_statuses(name, div, sched, ws):
             return {'deadlock', 'starved'} if sched == 'swl' else {'deadlock'}
         if name == 'statlock':
             return {'timeout'}
-        if name == 'xbranch' or (name == 'flagwait' and ws == 64):
+        if name == 'xbranch' or (name in FLAG_WAITS and ws == 64):
             return {'deadlock'}
-    if name == 'flagwait' and ws == 8 and sched == 'swl':
+    if name in FLAG_WAITS and ws == 8 and sched == 'swl':
         return {'starved'}
     return {'ok'}
 
@@ -137,8 +142,8 @@ def main():
                  'base: {preset: seed, max_cycles: %d, barrier_regs: %d, warps: %d}' %
                  (args.max_cycles, args.barrier_regs, max(32, -(-tpc // min(sizes)))), 'grid:',
                  '  warp_size: [%s]' % ', '.join(map(str, sizes)),
-                 '  divergence: [%s]' % ', '.join(SCHEMES), '  scheduler: [%s]' % ', '.join(SCHEDS),
-                 '  issue: [%s]' % ', '.join(ISSUES)]
+                 '  divergence: [%s]' % ', '.join(SCHEMES), '  issue: [%s]' % ', '.join(ISSUES),
+                 'zip:', '  - {scheduler: [%s], l1_kb: [%s]}' % (', '.join(SCHEDS), ', '.join(map(str, L1_KB)))]
         wide = [w for w in sizes if has_bar and ctas * -(-tpc // w) > 8]
         if args.skip_two_level_wide and wide:
             lines.append('exclude:')

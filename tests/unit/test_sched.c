@@ -82,6 +82,43 @@ static void test_gto_oldest(void **st)
     ASSERT_ORDER(&o, 1, 4, 0, 2);             /* oldest ignores who issued */
 }
 
+static void park(uint32_t w, int parked);
+
+/* gto and oldest against GPGPU-Sim's scheduler_unit::order_by_priority
+ * (shader.cc): gto = the last-issued warp first, whatever its state, then
+ * the others oldest first (sort_warps_by_oldest_dynamic_id; dynamic warp id
+ * = launch order); oldest = the sort alone.  GPGPU-Sim sorts warps waiting at
+ * a barrier or done last; here they keep their age place and the core skips
+ * them, so the warp that issues is the same.  Launch order 3, 1, 2, 0:
+ *   nothing issued:           gto 3 1 2 0 (GPGPU-Sim's greedy entry starts
+ *                             at the first supervised slot: 0 3 1 2)
+ *   2 issues:                 2 3 1 0   (greedy even though it is young)
+ *   2 parks at a barrier:     2 3 1 0   (still listed first; it cannot issue,
+ *                             3 does: GPGPU-Sim 2 3 1 0 as well)
+ *   3 issues:                 3 1 2 0   (GPGPU-Sim 3 1 0 2: 2 is waiting)
+ *   3 finishes:               1 2 0     (no greedy warp: GPGPU-Sim keeps
+ *                             the slot greedy for the next warp in it)
+ *   oldest, any issue:        3 1 2 0 */
+static void test_gto_gpgpusim(void **st)
+{
+    (void)st;
+    ws_sched s = mk(&ws_sched_gto, 0);
+    s.ops->add(&s, 3); s.ops->add(&s, 1); s.ops->add(&s, 2); s.ops->add(&s, 0);
+    ASSERT_ORDER(&s, 0, 3, 1, 2, 0);
+    s.ops->issued(&s, 2, 0);
+    ASSERT_ORDER(&s, 1, 2, 3, 1, 0);
+    park(2, 1);                     /* gto has no parking hook: nothing to tell */
+    ASSERT_ORDER(&s, 2, 2, 3, 1, 0);
+    s.ops->issued(&s, 3, 2);
+    ASSERT_ORDER(&s, 3, 3, 1, 2, 0);
+    s.ops->remove(&s, 3);
+    ASSERT_ORDER(&s, 4, 1, 2, 0);
+    ws_sched o = mk(&ws_sched_oldest, 0);
+    o.ops->add(&o, 3); o.ops->add(&o, 1); o.ops->add(&o, 2); o.ops->add(&o, 0);
+    o.ops->issued(&o, 0, 0);
+    ASSERT_ORDER(&o, 1, 3, 1, 2, 0);
+}
+
 static void test_swl(void **st)
 {
     (void)st;
@@ -92,6 +129,168 @@ static void test_swl(void **st)
     ASSERT_ORDER(&s, 1, 1, 6);
     s.ops->remove(&s, 6);
     ASSERT_ORDER(&s, 2, 1, 3);                /* the next oldest enters the window */
+}
+
+/* ccws state comes from ops->setup through an allocator: a static arena. */
+static _Alignas(64) unsigned char arena[1 << 16];
+static size_t arena_used;
+static void *arena_take(void *ctx, size_t n)
+{
+    (void)ctx;
+    n = (n + 63) & ~(size_t)63;
+    if (arena_used + n > sizeof arena) return NULL;
+    void *p = arena + arena_used;
+    arena_used += n;
+    return p;
+}
+
+static ws_sched mk_ccws(const char *const *sets)
+{
+    ws_sched s = mk(&ws_sched_ccws, 0);
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    for (; *sets; sets++) {
+        ws_error err;
+        if (ws_config_set(&cfg, *sets, &err) != 0) fail_msg("%s: %s", *sets, err.msg);
+    }
+    arena_used = 0;
+    assert_int_equal(s.ops->setup(&s, &cfg, arena_take, NULL), 0);
+    return s;
+}
+
+static void mev(ws_sched *s, uint32_t kind, uint64_t line, uint32_t warp, uint64_t now)
+{
+    ws_mem_event e = {.line = line, .warp = warp, .kind = kind};
+    s->ops->mem_event(s, &e, now);
+}
+
+/* ccws, 4 warps (0 oldest), base 100, KThrottle 2, decay 1 point/cycle,
+ * VTA of 4 tags in 2 ways (2 sets: even and odd lines).  Cutoff = 4 x 100 =
+ * 400.  A VTA hit sets the warp's score to LLDS = VTA hits x KThrottle x
+ * cutoff / instructions issued (Equation 1), at least the base.  By hand:
+ *   t0: 4 instructions issued (warp 0); all scores 100, the stack is exactly
+ *       the cutoff: GTO 0 1 2 3
+ *   line 10 (warp 2's) is evicted: it enters warp 2's VTA; warp 1 missing
+ *       on line 10 is no VTA hit (not in its VTA)
+ *   t1: warp 2 misses on line 10: hit 1, LLDS = 1 x 2 x 400 / 4 = 200.
+ *       Stack 2 (200), 0, 1, 3 (100, oldest first): cumulative 200, 300,
+ *       400, 500 > 400: 3 throttled; GTO (0 greedy) 0 1 2
+ *       again (the tag stays): hit 2, LLDS = 400: the stack is full at 2
+ *       (the first always issues): 2
+ *   t101: 400 - 100 = 300: 2 and 0 fit (400): 0 2; the next event is the
+ *       next cycle (throttled while a score decays)
+ *       0 parked at a CTA barrier takes no share: 2, 0 (free), 1 (400): 0 1 2
+ *   2 issues at 101 (5 instructions).  t301: 300 - 200 = 100: GTO 2 0 1 3
+ *   warp 0's lines 0, 2, 4 (set 0 of its VTA) are evicted: 4 replaces 0
+ *       (LRU).  Miss on 0: no hit.  Miss on 2: hit 3, LLDS = 3 x 2 x 400 /
+ *       5 = 480 > 400: only 0 issues.  Miss on 4: hit 4, LLDS 640: 0
+ *   t700: 640 - 399 = 241: 0 (241), 1 (341), 2 (441 > 400): 0 1 (the greedy
+ *       warp 2 is throttled) */
+static void test_ccws(void **st)
+{
+    (void)st;
+    const char *sets[] = {"ccws_base_score=100", "ccws_kthrottle=2", "ccws_decay=1", "ccws_vta_entries=4",
+                          "ccws_vta_ways=2", NULL};
+    ws_sched s = mk_ccws(sets);
+    for (uint32_t w = 0; w < 4; w++) { s.ops->add(&s, w); park(w, 0); }
+    for (int i = 0; i < 4; i++) s.ops->issued(&s, 0, 0);
+    ASSERT_ORDER(&s, 0, 0, 1, 2, 3);
+    mev(&s, WS_MEV_EVICT, 10, 2, 0);
+    mev(&s, WS_MEV_MISS, 10, 1, 0);
+    ASSERT_ORDER(&s, 0, 0, 1, 2, 3);
+    mev(&s, WS_MEV_MISS, 10, 2, 1);
+    ASSERT_ORDER(&s, 1, 0, 1, 2);
+    assert_false(s.ops->eligible(&s, 3));
+    assert_true(s.ops->eligible(&s, 2));
+    mev(&s, WS_MEV_MISS, 10, 2, 1);
+    ASSERT_ORDER(&s, 1, 2);
+    ASSERT_ORDER(&s, 101, 0, 2);
+    assert_int_equal(s.ops->next_event(&s, 101), 102);
+    park(0, 1); s.ops->parking(&s, 0);
+    ASSERT_ORDER(&s, 101, 0, 1, 2);
+    park(0, 0); s.ops->parking(&s, 0);
+    ASSERT_ORDER(&s, 101, 0, 2);
+    s.ops->issued(&s, 2, 101);
+    ASSERT_ORDER(&s, 301, 2, 0, 1, 3);
+    assert_int_equal(s.ops->next_event(&s, 301), UINT64_MAX);
+    mev(&s, WS_MEV_EVICT, 0, 0, 301);
+    mev(&s, WS_MEV_EVICT, 2, 0, 301);
+    mev(&s, WS_MEV_EVICT, 4, 0, 301);
+    mev(&s, WS_MEV_MISS, 0, 0, 301);
+    ASSERT_ORDER(&s, 301, 2, 0, 1, 3);
+    mev(&s, WS_MEV_MISS, 2, 0, 301);
+    ASSERT_ORDER(&s, 301, 0);
+    mev(&s, WS_MEV_MISS, 4, 0, 301);
+    ASSERT_ORDER(&s, 301, 0);
+    ASSERT_ORDER(&s, 700, 0, 1);
+}
+
+/* Warp w waits at a CTA barrier (every live lane held), or not. */
+static void park(uint32_t w, int parked)
+{
+    fake_warps[w].live = 1;
+    fake_warps[w].fw.valid = 1;
+    fake_warps[w].held = parked ? 1 : 0;
+    if (!parked) fake_warps[w].wake = 0;      /* as cta_release does */
+}
+
+static void wait_mem(uint32_t w, uint64_t until)
+{
+    fake_warps[w].wake = until;
+    fake_warps[w].wake_reason = WS_STALL_MEM;
+}
+
+/* fetch_group, groups of 2: warps 0..5 form groups {0,1} {2,3} {4,5}.  The
+ * first warp of each expected order is the one that issues in that cycle.
+ *   t0: group 0 active, nothing issued yet           0 1 | 2 3 4 5
+ *   t1: round-robin after 0 inside the group          1 0 | 2 3 4 5
+ *   t2: after 1, wrapping inside the group            0 1 | ...
+ *   t3: 0 and 1 wait on loads (until 100): group 0 is stalled, group 1
+ *       takes over; 1 (last issued) is not in it: it starts at 2
+ *                                                     2 3 | 4 5 0 1
+ *   t4: after 2                                       3 2 | 4 5 0 1
+ *   t5: 2 waits on a load (until 50), 3 is parked at a CTA barrier: group 1
+ *       is stalled (a parked warp counts as a long wait), group 2 takes over
+ *                                                     4 5 | 0 1 2 3
+ *   t6: 4 waits on a dependency only: no switch       4 5 | 0 1 2 3
+ *   t7: 4 and 5 wait on loads (200, 300): every group is stalled, group 2
+ *       stays; the next event is the end of the earliest long wait outside
+ *       it, warp 2's at 50 (3 is parked: no time event)
+ *   t50: 2's load is back: group 0 is still stalled (until 100), group 1 is
+ *       not: it takes over, round-robin after 2 (the last issued in it)
+ *                                                     3 2 | 4 5 0 1 */
+static void test_fetch_group(void **st)
+{
+    (void)st;
+    ws_sched s = mk(&ws_sched_fetch_group, 2);
+    for (uint32_t w = 0; w < 6; w++) s.ops->add(&s, w);
+    ASSERT_ORDER(&s, 0, 0, 1, 2, 3, 4, 5);
+    s.ops->issued(&s, 0, 0);
+    ASSERT_ORDER(&s, 1, 1, 0, 2, 3, 4, 5);
+    s.ops->issued(&s, 1, 1);
+    ASSERT_ORDER(&s, 2, 0, 1, 2, 3, 4, 5);
+    wait_mem(0, 100); wait_mem(1, 100);
+    ASSERT_ORDER(&s, 3, 2, 3, 4, 5, 0, 1);
+    s.ops->issued(&s, 2, 3);
+    ASSERT_ORDER(&s, 4, 3, 2, 4, 5, 0, 1);
+    wait_mem(2, 50); park(3, 1);
+    ASSERT_ORDER(&s, 5, 4, 5, 0, 1, 2, 3);
+    assert_int_equal(s.ops->next_event(&s, 5), UINT64_MAX);   /* group 2 can issue */
+    fake_warps[4].wake = 10; fake_warps[4].wake_reason = WS_STALL_DEP;
+    ASSERT_ORDER(&s, 6, 4, 5, 0, 1, 2, 3);
+    wait_mem(4, 200); wait_mem(5, 300);
+    ASSERT_ORDER(&s, 7, 4, 5, 0, 1, 2, 3);
+    assert_int_equal(s.ops->next_event(&s, 7), 50);
+    ASSERT_ORDER(&s, 50, 3, 2, 4, 5, 0, 1);
+    assert_int_equal(s.group, 1);
+    /* two schedulers: this one holds slots 1, 3, 5, 7 (local warps 0..3);
+     * groups of 2 are {1, 3} and {5, 7} */
+    ws_sched t = mk(&ws_sched_fetch_group, 2);
+    t.stride = 2;
+    t.ops->add(&t, 5); t.ops->add(&t, 1); t.ops->add(&t, 7); t.ops->add(&t, 3);
+    ASSERT_ORDER(&t, 0, 1, 3, 5, 7);
+    wait_mem(1, 100); wait_mem(3, 100);
+    ASSERT_ORDER(&t, 1, 5, 7, 1, 3);
 }
 
 static void test_two_level(void **st)
@@ -121,14 +320,6 @@ static void test_two_level(void **st)
     assert_int_equal(s.ops->next_event(&s, 4), 50);
 }
 
-/* Warp w waits at a CTA barrier (every live lane held), or not. */
-static void park(uint32_t w, int parked)
-{
-    fake_warps[w].live = 1;
-    fake_warps[w].fw.valid = 1;
-    fake_warps[w].held = parked ? 1 : 0;
-    if (!parked) fake_warps[w].wake = 0;      /* as cta_release does */
-}
 
 /* Issue 10, bug 4: a warp parked at a CTA barrier leaves the active set and
  * comes back, in FIFO order, once released.  Active set of 2, warps 0..3 of
@@ -200,8 +391,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lrr),
         cmocka_unit_test(test_gto_oldest),
+        cmocka_unit_test(test_gto_gpgpusim),
         cmocka_unit_test(test_swl),
         cmocka_unit_test(test_two_level),
+        cmocka_unit_test(test_fetch_group),
+        cmocka_unit_test(test_ccws),
         cmocka_unit_test(test_two_level_barrier),
         cmocka_unit_test(test_others_barrier),
     };

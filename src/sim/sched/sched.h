@@ -19,10 +19,21 @@
  *   two_level  active set of two_level_active warps, round-robin; a warp whose
  *              next instruction waits on a long-latency (global memory)
  *              result is demoted to the tail of a FIFO pending list; free
- *              active entries are refilled from the FIFO's head.
+ *              active entries are refilled from the FIFO's head (GPGPU-Sim
+ *              two_level_active, Gebhart et al. ISCA 2011).
+ *   fetch_group  Narasiman et al. (MICRO 2011): fixed groups of
+ *              fetch_group_size warp slots; round-robin inside the active
+ *              group, which keeps priority until all its warps wait on long
+ *              latency (or a CTA barrier); then the next group takes over.
  *   swl        GTO restricted to the swl_limit oldest resident warps.
+ *   ccws       Rogers et al. (MICRO 2012): GTO over the warps a lost-locality
+ *              score (per-warp victim tag arrays fed by L1 evictions) lets
+ *              issue; see sched_ccws.c.
  */
+#include <stddef.h>
 #include <stdint.h>
+#include "warpsweep/mem.h"
+#include "warpsweep/params.h"
 
 struct ws_core;
 typedef struct ws_sched ws_sched;
@@ -46,6 +57,14 @@ typedef struct ws_sched_ops {
      * program deadlock (deadlock.c); call after order() of the same cycle. */
     int (*eligible)(const ws_sched *s, uint32_t slot);
     const char *limit_param;   /* the parameter bounding the eligible set, or NULL */
+    /* Optional: reads the policy's parameters and allocates its state with
+     * alloc (the run's arena: freed with the run; not zeroed) once per
+     * scheduler, after the common fields are set.  -1: out of memory. */
+    int (*setup)(ws_sched *s, const ws_config *cfg, void *(*alloc)(void *ctx, size_t n), void *ctx);
+    /* Optional: an L1 event (mem.h ws_mem_event) of a load issued at `now`
+     * concerning warp ev->warp of this scheduler: the core passes every load
+     * an event buffer only if the policy has this hook. */
+    void (*mem_event)(ws_sched *s, const ws_mem_event *ev, uint64_t now);
 } ws_sched_ops;
 
 struct ws_sched {
@@ -64,7 +83,10 @@ struct ws_sched {
     uint32_t last;         /* warp that issued last (valid if has_last) */
     uint8_t has_last;
     uint8_t dirty;         /* prio must be rebuilt */
-    uint32_t limit;        /* two_level_active / swl_limit */
+    uint32_t limit;        /* two_level_active / swl_limit / fetch_group_size */
+    uint32_t stride;       /* schedulers per core: slot w is local warp w / stride */
+    uint32_t group;        /* fetch_group: the active group */
+    void *pstate;          /* policy state allocated by ops->setup (ccws) */
 };
 
 /* Shared helpers (sched_common in sched_lrr.c). */
@@ -80,7 +102,14 @@ int ws_core_parked_at_barrier(const struct ws_core *c, uint32_t slot);
 /* Cached cycle before which warp `slot` cannot issue (0: unknown). */
 uint64_t ws_core_wake(const struct ws_core *c, uint32_t slot);
 
+/* Scheduler-local index of warp slot `slot` (0 .. cap-1). */
+static inline uint32_t ws_sched_local(const ws_sched *s, uint32_t slot)
+{
+    return s->stride > 1 ? slot / s->stride : slot;
+}
+void ws_sched_gto_build(ws_sched *s, uint32_t limit);
+
 extern const ws_sched_ops ws_sched_lrr, ws_sched_gto, ws_sched_two_level,
-                          ws_sched_oldest, ws_sched_swl;
+                          ws_sched_oldest, ws_sched_swl, ws_sched_fetch_group, ws_sched_ccws;
 
 #endif

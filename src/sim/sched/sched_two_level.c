@@ -1,13 +1,16 @@
 /*
- * two_level: Narasiman et al. (MICRO 2011) / GPGPU-Sim two_level_active.
+ * two_level: per-warp demotion, GPGPU-Sim's two_level_active scheduler (the
+ * active and pending warp sets of Gebhart et al., "Energy-efficient
+ * Mechanisms for Managing Thread Context in Throughput Processors", ISCA
+ * 2011).  Narasiman et al.'s fetch groups (MICRO 2011) are sched_fetch_group.c.
  * A bounded active set (two_level_active warps) is scheduled round-robin
  * (starting after the warp that issued last); every cycle, before ordering,
  * an active warp whose next instruction waits on a long-latency result (a
  * global/local memory load in flight) is demoted to the tail of a FIFO
  * pending list, and free active entries are refilled with the pending warps
  * that no longer wait, in FIFO order (GPGPU-Sim promotes the FIFO head
- * blindly and lets it bounce back; taking the first ready one is Narasiman's
- * intent and avoids a per-cycle churn that would defeat event skipping).  New
+ * blindly and lets it bounce back; taking the first ready one is the intent of
+ * a pending set and avoids a per-cycle churn that would defeat event skipping).  New
  * warps enter the active set if it has room, else the FIFO.
  *
  * A warp all of whose live threads wait at a CTA barrier is demoted the same
@@ -15,8 +18,8 @@
  * such warps out of its window): otherwise an active set full of parked warps
  * would wait forever for CTA-mates left in the FIFO (a 512-thread CTA is 16
  * warps, the default active set 8), a deadlock of the policy, not of the
- * program.  Narasiman et al. demote on long-latency waits only; a barrier
- * wait is the longest-latency wait there is.
+ * program.  GPGPU-Sim demotes on long-latency waits only; a barrier wait is
+ * the longest-latency wait there is.
  */
 #include "sched.h"
 

@@ -1,0 +1,268 @@
+/*
+ * ccws: cache-conscious wavefront scheduling (Rogers, O'Connor, Aamodt,
+ * "Cache-Conscious Wavefront Scheduling", MICRO 2012, Section 3).
+ *
+ * Lost-locality detection: every warp has a small victim tag array (VTA,
+ * ccws_vta_entries tags in ccws_vta_ways-way LRU sets).  When the L1 evicts
+ * a line, its tag goes into the VTA of the warp that allocated it (the L1
+ * hook, mem.h ws_mem_events).  When a warp misses in the L1 on a line its
+ * VTA holds, the warp has lost intra-warp locality: a VTA hit.
+ *
+ * Lost-locality scoring (Section 3.3.4-3.3.5): every warp has a
+ * lost-locality score (LLS), never below ccws_base_score.  The cumulative
+ * cutoff is
+ *     LLS_cutoff = resident warps x ccws_base_score
+ * and a VTA hit sets the warp's score to the lost-locality detected score
+ *     LLDS = (VTA hits / instructions issued) x KThrottle x LLS_cutoff
+ * (Equation 1; both counts since the kernel started, here per scheduler),
+ * "capped at LLDS regardless of how many VTA hits it has received"; scores
+ * above the base lose ccws_decay points per cycle ("one point every cycle").
+ * The warps are stacked by score, largest first (a max heap; ties: oldest
+ * first); the warps whose cumulative score stays within the cutoff may issue
+ * (the top warp always may), the others are throttled.  With every score at
+ * the base the stack is exactly the cutoff: nothing is throttled, and ccws
+ * is gto.
+ *
+ * Among the warps allowed to issue the order is GTO (the paper's baseline).
+ *
+ * Constants: Table 3 of the paper (KThrottle 8, base score 100, VTA 16
+ * entries per warp, 8-way).  Differences from the paper (docs/model.md): a
+ * throttled warp issues no instruction at all, where the paper stops only
+ * its loads (the core's issue
+ * loop stays policy-free; in the loops CCWS targets almost every instruction
+ * between two loads depends on the first); a warp parked at a CTA barrier
+ * does not take a share of the cutoff (as swl keeps such warps out of its
+ * window), so parked warps cannot throttle the CTA-mates they wait for.
+ */
+#include <string.h>
+#include "sched.h"
+#include "sim/div/divergence.h"   /* ws_hmix */
+
+#define NO_TAG UINT64_MAX
+
+typedef struct ccws_state {
+    uint32_t entries, ways, sets;
+    uint64_t base, kthrottle, decay;
+    uint64_t *tag;            /* cap x entries VTA tags (line addresses) */
+    uint64_t *stamp;          /* LRU stamps of the tags */
+    uint64_t clock;
+    uint64_t *score;          /* per local warp: LLS as of cycle `at` */
+    uint64_t at;
+    uint32_t above;           /* warps whose score is above the base */
+    uint32_t throttled;       /* resident warps throttled in the last build */
+    uint32_t *stack;          /* scratch: the warps by score */
+    uint64_t vta_hits;        /* VTA hits of this scheduler's warps so far (Equation 1) */
+    uint64_t issued;          /* instructions its warps issued so far (Equation 1) */
+} ccws_state;
+
+static ccws_state *st(const ws_sched *s) { return s->pstate; }
+
+/* Scores as of cycle now: each above the base loses decay points a cycle. */
+static void decay_to(ws_sched *s, uint64_t now)
+{
+    ccws_state *c = st(s);
+    if (now <= c->at) return;
+    if (c->above && c->decay) {
+        uint64_t drop = (now - c->at) * c->decay;
+        c->above = 0;
+        for (uint32_t i = 0; i < s->nage; i++) {
+            uint64_t *sc = &c->score[ws_sched_local(s, s->age[i])];
+            *sc = *sc - c->base > drop ? *sc - drop : c->base;
+            if (*sc > c->base) c->above++;
+        }
+        s->dirty = 1;
+    }
+    c->at = now;
+}
+
+static void ccws_add(ws_sched *s, uint32_t slot)
+{
+    ccws_state *c = st(s);
+    uint32_t w = ws_sched_local(s, slot);
+    c->score[w] = c->base;
+    for (uint32_t e = 0; e < c->entries; e++) c->tag[(size_t)w * c->entries + e] = NO_TAG;
+    ws_sched_list_append(s->age, &s->nage, slot);
+    s->dirty = 1;
+}
+
+static void ccws_remove(ws_sched *s, uint32_t slot)
+{
+    ccws_state *c = st(s);
+    uint32_t w = ws_sched_local(s, slot);
+    if (c->score[w] > c->base) c->above--;
+    c->score[w] = c->base;
+    ws_sched_list_remove(s->age, &s->nage, slot);
+    if (s->has_last && s->last == slot) s->has_last = 0;
+    s->dirty = 1;
+}
+
+/* The stack by score (largest first, ties oldest first), the cutoff walk,
+ * then GTO over the warps allowed. */
+static void ccws_build(ws_sched *s)
+{
+    ccws_state *c = st(s);
+    uint32_t n = s->nage;
+    for (uint32_t i = 0; i < n; i++) {          /* insertion sort, stable on age */
+        uint32_t w = s->age[i], k = i;
+        uint64_t sc = c->score[ws_sched_local(s, w)];
+        while (k > 0 && c->score[ws_sched_local(s, c->stack[k - 1])] < sc) {
+            c->stack[k] = c->stack[k - 1];
+            k--;
+        }
+        c->stack[k] = w;
+    }
+    const uint64_t cutoff = (uint64_t)n * c->base;
+    uint64_t cum = 0;
+    uint32_t allowed = 0;
+    for (uint32_t i = 0; i < n; i++) {          /* stack[0 .. allowed-1] keep issuing */
+        uint32_t w = c->stack[i];
+        if (ws_core_parked_at_barrier(s->core, w)) { c->stack[allowed++] = w; continue; }
+        uint64_t sc = c->score[ws_sched_local(s, w)];
+        if (cum > 0 && cum + sc > cutoff) break;
+        cum += sc;
+        c->stack[allowed++] = w;
+    }
+    c->throttled = n - allowed;
+    /* GTO over the allowed warps: mark them in prio order of age */
+    uint32_t m = 0, greedy = 0;
+    for (uint32_t i = 0; i < allowed && s->has_last; i++)
+        if (c->stack[i] == s->last) greedy = 1;
+    if (greedy) s->prio[m++] = s->last;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t w = s->age[i];
+        if (greedy && w == s->last) continue;
+        for (uint32_t k = 0; k < allowed; k++)
+            if (c->stack[k] == w) { s->prio[m++] = w; break; }
+    }
+    s->nprio = m;
+    s->dirty = 0;
+}
+
+static uint32_t ccws_order(ws_sched *s, uint64_t now, const uint32_t **out, uint32_t *start)
+{
+    decay_to(s, now);
+    if (s->dirty) ccws_build(s);
+    *out = s->prio;
+    *start = 0;
+    return s->nprio;
+}
+
+static void ccws_issued(ws_sched *s, uint32_t slot, uint64_t now)
+{
+    (void)now;
+    st(s)->issued++;
+    if (!s->has_last || s->last != slot) s->dirty = 1;
+    s->last = slot;
+    s->has_last = 1;
+}
+
+/* VTA set of line for local warp w: its first entry index. */
+static size_t vta_set(const ccws_state *c, uint32_t w, uint64_t line)
+{
+    return (size_t)w * c->entries + (size_t)(line % c->sets) * c->ways;
+}
+
+static void vta_insert(ccws_state *c, uint32_t w, uint64_t line)
+{
+    size_t b = vta_set(c, w, line), v = b;
+    for (uint32_t k = 0; k < c->ways; k++) {
+        if (c->tag[b + k] == line) { v = b + k; break; }
+        if (c->tag[b + k] == NO_TAG) { v = b + k; break; }
+        if (c->stamp[b + k] < c->stamp[v]) v = b + k;
+    }
+    c->tag[v] = line;
+    c->stamp[v] = ++c->clock;
+}
+
+/* Is line in warp w's VTA?  (The tag stays: the paper only probes.) */
+static int vta_probe(const ccws_state *c, uint32_t w, uint64_t line)
+{
+    size_t b = vta_set(c, w, line);
+    for (uint32_t k = 0; k < c->ways; k++)
+        if (c->tag[b + k] == line) return 1;
+    return 0;
+}
+
+static void ccws_mem_event(ws_sched *s, const ws_mem_event *ev, uint64_t now)
+{
+    ccws_state *c = st(s);
+    decay_to(s, now);
+    uint32_t w = ws_sched_local(s, ev->warp);
+    if (w >= s->cap) return;
+    if (ev->kind == WS_MEV_EVICT) { vta_insert(c, w, ev->line); return; }
+    if (!vta_probe(c, w, ev->line) || s->nage == 0) return;
+    c->vta_hits++;
+    /* the lost-locality detected score (Equation 1): the warp's score is set
+     * to it, "capped at LLDS regardless of how many VTA hits it has received" */
+    const uint64_t cutoff = (uint64_t)s->nage * c->base;
+    uint64_t llds = c->vta_hits * c->kthrottle * cutoff / (c->issued ? c->issued : 1);
+    if (llds < c->base) llds = c->base;
+    if (c->score[w] > c->base) c->above--;
+    c->score[w] = llds;
+    if (llds > c->base) c->above++;
+    s->dirty = 1;
+}
+
+static void ccws_parking(ws_sched *s, uint32_t slot)
+{
+    (void)slot;
+    s->dirty = 1;
+}
+
+/* Order and throttling change with time only while some warp is throttled
+ * and some score still decays. */
+static uint64_t ccws_next_event(ws_sched *s, uint64_t now)
+{
+    const ccws_state *c = st(s);
+    return c->throttled && c->above && c->decay ? now + 1 : UINT64_MAX;
+}
+
+static int ccws_eligible(const ws_sched *s, uint32_t slot)
+{
+    if (s->dirty) ccws_build((ws_sched *)s);
+    return ws_sched_in_prio(s, slot);
+}
+
+static uint64_t ccws_hash(const ws_sched *s, uint64_t h)
+{
+    const ccws_state *c = st(s);
+    h = ws_sched_hash_common(s, h);
+    for (uint32_t i = 0; i < s->nage; i++) {
+        uint32_t w = ws_sched_local(s, s->age[i]);
+        h = ws_hmix(h, c->score[w]);
+        for (uint32_t e = 0; e < c->entries; e++) h = ws_hmix(h, c->tag[(size_t)w * c->entries + e]);
+    }
+    return h;
+}
+
+static int ccws_setup(ws_sched *s, const ws_config *cfg, void *(*alloc)(void *ctx, size_t n), void *ctx)
+{
+    ccws_state *c = alloc(ctx, sizeof *c);
+    if (!c) return -1;
+    memset(c, 0, sizeof *c);
+    c->entries = (uint32_t)ws_cfg_i(cfg, WS_P_ccws_vta_entries);
+    c->ways = (uint32_t)ws_cfg_i(cfg, WS_P_ccws_vta_ways);
+    if (c->ways > c->entries) c->ways = c->entries;
+    c->sets = c->entries / c->ways;
+    c->entries = c->sets * c->ways;           /* whole sets */
+    c->base = (uint64_t)ws_cfg_i(cfg, WS_P_ccws_base_score);
+    c->kthrottle = (uint64_t)ws_cfg_i(cfg, WS_P_ccws_kthrottle);
+    c->decay = (uint64_t)ws_cfg_i(cfg, WS_P_ccws_decay);
+    size_t tags = (size_t)s->cap * c->entries;
+    c->tag = alloc(ctx, tags * sizeof *c->tag);
+    c->stamp = alloc(ctx, tags * sizeof *c->stamp);
+    c->score = alloc(ctx, (size_t)s->cap * sizeof *c->score);
+    c->stack = alloc(ctx, (size_t)s->cap * sizeof *c->stack);
+    if (!c->tag || !c->stamp || !c->score || !c->stack) return -1;
+    for (size_t i = 0; i < tags; i++) { c->tag[i] = NO_TAG; c->stamp[i] = 0; }
+    for (uint32_t i = 0; i < s->cap; i++) c->score[i] = c->base;
+    s->pstate = c;
+    return 0;
+}
+
+const ws_sched_ops ws_sched_ccws = {
+    .name = "ccws", .add = ccws_add, .remove = ccws_remove, .order = ccws_order,
+    .issued = ccws_issued, .hash = ccws_hash, .next_event = ccws_next_event,
+    .parking = ccws_parking, .eligible = ccws_eligible, .limit_param = "ccws_kthrottle",
+    .setup = ccws_setup, .mem_event = ccws_mem_event,
+};
