@@ -1123,6 +1123,9 @@ static int setup(ws_sim *sim, ws_simrun *r)
     }
     r->k = k;
     r->nregs = k->nregs ? k->nregs : 1;
+    r->pinst = arena_alloc(sim, sizeof *r->pinst * (k->ninsts ? k->ninsts : 1));
+    if (!r->pinst) { fail(r, WS_ST_ERROR, "out of memory"); return -1; }
+    ws_pipe_decode(r);
     r->ll_relevant = arena_alloc(sim, ((size_t)r->nregs + 63) / 64 * 8);   /* deadlock.c */
     if (!r->ll_relevant) { fail(r, WS_ST_ERROR, "out of memory"); return -1; }
 
@@ -1485,6 +1488,7 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                     if (rc == 0 && w->stall_res == WS_RES_NONE && w->wake < hm) { hm = w->wake; hr = w->wake_reason; }
                     if (rc > 0) {
                         issued++;
+                        s->issued_at = j ? j - 1 : n - 1;
                         w->last_issue = now + 1;   /* 0: never (deadlock.c: starvation) */
                         if (r->status >= 0) goto done;
                         while (issued < r->width && w->live) {

@@ -164,9 +164,18 @@ typedef struct ws_llwatch {
 } ws_llwatch;
 
 /* Everything one ws_sim_run needs; lives in the ws_sim arena. */
+/* What the issue checks need of each instruction of the run's kernel,
+ * decoded once (ws_pipe_decode): its unit occupancy, whether it takes the
+ * LD/ST pipe, whether it reads registers through an operand collector. */
+typedef struct ws_pipe_inst {
+    uint32_t occ;
+    uint8_t lsu, rf;
+} ws_pipe_inst;
+
 typedef struct ws_simrun {
     const ws_workload *wl;
     const ws_kernel *k;              /* possibly the barrier-transformed kernel */
+    ws_pipe_inst *pinst;             /* per instruction of k */
     const ws_config *cfg;
     const ws_run_opts *opts;
     ws_result *res;
@@ -230,6 +239,8 @@ typedef struct ws_simrun {
 /* pipe.c: structural limits (execution units, LD/ST pipe, operand
  * collectors, front end) */
 void ws_pipe_setup(ws_simrun *r, const ws_config *cfg);
+/* Fills r->pinst (k->ninsts entries) for r->k; after ws_pipe_setup. */
+void ws_pipe_decode(ws_simrun *r);
 uint32_t ws_unit_occupancy(const ws_simrun *r, const ws_inst *in);
 uint64_t ws_unit_latency(const ws_simrun *r, const ws_inst *in);
 int ws_uses_lsu(const ws_inst *in);

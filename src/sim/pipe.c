@@ -110,6 +110,23 @@ static int has_rf_sources(const ws_simrun *r, const ws_inst *in)
     return 0;
 }
 
+void ws_pipe_decode(ws_simrun *r)
+{
+    for (uint32_t pc = 0; pc < r->k->ninsts; pc++) {
+        const ws_inst *in = &r->k->insts[pc];
+        ws_pipe_inst *pi = &r->pinst[pc];
+        pi->occ = ws_unit_occupancy(r, in);
+        pi->lsu = r->lsu_bytes && ws_uses_lsu(in);
+        pi->rf = r->ncoll && has_rf_sources(r, in);
+    }
+}
+
+/* `in` is an instruction of r->k. */
+static const ws_pipe_inst *pipe_inst(const ws_simrun *r, const ws_inst *in)
+{
+    return &r->pinst[in - r->k->insts];
+}
+
 static uint32_t earliest_collector(const ws_simrun *r, const ws_pipe *p)
 {
     uint32_t best = 0;
@@ -158,9 +175,10 @@ uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws_cwarp *w, con
     uint64_t t = 0;
     uint8_t what = WS_STALL_NONE;
     (void)now;
-    if (ws_unit_occupancy(r, in)) later(p->unit_free[in->unit], in->unit, &t, &what);
-    if (r->lsu_bytes && ws_uses_lsu(in)) later(c->lsu_free, WS_RES_LSU, &t, &what);
-    if (r->ncoll && has_rf_sources(r, in)) later(p->coll_free[earliest_collector(r, p)], WS_RES_COLLECTOR, &t, &what);
+    const ws_pipe_inst *pi = pipe_inst(r, in);
+    if (pi->occ) later(p->unit_free[in->unit], in->unit, &t, &what);
+    if (pi->lsu) later(c->lsu_free, WS_RES_LSU, &t, &what);
+    if (pi->rf) later(p->coll_free[earliest_collector(r, p)], WS_RES_COLLECTOR, &t, &what);
     if (t) { *why = WS_STALL_UNIT; *res = what; }
     return t;
 }
@@ -197,10 +215,10 @@ static uint64_t read_sources(const ws_simrun *r, ws_pipe *p, uint32_t slot, cons
 uint64_t ws_pipe_issue(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, const ws_inst *in, uint64_t now)
 {
     ws_pipe *p = &c->pipes[w->sched];
-    uint32_t occ = ws_unit_occupancy(r, in);
-    if (occ) p->unit_free[in->unit] = now + occ;
+    const ws_pipe_inst *pi = pipe_inst(r, in);
+    if (pi->occ) p->unit_free[in->unit] = now + pi->occ;
     w->last_unit = in->unit;
-    if (!r->ncoll || !has_rf_sources(r, in)) return 0;
+    if (!pi->rf) return 0;
     uint32_t k = earliest_collector(r, p);
     uint64_t last = read_sources(r, p, slot, in, now);
     p->coll_free[k] = last + 1;

@@ -82,6 +82,8 @@ struct ws_sched {
     uint32_t fhead, nfifo;
     uint32_t last;         /* warp that issued last (valid if has_last) */
     uint8_t has_last;
+    uint32_t issued_at;    /* set by the core: index of the warp that issued in the list
+                              order() returned that cycle (a hint: the list may change) */
     uint8_t dirty;         /* prio must be rebuilt */
     uint32_t limit;        /* two_level_active / swl_limit / fetch_group_size */
     uint32_t stride;       /* schedulers per core: slot w is local warp w / stride */

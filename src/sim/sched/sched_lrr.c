@@ -57,7 +57,9 @@ static uint32_t lrr_order(ws_sched *s, uint64_t now, const uint32_t **out, uint3
     (void)now;
     *out = s->res;
     *start = 0;
-    if (s->has_last && s->nres) {
+    if (s->has_last && s->issued_at < s->nres && s->res[s->issued_at] == s->last) {
+        *start = s->issued_at + 1 == s->nres ? 0 : s->issued_at + 1;
+    } else if (s->has_last && s->nres) {
         /* first resident slot after the last issued one (slot order, wrapping) */
         uint32_t lo = 0, hi = s->nres;        /* first index with res[i] > last */
         while (lo < hi) {
