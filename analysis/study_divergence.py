@@ -38,7 +38,7 @@ def main():
     df["issue"] = df.issue.astype(str)
     wls = list(dict.fromkeys(df.w))
     st = df[df.divergence == "stack"].set_index(["w"] + KEY)
-    ba = df[df.divergence == "barrier"].set_index(["w"] + KEY)
+    ba = df[df.divergence == "sbi"].set_index(["w"] + KEY)
     both = st.join(ba, lsuffix="_s", rsuffix="_b", how="inner")
 
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8), layout="constrained")
@@ -63,7 +63,7 @@ def main():
     okd = df[df.status == "ok"]
     eff = okd.groupby(["w", "divergence"], observed=True).simd_efficiency.mean().unstack()
     x = np.arange(len(wls))
-    for k, (d, off) in enumerate((("stack", -0.2), ("barrier", 0.2))):
+    for k, (d, off) in enumerate((("stack", -0.2), ("sbi", 0.2))):
         vals = [eff.loc[w, d] if w in eff.index and d in eff.columns and not np.isnan(eff.loc[w, d]) else 0
                 for w in wls]
         ax.bar(x + off, vals, width=0.4, label=d)
@@ -74,16 +74,16 @@ def main():
     ax.set_title("SIMD efficiency")
 
     ax = axes[2]
-    dl = np.array([[int(((df.w == w) & (df.divergence == d) & (df.status == "deadlock")).sum()) for d in ("stack", "barrier")]
+    dl = np.array([[int(((df.w == w) & (df.divergence == d) & (df.status == "deadlock")).sum()) for d in ("stack", "sbi")]
                    for w in wls])
-    tot = np.array([[int(((df.w == w) & (df.divergence == d)).sum()) for d in ("stack", "barrier")] for w in wls])
+    tot = np.array([[int(((df.w == w) & (df.divergence == d)).sum()) for d in ("stack", "sbi")] for w in wls])
     ax.imshow(dl / np.maximum(tot, 1), cmap="Reds", vmin=0, vmax=1, aspect="auto")
     for i in range(len(wls)):
         for j in range(2):
             dark = dl[i, j] > 0.5 * max(tot[i, j], 1)
             ax.text(j, i, f"{dl[i, j]}/{tot[i, j]}", ha="center", va="center", fontsize=9,
                     color="white" if dark else "black")
-    ax.set_xticks([0, 1], ["stack", "barrier"])
+    ax.set_xticks([0, 1], ["stack", "sbi"])
     ax.set_yticks(range(len(wls)), wls)
     ax.set_title("deadlocked runs")
     name = warpsweep.attrs(src).get("sweep_name", "")
@@ -94,7 +94,7 @@ def main():
 
     print("workload scheme ok deadlock other mean_cycles_ok simd_eff max_depth_or_splits")
     for w in wls:
-        for d in ("stack", "barrier"):
+        for d in ("stack", "sbi"):
             g = df[(df.w == w) & (df.divergence == d)]
             o = g[g.status == "ok"]
             extra = o.max_stack_depth.max() if d == "stack" else o.max_warp_splits.max()

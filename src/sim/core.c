@@ -1004,8 +1004,8 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->lat_smem = (uint64_t)ws_cfg_i(cfg, WS_P_smem_latency);
     r->smem_banks = (uint32_t)ws_cfg_i(cfg, WS_P_smem_banks);
     ws_pipe_setup(r, cfg);
-    int barrier = ws_cfg_i(cfg, WS_P_divergence) == 1;
-    r->div = barrier ? &ws_div_barrier : &ws_div_stack;
+    r->div = ws_div_scheme(ws_cfg_i(cfg, WS_P_divergence));
+    int barrier = r->div->barrier_pass;
     r->sched = sched_ops(ws_cfg_i(cfg, WS_P_scheduler));
     if (r->nsched > r->nwarps) r->nsched = r->nwarps;
 

@@ -20,7 +20,7 @@ def sim(path, *sets):
 def expect(c, what):
     print(("ok    " if c else "FAIL  ") + what)
     if not c: fails.append(what)
-for div in ("stack", "barrier"):
+for div in ("stack", "sbi"):
     for s in ("lrr", "gto", "oldest", "two_level", "swl", "two_level --set two_level_active=1", "swl --set swl_limit=2"):
         sets = ["divergence=" + div] + ("scheduler=" + s).split(" --set ")
         j = sim(K + "/flagwait.yaml", *sets)

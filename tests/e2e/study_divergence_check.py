@@ -39,7 +39,7 @@ workloads = sorted({k[0] for k in by})
 assert "spinlock" in workloads, workloads
 for w in workloads:
     for c in configs:
-        st, ba = by[(w, "stack") + c], by[(w, "barrier") + c]
+        st, ba = by[(w, "stack") + c], by[(w, "sbi") + c]
         sst, sba = s(st["status"]), s(ba["status"])
         if w == "spinlock":
             if sst != "deadlock" or sba != "ok":

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-SCHEMES = ['stack', 'barrier']
+SCHEMES = ['stack', 'sbi']
 SCHEDS = ['lrr', 'gto', 'two_level', 'oldest', 'swl']
 ISSUES = ['blocking', 'scoreboard']
 WARP_OPS = re.compile(r'\b(shfl|vote|match|redux|activemask|bar\.warp)\b|%laneid|%lanemask')

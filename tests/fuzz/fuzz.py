@@ -30,7 +30,7 @@ import gen  # noqa: E402
 
 AXES = collections.OrderedDict([
     ('warp_size', [8, 16, 32, 64]),
-    ('divergence', ['stack', 'barrier']),
+    ('divergence', ['stack', 'sbi']),
     ('scheduler', ['lrr', 'gto', 'two_level', 'oldest', 'swl']),
     ('issue', ['blocking', 'scoreboard']),
     ('cores', [1, 2]),
@@ -78,7 +78,7 @@ def write_program(d, seed, feats, size):
 
 def axis_values(args, k, meta_its=False):
     if k == 'divergence' and meta_its:
-        vals = ['barrier']               # warp ops from different branches: sm_70+ only
+        vals = ['sbi']               # warp ops from different branches: sm_70+ only
     else:
         vals = list(AXES[k])
     return [x for x in vals if not any(k == sk and str(x) == sv for sk, sv in args.skip)]

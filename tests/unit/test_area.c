@@ -98,7 +98,7 @@ static void hand_config(ws_config *c)
     set(c, "regfile_kb=128");
     set(c, "warps=48");
     set(c, "area.warp_state_mm2=0.001");
-    set(c, "divergence=barrier");
+    set(c, "divergence=sbi");
     set(c, "barrier_regs=8");
     set(c, "warp_size=32");
     set(c, "area.pc_bits=32");
@@ -186,7 +186,7 @@ static void test_barrier_vs_stack(void **state)
     assert_int_equal(ws_area_divergence_bits(&c), 5120);
     ws_area st, ba;
     ws_area_compute(&c, &st);
-    set(&c, "divergence=barrier");
+    set(&c, "divergence=sbi");
     assert_int_equal(ws_area_divergence_bits(&c), 2624);
     ws_area_compute(&c, &ba);
     near(st.divergence_mm2, 5120 * 64 * 0.5e-6, 1e-12, "stack state");
@@ -261,7 +261,7 @@ static void test_volta_calibration(void **state)
     set(&c, "warps=64");
     set(&c, "regfile_kb=256");
     set(&c, "schedulers=4");
-    set(&c, "divergence=barrier");
+    set(&c, "divergence=sbi");
     set(&c, "cores=84");
     /* + the default 2 collectors per scheduler: 2 x 4 x 3072 bits x 0.5 um2 = 0.012288 */
     double want_core = 6.988822 + 0.012288;

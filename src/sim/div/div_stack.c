@@ -22,6 +22,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "divergence.h"
+#include "warpsweep/area.h"
 
 typedef struct stk {
     uint32_t depth, cap, max_depth;
@@ -224,6 +225,13 @@ static int stack_describe(const ws_div_ctx *c, const void *st, char *buf, size_t
     return (int)n;
 }
 
+/* area.stack_entries × (PC + RPC + active mask) */
+static uint64_t stack_state_bits(const ws_config *cfg)
+{
+    uint64_t pc = ws_area_count(cfg, WS_P_area_pc_bits);
+    return ws_area_count(cfg, WS_P_area_stack_entries) * (2 * pc + (uint64_t)ws_cfg_i(cfg, WS_P_warp_size));
+}
+
 const ws_div_ops ws_div_stack = {
     .name = "stack",
     .per_lane_blocking = 0,
@@ -237,4 +245,5 @@ const ws_div_ops ws_div_stack = {
     .hash = stack_hash,
     .parked = stack_parked,
     .describe = stack_describe,
+    .state_bits = stack_state_bits,
 };

@@ -9,14 +9,19 @@
  *
  *   stack    (div_stack.c)   pre-Volta IPDOM reconvergence stack (GPGPU-Sim rules):
  *                            one split, the top of stack.
- *   barrier  (div_barrier.c) Volta-style convergence barriers (ADD/WAIT/YIELD
- *                            inserted by ws_barrier_transform): per-thread
- *                            state, splits = ready threads grouped by PC.
+ *   sbi      (div_sbi.c)     subwarp interleaving (Damani et al., HPCA 2022):
+ *                            convergence barriers (ADD/WAIT/YIELD inserted by
+ *                            ws_barrier_transform, free), per-thread state,
+ *                            splits = ready threads grouped by PC, any of
+ *                            which may issue (switch on any stall).
+ * The choice index of parameter `divergence` (params.def) selects
+ * ws_div_schemes[index].
  */
 #include <stdint.h>
 #include <stdio.h>
 #include "warpsweep/ptx.h"
 #include "warpsweep/exec.h"
+#include "warpsweep/params.h"
 
 /* A schedulable unit. Layout shared with the stack entry (mask, pc first). */
 typedef struct ws_split {
@@ -34,6 +39,7 @@ typedef struct ws_div_ctx {
 
 typedef struct ws_div_ops {
     const char *name;
+    int barrier_pass;        /* runs the kernel transformed by ws_barrier_transform (passes.h) */
     int per_lane_blocking;   /* blocking issue holds the split's lanes (1) or the warp (0) */
     int warp_sync_waits;     /* .sync warp ops wait for every member lane (1) */
     size_t (*state_size)(const ws_div_ctx *c);
@@ -58,9 +64,15 @@ typedef struct ws_div_ops {
     uint64_t (*parked)(const ws_div_ctx *c, const void *st, uint64_t held);
     /* Human-readable state (for deadlock messages): "pc 5 (line 23) lanes 0x..; ..." */
     int (*describe)(const ws_div_ctx *c, const void *st, char *buf, size_t len);
+    /* Bits of divergence state one warp needs under cfg (the area model,
+     * docs/area.md "Divergence state"). */
+    uint64_t (*state_bits)(const ws_config *cfg);
 } ws_div_ops;
 
-extern const ws_div_ops ws_div_stack, ws_div_barrier;
+extern const ws_div_ops ws_div_stack, ws_div_sbi;
+
+/* The scheme of choice index `index` of parameter divergence (NULL if none). */
+const ws_div_ops *ws_div_scheme(int64_t index);
 
 /* Hash step used everywhere (two independent 64-bit lanes folded into one). */
 static inline uint64_t ws_hmix(uint64_t h, uint64_t v)

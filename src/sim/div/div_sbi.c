@@ -1,6 +1,9 @@
 /*
- * Volta-style convergence barriers (patent US10067768B2; Shoushtary et al.
- * 2024), on the kernel transformed by ws_barrier_transform (passes.h):
+ * sbi: subwarp interleaving (Damani, Stephenson, Rangan, Johnstone, Kulkarni,
+ * Keckler, "GPU Subwarp Interleaving", HPCA 2022): convergence barriers as in
+ * patent US10067768B2, but any ready split may issue when another stalls (the
+ * paper's proposal, not what Volta/Turing do: see div_barrier.c). On the
+ * kernel transformed by ws_barrier_transform (passes.h):
  *
  *  - per thread: a PC and a state: ready, blocked (at WAIT Bx), exited; plus a
  *    `yielded` bit set by YIELD and cleared when the thread next issues. A
@@ -30,6 +33,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "divergence.h"
+#include "warpsweep/area.h"
 
 typedef struct bst {
     uint32_t nsplits, max_splits, nbar, cursor;
@@ -281,8 +285,16 @@ static int bar_describe(const ws_div_ctx *c, const void *st, char *buf, size_t l
     return (int)n;
 }
 
-const ws_div_ops ws_div_barrier = {
-    .name = "barrier",
+/* barrier_regs participation masks + per thread: state (2 bits) and PC */
+static uint64_t bar_state_bits(const ws_config *cfg)
+{
+    uint64_t ws = (uint64_t)ws_cfg_i(cfg, WS_P_warp_size);
+    return (uint64_t)ws_cfg_i(cfg, WS_P_barrier_regs) * ws + ws * (2 + ws_area_count(cfg, WS_P_area_pc_bits));
+}
+
+const ws_div_ops ws_div_sbi = {
+    .name = "sbi",
+    .barrier_pass = 1,
     .per_lane_blocking = 1,
     .warp_sync_waits = 1,
     .state_size = bar_size,
@@ -294,4 +306,5 @@ const ws_div_ops ws_div_barrier = {
     .hash = bar_hash,
     .parked = bar_parked,
     .describe = bar_describe,
+    .state_bits = bar_state_bits,
 };
