@@ -284,6 +284,8 @@ int cmd_inspect(int argc, char **argv)
         int yield = (int)ws_cfg_i(&cfg, WS_P_barrier_yield);
         if (!(bk = ws_barrier_transform(k, nbar, yield, &err))) goto fail;
         if (scheduled && !(blk = ws_barrier_transform(lk, nbar, yield, &err))) goto fail;
+        if (div->sink_release && (ws_barrier_sink_release(bk, &err) || (blk && ws_barrier_sink_release(blk, &err))))
+            goto fail;
         k = bk;
         lk = scheduled ? blk : bk;
     } else if (!scheduled) {

@@ -30,7 +30,7 @@ import gen  # noqa: E402
 
 AXES = collections.OrderedDict([
     ('warp_size', [8, 16, 32, 64]),
-    ('divergence', ['stack', 'sbi']),
+    ('divergence', ['stack', 'sbi', 'barrier']),
     ('scheduler', ['lrr', 'gto', 'two_level', 'oldest', 'swl']),
     ('issue', ['blocking', 'scoreboard']),
     ('cores', [1, 2]),
@@ -38,13 +38,17 @@ AXES = collections.OrderedDict([
 ])
 
 
+# schemes with the SIMT deadlock of a reconvergence stack (a spin lock deadlocks:
+# ElTantawy and Aamodt, MICRO 2016) and schemes with independent thread scheduling
+STACK_SCHEMES = {'stack'}
+ITS_SCHEMES = {'sbi', 'barrier'}
 LOCK_TIMEOUT_OK = False   # --lock-timeout-ok: see its help
 SWL_LIMIT = 4             # the registry default of swl_limit (warpsweep params)
 
 
 def expected_status(meta, cfg):
     """the set of acceptable statuses at one configuration"""
-    if cfg['divergence'] == 'stack':
+    if cfg['divergence'] in STACK_SCHEMES:
         ok = {'ok': {'ok'}, 'deadlock': {'deadlock'}, 'any': {'ok', 'deadlock'}}[meta['stack']]
         if LOCK_TIMEOUT_OK and meta['stack'] != 'ok':
             ok = ok | {'timeout'}
@@ -78,7 +82,7 @@ def write_program(d, seed, feats, size):
 
 def axis_values(args, k, meta_its=False):
     if k == 'divergence' and meta_its:
-        vals = ['sbi']               # warp ops from different branches: sm_70+ only
+        vals = [x for x in AXES[k] if x in ITS_SCHEMES]   # warp ops from different branches: sm_70+ only
     else:
         vals = list(AXES[k])
     return [x for x in vals if not any(k == sk and str(x) == sv for sk, sv in args.skip)]

@@ -5,6 +5,7 @@
 static const ws_div_ops *const schemes[] = {
     &ws_div_stack,      /* stack */
     &ws_div_sbi,        /* sbi */
+    &ws_div_barrier,    /* barrier */
 };
 
 const ws_div_ops *ws_div_scheme(int64_t index)

@@ -208,10 +208,25 @@ static uint64_t stack_hash(const ws_div_ctx *c, const void *st, uint64_t h)
 
 static uint32_t line_of(const ws_kernel *k, uint32_t pc) { return pc < k->ninsts ? k->insts[pc].line : 0; }
 
+/* Describes the warp for a deadlock proof. Lanes parked in entries below the
+ * TOS that the TOS never hands back to make it a SIMT deadlock (ElTantawy and
+ * Aamodt, "MIMD Synchronization on SIMT Architectures", MICRO 2016): named
+ * first, so a long message still carries it. */
 static int stack_describe(const ws_div_ctx *c, const void *st, char *buf, size_t len)
 {
     const stk *s = st;
     size_t n = 0;
+    if (s->depth > 1) {
+        const ws_split *t = &s->e[s->depth - 1];
+        uint64_t below = 0;
+        for (uint32_t i = 0; i + 1 < s->depth; i++) below |= s->e[i].mask;
+        below &= ~t->mask;
+        if (below && t->aux != WS_PC_EXIT)
+            n += (size_t)snprintf(buf, len, "SIMT deadlock: lanes 0x%llx wait at reconvergence point pc %u "
+                                  "(line %u) for lanes 0x%llx of the top of stack; ",
+                                  (unsigned long long)below, t->aux, line_of(c->k, t->aux),
+                                  (unsigned long long)t->mask);
+    }
     for (int i = (int)s->depth - 1; i >= 0 && n < len; i--) {
         const ws_split *e = &s->e[i];
         char rpc[32];

@@ -14,6 +14,9 @@
  *                            ws_barrier_transform, free), per-thread state,
  *                            splits = ready threads grouped by PC, any of
  *                            which may issue (switch on any stall).
+ *   barrier  (div_barrier.c) Turing's convergence barriers: the same pass, its
+ *                            instructions issued, one split owns the warp
+ *                            until it blocks, yields or exits.
  * The choice index of parameter `divergence` (params.def) selects
  * ws_div_schemes[index].
  */
@@ -40,6 +43,9 @@ typedef struct ws_div_ctx {
 typedef struct ws_div_ops {
     const char *name;
     int barrier_pass;        /* runs the kernel transformed by ws_barrier_transform (passes.h) */
+    int sink_release;        /* ... then ws_barrier_sink_release: BSYNC after a spin lock's release */
+    int issues_div_ops;      /* ADD/WAIT/YIELD are issued (counted in div_insts), not free */
+    int owner_keeps_warp;    /* the first offered split that stalls on timing ends the search */
     int per_lane_blocking;   /* blocking issue holds the split's lanes (1) or the warp (0) */
     int warp_sync_waits;     /* .sync warp ops wait for every member lane (1) */
     size_t (*state_size)(const ws_div_ctx *c);
@@ -69,7 +75,14 @@ typedef struct ws_div_ops {
     uint64_t (*state_bits)(const ws_config *cfg);
 } ws_div_ops;
 
-extern const ws_div_ops ws_div_stack, ws_div_sbi;
+extern const ws_div_ops ws_div_stack, ws_div_sbi, ws_div_barrier;
+
+/* The convergence-barrier instructions (BSSY/BSYNC/YIELD): under a scheme
+ * that issues them they count in div_insts, so warp_insts stays comparable. */
+static inline int ws_is_div_op(uint32_t op)
+{
+    return op == WS_OP_BADD || op == WS_OP_BWAIT || op == WS_OP_YIELD;
+}
 
 /* The scheme of choice index `index` of parameter divergence (NULL if none). */
 const ws_div_ops *ws_div_scheme(int64_t index);
