@@ -1098,6 +1098,8 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->divctx.warp_size = r->ws;
     r->divctx.nbar = nbar;
     r->divctx.max_depth = 4 * r->ws + 8;
+    r->divctx.now = &r->env.clock;
+    r->divctx.timeout = r->div->needs_timeout ? (uint64_t)ws_cfg_i(cfg, WS_P_aware_timeout) : 0;
     size_t dsz = (r->div->state_size(&r->divctx) + 63) & ~(size_t)63;
 
     /* The per-core state below grows with cores x resident warps x registers

@@ -62,6 +62,40 @@ IFELSE_BARRIER = [
 ]
 
 
+# Without the pass (stack, multipath, dualpath): 10 @p bra 12, 11 bra.uni 19,
+# taken 12-18 (15 ld, 17 st, 18 bra.uni 24), else 19-23 (21 ld, 23 st), 24-28.
+# The common prefix: 0-4 at 0-4, 5 at 8, 6-8 at 9-11, 9 at 15, the branch at 16.
+PREFIX = [(0, 0, 0xff), (1, 1, 0xff), (2, 2, 0xff), (3, 3, 0xff), (4, 4, 0xff), (8, 5, 0xff),
+          (9, 6, 0xff), (10, 7, 0xff), (11, 8, 0xff), (15, 9, 0xff), (16, 10, 0xff)]
+TAIL = [(434, 24, 0xff), (438, 25, 0xff), (439, 26, 0xff), (443, 27, 0xff), (444, 28, 0xff)]
+# multipath: the ST holds [fall 0xf0@11, taken 0x0f@12]; each issue moves its
+# split to the end and the next try starts at the split after it, so the two
+# alternate, else path first; a split that stalls lets the other go.
+IFELSE_MULTIPATH = PREFIX + [
+    (17, 11, 0xf0), (18, 12, 0x0f), (19, 19, 0xf0), (20, 13, 0x0f),
+    (23, 20, 0xf0),                    # %rd9 (cvta at 19 + 4); 14 waits for %rd13 (20 + 4)
+    (24, 14, 0x0f), (27, 21, 0xf0), (28, 15, 0x0f),
+    (427, 22, 0xf0), (428, 16, 0x0f),  # the two loads overlap
+    (431, 23, 0xf0),                   # 0xf0 arrives at the IPDOM 24 (RT pending 0x0f)
+    (432, 17, 0x0f), (433, 18, 0x0f),  # 0x0f arrives: RT entry done, one split 0xff at 24
+] + TAIL
+# dualpath: one entry {RPC 24, path 0 = fall 0xf0@11, path 1 = taken 0x0f@12},
+# the taken path first, then alternating (the other path when one stalls).
+IFELSE_DUALPATH = PREFIX + [
+    (17, 12, 0x0f), (18, 11, 0xf0), (19, 13, 0x0f), (20, 19, 0xf0),
+    (23, 14, 0x0f),                    # %rd13 (shl at 19 + 4); 20 waits for %rd9 (20 + 4)
+    (24, 20, 0xf0), (27, 15, 0x0f), (28, 21, 0xf0),
+    (427, 16, 0x0f), (428, 22, 0xf0), (431, 17, 0x0f),
+    (432, 23, 0xf0),                   # 0xf0 waits at the RPC
+    (433, 18, 0x0f),                   # both at the RPC: pop, 0xff at 24
+] + TAIL
+
+
+def first_diff(rows, want):
+    return "" if rows == want else " (first difference: %s)" % (
+        next(((a, b) for a, b in zip(rows, want) if a != b), (len(rows), len(want))),)
+
+
 def ifelse():
     with tempfile.TemporaryDirectory() as tmp:
         # stack: the same schedule without ADD and WAIT (two slots earlier
@@ -85,6 +119,13 @@ def ifelse():
                "ifelse barrier: warp_insts 29 (as stack), div_insts 3 (%s, %s)" % (ba["warp_insts"], ba["div_insts"]))
         # thread_insts: 11 x 8 + 7 x 4 + 6 x 4 + 5 x 8
         expect(ba["thread_insts"] == 180 and st["thread_insts"] == 180, "ifelse: 180 thread insts")
+        # multipath, dualpath, aware: both loads in flight; the last store at 443
+        for div, want in (("multipath", IFELSE_MULTIPATH), ("dualpath", IFELSE_DUALPATH), ("aware", IFELSE_MULTIPATH)):
+            j, rows = trace("ifelse", div, tmp)
+            expect(j["status"] == "ok" and j["cycles"] == 843 and j["warp_insts"] == 29 and j["thread_insts"] == 180,
+                   "ifelse %s: 843 cycles, 29 warp insts, 180 thread insts (%s, %s, %s)" %
+                   (div, j["cycles"], j["warp_insts"], j["thread_insts"]))
+            expect(rows == want, "ifelse %s: the hand-derived timeline, issue by issue%s" % (div, first_diff(rows, want)))
 
 
 def spinlock():
@@ -108,6 +149,20 @@ def spinlock():
     j, _ = sim("spinlock", preset="seed", divergence="stack")
     expect(j["status"] == "deadlock" and "SIMT deadlock" in j["message"],
            "spinlock stack: deadlock, the proof names the SIMT deadlock: %s" % j["message"][:160])
+    # multipath, dualpath: the winner waits at the IPDOM (the loop exit) for the
+    # spinners, as under the stack (ElTantawy and Aamodt, MICRO 2016)
+    for div in ("multipath", "dualpath"):
+        j, _ = sim("spinlock", preset="seed", divergence=div)
+        expect(j["status"] == "deadlock" and "SIMT deadlock: lanes 0x1 wait at reconvergence point" in j["message"],
+               "spinlock %s: deadlock, SIMT deadlock of lane 0 named: %s" % (div, j["message"][:160]))
+    # aware: each winner waits at the loop exit until the timeout T releases
+    # it; the next winner can only win after that release, so 32 winners take
+    # at least 32 x T cycles
+    for T in (1000, 3000):
+        j, err = sim("spinlock", ["--dump", "counter"], preset="seed", divergence="aware", aware_timeout=T)
+        expect(j["status"] == "ok" and err.strip().split()[-1:] == ["32"],
+               "spinlock aware T=%d: ok, counter 32 (%s)" % (T, j["status"]))
+        expect(j["cycles"] >= 32 * T, "spinlock aware T=%d: %d cycles >= 32 x T" % (T, j["cycles"]))
     # the inserted instructions: the spin loop's WAIT after the release (atom.exch)
     p = subprocess.run([BIN, "inspect", os.path.join(K, "spinlock.yaml"), "--divergence", "barrier",
                         "--set", "inst_order=ptx"], capture_output=True, text=True)
@@ -122,11 +177,18 @@ def varloop():
     # 3 before the loop, 7 iterations x 6, 5 after: 66; thread insts
     # 64 x 24 + 6 x sum(trips) = 1536 + 6 x 253 = 3054. barrier: per warp
     # ADD 1 + one WAIT per exit group (7 trip counts) = 8.
-    for div, want_div in (("stack", 0), ("sbi", 0), ("barrier", 16)):
-        j, _ = sim("varloop", preset="seed", divergence=div)
+    for div, want_div, kv in (("stack", 0, {}), ("sbi", 0, {}), ("barrier", 16, {}), ("multipath", 0, {}),
+                              ("dualpath", 0, {}), ("aware", 0, {"aware_timeout": 100000000})):
+        j, _ = sim("varloop", preset="seed", divergence=div, **kv)
         expect(j["status"] == "ok" and j["warp_insts"] == 132 and j["thread_insts"] == 3054,
                "varloop %s: 132 warp insts, 3054 thread insts (%s, %s)" % (div, j["warp_insts"], j["thread_insts"]))
         expect(j["div_insts"] == want_div, "varloop %s: %d div insts (%s)" % (div, want_div, j["div_insts"]))
+    # aware with the default timeout (1000 cycles < the 7 x 400-cycle loads of
+    # the longest lanes): early leavers are released and run the tail in
+    # their own splits: more warp instructions, the same thread instructions
+    j, _ = sim("varloop", preset="seed", divergence="aware")
+    expect(j["status"] == "ok" and j["thread_insts"] == 3054 and j["warp_insts"] > 132,
+           "varloop aware T=1000: 3054 thread insts, > 132 warp insts (%s)" % j["warp_insts"])
 
 
 {"ifelse": ifelse, "spinlock": spinlock, "varloop": varloop}[sys.argv[1]]()

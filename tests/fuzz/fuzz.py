@@ -30,7 +30,7 @@ import gen  # noqa: E402
 
 AXES = collections.OrderedDict([
     ('warp_size', [8, 16, 32, 64]),
-    ('divergence', ['stack', 'sbi', 'barrier']),
+    ('divergence', ['stack', 'sbi', 'barrier', 'multipath', 'dualpath', 'aware']),
     ('scheduler', ['lrr', 'gto', 'two_level', 'oldest', 'swl']),
     ('issue', ['blocking', 'scoreboard']),
     ('cores', [1, 2]),
@@ -40,7 +40,7 @@ AXES = collections.OrderedDict([
 
 # schemes with the SIMT deadlock of a reconvergence stack (a spin lock deadlocks:
 # ElTantawy and Aamodt, MICRO 2016) and schemes with independent thread scheduling
-STACK_SCHEMES = {'stack'}
+STACK_SCHEMES = {'stack', 'multipath', 'dualpath'}
 ITS_SCHEMES = {'sbi', 'barrier'}
 LOCK_TIMEOUT_OK = False   # --lock-timeout-ok: see its help
 SWL_LIMIT = 4             # the registry default of swl_limit (warpsweep params)
@@ -174,12 +174,12 @@ def sweep_text(args, seeds, its, rng, k):
 
 def batch_sweeps(args, d, seeds, metas, rng, k):
     """starts the sweeps of one batch (programs needing independent thread scheduling run
-    under barrier only, in a sweep of their own); -> list of (Popen, h5 path)"""
+    under ITS_SCHEMES only, in a sweep of their own); -> list of (Popen, h5 path)"""
     groups = [[s for s in seeds if not metas[s]['its']], [s for s in seeds if metas[s]['its']]]
     procs = []
     for gi, group in enumerate(groups):
-        if not group:
-            continue
+        if not group or not axis_values(args, 'divergence', gi == 1):
+            continue                     # (no scheme left to run it under: --skip)
         sweep = os.path.join(d, 'sweep%d.yaml' % gi)
         with open(sweep, 'w') as f:
             f.write(sweep_text(args, group, gi == 1, rng, k))

@@ -6,6 +6,9 @@ static const ws_div_ops *const schemes[] = {
     &ws_div_stack,      /* stack */
     &ws_div_sbi,        /* sbi */
     &ws_div_barrier,    /* barrier */
+    &ws_div_multipath,  /* multipath */
+    &ws_div_dualpath,   /* dualpath */
+    &ws_div_aware,      /* aware */
 };
 
 const ws_div_ops *ws_div_scheme(int64_t index)

@@ -17,6 +17,10 @@
  *   barrier  (div_barrier.c) Turing's convergence barriers: the same pass, its
  *                            instructions issued, one split owns the warp
  *                            until it blocks, yields or exits.
+ *   multipath (div_multipath.c) Multi-Path IPDOM: warp split table +
+ *                            reconvergence table, any split issues.
+ *   dualpath (div_dualpath.c) dual-path stack: two schedulable paths per entry.
+ *   aware    (div_aware.c)   multipath + a timeout releasing waiting lanes.
  * The choice index of parameter `divergence` (params.def) selects
  * ws_div_schemes[index].
  */
@@ -38,6 +42,8 @@ typedef struct ws_div_ctx {
     uint32_t warp_size;
     uint32_t nbar;         /* barrier registers */
     uint32_t max_depth;    /* stack capacity per warp */
+    const uint64_t *now;   /* the core's current cycle (read during update) */
+    uint64_t timeout;      /* aware: aware_timeout cycles (0 elsewhere) */
 } ws_div_ctx;
 
 typedef struct ws_div_ops {
@@ -45,6 +51,7 @@ typedef struct ws_div_ops {
     int barrier_pass;        /* runs the kernel transformed by ws_barrier_transform (passes.h) */
     int sink_release;        /* ... then ws_barrier_sink_release: BSYNC after a spin lock's release */
     int issues_div_ops;      /* ADD/WAIT/YIELD are issued (counted in div_insts), not free */
+    int needs_timeout;       /* reads ctx.timeout (aware_timeout) */
     int owner_keeps_warp;    /* the first offered split that stalls on timing ends the search */
     int per_lane_blocking;   /* blocking issue holds the split's lanes (1) or the warp (0) */
     int warp_sync_waits;     /* .sync warp ops wait for every member lane (1) */
@@ -75,7 +82,8 @@ typedef struct ws_div_ops {
     uint64_t (*state_bits)(const ws_config *cfg);
 } ws_div_ops;
 
-extern const ws_div_ops ws_div_stack, ws_div_sbi, ws_div_barrier;
+extern const ws_div_ops ws_div_stack, ws_div_sbi, ws_div_barrier, ws_div_multipath, ws_div_dualpath,
+                        ws_div_aware;
 
 /* The convergence-barrier instructions (BSSY/BSYNC/YIELD): under a scheme
  * that issues them they count in div_insts, so warp_insts stays comparable. */
