@@ -303,8 +303,8 @@ int cmd_inspect(int argc, char **argv)
                "instruction's index in PTX order)\n", budget);
     else
         printf("order: ptx (as in the PTX file)\n");
-    if (div) printf("divergence: %s%s\n", div->name,
-                    barrier ? " (convergence-barrier instructions inserted)" : " (nothing inserted)");
+    if (div) printf("divergence: %s%s; at a divergent branch: %s\n", div->name,
+                    barrier ? " (convergence-barrier instructions inserted)" : " (nothing inserted)", div->at_branch);
     print_kernel(k, lk, stdout);
     goto done;
 fail:

@@ -170,6 +170,17 @@ def spinlock():
     expect(p.returncode == 0 and "atom.global.exch.b32" in ops and ops.index("WAIT") == ops.index("atom.global.exch.b32") + 1,
            "inspect --divergence barrier: spinlock's WAIT right after the release")
     expect(ops.count("ADD") == 1 and ops.count("YIELD") == 1, "inspect: one ADD, one YIELD")
+    # every scheme: inspect names it and says what it does at a branch; only sbi
+    # and barrier insert instructions
+    for div in ("stack", "sbi", "barrier", "multipath", "dualpath", "aware"):
+        p = subprocess.run([BIN, "inspect", os.path.join(K, "spinlock.yaml"), "--divergence", div],
+                           capture_output=True, text=True)
+        head = [l for l in p.stdout.splitlines() if l.startswith("divergence: ")]
+        ops = [l.split()[4].rstrip(";") for l in p.stdout.splitlines() if len(l.split()) > 4 and l.split()[1] == "line"]
+        inserted = div in ("sbi", "barrier")
+        expect(p.returncode == 0 and len(head) == 1 and head[0].startswith("divergence: %s (" % div)
+               and "at a divergent branch: " in head[0] and ("WAIT" in ops) == inserted,
+               "inspect --divergence %s: %s" % (div, head[0] if head else p.stderr.strip()))
 
 
 def varloop():

@@ -23,6 +23,7 @@ static uint64_t aware_state_bits(const ws_config *cfg)
 
 const ws_div_ops ws_div_aware = {
     .name = "aware",
+    .at_branch = "as multipath; lanes waiting at the IPDOM (// reconverge: N) longer than aware_timeout go on",
     .per_lane_blocking = 1,
     .warp_sync_waits = 1,
     .needs_timeout = 1,

@@ -308,6 +308,7 @@ static uint64_t tb_state_bits(const ws_config *cfg)
 
 const ws_div_ops ws_div_barrier = {
     .name = "barrier",
+    .at_branch = "BSSY (ADD) before it, BSYNC (WAIT) at its IPDOM or after a spin lock's release, YIELD on spin back-edges (all issued, div_insts); one split owns the warp",
     .barrier_pass = 1,
     .sink_release = 1,
     .owner_keeps_warp = 1,

@@ -251,6 +251,7 @@ static uint64_t dp_state_bits(const ws_config *cfg)
 
 const ws_div_ops ws_div_dualpath = {
     .name = "dualpath",
+    .at_branch = "one two-path stack entry reconverging at its IPDOM (// reconverge: N); both paths interleave",
     .per_lane_blocking = 1,
     .warp_sync_waits = 1,
     .state_size = dp_size,

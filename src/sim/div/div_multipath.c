@@ -341,6 +341,7 @@ uint64_t mp_state_bits(const ws_config *cfg)
 
 const ws_div_ops ws_div_multipath = {
     .name = "multipath",
+    .at_branch = "one split-table entry per path, a reconvergence-table entry at its IPDOM (// reconverge: N); any split issues",
     .per_lane_blocking = 1,
     .warp_sync_waits = 1,
     .state_size = mp_size,

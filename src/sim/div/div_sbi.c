@@ -294,6 +294,7 @@ static uint64_t bar_state_bits(const ws_config *cfg)
 
 const ws_div_ops ws_div_sbi = {
     .name = "sbi",
+    .at_branch = "ADD before it, WAIT at its IPDOM, YIELD on spin back-edges (all free); any ready split issues",
     .barrier_pass = 1,
     .per_lane_blocking = 1,
     .warp_sync_waits = 1,

@@ -249,6 +249,7 @@ static uint64_t stack_state_bits(const ws_config *cfg)
 
 const ws_div_ops ws_div_stack = {
     .name = "stack",
+    .at_branch = "pushes one stack entry per path; they reconverge at the branch's IPDOM (// reconverge: N); the top entry runs",
     .per_lane_blocking = 0,
     .warp_sync_waits = 0,
     .state_size = stack_size,

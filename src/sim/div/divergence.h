@@ -48,6 +48,7 @@ typedef struct ws_div_ctx {
 
 typedef struct ws_div_ops {
     const char *name;
+    const char *at_branch;   /* what the scheme does at a divergent branch (inspect) */
     int barrier_pass;        /* runs the kernel transformed by ws_barrier_transform (passes.h) */
     int sink_release;        /* ... then ws_barrier_sink_release: BSYNC after a spin lock's release */
     int issues_div_ops;      /* ADD/WAIT/YIELD are issued (counted in div_insts), not free */
