@@ -31,7 +31,9 @@
  *    separately); released threads are pushed on top; a split that yields or
  *    waits at a CTA barrier goes to the bottom, so every other split gets the
  *    warp before it does again.
- *  - threads meet only at a WAIT: two splits at one PC stay two splits.
+ *  - threads meet only at a WAIT, or at a warp-level .sync op (WARPSYNC
+ *    semantics: the op converges its members): elsewhere two splits at one PC
+ *    stay two splits.
  *  - every split is offered, top first, and the core stops at the first that
  *    stalls (ws_div_ops.owner_keeps_warp): one held at a CTA barrier or
  *    waiting for the members of a .sync op passes the warp down (the core's
@@ -149,6 +151,25 @@ static uint32_t tb_splits(void *st, const ws_split **out, uint32_t *start)
     return s->n;
 }
 
+/* Splits that reach one warp-level .sync op (shfl/vote/match/redux/
+ * bar.warp.sync) meet there: the op converges the lanes it names (ptxas
+ * lowers it with WARPSYNC), so they are one split from there on (the upper one
+ * keeps its place). Without this a member split with lanes of two membermask
+ * groups could never join the others' rendezvous. */
+static void merge_at_sync(const ws_div_ctx *c, tst *s)
+{
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t pc = s->sp[i].pc;
+        if (pc >= c->k->ninsts || !ws_warp_membermask(&c->k->insts[pc])) continue;
+        for (uint32_t j = i + 1; j < s->n;) {
+            if (s->sp[j].pc != pc) { j++; continue; }
+            s->sp[i].mask |= s->sp[j].mask;
+            memmove(&s->sp[j], &s->sp[j + 1], (s->n - j - 1) * sizeof(ws_split));
+            s->n--;
+        }
+    }
+}
+
 /* Pushes the lanes of a branch by next PC: fall-through first, taken on top
  * (brx: targets in the order of their lowest lane). */
 static void push_branch(tst *s, const ws_inst *in, uint32_t pc, uint64_t active, const ws_effect *eff)
@@ -189,6 +210,7 @@ static int tb_update(const ws_div_ctx *c, void *st, const ws_split *spl, const w
     }
     if (!active) {                       /* every lane exited */
         check_barriers(s);
+        merge_at_sync(c, s);
         return 0;
     }
     uint32_t b = in->barrier < s->nbar ? in->barrier : 0;
@@ -222,6 +244,7 @@ static int tb_update(const ws_div_ctx *c, void *st, const ws_split *spl, const w
         break;
     }
     if (check) check_barriers(s);
+    merge_at_sync(c, s);
     return 0;
 }
 
