@@ -9,7 +9,7 @@ df=ws.load(sys.argv[1])
 df["workload"]=df.workload.astype(str).str.replace("kernels/","",regex=False).str.replace(".yaml","",regex=False)
 for c in ["workload","divergence","scheduler","issue"]: df[c]=df[c].astype(str)
 k=["workload","mem_latency","scheduler","issue"]
-s=df[df.divergence=="stack"].set_index(k); b=df[df.divergence=="barrier"].set_index(k)
+s=df[df.divergence=="stack"].set_index(k); b=df[df.divergence=="sbi"].set_index(k)
 # ratios only where both schemes finished (the stack deadlocks on the spin lock)
 ok=(s.status=="ok")&(b.status=="ok")
 r=(b.cycles/s.cycles)[ok].rename("ratio")

@@ -17,7 +17,9 @@ from matplotlib.patches import Patch
 MEM = {"ld", "ldu", "st", "atom", "red"}
 CTRL = {"bra", "brx", "ret", "exit", "trap"}
 SYNC = {"bar", "barrier", "bar.warp", "shfl", "vote", "match", "membar", "fence"}
-COLORS = {"memory": "#d62728", "control": "#1f77b4", "sync": "#9467bd", "alu": "#2ca02c"}
+DIV = {"ADD", "WAIT", "YIELD"}          # convergence-barrier instructions (divergence=barrier issues them)
+COLORS = {"memory": "#d62728", "control": "#1f77b4", "sync": "#9467bd", "convergence barrier": "#ff7f0e",
+          "alu": "#2ca02c"}
 
 
 def kind(op):
@@ -27,6 +29,8 @@ def kind(op):
         return "control"
     if op in SYNC:
         return "sync"
+    if op in DIV:
+        return "convergence barrier"
     return "alu"
 
 
@@ -36,6 +40,7 @@ def main():
     ap.add_argument("-o", "--output", default=None)
     ap.add_argument("--from", dest="c0", type=int, default=None)
     ap.add_argument("--to", dest="c1", type=int, default=None)
+    ap.add_argument("--title", default=None)
     a = ap.parse_args()
     with open(a.trace) as f:
         rows = [r for r in csv.DictReader(f)]
@@ -63,8 +68,8 @@ def main():
     ax.set_yticklabels([("c%d " % k[0] if multi_core else "") + "w%d 0x%x" % (k[1], k[2]) for k in keys])
     ax.invert_yaxis()
     ax.set_xlabel("cycle")
-    ax.set_title("issued instructions per warp split: %s" % a.trace)
-    ax.legend(handles=[Patch(color=v, label=k) for k, v in COLORS.items()], loc="upper right", fontsize="small")
+    ax.set_title(a.title or "issued instructions per warp split: %s" % a.trace)
+    ax.legend(handles=[Patch(color=v, label=k) for k, v in COLORS.items()], loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
     fig.tight_layout()
     out = a.output or (a.trace.rsplit(".", 1)[0] + ".png")
     fig.savefig(out, dpi=100)

@@ -119,11 +119,11 @@ int main(int argc, char **argv)
         ws_config_defaults(&c);
         set(&c, "warps=64");
         set(&c, "issue=scoreboard");
-        set(&c, div ? "divergence=barrier" : "divergence=stack");
+        set(&c, div ? "divergence=sbi" : "divergence=stack");
         double t = timed(s, alu, &c, 3, &res);
         double wi = (double)res.metrics[WS_M_warp_insts].i;
         printf("ALU-bound (%s): %.0f warp insts in %.3f s = %.2f M warp insts/s (issue_utilization %.3f, %lld cycles)\n",
-               div ? "barrier" : "stack", wi, t, wi / t / 1e6, res.metrics[WS_M_issue_utilization].f,
+               div ? "sbi" : "stack", wi, t, wi / t / 1e6, res.metrics[WS_M_issue_utilization].f,
                (long long)res.metrics[WS_M_cycles].i);
     }
     double tm[2];

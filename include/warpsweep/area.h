@@ -33,10 +33,12 @@ typedef struct ws_area {
 void ws_area_compute(const ws_config *cfg, ws_area *out);
 
 /* Bits of divergence state one warp needs under cfg's divergence scheme:
- *   stack:   area.stack_entries × (2 × area.pc_bits + warp_size)   (PC, RPC, mask)
- *   barrier: barrier_regs × warp_size                  (participation masks)
- *            + warp_size × (2 + area.pc_bits)           (thread state, thread PC) */
+ * the scheme's ws_div_ops.state_bits (src/sim/div/div_*.c; docs/area.md). */
 uint64_t ws_area_divergence_bits(const ws_config *cfg);
+
+/* A float parameter that counts something (entries, bits), rounded to the
+ * nearest integer and at least 1. */
+uint64_t ws_area_count(const ws_config *cfg, ws_param_id id);
 
 /* Area of one SRAM array of kb KiB split into `banks` banks, at the
  * calibration node (16 nm, before area.node_nm scaling):

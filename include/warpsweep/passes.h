@@ -135,6 +135,19 @@ void ws_uniformity(ws_kernel *k);
 enum { WS_YIELD_SPIN = 0, WS_YIELD_ALL = 1 };   /* = parameter barrier_yield's choice index */
 ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_policy, ws_error *err);
 
+/* BSYNC after a spin lock's release (divergence=barrier; Shoushtary et al.,
+ * arXiv 2407.02944: ptxas places the BSYNC of a spin loop after the lock's
+ * release, so the lock holder leaves the critical section before it waits).
+ * In a kernel from ws_barrier_transform: for every spin loop (a YIELD right
+ * before a guarded backward bra) whose exit (the instruction after the
+ * branch) is a WAIT, the WAIT moves down to just after the last memory write
+ * (st / atom / red: the release) of the following straight-line code of the
+ * same block, stopping at a branch, ret/exit/trap, a guarded instruction, a
+ * CTA barrier, a warp-level .sync op or another ADD/WAIT/YIELD. No write
+ * there: the WAIT stays. Edges into the exit block now enter at its code.
+ * Returns 0, or -1 (err set) if the CFG cannot be rebuilt. */
+int ws_barrier_sink_release(ws_kernel *k, ws_error *err);
+
 /* The YIELD decision alone: out[i] = 1 for every backward branch i of k (CFG
  * built) that gets a YIELD under yield_policy, 0 elsewhere (out has k->ninsts
  * entries). Returns 0, or -1 on allocation failure (out then all 1: safe). */

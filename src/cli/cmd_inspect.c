@@ -10,10 +10,11 @@
 #include "warpsweep/workload.h"
 #include "warpsweep/passes.h"
 #include "warpsweep/params.h"
+#include "sim/div/divergence.h"
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: warpsweep inspect WORKLOAD.yaml|KERNEL.ptx [--entry NAME] [--divergence stack|barrier]\n"
+    fprintf(out, "usage: warpsweep inspect WORKLOAD.yaml|KERNEL.ptx [--entry NAME] [--divergence SCHEME]\n"
                  "                         [--set inst_order=ptxas|ptx] [--set barrier_regs=N]\n"
                  "                         [--set barrier_yield=spin|all]\n");
 }
@@ -217,11 +218,10 @@ int cmd_inspect(int argc, char **argv)
         if (!strcmp(argv[i], "--entry") && i + 1 < argc) {
             entry = argv[++i];
         } else if (!strcmp(argv[i], "--divergence") && i + 1 < argc) {
-            const char *d = argv[++i];
-            if (!strcmp(d, "barrier")) barrier = 1;
-            else if (!strcmp(d, "stack")) barrier = 0;
-            else {
-                fprintf(stderr, "warpsweep inspect: --divergence takes stack or barrier, not '%s'\n", d);
+            char set[80];
+            snprintf(set, sizeof set, "divergence=%s", argv[++i]);
+            if (ws_config_assign(&cfg, given, set, &err)) {
+                fprintf(stderr, "warpsweep inspect: --divergence: %s\n", err.msg);
                 return WS_EXIT_USAGE;
             }
         } else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
@@ -248,6 +248,8 @@ int cmd_inspect(int argc, char **argv)
         return WS_EXIT_USAGE;
     }
     ws_config_apply_preset(&cfg, given);
+    const ws_div_ops *div = ws_div_scheme(ws_cfg_i(&cfg, WS_P_divergence));
+    barrier = div && div->barrier_pass;
     size_t n = strlen(file);
     int is_yaml = (n > 5 && !strcmp(file + n - 5, ".yaml")) || (n > 4 && !strcmp(file + n - 4, ".yml"));
     ws_workload *wl = NULL;
@@ -282,6 +284,8 @@ int cmd_inspect(int argc, char **argv)
         int yield = (int)ws_cfg_i(&cfg, WS_P_barrier_yield);
         if (!(bk = ws_barrier_transform(k, nbar, yield, &err))) goto fail;
         if (scheduled && !(blk = ws_barrier_transform(lk, nbar, yield, &err))) goto fail;
+        if (div->sink_release && (ws_barrier_sink_release(bk, &err) || (blk && ws_barrier_sink_release(blk, &err))))
+            goto fail;
         k = bk;
         lk = scheduled ? blk : bk;
     } else if (!scheduled) {
@@ -299,7 +303,8 @@ int cmd_inspect(int argc, char **argv)
                "instruction's index in PTX order)\n", budget);
     else
         printf("order: ptx (as in the PTX file)\n");
-    if (barrier) printf("divergence: barrier (convergence-barrier pseudo-instructions inserted)\n");
+    if (div) printf("divergence: %s%s; at a divergent branch: %s\n", div->name,
+                    barrier ? " (convergence-barrier instructions inserted)" : " (nothing inserted)", div->at_branch);
     print_kernel(k, lk, stdout);
     goto done;
 fail:

@@ -46,7 +46,7 @@ static const struct {
     {"merge", cmd_merge, "merge OUT.h5 SHARD.h5...: join shard files"},
     {"slurm", cmd_slurm, "slurm SWEEP.yaml --tasks N: write SLURM batch scripts"},
     {"sim", cmd_sim, "sim WORKLOAD.yaml [--set name=value]... [--json] [--dump BUF] [--trace F.csv] [--timeline] [--reference]"},
-    {"inspect", cmd_inspect, "inspect WORKLOAD.yaml|KERNEL.ptx [--divergence barrier]: decoded kernel, blocks, post-dominators"},
+    {"inspect", cmd_inspect, "inspect WORKLOAD.yaml|KERNEL.ptx [--divergence SCHEME]: decoded kernel, blocks, post-dominators"},
     {"params", cmd_params, "params [--presets]: the parameter registry and the presets (--presets: every value's source)"},
 };
 

@@ -21,6 +21,7 @@
 #include <string.h>
 #include "warpsweep/ptx.h"
 #include "warpsweep/passes.h"
+#include "warpsweep/exec.h"
 
 /* ---------------------------------------------------------------- clone -- */
 
@@ -878,4 +879,44 @@ done:
     free(npre); free(base); free(newbrx); free(ni); free(yp);
     clone_free(W);
     return out;
+}
+
+/* ------------------------------------------------- BSYNC after a release -- */
+
+/* May a WAIT move down past in (same block, nothing it must stay ahead of)? */
+static int sink_passes(const ws_inst *in)
+{
+    switch (in->op) {
+    case WS_OP_BRA: case WS_OP_BRX: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
+    case WS_OP_BADD: case WS_OP_BWAIT: case WS_OP_YIELD: case WS_OP_BAR: case WS_OP_BARRIER:
+        return 0;
+    default:
+        return ws_warp_membermask(in) == NULL && in->guard == WS_NO_REG;
+    }
+}
+
+static int is_mem_write(const ws_inst *in)
+{
+    return in->op == WS_OP_ST || in->op == WS_OP_ATOM || in->op == WS_OP_RED;
+}
+
+int ws_barrier_sink_release(ws_kernel *k, ws_error *err)
+{
+    int moved = 0;
+    for (uint32_t y = 0; y + 2 < k->ninsts; y++) {
+        const ws_inst *br = &k->insts[y + 1];
+        if (k->insts[y].op != WS_OP_YIELD || !br->is_backedge || br->op != WS_OP_BRA || br->guard == WS_NO_REG)
+            continue;
+        uint32_t w = y + 2;                   /* the spin loop's exit: its WAIT at the head */
+        if (k->insts[w].op != WS_OP_BWAIT) continue;
+        uint32_t last = w;
+        for (uint32_t j = w + 1; j < k->ninsts && k->block_of[j] == k->block_of[w] && sink_passes(&k->insts[j]); j++)
+            if (is_mem_write(&k->insts[j])) last = j;
+        if (last == w) continue;
+        ws_inst wait = k->insts[w];
+        memmove(&k->insts[w], &k->insts[w + 1], (last - w) * sizeof(ws_inst));
+        k->insts[last] = wait;
+        moved = 1;
+    }
+    return moved && ws_cfg_build(k, err) ? -1 : 0;
 }

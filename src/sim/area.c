@@ -13,6 +13,7 @@
  * every term multiplied by (area.node_nm / 16)². */
 #include <math.h>
 #include "warpsweep/area.h"
+#include "sim/div/divergence.h"
 
 /* Value of an optional numeric parameter (one the memory system may or may
  * not have registered yet), 0 when it does not exist. */
@@ -51,17 +52,11 @@ double ws_area_sram_mm2(const ws_config *cfg, double kb, double banks)
 
 uint64_t ws_area_divergence_bits(const ws_config *cfg)
 {
-    uint64_t warp_size = (uint64_t)ws_cfg_i(cfg, WS_P_warp_size);
-    uint64_t pc = count_param(cfg, WS_P_area_pc_bits);
-    /* Choice index in params.def's "stack|barrier". */
-    if (ws_cfg_i(cfg, WS_P_divergence) == 0) {
-        uint64_t entries = count_param(cfg, WS_P_area_stack_entries);
-        return entries * (2 * pc + warp_size);                 /* PC, RPC, active mask */
-    }
-    uint64_t regs = (uint64_t)ws_cfg_i(cfg, WS_P_barrier_regs);
-    return regs * warp_size                                    /* participation masks */
-         + warp_size * (2 + pc);                               /* thread state, thread PC */
+    const ws_div_ops *d = ws_div_scheme(ws_cfg_i(cfg, WS_P_divergence));
+    return d ? d->state_bits(cfg) : 0;
 }
+
+uint64_t ws_area_count(const ws_config *cfg, ws_param_id id) { return count_param(cfg, id); }
 
 void ws_area_compute(const ws_config *cfg, ws_area *out)
 {

@@ -21,7 +21,9 @@
  *    generic memory through the ws_mem hook (fixed: mem_latency), shared
  *    smem_latency, .param/.const alu_latency, synchronisation alu_latency
  *    once released;
- *  - ADD/WAIT/YIELD are not instructions: they take effect at no cost;
+ *  - ADD/WAIT/YIELD: free under sbi (the scheme applies them as a split
+ *    reaches them); under barrier issued like instructions, counted in
+ *    div_insts (ws_div_ops.issues_div_ops);
  *  - when nothing can issue anywhere, time jumps straight to the earliest
  *    cycle at which a pending operation completes; the skipped slots are
  *    charged to the idle class of what each scheduler waits for.
@@ -48,7 +50,7 @@ typedef struct ws_chunk {
 typedef struct ws_kcache {
     const ws_kernel *src;
     uint32_t ninsts;
-    int barrier;            /* transformed by the convergence-barrier pass */
+    int barrier;            /* transformed by the convergence-barrier pass (2: and its WAITs sunk) */
     unsigned nregs;
     int yield;              /* barrier_yield policy (passes.h WS_YIELD_*) */
     int scheduled;          /* list-scheduled first (inst_order = ptxas) ... */
@@ -162,7 +164,8 @@ static const ws_result *reference_for(ws_sim *s, const ws_workload *wl, uint64_t
 
 /* The kernel a run executes: k list-scheduled (scheduled: inst_order = ptxas,
  * passes.h ws_list_schedule), then through the convergence-barrier pass
- * (barrier), from the cache when it holds that one; k itself when neither. */
+ * (barrier; 2: then ws_barrier_sink_release), from the cache when it holds
+ * that one; k itself when neither. */
 static const ws_kernel *run_kernel(ws_sim *s, const ws_kernel *k, int scheduled, unsigned budget, int barrier,
                                    unsigned nregs, int yield, ws_error *err)
 {
@@ -180,6 +183,7 @@ static const ws_kernel *run_kernel(ws_sim *s, const ws_kernel *k, int scheduled,
         xk = ws_barrier_transform(sk ? sk : k, nregs, yield, err);
         ws_kernel_free(sk);
         if (!xk) return NULL;
+        if (barrier == 2 && ws_barrier_sink_release(xk, err)) { ws_kernel_free(xk); return NULL; }
     }
     ws_kcache *e = &s->kc[s->kc_next];
     s->kc_next = (s->kc_next + 1) % WS_KCACHE;
@@ -638,8 +642,12 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     }
     if (done > r->last_complete) r->last_complete = done;
     note_pending(r, w, in, sp.mask, done, is_mem, now);
-    r->warp_insts++;
-    r->thread_insts += (uint64_t)__builtin_popcountll(sp.mask);
+    if (r->div->issues_div_ops && ws_is_div_op(in->op)) {
+        r->div_insts++;                  /* own metric: warp_insts stays comparable */
+    } else {
+        r->warp_insts++;
+        r->thread_insts += (uint64_t)__builtin_popcountll(sp.mask);
+    }
     if (r->opts && (r->opts->trace || r->opts->timeline)) ws_trace_issue(r, c->id, slot, level, &sp, in);
     /* control */
     char err[WS_ERROR_LEN];
@@ -1035,6 +1043,7 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
         }
         if (t > now) {
             if (t < best) { best = t; reason = why; best_res = WS_RES_NONE; }
+            if (r->div->owner_keeps_warp) break;                  /* no switch on a stall */
             continue;
         }
         uint8_t res = WS_RES_NONE;
@@ -1042,12 +1051,13 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
         if (t <= now) {
             /* one instruction buffer per warp: a warp running several
              * splits (convergence barriers) is fetched ideally (docs/model.md) */
-            t = ns == 1 ? ws_front_end_ready_at(r, c, w, sp->pc, now) : 0;
+            t = ns == 1 || r->div->owner_keeps_warp ? ws_front_end_ready_at(r, c, w, sp->pc, now) : 0;
             why = WS_STALL_FETCH;
             res = WS_RES_NONE;
         }
         if (t > now) {
             if (t < best) { best = t; reason = why; best_res = res; }
+            if (r->div->owner_keeps_warp) break;
             continue;
         }
         if (in->op == WS_OP_LD || in->op == WS_OP_LDU) {   /* memory unit: a free L1 MSHR? */
@@ -1055,6 +1065,7 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
             uint64_t tm = ws_mem_accept(&r->memsys, &q);
             if (tm > now) {
                 if (tm < best) { best = tm; reason = WS_STALL_MSHR; best_res = WS_RES_NONE; }
+                if (r->div->owner_keeps_warp) break;
                 continue;
             }
         }
@@ -1103,8 +1114,8 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->lat_smem = (uint64_t)ws_cfg_i(cfg, WS_P_smem_latency);
     r->smem_banks = (uint32_t)ws_cfg_i(cfg, WS_P_smem_banks);
     ws_pipe_setup(r, cfg);
-    int barrier = ws_cfg_i(cfg, WS_P_divergence) == 1;
-    r->div = barrier ? &ws_div_barrier : &ws_div_stack;
+    r->div = ws_div_scheme(ws_cfg_i(cfg, WS_P_divergence));
+    int barrier = r->div->barrier_pass ? 1 + r->div->sink_release : 0;
     r->sched = sched_ops(ws_cfg_i(cfg, WS_P_scheduler));
     if (r->nsched > r->nwarps) r->nsched = r->nwarps;
 
@@ -1189,6 +1200,8 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->divctx.warp_size = r->ws;
     r->divctx.nbar = nbar;
     r->divctx.max_depth = 4 * r->ws + 8;
+    r->divctx.now = &r->env.clock;
+    r->divctx.timeout = r->div->needs_timeout ? (uint64_t)ws_cfg_i(cfg, WS_P_aware_timeout) : 0;
     size_t dsz = (r->div->state_size(&r->divctx) + 63) & ~(size_t)63;
 
     /* The per-core state below grows with cores x resident warps x registers
@@ -1314,7 +1327,8 @@ static void finish_metrics(ws_simrun *r, uint64_t cycles, uint64_t max_ctas)
     m[WS_M_ipc].f = cycles ? (double)r->thread_insts / (double)cycles : 0.0;
     m[WS_M_warp_ipc].f = cycles ? (double)r->warp_insts / (double)cycles : 0.0;
     m[WS_M_simd_efficiency].f = r->warp_insts ? (double)r->thread_insts / ((double)r->warp_insts * r->ws) : 0.0;
-    m[WS_M_issue_utilization].f = cycles ? (double)r->warp_insts / ((double)cycles * (double)slots_per_cycle) : 0.0;
+    m[WS_M_issue_utilization].f = cycles ? (double)(r->warp_insts + r->div_insts) / ((double)cycles * (double)slots_per_cycle) : 0.0;
+    m[WS_M_div_insts].i = (int64_t)r->div_insts;
     m[WS_M_idle_mem].i = (int64_t)r->idle[WS_STALL_MEM];
     m[WS_M_idle_dep].i = (int64_t)r->idle[WS_STALL_DEP];
     m[WS_M_idle_sync].i = (int64_t)r->idle[WS_STALL_SYNC];

@@ -25,7 +25,7 @@ puts YIELD, end to end.
 - one sweep with barrier_yield as an axis, run on one thread (one ws_sim, one
   transformed-kernel cache): the two policies give different varloop rows
   (the cache keys on the policy).
-- inspect --divergence barrier shows 0 YIELD in varloop under spin, 1 under
+- inspect --divergence sbi shows 0 YIELD in varloop under spin, 1 under
   --set barrier_yield=all, 1 in spinlock under both; a bad value is refused.
 """
 import csv, json, os, subprocess, sys, tempfile
@@ -55,7 +55,7 @@ def expect(cond, what):
 
 
 def inspect_yields(wl, *sets):
-    args = [BIN, "inspect", os.path.join(K, wl + ".yaml"), "--divergence", "barrier"]
+    args = [BIN, "inspect", os.path.join(K, wl + ".yaml"), "--divergence", "sbi"]
     for s in sets:
         args += ["--set", s]
     p = subprocess.run(args, capture_output=True, text=True, timeout=60)
@@ -80,12 +80,12 @@ def spinlock():
     for pol in ("spin", "all"):
         for issue in ("scoreboard", "blocking"):
             for s in SCHEDULERS:
-                j, err = sim("spinlock", ["--dump", "counter"], divergence="barrier", barrier_yield=pol,
+                j, err = sim("spinlock", ["--dump", "counter"], divergence="sbi", barrier_yield=pol,
                              scheduler=s, issue=issue)
                 what = "spinlock barrier %s %s %s" % (pol, s, issue)
                 expect(j["status"] == "ok", "%s: status %s %s" % (what, j["status"], j.get("message", "")))
                 expect(err.strip().split()[-1:] == ["32"], "%s: counter %r == 32" % (what, err.strip()[-20:]))
-                j, err = sim("spinlock", ["--dump", "mutex"], divergence="barrier", barrier_yield=pol,
+                j, err = sim("spinlock", ["--dump", "mutex"], divergence="sbi", barrier_yield=pol,
                              scheduler=s, issue=issue)
                 expect(err.strip().split()[-1:] == ["0"], "%s: mutex %r == 0" % (what, err.strip()[-20:]))
 
@@ -109,9 +109,9 @@ def varloop(tmp):
                 what = "varloop %s %s L=%d" % (s, issue, L)
                 stk, _ = sim("varloop", divergence="stack", **cfg)
                 tr = os.path.join(tmp, "v.csv")
-                spn, _ = sim("varloop", ["--trace", tr], divergence="barrier", barrier_yield="spin", **cfg)
+                spn, _ = sim("varloop", ["--trace", tr], divergence="sbi", barrier_yield="spin", **cfg)
                 ep_spin = epilogue_issues(tr, st_line)
-                al, _ = sim("varloop", ["--trace", tr], divergence="barrier", barrier_yield="all", **cfg)
+                al, _ = sim("varloop", ["--trace", tr], divergence="sbi", barrier_yield="all", **cfg)
                 ep_all = epilogue_issues(tr, st_line)
                 for name, j in (("stack", stk), ("barrier spin", spn), ("barrier all", al)):
                     expect(j["status"] == "ok", "%s %s: status %s" % (what, name, j["status"]))
@@ -141,8 +141,8 @@ def varloop(tmp):
 
 def ifelse():
     for L in (100, 400):
-        a, _ = sim("ifelse", divergence="barrier", barrier_yield="spin", mem_latency=L)
-        b, _ = sim("ifelse", divergence="barrier", barrier_yield="all", mem_latency=L)
+        a, _ = sim("ifelse", divergence="sbi", barrier_yield="spin", mem_latency=L)
+        b, _ = sim("ifelse", divergence="sbi", barrier_yield="all", mem_latency=L)
         keys = ("status", "cycles", "warp_insts", "thread_insts", "simd_efficiency", "max_warp_splits")
         expect(all(a[k] == b[k] for k in keys), "ifelse L=%d: spin and all identical (no loop)" % L)
 
@@ -150,7 +150,7 @@ def ifelse():
 def cache(tmp):
     y = os.path.join(tmp, "s.yaml")
     with open(y, "w") as f:
-        f.write("name: yield-cache\nworkload: %s\nbase: {divergence: barrier}\n"
+        f.write("name: yield-cache\nworkload: %s\nbase: {divergence: sbi}\n"
                 "grid:\n  barrier_yield: [spin, all, spin]\n" % os.path.join(K, "varloop.yaml"))
     h5 = os.path.join(tmp, "s.h5")
     p = subprocess.run([BIN, "run", y, "-o", h5, "-j", "1", "--quiet"], capture_output=True, text=True, timeout=600)
@@ -172,7 +172,7 @@ def inspect():
     expect(inspect_yields("varloop", "barrier_yield=all") == 1, "inspect varloop all: one YIELD")
     expect(inspect_yields("spinlock") == 1, "inspect spinlock spin: one YIELD")
     expect(inspect_yields("spinlock", "barrier_yield=all") == 1, "inspect spinlock all: one YIELD")
-    p = subprocess.run([BIN, "inspect", os.path.join(K, "varloop.yaml"), "--divergence", "barrier",
+    p = subprocess.run([BIN, "inspect", os.path.join(K, "varloop.yaml"), "--divergence", "sbi",
                         "--set", "barrier_yield=some"], capture_output=True, text=True, timeout=60)
     expect(p.returncode != 0 and "barrier_yield" in p.stderr, "inspect refuses barrier_yield=some: %s" % p.stderr.strip())
     p = subprocess.run([BIN, "params"], capture_output=True, text=True, timeout=60)

@@ -83,7 +83,7 @@ def sim(path, *sets):
 def expect(c, what):
     print(("ok    " if c else "FAIL  ") + what)
     if not c: fails.append(what)
-for div in ("stack", "barrier"):
+for div in ("stack", "sbi"):
     for s in ("lrr", "gto", "two_level", "oldest", "swl"):
         j = sim(T + "/two.yaml", "divergence=" + div, "scheduler=" + s)
         expect(j["status"] == "deadlock", "two barriers %s %s: %s" % (div, s, j["status"]))
@@ -92,7 +92,7 @@ for div in ("stack", "barrier"):
         expect(j["cycles"] < 1000, "found at once (cycle %d)" % j["cycles"])
 j = sim(T + "/half.yaml", "divergence=stack")
 expect(j["status"] == "deadlock", "half bar.sync under stack: %s" % j["status"])
-j = sim(T + "/half.yaml", "divergence=barrier")
+j = sim(T + "/half.yaml", "divergence=sbi")
 expect(j["status"] == "ok", "half bar.sync under barrier (the others exit): %s %s" % (j["status"], j["message"]))
 j = sim(K + "/latency.yaml", "max_cycles=5000")
 expect(j["status"] == "timeout", "max_cycles=5000 on latency: %s" % j["status"])

@@ -5,7 +5,7 @@
 # exitbar has it on the taken side). Expected values: see the workload file.
 set -euo pipefail
 W="$WS_SOURCE_DIR/tests/kernels/misc/early_return.yaml"
-for div in stack barrier; do
+for div in stack sbi; do
   for sched in lrr gto two_level; do
     for issue in scoreboard blocking; do
       out=$("$WS_BIN" sim "$W" --set divergence=$div --set scheduler=$sched --set issue=$issue | head -1)

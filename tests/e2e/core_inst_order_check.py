@@ -149,7 +149,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for L, a in ((400, 4), (1000, 4), (200, 8)):
         for order in ("ptx", "ptxas"):
             n, lam = shape[order]
-            for div in ("stack", "barrier") if L == 400 else ("stack",):
+            for div in ("stack", "sbi") if L == 400 else ("stack",):
                 kv = dict(mem_latency=L, alu_latency=a, inst_order=order, divergence=div)
                 T = (cycles(w2, **kv) - cycles(w1, **kv)) / (P2 - P1)
                 check("%s L=%d a=%d %s" % (order, L, a, div), T, lam * L, lam * L + n * a)

@@ -44,7 +44,7 @@ for name, ctas, cores_list in (("gridlock3", 3, (1, 2, 3)), ("gridlock5", 5, (2,
                        "per-core proof names every core: " + m[:200])
             want = ctas * 32
             what = "%s barrier cores=%d %s" % (name, cores, sched)
-            j, err = sim(name, "divergence=barrier", "scheduler=" + sched, "cores=%d" % cores, extra=("--dump", "counter"))
+            j, err = sim(name, "divergence=sbi", "scheduler=" + sched, "cores=%d" % cores, extra=("--dump", "counter"))
             expect(j["status"] == "ok", "%s: %s %s" % (what, j["status"], j["message"][:100]))
             expect(err.split()[-1:] == [str(want)], "%s: counter %r == %d" % (what, err.strip()[-12:], want))
 # a DRAM channel shared by the cores couples their timing: no per-core proof

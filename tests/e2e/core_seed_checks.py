@@ -42,10 +42,10 @@ def spinlock():
     # barrier: completes, counter = 32 (each thread once), mutex = 0 (released)
     for issue in ("scoreboard", "blocking"):
         for s in SCHEDULERS:
-            j, err = sim("spinlock", ["--dump", "counter"], preset="seed", divergence="barrier", scheduler=s, issue=issue)
+            j, err = sim("spinlock", ["--dump", "counter"], preset="seed", divergence="sbi", scheduler=s, issue=issue)
             expect(j["status"] == "ok", "spinlock barrier %s %s: status %s %s" % (s, issue, j["status"], j.get("message", "")))
             expect(err.strip().split()[-1:] == ["32"], "spinlock barrier %s %s: counter dump %r == 32" % (s, issue, err.strip()[-20:]))
-            j, err = sim("spinlock", ["--dump", "mutex"], preset="seed", divergence="barrier", scheduler=s, issue=issue)
+            j, err = sim("spinlock", ["--dump", "mutex"], preset="seed", divergence="sbi", scheduler=s, issue=issue)
             expect(err.strip().split()[-1:] == ["0"], "spinlock barrier %s %s: mutex dump %r == 0" % (s, issue, err.strip()[-20:]))
 
 
@@ -62,7 +62,7 @@ def ifelse():
     with tempfile.TemporaryDirectory() as tmp:
         for L in (400, 1000):
             st, srows = trace("stack", L, tmp)
-            ba, brows = trace("barrier", L, tmp)
+            ba, brows = trace("sbi", L, tmp)
             expect(st["status"] == "ok" and ba["status"] == "ok", "ifelse L=%d both ok" % L)
             expect(st["warp_insts"] == ba["warp_insts"], "ifelse L=%d equal warp_insts %d %d" % (L, st["warp_insts"], ba["warp_insts"]))
             expect(st["simd_efficiency"] == ba["simd_efficiency"], "ifelse L=%d equal simd_efficiency" % L)
@@ -93,7 +93,7 @@ def workloads():
     names = sorted(f[:-5] for f in os.listdir(K) if f.endswith(".yaml"))
     expect(len(names) >= 13, "%d shipped workloads" % len(names))
     for wl in names:
-        for div in ("stack", "barrier"):
+        for div in ("stack", "sbi"):
             for s in SCHEDULERS:
                 for issue in ("scoreboard", "blocking"):
                     j, _ = sim(wl, divergence=div, scheduler=s, issue=issue)
@@ -104,14 +104,14 @@ def workloads():
     for wl in names:
         if wl == "spinlock":
             continue
-        for div in ("stack", "barrier"):
+        for div in ("stack", "sbi"):
             j, _ = sim(wl, divergence=div, cores=3, schedulers=2, issue_width=2, warps=24)
             expect(j["status"] == "ok", "%s %s cores=3 schedulers=2 issue_width=2: %s %s" % (wl, div, j["status"], j.get("message", "")[:120]))
 
 
 def determinism():
     for wl in ("matmul", "reduce", "switch", "spinlock", "varloop"):
-        for div in ("stack", "barrier"):
+        for div in ("stack", "sbi"):
             for s in ("lrr", "two_level"):
                 a, _ = sim(wl, divergence=div, scheduler=s, cores=2)
                 b, _ = sim(wl, divergence=div, scheduler=s, cores=2)

@@ -5,7 +5,7 @@
 # 4 warps per CTA and a __syncthreads() in its loop.
 set -euo pipefail
 for limit in 1 2 3; do
-  for div in stack barrier; do
+  for div in stack sbi; do
     out=$("$WS_BIN" sim sweeps/kernels/reduce.yaml --set scheduler=swl --set swl_limit=$limit \
           --set divergence=$div | head -1)
     if [ "$out" != "status: ok" ]; then

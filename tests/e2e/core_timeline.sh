@@ -3,7 +3,7 @@
 set -euo pipefail
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 W="$WS_SOURCE_DIR/sweeps/kernels/ifelse.yaml"
-for d in stack barrier; do
+for d in stack sbi; do
   "$WS_BIN" sim "$W" --set divergence=$d --set mem_latency=40 --timeline --trace "$T/$d.csv" > "$T/$d.txt"
   # one row per warp split: the full warp and the two paths
   for row in "w0 0xff " "w0 0xf " "w0 0xf0 "; do

@@ -21,4 +21,4 @@ fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 exec /usr/bin/python3 "$WS_SOURCE_DIR/tests/fuzz/fuzz.py" --bin "$WS_BIN" --start 7000 --count "$count" \
   --batch "$batch" -j 2 --size 2 --tmp "$tmp" --fail-dir "$tmp/fail" --min-seconds 30 --minimise 1 -q \
-  --features=all --lock-timeout-ok
+  --features=all --lock-timeout-ok --configs 30

@@ -22,8 +22,8 @@ for y in "$K"/*.yaml; do
   n=$((n + 1))
   # the calls really are there in the PTX (nothing left to inline would test nothing)
   grep -qE '^\s*call(\.uni)?\b' "$K/$name.ptx" || bad "$name.ptx has no call"
-  for s in "--reference" "--set divergence=stack --set scheduler=lrr" "--set divergence=barrier --set scheduler=lrr" \
-           "--set divergence=stack --set scheduler=gto" "--set divergence=barrier --set scheduler=gto"; do
+  for s in "--reference" "--set divergence=stack --set scheduler=lrr" "--set divergence=sbi --set scheduler=lrr" \
+           "--set divergence=stack --set scheduler=gto" "--set divergence=sbi --set scheduler=gto"; do
     # shellcheck disable=SC2086
     out=$("$WS_BIN" sim "$y" $s 2>&1); rc=$?
     if [ "$rc" -ne 0 ] || ! grep -qx 'status: ok' <<<"$out"; then
@@ -31,7 +31,7 @@ for y in "$K"/*.yaml; do
     fi
   done
   /usr/bin/python3 "$CHK" "$WS_BIN" "$K" "$name" --reference || bad "$name: independent check (reference)"
-  /usr/bin/python3 "$CHK" "$WS_BIN" "$K" "$name" --set divergence=barrier --set scheduler=gto \
+  /usr/bin/python3 "$CHK" "$WS_BIN" "$K" "$name" --set divergence=sbi --set scheduler=gto \
     || bad "$name: independent check (barrier/gto)"
 done
 [ "$n" -ge 3 ] || bad "only $n call workloads"

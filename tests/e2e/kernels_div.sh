@@ -34,7 +34,7 @@ for y in "$K"/*.yaml; do
   regs=16
   [ "$name" = millerrabin ] && regs=32
   out=$("$WS_BIN" sim "$y" --reference 2>&1) || bad "$name --reference: $(head -2 <<<"$out")"
-  for div in stack barrier; do
+  for div in stack sbi; do
     for sched in lrr gto two_level oldest; do
       for yl in spin all; do
         [ "$div" = stack ] && [ "$yl" = all ] && continue
@@ -56,18 +56,18 @@ for y in "$K"/*.yaml; do
   done
 done
 
-for div in stack barrier; do
+for div in stack sbi; do
   out=$("$WS_BIN" sim "$K/earlyret.yaml" --set divergence=$div 2>&1)
   wi=$(field warp_insts "$out")
   [ "$wi" = 390 ] || bad "earlyret [$div]: warp_insts $wi, expected 390 (reconvergence before the loop)"
 done
-out=$("$WS_BIN" sim "$K/ifchain.yaml" --set divergence=barrier --set barrier_regs=1 2>&1)
+out=$("$WS_BIN" sim "$K/ifchain.yaml" --set divergence=sbi --set barrier_regs=1 2>&1)
 [ "$(field status "$out")" = ok ] || bad "ifchain with barrier_regs=1: $(head -2 <<<"$out")"
 # Under barrier_yield=all every loop's barrier may clear early, so barriers inside a loop and
 # after it cannot share registers (docs/model.md, "Barrier registers"): 18, above the 16.
-out=$("$WS_BIN" sim "$K/millerrabin.yaml" --set divergence=barrier 2>&1)
+out=$("$WS_BIN" sim "$K/millerrabin.yaml" --set divergence=sbi 2>&1)
 [ "$(field status "$out")" = ok ] || bad "millerrabin at barrier_regs=16: $(head -2 <<<"$out")"
-out=$("$WS_BIN" sim "$K/millerrabin.yaml" --set divergence=barrier --set barrier_yield=all --set barrier_regs=32 2>&1)
+out=$("$WS_BIN" sim "$K/millerrabin.yaml" --set divergence=sbi --set barrier_yield=all --set barrier_regs=32 2>&1)
 [ "$(field status "$out")" = ok ] || bad "millerrabin [all] at barrier_regs=32: $(head -2 <<<"$out")"
 [ "$fail" -eq 0 ] && echo "ok: $runs configurations"
 exit "$fail"

@@ -21,12 +21,12 @@ for y in "$K"/*.yaml; do
   name=$(basename "$y" .yaml)
   n=$((n + 1))
   /usr/bin/python3 "$CHK" "$WS_BIN" "$K" "$name" --reference || fail=1
-  sets=("divergence=stack scheduler=lrr" "divergence=barrier scheduler=lrr"
-        "divergence=stack scheduler=gto" "divergence=barrier scheduler=gto")
+  sets=("divergence=stack scheduler=lrr" "divergence=sbi scheduler=lrr"
+        "divergence=stack scheduler=gto" "divergence=sbi scheduler=gto")
   # warp_size 64: warp-level operations work per 32-lane group (exec.h), so
   # every kernel must still pass; 16 only for kernels that do not need 32 lanes
-  sets+=("divergence=barrier warp_size=64" "divergence=stack warp_size=64")
-  case "$warp32" in *" $name "*) ;; *) sets+=("divergence=barrier warp_size=16" "divergence=stack warp_size=16");; esac
+  sets+=("divergence=sbi warp_size=64" "divergence=stack warp_size=64")
+  case "$warp32" in *" $name "*) ;; *) sets+=("divergence=sbi warp_size=16" "divergence=stack warp_size=16");; esac
   for s in "${sets[@]}"; do
     args=(); for kv in $s; do args+=(--set "$kv"); done
     out=$("$WS_BIN" sim "$y" "${args[@]}" 2>&1); rc=$?
@@ -35,7 +35,7 @@ for y in "$K"/*.yaml; do
     fi
   done
   # the independent check on one core configuration too (atomics: any order)
-  /usr/bin/python3 "$CHK" "$WS_BIN" "$K" "$name" --set divergence=barrier --set scheduler=gto >/dev/null || {
+  /usr/bin/python3 "$CHK" "$WS_BIN" "$K" "$name" --set divergence=sbi --set scheduler=gto >/dev/null || {
     bad "$name: independent check under barrier/gto"; }
 done
 [ "$n" -ge 12 ] || bad "only $n fp workloads"

@@ -5,7 +5,7 @@ arithmetic, PTX shuffle/vote rules, Python math with ulp tolerances).
 
 usage: kernels_fp_check.py WS_BIN KERNEL_DIR NAME [extra sim args...]
 Runs `WS_BIN sim NAME.yaml --dump BUF [extra]` for each buffer it checks
-(extra: e.g. --reference, or --set divergence=barrier)."""
+(extra: e.g. --reference, or --set divergence=sbi)."""
 import math
 import os
 import subprocess

@@ -21,13 +21,13 @@ configs=(
   "--reference"
   "--set divergence=stack --set scheduler=lrr"
   "--set divergence=stack --set scheduler=gto"
-  "--set divergence=barrier --set scheduler=lrr"
-  "--set divergence=barrier --set scheduler=gto"
+  "--set divergence=sbi --set scheduler=lrr"
+  "--set divergence=sbi --set scheduler=gto"
   "--set divergence=stack --set warp_size=16"
-  "--set divergence=barrier --set warp_size=16 --set scheduler=gto"
-  "--set divergence=barrier --set cores=2"
+  "--set divergence=sbi --set warp_size=16 --set scheduler=gto"
+  "--set divergence=sbi --set cores=2"
   "--set divergence=stack --set cores=2 --set l1_kb=16"
-  "--set divergence=barrier --set l1_kb=16 --set issue=blocking"
+  "--set divergence=sbi --set l1_kb=16 --set issue=blocking"
 )
 n=0
 for y in "$K"/*.yaml; do

@@ -17,10 +17,10 @@ bad() { echo "FAIL: $*"; fail=1; }
 configs=(
   "--reference"
   "--set divergence=stack --set scheduler=lrr"
-  "--set divergence=barrier --set scheduler=gto"
+  "--set divergence=sbi --set scheduler=gto"
   "--set divergence=stack --set warp_size=8"
-  "--set divergence=barrier --set warp_size=16"
-  "--set divergence=barrier --set warp_size=64 --set issue=blocking"
+  "--set divergence=sbi --set warp_size=16"
+  "--set divergence=sbi --set warp_size=64 --set issue=blocking"
   "--set divergence=stack --set warp_size=64 --set cores=2"
 )
 n=0

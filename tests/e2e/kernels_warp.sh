@@ -22,11 +22,11 @@ configs=(
   "--reference"
   "--set divergence=stack --set scheduler=lrr"
   "--set divergence=stack --set scheduler=gto --set issue=blocking"
-  "--set divergence=barrier --set scheduler=lrr"
-  "--set divergence=barrier --set scheduler=gto"
-  "--set divergence=barrier --set scheduler=two_level --set issue=blocking"
-  "--set divergence=barrier --set scheduler=swl --set barrier_yield=all"
-  "--set divergence=barrier --set warp_size=64 --set scheduler=oldest"
+  "--set divergence=sbi --set scheduler=lrr"
+  "--set divergence=sbi --set scheduler=gto"
+  "--set divergence=sbi --set scheduler=two_level --set issue=blocking"
+  "--set divergence=sbi --set scheduler=swl --set barrier_yield=all"
+  "--set divergence=sbi --set warp_size=64 --set scheduler=oldest"
   "--set divergence=stack --set warp_size=64 --set cores=2"
 )
 run() {   # name expected-status config...
@@ -47,7 +47,7 @@ for c in "${configs[@]}"; do
   # shellcheck disable=SC2086
   run xbranch "$want" $c
 done
-for d in stack barrier; do run barred ok --set divergence=$d --set warp_size=16; done
+for d in stack sbi; do run barred ok --set divergence=$d --set warp_size=16; done
 
 # the stack's SIMT deadlock names the operation, its line and the stack
 out=$("$WS_BIN" sim "$K/xbranch.yaml" --set divergence=stack 2>&1)
@@ -57,7 +57,7 @@ grep -q 'SIMT deadlock: shfl at pc [0-9]* (PTX line 52)' <<<"$out" && grep -q 'r
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 # under barrier a rendezvous issues once: the two shfl PCs of a warp appear in the same cycle
 # (trace columns cycle,core,warp), with disjoint masks that together are the full warp
-"$WS_BIN" sim "$K/xbranch.yaml" --set divergence=barrier --trace "$T/x.csv" >/dev/null
+"$WS_BIN" sim "$K/xbranch.yaml" --set divergence=sbi --trace "$T/x.csv" >/dev/null
 /usr/bin/python3 - "$T/x.csv" <<'PY' || bad "xbranch/barrier: the shfl of a warp did not issue as one rendezvous"
 import csv, sys, collections
 g = collections.defaultdict(list)
@@ -96,7 +96,7 @@ cat > "$T/mix.ptx" <<'PTX'
 }
 PTX
 printf 'name: mix\nkernel: mix.ptx\ngrid: 1\nblock: 64\nbuffers:\n  out: {type: u32, count: 64, init: 0}\nparams: [out]\n' > "$T/mix.yaml"
-for c in "--reference" "--set divergence=barrier" "--set divergence=stack"; do
+for c in "--reference" "--set divergence=sbi" "--set divergence=stack"; do
   # shellcheck disable=SC2086
   out=$("$WS_BIN" sim "$T/mix.yaml" $c 2>&1)
   grep -q '^status: error' <<<"$out" && grep -q 'must not be intermixed with bar.sync' <<<"$out" ||

@@ -76,7 +76,7 @@ grid:
   warps: [1, 2, 4, 8, 16, 32, 48, 64]
   mem_latency: {from: 100, to: 1000, step: 100}
   scheduler: [lrr, gto, two_level]
-  divergence: [stack, barrier]
+  divergence: [stack, sbi]
 YAML
 "$BIN" run "$T/long.yaml" -o "$T/long-single.h5" -j 2 --quiet || fail "long single"
 "${MPIRUN[@]}" -np 2 "$BIN" run "$T/long.yaml" -o "$T/long.h5" -j 1 > /dev/null 2> "$T/err.txt" &

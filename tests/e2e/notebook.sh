@@ -23,7 +23,7 @@ grid:
   scheduler: [lrr, gto]
   mem_latency: [100, 300]
   warps: [4, 8, 16, 32, 64]
-  divergence: [stack, barrier]
+  divergence: [stack, sbi]
 YAML
 "$BIN" run "$T/s.yaml" -o "$T/s.h5" -j 2 --quiet || fail "run"
 

@@ -22,7 +22,7 @@ grid:
   mem_latency: [100, 300]
   warps: [4, 16, 64]
   regfile_kb: [1, 16, 64, 128]     # 2 KiB per warp: 1 KiB cannot hold one CTA (invalid)
-  divergence: [stack, barrier]
+  divergence: [stack, sbi]
 repeat: 2
 YAML
 "$BIN" run "$T/p.yaml" -o "$T/p.h5" -j 2 --quiet || fail "run"

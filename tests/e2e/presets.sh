@@ -59,7 +59,7 @@ a, b, c = (json.load(open(f)) for f in sys.argv[1:])
 assert a == b, "order of --set changes the run"
 assert a["alu_latency"] == 10 and a["int_lanes"] == 0 and a["inst_order"] == "ptx", a
 # V100 whitepaper: 4 schedulers, 96 KB shared; warps given
-assert (c["warps"], c["schedulers"], c["smem_kb"], c["divergence"]) == (8, 4, 96, "barrier"), c
+assert (c["warps"], c["schedulers"], c["smem_kb"], c["divergence"]) == (8, 4, 96, "sbi"), c
 PY
 
 # ---- a seed closed form under preset=seed ------------------------------------
@@ -88,8 +88,8 @@ d = {p: json.load(open(os.path.join(sys.argv[1], p + ".json"))) for p in
      ("none", "seed", "fermi", "volta", "turing", "ampere")}
 # (warps, schedulers, smem_kb, max_ctas, divergence): Fermi WP / CUDA guide 4.2 cc 2.0, V100 WP,
 # Turing WP / CUDA guide cc 7.5, A100 WP / CUDA guide cc 8.0
-want = {"fermi": (48, 2, 48, 8, "stack"), "volta": (64, 4, 96, 32, "barrier"),
-        "turing": (32, 4, 64, 16, "barrier"), "ampere": (64, 4, 164, 32, "barrier")}
+want = {"fermi": (48, 2, 48, 8, "stack"), "volta": (64, 4, 96, 32, "sbi"),
+        "turing": (32, 4, 64, 16, "sbi"), "ampere": (64, 4, 164, 32, "sbi")}
 for p, w in want.items():
     got = tuple(d[p][k] for k in ("warps", "schedulers", "smem_kb", "max_ctas", "divergence"))
     assert got == w and d[p]["status"] == "ok" and d[p]["preset"] == p, (p, got, w, d[p]["status"])

@@ -14,7 +14,7 @@ for y in "$WS_SOURCE_DIR"/sweeps/kernels/*.yaml; do
   [ "$n" = spinlock ] && continue
   ref=$("$WS_BIN" sim "$y" --reference | ti)
   [ -n "$ref" ] || { bad "$n: no reference thread_insts"; continue; }
-  for scheme in stack barrier; do
+  for scheme in stack sbi; do
     out=$("$WS_BIN" sim "$y" --set divergence=$scheme 2>&1)
     grep -qx 'status: ok' <<<"$out" || bad "$n $scheme: $(head -2 <<<"$out" | tr '\n' ' ')"
     core=$(ti <<<"$out")

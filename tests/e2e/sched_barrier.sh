@@ -17,7 +17,7 @@ run() {
         *) echo "FAIL  bar512 $* -> $st"; fail=1 ;;
     esac
 }
-for div in stack barrier; do
+for div in stack sbi; do
     for s in lrr gto oldest swl two_level fetch_group ccws; do
         run --set divergence=$div --set scheduler=$s
     done

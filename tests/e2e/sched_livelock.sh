@@ -37,7 +37,7 @@ for name in ("retrylock", "volcount"):
                    "message names the changing memory: " + m[:160])
             expect("lanes 0xfffffffe" in m, "message names the 31 spinning lanes")
             expect(j["cycles"] < 200000, "proven early (cycle %d)" % j["cycles"])
-        j = sim(name, "divergence=barrier", "scheduler=" + sched)
+        j = sim(name, "divergence=sbi", "scheduler=" + sched)
         expect(j["status"] == "ok", "%s barrier %s: %s %s" % (name, sched, j["status"], j["message"][:100]))
 for sched in ("lrr", "gto"):
     j = sim("statlock", "divergence=stack", "scheduler=" + sched)
@@ -46,7 +46,7 @@ for sched in ("lrr", "gto"):
     st = line_of("statlock", r"st\.volatile\.global\.u32")
     expect("no livelock proof: memory changes" in m and ("line %d" % st) in m,
            "timeout says why, naming the store at line %d: %s" % (st, m[:300]))
-    j = sim("statlock", "divergence=barrier", "scheduler=" + sched)
+    j = sim("statlock", "divergence=sbi", "scheduler=" + sched)
     expect(j["status"] == "ok", "statlock barrier %s: %s" % (sched, j["status"]))
 sys.exit(1 if fails else 0)
 PY

@@ -28,7 +28,7 @@ def sim(path, *sets):
 def expect(c, what):
     print(("ok    " if c else "FAIL  ") + what)
     if not c: fails.append(what)
-for div in ("stack", "barrier"):
+for div in ("stack", "sbi"):
     for s in ("lrr", "gto", "oldest", "two_level", "swl", "two_level --set two_level_active=1", "swl --set swl_limit=2",
               "fetch_group", "fetch_group --set fetch_group_size=1", "ccws"):
         sets = ["divergence=" + div] + ("scheduler=" + s).split(" --set ")

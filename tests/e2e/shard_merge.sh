@@ -22,7 +22,7 @@ grid:
   warps: [1, 2, 4, 8]
   mem_latency: {from: 100, to: 400, step: 150}
   scheduler: [lrr, gto, two_level]
-  divergence: [stack, barrier]
+  divergence: [stack, sbi]
 exclude:
   - {scheduler: two_level, warps: 1}
 YAML

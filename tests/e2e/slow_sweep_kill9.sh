@@ -17,7 +17,7 @@ grid:
   warps: [1, 2, 4, 8, 16, 32]
   mem_latency: {from: 100, to: 1000, step: 100}
   scheduler: [lrr, gto, two_level, oldest]
-  divergence: [stack, barrier]
+  divergence: [stack, sbi]
   alu_latency: [1, 2, 3, 4, 5, 6, 7, 8]   # enough points (~10 s of work) that every round is cut short
 repeat: 3
 YAML

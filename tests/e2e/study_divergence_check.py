@@ -2,19 +2,20 @@
 
 usage: study_divergence_check.py study_divergence.h5
 
-- The spin lock (seed, 3.1.2): under the reconvergence stack it deadlocks, under
-  convergence barriers it completes (status ok: counter 32, mutex 0 checked by
-  the workload's expectations) -- for every scheduler, issue mode and latency.
-- Barriers never deadlock where the stack does; no barrier run deadlocks at all;
-  every other run is ok.
-- The textbook if/else (loads on both paths): the barrier scheme interleaves the
-  two paths, so it is faster than the stack in every configuration, with the
-  same warp instructions and SIMD efficiency (both schemes issue the same work).
-- varloop (a counted loop with per-thread trip counts): under the default
-  barrier_yield=spin its back-edge gets no YIELD, so the early leavers wait at
-  the loop's WAIT and the warp reconverges at the loop exit like the stack:
-  same warp instructions and SIMD efficiency (hand-derived values in
-  tests/e2e/core_barrier_yield.py).
+- The spin lock (seed, 3.1.2): the schemes with a reconvergence stack's SIMT
+  deadlock (stack, multipath, dualpath: the winner waits at the IPDOM for the
+  spinners; ElTantawy and Aamodt, MICRO 2016) deadlock; sbi, barrier and aware
+  complete (status ok: counter 32, mutex 0 checked by the workload's
+  expectations) -- for every scheduler, issue mode and latency.
+- sbi, barrier and aware never deadlock; every other run is ok.
+- The textbook if/else (loads on both paths): sbi, multipath, dualpath and
+  aware overlap the two paths' loads, so they are faster than the stack in
+  every configuration; barrier runs one path after the other and pays an issue
+  slot for each ADD/WAIT, so it is never faster; every scheme issues the same
+  warp instructions at the same SIMD efficiency.
+- varloop (a counted loop with per-thread trip counts): stack, sbi, barrier,
+  multipath and dualpath reconverge at the loop exit: same warp instructions
+  and SIMD efficiency (aware's timeout may release early leavers).
 """
 import os
 import sys
@@ -23,6 +24,10 @@ import h5py
 
 pts = h5py.File(sys.argv[1], "r")["points"][...]
 KEY = ("scheduler", "issue", "mem_latency")
+DEADLOCK_ON_LOCK = ("stack", "multipath", "dualpath")
+ITS = ("sbi", "barrier", "aware")
+OVERLAP = ("sbi", "multipath", "dualpath", "aware")
+SAME_LOOP = ("sbi", "barrier", "multipath", "dualpath")
 
 
 def s(v):
@@ -36,33 +41,31 @@ for r in pts:
 errors = []
 configs = sorted({k[2:] for k in by})
 workloads = sorted({k[0] for k in by})
-assert "spinlock" in workloads, workloads
+schemes = sorted({k[1] for k in by})
+assert "spinlock" in workloads and set(DEADLOCK_ON_LOCK + ITS) <= set(schemes), (workloads, schemes)
 for w in workloads:
     for c in configs:
-        st, ba = by[(w, "stack") + c], by[(w, "barrier") + c]
-        sst, sba = s(st["status"]), s(ba["status"])
-        if w == "spinlock":
-            if sst != "deadlock" or sba != "ok":
-                errors.append("spinlock %s: stack %s, barrier %s (want deadlock, ok)" % (c, sst, sba))
-        else:
-            if sst != "ok" or sba != "ok":
-                errors.append("%s %s: stack %s (%s), barrier %s (%s)" % (w, c, sst, s(st["message"]), sba,
-                                                                        s(ba["message"])))
-        if sst == "deadlock" and sba == "deadlock":
-            errors.append("%s %s: barrier deadlocks where the stack does" % (w, c))
-        if sba == "deadlock":
-            errors.append("%s %s: barrier deadlock: %s" % (w, c, s(ba["message"])))
-        if w == "ifelse" and sst == "ok" and sba == "ok":
-            if not ba["cycles"] < st["cycles"]:
-                errors.append("ifelse %s: barrier %d cycles, stack %d" % (c, ba["cycles"], st["cycles"]))
-            if ba["warp_insts"] != st["warp_insts"] or abs(ba["simd_efficiency"] - st["simd_efficiency"]) > 1e-12:
-                errors.append("ifelse %s: warp_insts/simd_efficiency differ between schemes" % (c,))
-        if w == "varloop" and sst == "ok" and sba == "ok":
-            if ba["warp_insts"] != st["warp_insts"] or abs(ba["simd_efficiency"] - st["simd_efficiency"]) > 1e-12:
-                errors.append("varloop %s: barrier %d warp insts, simd %.4f; stack %d, %.4f (no reconvergence "
-                              "at the loop exit)" % (c, ba["warp_insts"], ba["simd_efficiency"], st["warp_insts"],
-                                                     st["simd_efficiency"]))
+        st = by[(w, "stack") + c]
+        for d in schemes:
+            r = by[(w, d) + c]
+            status = s(r["status"])
+            want = "deadlock" if (w == "spinlock" and d in DEADLOCK_ON_LOCK) else "ok"
+            if status != want:
+                errors.append("%s %s %s: %s (want %s): %s" % (w, d, c, status, want, s(r["message"])[:160]))
+            if status != "ok" or s(st["status"]) != "ok" or d == "stack":
+                continue
+            same = r["warp_insts"] == st["warp_insts"] and abs(r["simd_efficiency"] - st["simd_efficiency"]) < 1e-12
+            if w == "ifelse":
+                if d in OVERLAP and not r["cycles"] < st["cycles"]:
+                    errors.append("ifelse %s %s: %d cycles, stack %d" % (d, c, r["cycles"], st["cycles"]))
+                if d == "barrier" and r["cycles"] < st["cycles"]:
+                    errors.append("ifelse barrier %s: %d cycles < stack %d" % (c, r["cycles"], st["cycles"]))
+                if not same:
+                    errors.append("ifelse %s %s: warp_insts/simd_efficiency differ from the stack" % (d, c))
+            if w == "varloop" and d in SAME_LOOP and not same:
+                errors.append("varloop %s %s: %d warp insts, simd %.4f; stack %d, %.4f" % (
+                    d, c, r["warp_insts"], r["simd_efficiency"], st["warp_insts"], st["simd_efficiency"]))
 if errors:
-    sys.exit("FAIL:\n  " + "\n  ".join(errors[:20]))
-print("ok: %d workloads x %d configurations; spinlock: stack deadlock, barrier ok in all %d"
-      % (len(workloads), len(configs), len(configs)))
+    sys.exit("FAIL (%d):\n  " % len(errors) + "\n  ".join(errors[:30]))
+print("ok: %d workloads x %d configurations x %d schemes; spinlock: %s deadlock, %s ok in all %d"
+      % (len(workloads), len(configs), len(schemes), "/".join(DEADLOCK_ON_LOCK), "/".join(ITS), len(configs)))

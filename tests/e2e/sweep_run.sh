@@ -19,7 +19,7 @@ grid:
   warps: [1, 2, 4, 8]
   mem_latency: {from: 100, to: 400, step: 150}
   scheduler: [lrr, gto, two_level]
-  divergence: [stack, barrier]
+  divergence: [stack, sbi]
 exclude:
   - {scheduler: two_level, warps: 1}
 YAML
@@ -46,7 +46,7 @@ assert (r.warps, r.mem_latency, r.scheduler, r.divergence) == (1, 100, "lrr", "s
 # no excluded combination
 assert not ((df.scheduler == "two_level") & (df.warps == 1)).any()
 # last axis fastest: points 0 and 1 differ only in divergence
-assert (df.iloc[1].divergence, df.iloc[1].scheduler) == ("barrier", "lrr")
+assert (df.iloc[1].divergence, df.iloc[1].scheduler) == ("sbi", "lrr")
 assert set(df.status) <= {"ok", "deadlock", "timeout", "invalid", "mismatch", "error", "starved"}
 assert (df.status == "ok").all(), df.status.value_counts()
 assert (df.cycles > 0).all()

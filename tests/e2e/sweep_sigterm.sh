@@ -17,7 +17,7 @@ grid:
   warps: [1, 2, 4, 8, 16, 32]
   mem_latency: {from: 100, to: 1000, step: 100}
   scheduler: [lrr, gto, two_level, oldest, swl]
-  divergence: [stack, barrier]
+  divergence: [stack, sbi]
   alu_latency: [1, 8]
 YAML
 total=$("$BIN" expand "$T/s.yaml" --count)

@@ -83,7 +83,7 @@ YAML
 cat > "$T/s.yaml" <<YAML
 name: e2e-work
 workload: $T/lock.yaml
-base: {divergence: barrier, mem_latency: 100}
+base: {divergence: sbi, mem_latency: 100}
 grid:
   issue: [blocking, scoreboard]
   scheduler: [lrr, gto]
@@ -109,7 +109,7 @@ def exact(a, b):
 
 # 1. the hand-counted kernel
 WORK = 736
-for div in ("stack", "barrier"):
+for div in ("stack", "sbi"):
     for ws in (32, 8):
         j = sim("hand", "divergence=" + div, "warp_size=%d" % ws)
         what = "hand %s warp_size %d" % (div, ws)
@@ -122,9 +122,9 @@ r = sim("hand", ref=True)
 expect(r["thread_insts"] == WORK, "reference thread_insts %d, hand count 736" % r["thread_insts"])
 
 # 2. the spin lock: slower by spinning
-R = sim("lock", "divergence=barrier", ref=True)["thread_insts"]
-a = sim("lock", "divergence=barrier", "mem_latency=100", "scheduler=gto", "issue=scoreboard")
-b = sim("lock", "divergence=barrier", "mem_latency=100", "scheduler=gto", "issue=blocking")
+R = sim("lock", "divergence=sbi", ref=True)["thread_insts"]
+a = sim("lock", "divergence=sbi", "mem_latency=100", "scheduler=gto", "issue=scoreboard")
+b = sim("lock", "divergence=sbi", "mem_latency=100", "scheduler=gto", "issue=blocking")
 for j, n in ((a, "scoreboard"), (b, "blocking")):
     expect(j["status"] == "ok", n + ": " + j["status"])
     expect(exact(j["work_ipc"], R / j["cycles"]), "%s: work_ipc %r != %d / %d" % (n, j["work_ipc"], R, j["cycles"]))

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-SCHEMES = ['stack', 'barrier']
+SCHEMES = ['stack', 'sbi']
 SCHEDS = ['lrr', 'gto', 'two_level', 'oldest', 'swl', 'fetch_group', 'ccws', 'ccws']
 # l1_kb per SCHEDS entry (a zip): ccws sees L1 events only with an L1, so it runs twice,
 # without one (exactly gto) and with a 4 KiB L1 (throttling on every kernel that thrashes it)

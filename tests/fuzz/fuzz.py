@@ -4,7 +4,7 @@
 For each seed, gen.py makes a random structured kernel; every program runs under the MIMD
 reference and under a covering array of configuration cells over divergence x scheduler x
 issue x warp_size x cores x l1_kb (one `warpsweep run` per batch of programs, -j N; every pair
-of axis values per program, the full matrix every 16 batches; tests/fuzz/README.md), each
+of axis values per program; tests/fuzz/README.md), each
 point checking every buffer against the reference (`expect: reference`). A point fails when
 its status is not an expected one (expected_status). A failure prints the seed, the
 configuration and a minimised program (the generator's tree reduced while the same failure
@@ -30,7 +30,7 @@ import gen  # noqa: E402
 
 AXES = collections.OrderedDict([
     ('warp_size', [8, 16, 32, 64]),
-    ('divergence', ['stack', 'barrier']),
+    ('divergence', ['stack', 'sbi', 'barrier', 'multipath', 'dualpath', 'aware']),
     ('scheduler', ['lrr', 'gto', 'two_level', 'oldest', 'swl']),
     ('issue', ['blocking', 'scoreboard']),
     ('cores', [1, 2]),
@@ -38,13 +38,17 @@ AXES = collections.OrderedDict([
 ])
 
 
+# schemes with the SIMT deadlock of a reconvergence stack (a spin lock deadlocks:
+# ElTantawy and Aamodt, MICRO 2016) and schemes with independent thread scheduling
+STACK_SCHEMES = {'stack', 'multipath', 'dualpath'}
+ITS_SCHEMES = {'sbi', 'barrier'}
 LOCK_TIMEOUT_OK = False   # --lock-timeout-ok: see its help
 SWL_LIMIT = 4             # the registry default of swl_limit (warpsweep params)
 
 
 def expected_status(meta, cfg):
     """the set of acceptable statuses at one configuration"""
-    if cfg['divergence'] == 'stack':
+    if cfg['divergence'] in STACK_SCHEMES:
         ok = {'ok': {'ok'}, 'deadlock': {'deadlock'}, 'any': {'ok', 'deadlock'}}[meta['stack']]
         if LOCK_TIMEOUT_OK and meta['stack'] != 'ok':
             ok = ok | {'timeout'}
@@ -56,6 +60,8 @@ def expected_status(meta, cfg):
     # wait for another outside a CTA barrier, and only with more warps than the window.
     if meta['lock'] and cfg['scheduler'] == 'swl' and meta['threads'] > SWL_LIMIT * cfg['warp_size']:
         ok = ok | {'starved'}
+        if LOCK_TIMEOUT_OK:             # the starvation proof not found within max_cycles
+            ok = ok | {'timeout'}
     return ok
 
 
@@ -78,7 +84,7 @@ def write_program(d, seed, feats, size):
 
 def axis_values(args, k, meta_its=False):
     if k == 'divergence' and meta_its:
-        vals = ['barrier']               # warp ops from different branches: sm_70+ only
+        vals = [x for x in AXES[k] if x in ITS_SCHEMES]   # warp ops from different branches: sm_70+ only
     else:
         vals = list(AXES[k])
     return [x for x in vals if not any(k == sk and str(x) == sv for sk, sv in args.skip)]
@@ -170,12 +176,12 @@ def sweep_text(args, seeds, its, rng, k):
 
 def batch_sweeps(args, d, seeds, metas, rng, k):
     """starts the sweeps of one batch (programs needing independent thread scheduling run
-    under barrier only, in a sweep of their own); -> list of (Popen, h5 path)"""
+    under ITS_SCHEMES only, in a sweep of their own); -> list of (Popen, h5 path)"""
     groups = [[s for s in seeds if not metas[s]['its']], [s for s in seeds if metas[s]['its']]]
     procs = []
     for gi, group in enumerate(groups):
-        if not group:
-            continue
+        if not group or not axis_values(args, 'divergence', gi == 1):
+            continue                     # (no scheme left to run it under: --skip)
         sweep = os.path.join(d, 'sweep%d.yaml' % gi)
         with open(sweep, 'w') as f:
             f.write(sweep_text(args, group, gi == 1, rng, k))
@@ -436,7 +442,7 @@ def main():
     ap.add_argument('--configs', type=int, default=20,
                     help='configuration cells per batch, every program of the batch runs all of them: a '
                          'random covering array over the six axes (every value of every axis; at >= 20 '
-                         'every pair of values of any two axes); 0 = the full matrix (320 cells)')
+                         'every pair of values of any two axes); 0 = the full matrix (960 cells)')
     ap.add_argument('--skip', action='append', default=[], metavar='PARAM=VALUE',
                     help='drop one value of an axis (e.g. scheduler=two_level while a bug is open)')
     ap.add_argument('--max-cycles', type=int, default=1000000,

@@ -98,7 +98,7 @@ static void hand_config(ws_config *c)
     set(c, "regfile_kb=128");
     set(c, "warps=48");
     set(c, "area.warp_state_mm2=0.001");
-    set(c, "divergence=barrier");
+    set(c, "divergence=sbi");
     set(c, "barrier_regs=8");
     set(c, "warp_size=32");
     set(c, "area.pc_bits=32");
@@ -176,6 +176,29 @@ static void test_doubling_warps_adds_per_warp_terms(void **state)
 /* Defaults (warp 32, PC 64 bits): stack 32 × (64 + 64 + 32) = 5120 bits per
  * warp; barrier 16 × 32 + 32 × (2 + 64) = 2624 bits. At 64 warps × 0.5 µm²
  * the difference is 2496 × 64 × 0.5e-6 = 0.079872 mm². */
+/* Issue 13's schemes at the defaults (warp_size W 32, area.pc_bits P 64,
+ * area.stack_entries E 32, barrier_regs 16, aware_timeout 1000), docs/area.md:
+ *   barrier   16 × 32 + 32 × (2 + 64) + 32 × 5            = 2784
+ *   multipath 32 × (64 + 32 + 6) + 32 × (64 + 6 + 64)      = 3264 + 4288 = 7552
+ *   dualpath  32 × (3 × 64 + 2 × 32)                       = 8192
+ *   aware     7552 + 32 × 10 (1000 < 2^10)                 = 7872 */
+static void test_scheme_bits(void **state)
+{
+    (void)state;
+    ws_config c;
+    ws_config_defaults(&c);
+    set(&c, "divergence=barrier");
+    assert_int_equal(ws_area_divergence_bits(&c), 2784);
+    set(&c, "divergence=multipath");
+    assert_int_equal(ws_area_divergence_bits(&c), 7552);
+    set(&c, "divergence=dualpath");
+    assert_int_equal(ws_area_divergence_bits(&c), 8192);
+    set(&c, "divergence=aware");
+    assert_int_equal(ws_area_divergence_bits(&c), 7872);
+    set(&c, "aware_timeout=1024");          /* 1024 needs 11 bits */
+    assert_int_equal(ws_area_divergence_bits(&c), 7552 + 32 * 11);
+}
+
 static void test_barrier_vs_stack(void **state)
 {
     (void)state;
@@ -186,7 +209,7 @@ static void test_barrier_vs_stack(void **state)
     assert_int_equal(ws_area_divergence_bits(&c), 5120);
     ws_area st, ba;
     ws_area_compute(&c, &st);
-    set(&c, "divergence=barrier");
+    set(&c, "divergence=sbi");
     assert_int_equal(ws_area_divergence_bits(&c), 2624);
     ws_area_compute(&c, &ba);
     near(st.divergence_mm2, 5120 * 64 * 0.5e-6, 1e-12, "stack state");
@@ -261,7 +284,7 @@ static void test_volta_calibration(void **state)
     set(&c, "warps=64");
     set(&c, "regfile_kb=256");
     set(&c, "schedulers=4");
-    set(&c, "divergence=barrier");
+    set(&c, "divergence=sbi");
     set(&c, "cores=84");
     /* + the default 2 collectors per scheduler: 2 x 4 x 3072 bits x 0.5 um2 = 0.012288 */
     double want_core = 6.988822 + 0.012288;
@@ -351,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_chip_is_cores_times_core_plus_uncore),
         cmocka_unit_test(test_doubling_warps_adds_per_warp_terms),
         cmocka_unit_test(test_barrier_vs_stack),
+        cmocka_unit_test(test_scheme_bits),
         cmocka_unit_test(test_node_scaling),
         cmocka_unit_test(test_l1_smem),
         cmocka_unit_test(test_volta_calibration),

@@ -158,16 +158,16 @@ static void test_barrier_wait_yield(void **st)
     insts[1].op = WS_OP_YIELD;
     insts[2].op = WS_OP_BRA; insts[2].target = 1;
     insts[3].op = WS_OP_BWAIT; insts[3].barrier = 1;
-    ws_div_barrier.init(&ctx, state, 0xff);
-    ws_split t = top(&ws_div_barrier);
+    ws_div_sbi.init(&ctx, state, 0xff);
+    ws_split t = top(&ws_div_sbi);
     assert_int_equal(t.pc, 2);                       /* ADD and YIELD took no issue */
     ws_effect e;
     memset(&e, 0, sizeof e);
     e.taken = 0xfe;                                  /* lane 0 leaves: blocked at WAIT */
-    run(&ws_div_barrier, t, &e);
+    run(&ws_div_sbi, t, &e);
     const ws_split *sp;
     uint32_t start;
-    uint32_t n = ws_div_barrier.splits(state, &sp, &start);
+    uint32_t n = ws_div_sbi.splits(state, &sp, &start);
     /* losers passed YIELD again (yielded): B1's participants are all blocked or
      * yielded, so lane 0 was released at 4 */
     assert_int_equal(n, 2);
@@ -186,23 +186,23 @@ static void test_barrier_reconverge(void **st)
     insts[1].op = WS_OP_BRA; insts[1].target = 3;
     insts[2].op = WS_OP_BRA; insts[2].target = 4;
     insts[4].op = WS_OP_BWAIT; insts[4].barrier = 0;
-    ws_div_barrier.init(&ctx, state, 0xff);
+    ws_div_sbi.init(&ctx, state, 0xff);
     ws_effect e;
     memset(&e, 0, sizeof e);
     e.taken = 0x0f;
-    run(&ws_div_barrier, top(&ws_div_barrier), &e);
+    run(&ws_div_sbi, top(&ws_div_sbi), &e);
     const ws_split *sp;
     uint32_t start;
-    assert_int_equal(ws_div_barrier.splits(state, &sp, &start), 2);
+    assert_int_equal(ws_div_sbi.splits(state, &sp, &start), 2);
     /* round-robin after the branch at pc 1: the fall-through split (pc 2) first */
     assert_int_equal(sp[start].pc, 2);
     memset(&e, 0, sizeof e);
-    run(&ws_div_barrier, sp[1], &e);                 /* then-path 3 -> WAIT: blocked */
-    assert_int_equal(ws_div_barrier.splits(state, &sp, &start), 1);
+    run(&ws_div_sbi, sp[1], &e);                 /* then-path 3 -> WAIT: blocked */
+    assert_int_equal(ws_div_sbi.splits(state, &sp, &start), 1);
     assert_int_equal(sp[0].pc, 2);
     e.taken = 0xf0;
-    run(&ws_div_barrier, sp[0], &e);                 /* else path to WAIT: all arrived */
-    assert_int_equal(ws_div_barrier.splits(state, &sp, &start), 1);
+    run(&ws_div_sbi, sp[0], &e);                 /* else path to WAIT: all arrived */
+    assert_int_equal(ws_div_sbi.splits(state, &sp, &start), 1);
     assert_int_equal(sp[0].pc, 5);
     assert_int_equal(sp[0].mask, 0xff);              /* reconverged after the WAIT */
 }

@@ -161,7 +161,7 @@ static void test_spot_checks(void **state)
     ws_config c = config_of(fermi, 1);
     assert_string_equal(choice(&c, "divergence", buf), "stack");
     c = config_of(volta, 1);
-    assert_string_equal(choice(&c, "divergence", buf), "barrier");
+    assert_string_equal(choice(&c, "divergence", buf), "sbi");
     assert_string_equal(choice(&c, "inst_order", buf), "ptxas");
 }
 

@@ -236,7 +236,7 @@ static void test_excludes(void **state)
 {
     (void)state;
     ws_sweep *sw = load_ok("workload: w.yaml\ngrid:\n  warps: [1, 2, 4, 8]\n  scheduler: [lrr, gto, two_level]\n"
-                           "  divergence: [stack, barrier]\nexclude:\n  - {scheduler: two_level, warps: 1}\n");
+                           "  divergence: [stack, sbi]\nexclude:\n  - {scheduler: two_level, warps: 1}\n");
     /* 4*3*2 = 24, minus two_level x warps=1 x 2 divergences = 22 */
     assert_int_equal(sw->raw_count, 24);
     assert_int_equal(sw->count, 22);
@@ -248,8 +248,8 @@ static void test_excludes(void **state)
 
     /* overlapping entries, a list value, two keys on one zip axis, an entry that fixes all axes */
     sw = load_ok("workload: w.yaml\ngrid:\n  warps: [1, 2, 4, 8, 16]\n  scheduler: [lrr, gto, two_level]\n"
-                 "  divergence: [stack, barrier]\nzip:\n  - {alu_latency: [1, 2, 3], sfu_latency: [5, 6, 7]}\n"
-                 "repeat: 2\nexclude:\n  - {scheduler: two_level}\n  - {warps: [1, 2], divergence: barrier}\n"
+                 "  divergence: [stack, sbi]\nzip:\n  - {alu_latency: [1, 2, 3], sfu_latency: [5, 6, 7]}\n"
+                 "repeat: 2\nexclude:\n  - {scheduler: two_level}\n  - {warps: [1, 2], divergence: sbi}\n"
                  "  - {warps: 16, alu_latency: 2, sfu_latency: 6}\n  - {alu_latency: 3, sfu_latency: 5}\n"
                  "  - {warps: 4, scheduler: lrr, divergence: stack, alu_latency: 1, seed: 1}\n");
     /* hand count: 5*3*2*3*2 = 180 raw.

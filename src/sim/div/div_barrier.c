@@ -1,73 +1,104 @@
 /*
- * Volta-style convergence barriers (patent US10067768B2; Shoushtary et al.
- * 2024), on the kernel transformed by ws_barrier_transform (passes.h):
+ * barrier: Turing's convergence barriers as the hardware runs them, on the
+ * kernel transformed by ws_barrier_transform (passes.h; ADD = BSSY, WAIT =
+ * BSYNC). Rules and their sources (docs/model.md "Divergence: barrier"):
  *
- *  - per thread: a PC and a state: ready, blocked (at WAIT Bx), exited; plus a
- *    `yielded` bit set by YIELD and cleared when the thread next issues. A
- *    blocked thread keeps its own resume point (the WAIT it blocked at): when
- *    lanes of one warp block at different WAITs of the same register (a
- *    spin-lock acquire in a grid-stride loop, lanes in different iterations;
- *    a register reused once its barrier is dead), each resumes after its own
- *    WAIT, as the patent's per-thread state does.
- *  - per warp: participation masks part[Bx]: ADD adds the threads that execute
- *    it (the patent: the instruction "indicates ... that the thread participates
- *    in a convergence barrier"), so splits that reach one ADD at different times
- *    (lanes leaving a spin lock one by one) all become participants.
- *  - splits = the ready threads grouped by PC: each split is a schedulable
- *    unit; threads that reach the same PC merge into one split.
- *  - ADD, WAIT and YIELD are not issued: they take effect, at no cost, the
- *    moment a split reaches them (they exist as BSSY/BSYNC/YIELD on Volta, but
- *    counting them would make warp_insts differ between the schemes).
- *  - WAIT Bx: an arriving participant is blocked; a non-participant passes.
- *    Bx clears when at least one thread is blocked at it and every participant
- *    is blocked at it, yielded or exited: the blocked threads are released
- *    together (reconvergence), each at the instruction after its WAIT, and the
- *    mask is emptied.  Checked whenever threads block, yield or exit.
- *  - which split issues: the core takes the warp's issuable splits round-robin
- *    in PC order, starting after the PC of the split that issued last
- *    (a `cursor`), so diverged paths interleave instruction by instruction.
+ *  - ADD, WAIT and YIELD are instructions: the split at them issues them
+ *    (an issue slot, the CTRL/SYNC unit's latency), and the core counts them
+ *    in div_insts, not warp_insts (Shoushtary, Tubella, Gonzalez, "Control
+ *    Flow Management in Modern GPUs", arXiv 2407.02944: BSSY, BSYNC, BREAK,
+ *    YIELD, WARPSYNC are SASS instructions of their own).
+ *  - placement: ws_barrier_transform's, then ws_barrier_sink_release (a spin
+ *    loop's WAIT after the lock's release, as ptxas places the BSYNC:
+ *    Shoushtary et al.).
+ *  - ADD Bx: the executing threads join Bx's participants (patent
+ *    US10067768B2: the instruction "indicates ... that the thread
+ *    participates in a convergence barrier").
+ *  - WAIT Bx: an arriving participant blocks, a non-participant passes; Bx
+ *    clears when at least one thread is blocked at it and every participant
+ *    is blocked, yielded or exited (the patent), releasing the blocked threads
+ *    together as one split, each at the instruction after its WAIT.
+ *  - one split owns the warp: only it is offered to the scheduler, stalls
+ *    and all (no switch on a stall; switching on stalls is Damani et al.'s
+ *    proposal, div_sbi.c). It keeps the warp until it blocks at a WAIT, issues
+ *    a YIELD, waits at a CTA barrier, waits at a warp-level .sync op for lanes
+ *    of another split, or its threads exit (Shoushtary et al.: interleaving
+ *    only at YIELD and at blocking points).
+ *  - the splits form a stack (the warp-split stack of Shoushtary et al.'s
+ *    Hanoi): at a divergent branch the fall-through group is pushed first and
+ *    the taken group on top, so the taken path runs first (the order
+ *    GPGPU-Sim's stack uses; the paper's measured order is not modelled
+ *    separately); released threads are pushed on top; a split that yields or
+ *    waits at a CTA barrier goes to the bottom, so every other split gets the
+ *    warp before it does again.
+ *  - threads meet only at a WAIT, or at a warp-level .sync op (WARPSYNC
+ *    semantics: the op converges its members): elsewhere two splits at one PC
+ *    stay two splits.
+ *  - every split is offered, top first, and the core stops at the first that
+ *    stalls (ws_div_ops.owner_keeps_warp): one held at a CTA barrier or
+ *    waiting for the members of a .sync op passes the warp down (the core's
+ *    rendezvous collects the members); the split that issues goes on top.
  */
 #include <string.h>
 #include <stdio.h>
 #include "divergence.h"
+#include "warpsweep/area.h"
 
-typedef struct bst {
-    uint32_t nsplits, max_splits, nbar, cursor;
-    uint64_t exited, yielded, blocked_any;
-    ws_split sp[WS_MAX_WARP_SIZE + 1];   /* ready splits, ascending PC */
+typedef struct tst {
+    uint32_t n, max_splits, nbar, pad;
+    uint64_t exited, yielded;
+    ws_split sp[WS_MAX_WARP_SIZE + 1];   /* warp-split stack, top first: sp[0] owns the warp */
     uint32_t wait_pc[WS_MAX_WARP_SIZE];  /* per lane: the WAIT it is blocked at */
     /* then: part[nbar], blocked[nbar] */
     uint64_t bars[];
-} bst;
+} tst;
 
 #define PART(s) ((s)->bars)
 #define BLK(s) ((s)->bars + (s)->nbar)
 
-static size_t bar_size(const ws_div_ctx *c)
+static size_t tb_size(const ws_div_ctx *c)
 {
-    return sizeof(bst) + c->nbar * 2 * sizeof(uint64_t);
+    return sizeof(tst) + c->nbar * 2 * sizeof(uint64_t);
 }
 
-static void add_split(bst *s, uint32_t pc, uint64_t lanes)
+static void push_bottom(tst *s, uint32_t pc, uint64_t lanes)
 {
-    uint32_t i = 0;
-    while (i < s->nsplits && s->sp[i].pc < pc) i++;
-    if (i < s->nsplits && s->sp[i].pc == pc) {
-        s->sp[i].mask |= lanes;
+    if (!lanes) return;
+    s->sp[s->n].pc = pc;
+    s->sp[s->n].mask = lanes;
+    s->sp[s->n].aux = 0;
+    s->n++;
+    if (s->n > s->max_splits) s->max_splits = s->n;
+}
+
+static void push_top(tst *s, uint32_t pc, uint64_t lanes)
+{
+    if (!lanes) return;
+    memmove(&s->sp[1], &s->sp[0], s->n * sizeof(ws_split));
+    s->sp[0].pc = pc;
+    s->sp[0].mask = lanes;
+    s->sp[0].aux = 0;
+    s->n++;
+    if (s->n > s->max_splits) s->max_splits = s->n;
+}
+
+/* Takes the lanes that issued out of their split (the first from the top
+ * at pc that holds them). */
+static void remove_lanes(tst *s, uint32_t pc, uint64_t lanes)
+{
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (s->sp[i].pc != pc || !(s->sp[i].mask & lanes)) continue;
+        s->sp[i].mask &= ~lanes;
+        if (!s->sp[i].mask) {
+            memmove(&s->sp[i], &s->sp[i + 1], (s->n - i - 1) * sizeof(ws_split));
+            s->n--;
+        }
         return;
     }
-    memmove(&s->sp[i + 1], &s->sp[i], (s->nsplits - i) * sizeof(ws_split));
-    s->sp[i].pc = pc;
-    s->sp[i].mask = lanes;
-    s->sp[i].aux = 0;
-    s->nsplits++;
-    if (s->nsplits > s->max_splits) s->max_splits = s->nsplits;
 }
 
-static int check_barriers(const ws_div_ctx *c, bst *s);
-
 /* The lanes of `lanes` blocked at the WAIT at pc. */
-static uint64_t lanes_waiting_at(const bst *s, uint64_t lanes, uint32_t pc)
+static uint64_t lanes_waiting_at(const tst *s, uint64_t lanes, uint32_t pc)
 {
     uint64_t same = 0;
     for (uint64_t m = lanes; m; m &= m - 1) {
@@ -77,105 +108,99 @@ static uint64_t lanes_waiting_at(const bst *s, uint64_t lanes, uint32_t pc)
     return same;
 }
 
-/* Moves `lanes` (ready) to pc, applying ADD/WAIT/YIELD found there. Returns 1
- * if some thread blocked or yielded (barriers must be re-checked). */
-static int settle(const ws_div_ctx *c, bst *s, uint32_t pc, uint64_t lanes)
+/* Clears every barrier whose participants are all blocked, yielded or
+ * exited; the released threads go on top, one split per WAIT. */
+static void check_barriers(tst *s)
 {
-    const ws_kernel *k = c->k;
-    int changed = 0;
-    while (lanes && pc < k->ninsts) {
-        const ws_inst *in = &k->insts[pc];
-        if (in->op == WS_OP_BADD) {
-            if (in->barrier < s->nbar) PART(s)[in->barrier] |= lanes;
-            pc++;
-        } else if (in->op == WS_OP_YIELD) {
-            s->yielded |= lanes;
-            changed = 1;
-            pc++;
-        } else if (in->op == WS_OP_BWAIT) {
-            uint32_t b = in->barrier < s->nbar ? in->barrier : 0;
-            uint64_t blk = lanes & PART(s)[b];
-            if (blk) {
-                BLK(s)[b] |= blk;
-                for (uint64_t m = blk; m; m &= m - 1) s->wait_pc[__builtin_ctzll(m)] = pc;
-                s->blocked_any |= blk;
-                lanes &= ~blk;
-                changed = 1;
-            }
-            pc++;
-        } else {
-            break;
-        }
-    }
-    if (lanes) add_split(s, pc, lanes);
-    return changed;
-}
-
-static int check_barriers(const ws_div_ctx *c, bst *s)
-{
-    int any = 0, again = 1;
-    while (again) {
+    for (int again = 1; again;) {
         again = 0;
         for (uint32_t b = 0; b < s->nbar; b++) {
             uint64_t blk = BLK(s)[b];
             if (!blk) continue;
             uint64_t p = PART(s)[b] & ~s->exited;
             if (p & ~(blk | s->yielded)) continue;
-            /* clears: release the blocked threads together, each after its WAIT */
             BLK(s)[b] = 0;
             PART(s)[b] = 0;
-            s->blocked_any &= ~blk;
             while (blk) {
                 uint32_t pc = s->wait_pc[__builtin_ctzll(blk)];
                 uint64_t same = lanes_waiting_at(s, blk, pc);
-                settle(c, s, pc + 1, same);
+                push_top(s, pc + 1, same);
                 blk &= ~same;
             }
-            any = again = 1;
+            again = 1;
         }
     }
-    return any;
 }
 
-static void bar_init(const ws_div_ctx *c, void *st, uint64_t valid)
+static void tb_init(const ws_div_ctx *c, void *st, uint64_t valid)
 {
-    bst *s = st;
-    memset(s, 0, bar_size(c));
+    tst *s = st;
+    memset(s, 0, tb_size(c));
     s->nbar = c->nbar;
-    s->cursor = UINT32_MAX;
-    if (settle(c, s, 0, valid)) check_barriers(c, s);
+    push_top(s, 0, valid);
 }
 
-static uint32_t bar_splits(void *st, const ws_split **out, uint32_t *start)
+/* Every split, top first: the core issues the first that is not waiting at
+ * a CTA barrier or for the members of a .sync op, and stops at the first
+ * that only stalls (ws_div_ops.owner_keeps_warp). */
+static uint32_t tb_splits(void *st, const ws_split **out, uint32_t *start)
 {
-    bst *s = st;
+    tst *s = st;
     *out = s->sp;
-    uint32_t i = 0;
-    if (s->cursor != UINT32_MAX)
-        while (i < s->nsplits && s->sp[i].pc <= s->cursor) i++;
-    *start = i >= s->nsplits ? 0 : i;
-    return s->nsplits;
+    *start = 0;
+    return s->n;
 }
 
-static int bar_update(const ws_div_ctx *c, void *st, const ws_split *spl, const ws_inst *in,
-                      const ws_effect *eff, char *err, size_t errlen)
+/* Splits that reach one warp-level .sync op (shfl/vote/match/redux/
+ * bar.warp.sync) meet there: the op converges the lanes it names (ptxas
+ * lowers it with WARPSYNC), so they are one split from there on (the upper one
+ * keeps its place). Without this a member split with lanes of two membermask
+ * groups could never join the others' rendezvous. */
+static void merge_at_sync(const ws_div_ctx *c, tst *s)
+{
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t pc = s->sp[i].pc;
+        if (pc >= c->k->ninsts || !ws_warp_membermask(&c->k->insts[pc])) continue;
+        for (uint32_t j = i + 1; j < s->n;) {
+            if (s->sp[j].pc != pc) { j++; continue; }
+            s->sp[i].mask |= s->sp[j].mask;
+            memmove(&s->sp[j], &s->sp[j + 1], (s->n - j - 1) * sizeof(ws_split));
+            s->n--;
+        }
+    }
+}
+
+/* Pushes the lanes of a branch by next PC: fall-through first, taken on top
+ * (brx: targets in the order of their lowest lane). */
+static void push_branch(tst *s, const ws_inst *in, uint32_t pc, uint64_t active, const ws_effect *eff)
+{
+    uint64_t taken = eff->taken & active, fall = active & ~taken;
+    push_top(s, pc + 1, fall);
+    if (in->op == WS_OP_BRA) {
+        push_top(s, in->target, taken);
+        return;
+    }
+    while (taken) {
+        uint32_t t = eff->lane_target[__builtin_ctzll(taken)];
+        uint64_t g = 0;
+        for (uint64_t m = taken; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            if (eff->lane_target[l] == t) g |= 1ull << l;
+        }
+        push_top(s, t, g);
+        taken &= ~g;
+    }
+}
+
+static int tb_update(const ws_div_ctx *c, void *st, const ws_split *spl, const ws_inst *in,
+                     const ws_effect *eff, char *err, size_t errlen)
 {
     (void)err; (void)errlen;
-    bst *s = st;
+    tst *s = st;
     uint32_t pc = spl->pc;
     uint64_t active = spl->mask;
-    s->cursor = pc;
+    remove_lanes(s, pc, active);
     s->yielded &= ~active;
-    /* remove the split that issued */
-    uint32_t i = 0;
-    while (i < s->nsplits && s->sp[i].pc != pc) i++;
-    if (i < s->nsplits) {
-        s->sp[i].mask &= ~active;
-        if (!s->sp[i].mask) {
-            memmove(&s->sp[i], &s->sp[i + 1], (s->nsplits - i - 1) * sizeof(ws_split));
-            s->nsplits--;
-        }
-    }
     int check = 0;
     if (eff->exited) {
         s->exited |= eff->exited;
@@ -183,52 +208,66 @@ static int bar_update(const ws_div_ctx *c, void *st, const ws_split *spl, const 
         active &= ~eff->exited;
         check = 1;
     }
-    if (active) {
-        uint32_t op = in->op;
-        if (op == WS_OP_BRA) {
-            uint64_t taken = eff->taken & active, fall = active & ~taken;
-            if (taken) check |= settle(c, s, in->target, taken);
-            if (fall) check |= settle(c, s, pc + 1, fall);
-        } else if (op == WS_OP_BRX) {
-            uint64_t taken = eff->taken & active, fall = active & ~taken;
-            while (taken) {
-                uint32_t t = eff->lane_target[__builtin_ctzll(taken)];
-                uint64_t g = 0;
-                for (uint64_t m = taken; m; m &= m - 1) {
-                    uint32_t l = (uint32_t)__builtin_ctzll(m);
-                    if (eff->lane_target[l] == t) g |= 1ull << l;
-                }
-                check |= settle(c, s, t, g);
-                taken &= ~g;
-            }
-            if (fall) check |= settle(c, s, pc + 1, fall);
-        } else {
-            check |= settle(c, s, pc + 1, active);
-        }
+    if (!active) {                       /* every lane exited */
+        check_barriers(s);
+        merge_at_sync(c, s);
+        return 0;
     }
-    if (check) check_barriers(c, s);
+    uint32_t b = in->barrier < s->nbar ? in->barrier : 0;
+    switch (in->op) {
+    case WS_OP_BADD:
+        PART(s)[b] |= active;
+        push_top(s, pc + 1, active);
+        break;
+    case WS_OP_BWAIT: {
+        uint64_t blk = active & PART(s)[b];
+        BLK(s)[b] |= blk;
+        for (uint64_t m = blk; m; m &= m - 1) s->wait_pc[__builtin_ctzll(m)] = pc;
+        push_top(s, pc + 1, active & ~blk);
+        check = 1;
+        break;
+    }
+    case WS_OP_YIELD:
+        s->yielded |= active;
+        push_bottom(s, pc + 1, active);
+        check = 1;
+        break;
+    case WS_OP_BAR: case WS_OP_BARRIER:
+        if (in->subop != WS_BAR_ARRIVE) push_bottom(s, pc + 1, active);   /* waits for the CTA */
+        else push_top(s, pc + 1, active);
+        break;
+    case WS_OP_BRA: case WS_OP_BRX:
+        push_branch(s, in, pc, active, eff);
+        break;
+    default:
+        push_top(s, pc + 1, active);
+        break;
+    }
+    if (check) check_barriers(s);
+    merge_at_sync(c, s);
     return 0;
 }
 
-static uint32_t bar_level(const void *st, uint32_t idx)
+/* Trace column "split": the split's depth in the warp-split stack (0 = top). */
+static uint32_t tb_level(const void *st, uint32_t idx)
 {
     (void)st;
     return idx;
 }
 
-static void bar_stats(const void *st, uint32_t *depth, uint32_t *splits)
+static void tb_stats(const void *st, uint32_t *depth, uint32_t *splits)
 {
-    const bst *s = st;
+    const tst *s = st;
     *depth = 0;
     *splits = s->max_splits;
 }
 
 /* Lanes blocked at a WAIT whose other participants all wait at a CTA barrier
  * (or are blocked there too): they reconverge only after those lanes move. */
-static uint64_t bar_parked(const ws_div_ctx *c, const void *st, uint64_t held)
+static uint64_t tb_parked(const ws_div_ctx *c, const void *st, uint64_t held)
 {
     (void)c;
-    const bst *s = st;
+    const tst *s = st;
     uint64_t parked = 0;
     for (uint32_t b = 0; b < s->nbar; b++) {
         uint64_t blk = BLK(s)[b];
@@ -239,18 +278,17 @@ static uint64_t bar_parked(const ws_div_ctx *c, const void *st, uint64_t held)
     return parked;
 }
 
-static uint64_t bar_hash(const ws_div_ctx *c, const void *st, uint64_t h)
+static uint64_t tb_hash(const ws_div_ctx *c, const void *st, uint64_t h)
 {
     (void)c;
-    const bst *s = st;
-    h = ws_hmix(h, s->nsplits);
-    for (uint32_t i = 0; i < s->nsplits; i++) {
+    const tst *s = st;
+    h = ws_hmix(h, s->n);
+    for (uint32_t i = 0; i < s->n; i++) {
         h = ws_hmix(h, s->sp[i].pc);
         h = ws_hmix(h, s->sp[i].mask);
     }
     h = ws_hmix(h, s->exited);
     h = ws_hmix(h, s->yielded);
-    h = ws_hmix(h, s->cursor);
     for (uint32_t b = 0; b < s->nbar; b++) {
         h = ws_hmix(h, PART(s)[b]);
         h = ws_hmix(h, BLK(s)[b]);
@@ -261,13 +299,14 @@ static uint64_t bar_hash(const ws_div_ctx *c, const void *st, uint64_t h)
 
 static uint32_t line_of(const ws_kernel *k, uint32_t pc) { return pc < k->ninsts ? k->insts[pc].line : 0; }
 
-static int bar_describe(const ws_div_ctx *c, const void *st, char *buf, size_t len)
+static int tb_describe(const ws_div_ctx *c, const void *st, char *buf, size_t len)
 {
-    const bst *s = st;
+    const tst *s = st;
     size_t n = 0;
-    for (uint32_t i = 0; i < s->nsplits && n < len; i++)
-        n += (size_t)snprintf(buf + n, len - n, "%ssplit pc %u (line %u) lanes 0x%llx%s", n ? "; " : "",
-                              s->sp[i].pc, line_of(c->k, s->sp[i].pc), (unsigned long long)s->sp[i].mask,
+    for (uint32_t i = 0; i < s->n && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s pc %u (line %u) lanes 0x%llx%s", n ? "; " : "",
+                              i == 0 ? "top split" : "waiting split", s->sp[i].pc,
+                              line_of(c->k, s->sp[i].pc), (unsigned long long)s->sp[i].mask,
                               (s->sp[i].mask & s->yielded) ? " (yielded)" : "");
     for (uint32_t b = 0; b < s->nbar && n < len; b++)
         for (uint64_t blk = BLK(s)[b]; blk && n < len;) {
@@ -281,17 +320,32 @@ static int bar_describe(const ws_div_ctx *c, const void *st, char *buf, size_t l
     return (int)n;
 }
 
+/* The patent's state, as sbi: barrier_regs participation masks + per thread
+ * a state (2 bits) and a PC; the split stack's order is held in the same
+ * per-thread PCs plus a 5-bit position per thread (32 splits at most). */
+static uint64_t tb_state_bits(const ws_config *cfg)
+{
+    uint64_t ws = (uint64_t)ws_cfg_i(cfg, WS_P_warp_size);
+    return (uint64_t)ws_cfg_i(cfg, WS_P_barrier_regs) * ws + ws * (2 + 5 + ws_area_count(cfg, WS_P_area_pc_bits));
+}
+
 const ws_div_ops ws_div_barrier = {
     .name = "barrier",
+    .at_branch = "BSSY (ADD) before it, BSYNC (WAIT) at its IPDOM or after a spin lock's release, YIELD on spin back-edges (all issued, div_insts); one split owns the warp",
+    .barrier_pass = 1,
+    .sink_release = 1,
+    .owner_keeps_warp = 1,
     .per_lane_blocking = 1,
     .warp_sync_waits = 1,
-    .state_size = bar_size,
-    .init = bar_init,
-    .splits = bar_splits,
-    .update = bar_update,
-    .level = bar_level,
-    .stats = bar_stats,
-    .hash = bar_hash,
-    .parked = bar_parked,
-    .describe = bar_describe,
+    .issues_div_ops = 1,
+    .state_size = tb_size,
+    .init = tb_init,
+    .splits = tb_splits,
+    .update = tb_update,
+    .level = tb_level,
+    .stats = tb_stats,
+    .hash = tb_hash,
+    .parked = tb_parked,
+    .describe = tb_describe,
+    .state_bits = tb_state_bits,
 };

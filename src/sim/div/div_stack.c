@@ -22,6 +22,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "divergence.h"
+#include "warpsweep/area.h"
 
 typedef struct stk {
     uint32_t depth, cap, max_depth;
@@ -207,10 +208,25 @@ static uint64_t stack_hash(const ws_div_ctx *c, const void *st, uint64_t h)
 
 static uint32_t line_of(const ws_kernel *k, uint32_t pc) { return pc < k->ninsts ? k->insts[pc].line : 0; }
 
+/* Describes the warp for a deadlock proof. Lanes parked in entries below the
+ * TOS that the TOS never hands back to make it a SIMT deadlock (ElTantawy and
+ * Aamodt, "MIMD Synchronization on SIMT Architectures", MICRO 2016): named
+ * first, so a long message still carries it. */
 static int stack_describe(const ws_div_ctx *c, const void *st, char *buf, size_t len)
 {
     const stk *s = st;
     size_t n = 0;
+    if (s->depth > 1) {
+        const ws_split *t = &s->e[s->depth - 1];
+        uint64_t below = 0;
+        for (uint32_t i = 0; i + 1 < s->depth; i++) below |= s->e[i].mask;
+        below &= ~t->mask;
+        if (below && t->aux != WS_PC_EXIT)
+            n += (size_t)snprintf(buf, len, "SIMT deadlock: lanes 0x%llx wait at reconvergence point pc %u "
+                                  "(line %u) for lanes 0x%llx of the top of stack; ",
+                                  (unsigned long long)below, t->aux, line_of(c->k, t->aux),
+                                  (unsigned long long)t->mask);
+    }
     for (int i = (int)s->depth - 1; i >= 0 && n < len; i--) {
         const ws_split *e = &s->e[i];
         char rpc[32];
@@ -224,8 +240,16 @@ static int stack_describe(const ws_div_ctx *c, const void *st, char *buf, size_t
     return (int)n;
 }
 
+/* area.stack_entries × (PC + RPC + active mask) */
+static uint64_t stack_state_bits(const ws_config *cfg)
+{
+    uint64_t pc = ws_area_count(cfg, WS_P_area_pc_bits);
+    return ws_area_count(cfg, WS_P_area_stack_entries) * (2 * pc + (uint64_t)ws_cfg_i(cfg, WS_P_warp_size));
+}
+
 const ws_div_ops ws_div_stack = {
     .name = "stack",
+    .at_branch = "pushes one stack entry per path; they reconverge at the branch's IPDOM (// reconverge: N); the top entry runs",
     .per_lane_blocking = 0,
     .warp_sync_waits = 0,
     .state_size = stack_size,
@@ -237,4 +261,5 @@ const ws_div_ops ws_div_stack = {
     .hash = stack_hash,
     .parked = stack_parked,
     .describe = stack_describe,
+    .state_bits = stack_state_bits,
 };

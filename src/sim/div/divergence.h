@@ -9,14 +9,26 @@
  *
  *   stack    (div_stack.c)   pre-Volta IPDOM reconvergence stack (GPGPU-Sim rules):
  *                            one split, the top of stack.
- *   barrier  (div_barrier.c) Volta-style convergence barriers (ADD/WAIT/YIELD
- *                            inserted by ws_barrier_transform): per-thread
- *                            state, splits = ready threads grouped by PC.
+ *   sbi      (div_sbi.c)     subwarp interleaving (Damani et al., HPCA 2022):
+ *                            convergence barriers (ADD/WAIT/YIELD inserted by
+ *                            ws_barrier_transform, free), per-thread state,
+ *                            splits = ready threads grouped by PC, any of
+ *                            which may issue (switch on any stall).
+ *   barrier  (div_barrier.c) Turing's convergence barriers: the same pass, its
+ *                            instructions issued, one split owns the warp
+ *                            until it blocks, yields or exits.
+ *   multipath (div_multipath.c) Multi-Path IPDOM: warp split table +
+ *                            reconvergence table, any split issues.
+ *   dualpath (div_dualpath.c) dual-path stack: two schedulable paths per entry.
+ *   aware    (div_aware.c)   multipath + a timeout releasing waiting lanes.
+ * The choice index of parameter `divergence` (params.def) selects
+ * ws_div_schemes[index].
  */
 #include <stdint.h>
 #include <stdio.h>
 #include "warpsweep/ptx.h"
 #include "warpsweep/exec.h"
+#include "warpsweep/params.h"
 
 /* A schedulable unit. Layout shared with the stack entry (mask, pc first). */
 typedef struct ws_split {
@@ -30,10 +42,18 @@ typedef struct ws_div_ctx {
     uint32_t warp_size;
     uint32_t nbar;         /* barrier registers */
     uint32_t max_depth;    /* stack capacity per warp */
+    const uint64_t *now;   /* the core's current cycle (read during update) */
+    uint64_t timeout;      /* aware: aware_timeout cycles (0 elsewhere) */
 } ws_div_ctx;
 
 typedef struct ws_div_ops {
     const char *name;
+    const char *at_branch;   /* what the scheme does at a divergent branch (inspect) */
+    int barrier_pass;        /* runs the kernel transformed by ws_barrier_transform (passes.h) */
+    int sink_release;        /* ... then ws_barrier_sink_release: BSYNC after a spin lock's release */
+    int issues_div_ops;      /* ADD/WAIT/YIELD are issued (counted in div_insts), not free */
+    int needs_timeout;       /* reads ctx.timeout (aware_timeout) */
+    int owner_keeps_warp;    /* the first offered split that stalls on timing ends the search */
     int per_lane_blocking;   /* blocking issue holds the split's lanes (1) or the warp (0) */
     int warp_sync_waits;     /* .sync warp ops wait for every member lane (1) */
     size_t (*state_size)(const ws_div_ctx *c);
@@ -58,9 +78,23 @@ typedef struct ws_div_ops {
     uint64_t (*parked)(const ws_div_ctx *c, const void *st, uint64_t held);
     /* Human-readable state (for deadlock messages): "pc 5 (line 23) lanes 0x..; ..." */
     int (*describe)(const ws_div_ctx *c, const void *st, char *buf, size_t len);
+    /* Bits of divergence state one warp needs under cfg (the area model,
+     * docs/area.md "Divergence state"). */
+    uint64_t (*state_bits)(const ws_config *cfg);
 } ws_div_ops;
 
-extern const ws_div_ops ws_div_stack, ws_div_barrier;
+extern const ws_div_ops ws_div_stack, ws_div_sbi, ws_div_barrier, ws_div_multipath, ws_div_dualpath,
+                        ws_div_aware;
+
+/* The convergence-barrier instructions (BSSY/BSYNC/YIELD): under a scheme
+ * that issues them they count in div_insts, so warp_insts stays comparable. */
+static inline int ws_is_div_op(uint32_t op)
+{
+    return op == WS_OP_BADD || op == WS_OP_BWAIT || op == WS_OP_YIELD;
+}
+
+/* The scheme of choice index `index` of parameter divergence (NULL if none). */
+const ws_div_ops *ws_div_scheme(int64_t index);
 
 /* Hash step used everywhere (two independent 64-bit lanes folded into one). */
 static inline uint64_t ws_hmix(uint64_t h, uint64_t v)
