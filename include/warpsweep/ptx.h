@@ -47,12 +47,16 @@ typedef enum ws_type {
     WS_TY_U8, WS_TY_U16, WS_TY_U32, WS_TY_U64,
     WS_TY_S8, WS_TY_S16, WS_TY_S32, WS_TY_S64,
     WS_TY_F16, WS_TY_F32, WS_TY_F64,
+    /* half precision (PTX ISA 5.2.1, 9.7.4): bfloat16 and the packed pairs, element 0 in
+     * bits 15:0 and element 1 in bits 31:16 (see include/warpsweep/half.h) */
+    WS_TY_BF16, WS_TY_F16X2, WS_TY_BF16X2,
     WS_TY_COUNT
 } ws_type;
 
 int ws_type_bits(ws_type t);        /* 1 for pred, 8..64 */
 int ws_type_is_signed(ws_type t);   /* sN */
-int ws_type_is_float(ws_type t);    /* fN */
+int ws_type_is_float(ws_type t);    /* fN, bf16, f16x2, bf16x2 */
+int ws_type_is_half(ws_type t);     /* f16, bf16, f16x2, bf16x2 */
 const char *ws_type_name(ws_type t);/* "u32" ... */
 ws_type ws_type_from_name(const char *s, size_t n); /* WS_TY_NONE if unknown */
 
@@ -119,6 +123,8 @@ enum { WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUM
 #define WS_MOD_SHIFTAMT (1u << 16)  /* bfe/bfi etc. spare */
 #define WS_MOD_NONCOHERENT (1u << 17) /* ld.global.nc */
 #define WS_MOD_ADD      (1u << 18)  /* video vop2/vop4 .add: secondary accumulate */
+#define WS_MOD_RELU     (1u << 19)  /* half fma/min/max/cvt .relu: negative results -> +0 */
+#define WS_MOD_NAN      (1u << 20)  /* half min/max .NaN: a NaN operand gives the canonical NaN */
 
 /* ---- special registers ---- */
 typedef enum ws_sreg {

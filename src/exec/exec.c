@@ -14,12 +14,14 @@ const uint8_t ws_ty_bits[WS_TY_COUNT] = {
     [WS_TY_U8] = 8, [WS_TY_U16] = 16, [WS_TY_U32] = 32, [WS_TY_U64] = 64,
     [WS_TY_S8] = 8, [WS_TY_S16] = 16, [WS_TY_S32] = 32, [WS_TY_S64] = 64,
     [WS_TY_F16] = 16, [WS_TY_F32] = 32, [WS_TY_F64] = 64,
+    [WS_TY_BF16] = 16, [WS_TY_F16X2] = 32, [WS_TY_BF16X2] = 32,
 };
 const uint8_t ws_ty_signed[WS_TY_COUNT] = {
     [WS_TY_S8] = 1, [WS_TY_S16] = 1, [WS_TY_S32] = 1, [WS_TY_S64] = 1,
 };
 const uint8_t ws_ty_float[WS_TY_COUNT] = {
     [WS_TY_F16] = 1, [WS_TY_F32] = 1, [WS_TY_F64] = 1,
+    [WS_TY_BF16] = 1, [WS_TY_F16X2] = 1, [WS_TY_BF16X2] = 1,
 };
 
 static const uint64_t ws_zero_col[1] = { 0 };

@@ -244,8 +244,9 @@ static int exec_atom(ws_xctx *x)
     unsigned E0 = (unsigned)__builtin_ctzll(x->exec);
     if (ao->kind != WS_OK_ADDR)
         return ws_xfault(x, E0, "%s without an address operand", op_name(in->op));
-    if (size != 4 && size != 8 && !(size == 2 && in->subop == WS_ATOM_CAS))   /* atom.cas.b16: sm_70+ */
-        return ws_xfault(x, E0, "%s.%u-bit not supported (32 or 64 bit; 16 bit: cas only)", op_name(in->op), bits);
+    if (size != 4 && size != 8 && !(size == 2 && (in->subop == WS_ATOM_CAS || ws_ty_half(t))))   /* atom.cas.b16: sm_70+ */
+        return ws_xfault(x, E0, "%s.%u-bit not supported (32 or 64 bit; 16 bit: cas and the half types only)",
+                         op_name(in->op), bits);
     if (in->space == WS_SP_PARAM || in->space == WS_SP_CONST)
         return ws_xfault(x, E0, "%s on %s space", op_name(in->op), space_name(in->space));
     const unsigned sub = in->subop;
@@ -261,7 +262,9 @@ static int exec_atom(ws_xctx *x)
         memcpy(&old, p, size);
         switch (sub) {
         case WS_ATOM_ADD:
-            if (t == WS_TY_F32) {
+            if (ws_ty_half(t)) {
+                nw = ws_half_atom_add(old, vb, t);   /* .noftz, element-wise for the packed types */
+            } else if (t == WS_TY_F32) {
                 float r = ftz32f(ws_f32(old)) + ftz32f(ws_f32(vb));
                 nw = ws_out32(r, ftz, 0);
             } else if (t == WS_TY_F64) {

@@ -40,6 +40,7 @@
 #include <string.h>
 #include <stdarg.h>
 #include "warpsweep/ptx.h"
+#include "warpsweep/half.h"
 #include "warpsweep/passes.h"
 #include "warpsweep/exec.h"
 #include "ptx_internal.h"
@@ -264,24 +265,25 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / 
 
 static int type_bytes(ws_type t) { int b = ws_type_bits(t); return b <= 8 ? 1 : b / 8; }
 
-static const char *const supported_types = ".pred .b8-.b64 .u8-.u64 .s8-.s64 .f32 .f64";
+static const char *const supported_types = ".pred .b8-.b64 .u8-.u64 .s8-.s64 .f16 .bf16 .f16x2 .bf16x2 .f32 .f64";
 
-static int is_half_type(const char *s, size_t n)
+/* the PTX types outside the subset: tf32 and the fp8 formats */
+static int is_refused_type(const char *s, size_t n)
 {
-    static const char *const half[] = {"f16", "bf16", "f16x2", "bf16x2", "tf32", "e4m3", "e5m2",
-                                       "e4m3x2", "e5m2x2"};
-    for (size_t i = 0; i < sizeof half / sizeof half[0]; i++)
-        if (strlen(half[i]) == n && memcmp(half[i], s, n) == 0) return 1;
+    static const char *const refused[] = {"tf32", "e4m3", "e5m2", "e4m3x2", "e5m2x2", "e2m1x2", "e2m3x2",
+                                          "e3m2x2", "ue8m0x2", "b128"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (strlen(refused[i]) == n && memcmp(refused[i], s, n) == 0) return 1;
     return 0;
 }
 
-/* parses a type directive token (".u32"); errors on .f16 etc. */
+/* parses a type directive token (".u32"); errors on .tf32 etc. */
 static int parse_type_tok(P *p, ws_tok *t, ws_type *ty)
 {
-    if (t->kind == WS_TK_DOT && is_half_type(t->s + 1, t->n - 1))
+    if (t->kind == WS_TK_DOT && is_refused_type(t->s + 1, t->n - 1))
         return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types);
     ws_type x = t->kind == WS_TK_DOT ? ws_type_from_name(t->s, t->n) : WS_TY_NONE;
-    if (x == WS_TY_NONE || x == WS_TY_F16)
+    if (x == WS_TY_NONE)
         return err_at(p, t, "expected a type, got '%.*s' (supported types: %s)", TK(t), supported_types);
     *ty = x;
     return 0;
@@ -290,6 +292,26 @@ static int parse_type_tok(P *p, ws_tok *t, ws_type *ty)
 /* value of a numeric literal token as bits of type ty */
 static int num_bits(P *p, const ws_tok *t, int neg, ws_type ty, int64_t *out)
 {
+    if (ws_type_is_half(ty)) {
+        /* PTX has no half-precision literal: an integer is the raw bits (0x3C00 is 1.0 in .f16,
+         * 0x3C003C00 the .f16x2 pair), as nvcc writes them; a 0f/0d/decimal float literal is
+         * rounded to nearest even into a scalar .f16/.bf16 */
+        int bf = ty == WS_TY_BF16 || ty == WS_TY_BF16X2;
+        if (t->kind == WS_TK_INT) {
+            uint64_t v = neg ? (uint64_t)0 - t->ival : t->ival;
+            *out = (int64_t)(v & (ws_type_bits(ty) == 32 ? 0xffffffffull : 0xffffull));
+            return 0;
+        }
+        if (ty == WS_TY_F16X2 || ty == WS_TY_BF16X2)
+            return err_at(p, t, "a float literal cannot be a .%s operand (give the packed bits as an integer, "
+                          "e.g. 0x3C003C00)", ws_type_name(ty));
+        double d;
+        if (t->fform == WS_FLT_DEC) d = t->fval;
+        else if (t->fform == WS_FLT_BITS32) { uint32_t b = (uint32_t)t->ival; float f; memcpy(&f, &b, 4); d = f; }
+        else { uint64_t b = t->ival; memcpy(&d, &b, 8); }
+        *out = ws_half_round(neg ? -d : d, bf, WS_RND_RN);
+        return 0;
+    }
     if (ws_type_is_float(ty)) {
         double d;
         if (t->kind == WS_TK_INT) {
@@ -640,7 +662,7 @@ enum {
     A_TYPE = 0, A_TYPE2, A_SPACE, A_CMP, A_BOOL, A_RND, A_RNDI, A_SAT, A_FTZ, A_APPROX, A_FULL,
     A_HILO, A_WIDE, A_CC, A_UNI, A_VOL, A_TO, A_ALIGNED, A_ORDER, A_SCOPE, A_CACHE, A_NC, A_VEC,
     A_ATOM, A_SHFL, A_VOTE, A_BARK, A_MATCH, A_PRMT, A_SHF, A_TESTP, A_SYNC, A_IDX, A_NOFTZ, A_SHIFTAMT,
-    A_BMODE, A_PACK, A_ACCUM, A_NCAT
+    A_BMODE, A_PACK, A_ACCUM, A_RELU, A_NAN, A_NCAT
 };
 #define B(x) (1ull << (x))
 static const char *const cat_names[A_NCAT] = {
@@ -657,6 +679,7 @@ static const char *const cat_names[A_NCAT] = {
     [A_TESTP] = "a test (.finite .infinite .number .notanumber .normal .subnormal)", [A_SYNC] = ".sync",
     [A_IDX] = ".idx", [A_NOFTZ] = ".noftz", [A_SHIFTAMT] = ".shiftamt", [A_BMODE] = ".clamp/.wrap",
     [A_PACK] = "a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)", [A_ACCUM] = ".add",
+    [A_RELU] = ".relu", [A_NAN] = ".NaN",
 };
 
 #define ARITH (B(A_TYPE) | B(A_RND) | B(A_SAT) | B(A_FTZ))
@@ -672,14 +695,14 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_SAD] = B(A_TYPE),
     [WS_OP_DIV] = B(A_TYPE) | B(A_RND) | B(A_FTZ) | B(A_APPROX) | B(A_FULL), [WS_OP_REM] = B(A_TYPE),
     [WS_OP_ABS] = B(A_TYPE) | B(A_FTZ), [WS_OP_NEG] = B(A_TYPE) | B(A_FTZ),
-    [WS_OP_MIN] = B(A_TYPE) | B(A_FTZ), [WS_OP_MAX] = B(A_TYPE) | B(A_FTZ),
+    [WS_OP_MIN] = B(A_TYPE) | B(A_FTZ) | B(A_RELU) | B(A_NAN), [WS_OP_MAX] = B(A_TYPE) | B(A_FTZ) | B(A_RELU) | B(A_NAN),
     [WS_OP_AND] = B(A_TYPE), [WS_OP_OR] = B(A_TYPE), [WS_OP_XOR] = B(A_TYPE),
     [WS_OP_NOT] = B(A_TYPE), [WS_OP_CNOT] = B(A_TYPE),
     [WS_OP_SHL] = B(A_TYPE), [WS_OP_SHR] = B(A_TYPE), [WS_OP_SHF] = B(A_TYPE) | B(A_SHF),
     [WS_OP_PRMT] = B(A_TYPE) | B(A_PRMT), [WS_OP_POPC] = B(A_TYPE), [WS_OP_CLZ] = B(A_TYPE),
     [WS_OP_BREV] = B(A_TYPE), [WS_OP_BFE] = B(A_TYPE), [WS_OP_BFI] = B(A_TYPE),
     [WS_OP_BFIND] = B(A_TYPE) | B(A_SHIFTAMT),
-    [WS_OP_FMA] = ARITH,
+    [WS_OP_FMA] = ARITH | B(A_RELU),
     [WS_OP_RCP] = B(A_TYPE) | B(A_RND) | B(A_FTZ) | B(A_APPROX),
     [WS_OP_SQRT] = B(A_TYPE) | B(A_RND) | B(A_FTZ) | B(A_APPROX),
     [WS_OP_RSQRT] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX), [WS_OP_EX2] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX),
@@ -689,11 +712,11 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_SETP] = B(A_TYPE) | B(A_CMP) | B(A_BOOL) | B(A_FTZ),
     [WS_OP_SET] = B(A_TYPE2) | B(A_CMP) | B(A_BOOL) | B(A_FTZ),
     [WS_OP_SELP] = B(A_TYPE), [WS_OP_SLCT] = B(A_TYPE2) | B(A_FTZ),
-    [WS_OP_CVT] = B(A_TYPE2) | B(A_RND) | B(A_RNDI) | B(A_SAT) | B(A_FTZ),
+    [WS_OP_CVT] = B(A_TYPE2) | B(A_RND) | B(A_RNDI) | B(A_SAT) | B(A_FTZ) | B(A_RELU),
     [WS_OP_CVTA] = B(A_TYPE) | B(A_TO) | B(A_SPACE),
     [WS_OP_LD] = MEMQ, [WS_OP_LDU] = B(A_SPACE) | B(A_VEC) | B(A_TYPE), [WS_OP_ST] = MEMQ,
-    [WS_OP_ATOM] = B(A_TYPE) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_ATOM),
-    [WS_OP_RED] = B(A_TYPE) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_ATOM),
+    [WS_OP_ATOM] = B(A_TYPE) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_ATOM) | B(A_NOFTZ),
+    [WS_OP_RED] = B(A_TYPE) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_ATOM) | B(A_NOFTZ),
     [WS_OP_MEMBAR] = B(A_SCOPE), [WS_OP_FENCE] = B(A_ORDER) | B(A_SCOPE),
     [WS_OP_PREFETCH] = B(A_SPACE) | B(A_CACHE), [WS_OP_NANOSLEEP] = B(A_TYPE),
     [WS_OP_BRA] = B(A_UNI), [WS_OP_BRX] = B(A_IDX) | B(A_UNI), [WS_OP_RET] = B(A_UNI),
@@ -742,11 +765,9 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         in->subop = (uint8_t)x;
         return A_PACK;
     }
-    if (is_half_type(s, n))
+    if (is_refused_type(s, n))
         return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types), -2;
     ws_type ty = ws_type_from_name(s, n);
-    if (ty == WS_TY_F16)
-        return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types), -2;
     if (ty != WS_TY_NONE) {
         if (ms->ntypes >= (is_simd_video(op) ? 3 : 2)) return err_at(p, t, "too many types on '%s'", ws_opcode_name(op)), -2;
         ms->type_tok[ms->ntypes] = (uint32_t)(t - p->t);
@@ -831,6 +852,8 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         case WS_MOD_RELAXED: case WS_MOD_ACQUIRE: case WS_MOD_RELEASE: return A_ORDER;
         case WS_MOD_NONCOHERENT: return A_NC;
         case WS_MOD_ADD: return A_ACCUM;
+        case WS_MOD_RELU: return A_RELU;
+        case WS_MOD_NAN: return A_NAN;
         default: in->mods &= ~f->bit; return -1;
         }
     }
@@ -873,6 +896,8 @@ static void describe_allowed(int op, char *buf, size_t len)
 enum { R_REG, R_SREG, R_NUM, R_NAME, R_ADDR, R_VEC, R_PAIR };
 typedef struct raw {
     uint8_t kind, neg, nvec, sreg;
+    uint8_t vimm_mask;     /* R_VEC: elements that are integer constants (vimm) */
+    uint64_t vimm[4];
     uint32_t tok;          /* first token */
     uint32_t reg, reg2;
     uint32_t vec[4];
@@ -985,7 +1010,12 @@ static int parse_operand(P *p, raw *r)
             else if (e->kind == WS_TK_IDENT && tok_eq(e, "_")) r->vec[r->nvec++] = WS_NO_REG;
             else if (e->kind == WS_TK_IDENT && lookup_reg(p, e, &r->vec[r->nvec])) r->nvec++;
             else if (e->kind == WS_TK_IDENT && e->s[0] == '%') return err_at(p, e, "undefined register '%.*s'", TK(e));
-            else return err_at(p, e, "expected a register or '_' in the vector operand, got '%.*s' (immediates in vectors are not supported)", TK(e));
+            else if (e->kind == WS_TK_INT) {   /* mov.b32 %f, {0, %rs} (nvcc's bf16 -> f32): a constant element */
+                r->vimm_mask |= (uint8_t)(1u << r->nvec);
+                r->vimm[r->nvec] = e->ival;
+                r->vec[r->nvec++] = WS_NO_REG;
+            }
+            else return err_at(p, e, "expected a register, '_' or an integer in the vector operand, got '%.*s'", TK(e));
             adv(p);
             if (is_punct(cur(p), ',')) { adv(p); continue; }
             break;
@@ -1134,7 +1164,7 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     switch (in->op) {
     case WS_OP_MOV: case WS_OP_ABS: case WS_OP_NEG: case WS_OP_NOT: case WS_OP_CNOT: case WS_OP_POPC:
     case WS_OP_CLZ: case WS_OP_BREV: case WS_OP_BFIND: case WS_OP_RCP: case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_EX2:
-    case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS: case WS_OP_TANH: case WS_OP_CVT: case WS_OP_CVTA: case WS_OP_TESTP:
+    case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS: case WS_OP_TANH: case WS_OP_CVTA: case WS_OP_TESTP:
     case WS_OP_LD: case WS_OP_LDU:
         *smin = *smax = 1; break;
     case WS_OP_MAD: case WS_OP_MADC: case WS_OP_MAD24: case WS_OP_SAD: case WS_OP_FMA: case WS_OP_SHF:
@@ -1146,6 +1176,8 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4: case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
         *smin = *smax = 3; break;
     case WS_OP_CVT_PACK: *smin = *smax = in->subop >= WS_PACK_U16 ? 2 : 3; break;
+    case WS_OP_CVT:   /* cvt.rn.f16x2.f32 d, a, b (PTX ISA 9.7.9.21) */
+        *smin = *smax = in->type == WS_TY_F16X2 || in->type == WS_TY_BF16X2 ? 2 : 1; break;
     case WS_OP_SETP: case WS_OP_SET: *smin = *smax = in->boolop ? 3 : 2; break;
     case WS_OP_ST: case WS_OP_RED: *nd = 0; break;
     case WS_OP_ATOM: *smin = *smax = in->subop == WS_ATOM_CAS ? 3 : 2; break;
@@ -1242,7 +1274,7 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
             in->dst[1].reg = r->reg2;
             in->ndst = 2;
             if (in->op != WS_OP_SETP && check_pred(p, r->reg2, t, "the second destination")) return -1;
-        } else if (r->kind == R_VEC && (in->op == WS_OP_LD || in->op == WS_OP_LDU || in->op == WS_OP_MOV)) {
+        } else if (r->kind == R_VEC && (in->op == WS_OP_LD || in->op == WS_OP_LDU || in->op == WS_OP_MOV) && !r->vimm_mask) {
             o->kind = WS_OK_VEC;
             o->nvec = r->nvec;
             memcpy(o->vec, r->vec, sizeof o->vec);
@@ -1293,6 +1325,14 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
             o->kind = WS_OK_VEC;
             o->nvec = r->nvec;
             memcpy(o->vec, r->vec, sizeof o->vec);
+            if (r->vimm_mask) {   /* constants of a packing mov: their bits in imm at their element's place */
+                if (in->op != WS_OP_MOV || in->vec > 1)
+                    return err_at(p, t, "integer elements in '{...}' are only supported in the source of a packing mov");
+                unsigned eb = (unsigned)ws_type_bits((ws_type)in->type) / r->nvec;
+                for (unsigned e = 0; e < r->nvec; e++)
+                    if (r->vimm_mask & (1u << e))
+                        o->imm |= (int64_t)((r->vimm[e] & ((1ull << eb) - 1)) << (e * eb));
+            }
             in->nsrc++;
             continue;
         }
@@ -1524,6 +1564,52 @@ static int check_new_forms(P *p, ws_inst *in, const ws_tok *optok)
     }
 }
 
+/* the instructions and modifiers the half types take (PTX ISA 9.7.4, 9.7.9.21 cvt,
+ * 9.7.13.5 atom); everything else on a half type is refused here, at load */
+static int check_half_forms(P *p, ws_inst *in, const ws_tok *optok)
+{
+    const char *mn = ws_opcode_name(in->op);
+    ws_type t = (ws_type)in->type, t2 = (ws_type)in->type2;
+    int h = ws_type_is_half(t), h2 = ws_type_is_half(t2);
+    int pair = t == WS_TY_F16X2 || t == WS_TY_BF16X2;
+    if ((in->mods & WS_MOD_RELU) && !h)
+        return err_at(p, optok, "'.relu' is for half types only (fma min max cvt .f16 .bf16 .f16x2 .bf16x2)");
+    if ((in->mods & WS_MOD_NAN) && !h)
+        return err_at(p, optok, "'%s.NaN' is supported on half types only", mn);
+    if (!h && !h2) return 0;
+    switch (in->op) {
+    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_MUL: case WS_OP_FMA:
+        if (in->rnd && in->rnd != WS_RND_RN) return err_at(p, optok, "'%s.%s' takes only .rn", mn, ws_type_name(t));
+        if (in->mods & (WS_MOD_CC | WS_MOD_NOFTZ | WS_MOD_HI | WS_MOD_LO | WS_MOD_WIDE))
+            return err_at(p, optok, "'%s.%s' takes .rn .ftz .sat (fma also .relu)", mn, ws_type_name(t));
+        return 0;
+    case WS_OP_NEG: case WS_OP_ABS: case WS_OP_MIN: case WS_OP_MAX: case WS_OP_SETP: case WS_OP_MOV:
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_SELP:
+        return 0;
+    case WS_OP_EX2: case WS_OP_TANH:
+        if (!(in->mods & WS_MOD_APPROX)) return err_at(p, optok, "'%s.%s' needs .approx", mn, ws_type_name(t));
+        return 0;
+    case WS_OP_SET:
+        if (pair ? ws_type_is_half(t2) : 1) return 0;
+        break;
+    case WS_OP_CVT:
+        if (ws_type_is_half(t2) && (t2 == WS_TY_F16X2 || t2 == WS_TY_BF16X2))
+            return err_at(p, optok, "'cvt' from .%s is not supported (unpack with mov.b32 {lo, hi})", ws_type_name(t2));
+        if (pair && t2 != WS_TY_F32)
+            return err_at(p, optok, "'cvt' into .%s takes two .f32 sources (cvt.rn.%s.f32 d, a, b)", ws_type_name(t),
+                          ws_type_name(t));
+        return 0;
+    case WS_OP_ATOM: case WS_OP_RED:
+        if (in->subop == WS_ATOM_ADD && (in->mods & WS_MOD_NOFTZ)) return 0;
+        if (in->subop == WS_ATOM_EXCH || in->subop == WS_ATOM_CAS) break;
+        return err_at(p, optok, "'%s' on .%s supports .add.noftz only", mn, ws_type_name(t));
+    default:
+        break;
+    }
+    return err_at(p, optok, "'%s' is not supported on .%s (half precision: add sub mul fma neg abs min max setp set "
+                  "selp mov ld st cvt atom.add.noftz ex2.approx tanh.approx)", mn, ws_type_name(h ? t : t2));
+}
+
 static int parse_inst(P *p)
 {
     ws_kernel *k = p->k;
@@ -1568,6 +1654,11 @@ static int parse_inst(P *p)
     in->ipdom = WS_PC_EXIT;
     modstate ms;
     memset(&ms, 0, sizeof ms);
+    /* a type outside the subset is the reason, even behind modifiers only its forms have
+     * (cvt.rn.satfinite.e4m3x2.f32): name it first */
+    for (uint32_t j = p->i; j < p->nt && p->t[j].kind == WS_TK_DOT && p->t[j].adj; j++)
+        if (is_refused_type(p->t[j].s + 1, p->t[j].n - 1))
+            return err_at(p, &p->t[j], "type '%.*s' is not supported (supported types: %s)", TK(&p->t[j]), supported_types);
     while (cur(p)->kind == WS_TK_DOT && cur(p)->adj) {
         ws_tok *m = cur(p);
         int c = apply_mod(p, in, &ms, m);
@@ -1620,8 +1711,9 @@ static int parse_inst(P *p)
             return err_at(p, optok, "'redux.sync' takes .u32/.s32 with .add/.min/.max and .b32 with .and/.or/.xor (got .%s)",
                           ws_type_name((ws_type)in->type));
     }
-    if (op == WS_OP_TANH && (in->type != WS_TY_F32 || !(in->mods & WS_MOD_APPROX)))
-        return err_at(p, optok, "'tanh' is supported as tanh.approx.f32 only");
+    if (op == WS_OP_TANH && ((in->type != WS_TY_F32 && !ws_type_is_half((ws_type)in->type)) || !(in->mods & WS_MOD_APPROX)))
+        return err_at(p, optok, "'tanh' is supported as tanh.approx with .f32 .f16 .bf16 .f16x2 .bf16x2 only");
+    if (check_half_forms(p, in, optok)) return -1;
     if (op == WS_OP_TESTP && !in->subop) return err_at(p, optok, "'testp' needs a test (.finite .infinite .number .notanumber .normal .subnormal)");
     if (op == WS_OP_BRX && !ms.idx) return err_at(p, optok, "'brx' needs .idx");
     if (op == WS_OP_BFIND && in->type != WS_TY_U32 && in->type != WS_TY_S32 && in->type != WS_TY_U64 && in->type != WS_TY_S64)
