@@ -219,11 +219,28 @@ def m_latency(b, args, grid, block):
         b[out][g] = cnt
 
 
+def m_hgemv(b, args, grid, block):
+    """f16 GEMV: x holds binary16 bits; A[r][k] = (5r + 3k) % 7 - 3; every partial sum of a
+    half2 lane (even / odd k) is an integer below 2^11, so f16 arithmetic is exact"""
+    x, y, rows, k2n = args
+    xs = [struct.unpack("<e", struct.pack("<H", v))[0] for v in b[x]]
+    for ctaid, tid, ntid, _ in threads(grid, block):
+        r = gid_x(ctaid, tid, ntid)
+        if r >= rows:
+            continue
+        sums = [0.0, 0.0]
+        for k in range(2 * k2n):
+            sums[k % 2] += ((r * 5 + k * 3) % 7 - 3) * xs[k]
+            assert abs(sums[k % 2]) < 2048 and sums[k % 2].is_integer()
+        b[y][r] = sums[0] + sums[1]
+    check_f32_exact(y, b[y])
+
+
 MODELS = {
     "vecadd": m_vecadd, "saxpy": m_saxpy, "ifelse": m_ifelse, "spinlock": m_spinlock,
     "reduce": m_reduce, "histogram": m_histogram, "matmul": m_matmul, "switch": m_switch,
     "warpreduce": m_warpreduce, "varloop": m_varloop, "strided": m_strided,
-    "cachesens": m_cachesens, "latency": m_latency,
+    "cachesens": m_cachesens, "latency": m_latency, "hgemv": m_hgemv,
 }
 
 
