@@ -20,12 +20,12 @@ typedef enum ws_opcode {
     WS_OP_COUNT
 } ws_opcode;
 
-/* Units: the first five are isa.def's column (ALU is resolved by type);
- * ws_inst.unit holds the execution unit the decoder resolved: INT, FP32,
- * FP64, SFU, MEM (LD/ST), CTRL (branch) or SYNC. */
+/* Units: the first five and TENSOR are isa.def's column (ALU is resolved by
+ * type); ws_inst.unit holds the execution unit the decoder resolved: INT,
+ * FP32, FP64, SFU, TENSOR (mma), MEM (LD/ST), CTRL (branch) or SYNC. */
 typedef enum ws_unit {
     WS_UNIT_ALU, WS_UNIT_SFU, WS_UNIT_MEM, WS_UNIT_CTRL, WS_UNIT_SYNC,
-    WS_UNIT_INT, WS_UNIT_FP32, WS_UNIT_FP64,
+    WS_UNIT_INT, WS_UNIT_FP32, WS_UNIT_FP64, WS_UNIT_TENSOR,
     WS_NUNITS
 } ws_unit;
 
@@ -100,6 +100,10 @@ enum { WS_BMODE_CLAMP = 1, WS_BMODE_WRAP };
 enum { WS_PACK_U2 = 1, WS_PACK_S2, WS_PACK_U4, WS_PACK_S4, WS_PACK_U8, WS_PACK_S8, WS_PACK_U16, WS_PACK_S16 };
 /* SIMD video vop2/vop4 (PTX ISA 9.7.16.2): in->type = .dtype, in->type2 = .atype,
  * in->subop = .btype (a ws_type); WS_MOD_ADD selects the secondary accumulate */
+/* mma.sync.aligned (PTX ISA 9.7.14.5): ws_inst.subop = the form (shape and operand family),
+ * type = .dtype, type2 = .atype, cmp = .btype, boolop = .ctype (tf32 operands: .b32) */
+enum { WS_MMA_M16N8K16_F16 = 1, WS_MMA_M16N8K8_F16, WS_MMA_M16N8K8_TF32, WS_MMA_M16N8K32_I8,
+       WS_MMA_M16N8K16_I8, WS_MMA_M8N8K4_F64, WS_NMMA };
 enum { WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUMBER,
        WS_TESTP_NORMAL, WS_TESTP_SUBNORMAL };
 

@@ -193,6 +193,8 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
     case WS_OP_VMIN2: case WS_OP_VMAX2: case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4:
     case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
         return exec ? ws_exec_simd(&x) : WS_EXEC_OK;
+    case WS_OP_MMA:
+        return exec ? ws_exec_mma(&x) : WS_EXEC_OK;
     case WS_OP_BRA:
         eff->taken = exec;
         return WS_EXEC_OK;

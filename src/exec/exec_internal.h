@@ -148,6 +148,7 @@ double ws_half_value(uint64_t v, unsigned t, unsigned e, int ftz);
 int ws_exec_int(ws_xctx *x);     /* integer, logic, mov */
 int ws_exec_float(ws_xctx *x);   /* float arithmetic, testp, copysign */
 int ws_exec_half(ws_xctx *x);    /* f16/bf16/f16x2/bf16x2 arithmetic */
+int ws_exec_mma(ws_xctx *x);     /* mma.sync.aligned (exec_tensor.c) */
 int ws_exec_cmp(ws_xctx *x);     /* setp, set, selp, slct */
 int ws_exec_cvt(ws_xctx *x);     /* cvt */
 int ws_exec_mem(ws_xctx *x);     /* ld, ldu, st, atom, red, cvta */

@@ -54,8 +54,11 @@ const ws_operand *ws_warp_membermask(const ws_inst *in)
     }
 }
 
+int ws_warp_aligned(const ws_inst *in) { return in->op == WS_OP_MMA; }
+
 int ws_warp_same_kind(const ws_inst *a, const ws_inst *b)
 {
+    if (ws_warp_aligned(a) || ws_warp_aligned(b)) return a == b;   /* .aligned: the same instruction */
     if (a->op != b->op || !ws_warp_membermask(a) || !ws_warp_membermask(b)) return 0;
     if (a->op == WS_OP_BAR_WARP) return 1;          /* "a bar.warp.sync with the same membermask" */
     return a->subop == b->subop && a->type == b->type;   /* "the same qualifiers" */
@@ -242,6 +245,8 @@ int ws_exec_warp_rendezvous(ws_exec_env *env, ws_warp *w, ws_warp_part *parts, u
     ws_xctx x;
     ws_effect eff;
     if (n == 0 || n > WS_MAX_WARP_SIZE) return WS_EXEC_OK;
+    if (ws_warp_aligned(parts[0].in) && n == 1)   /* mma: one instruction over the whole group */
+        return ws_exec_inst(env, w, parts[0].in, parts[0].pc, parts[0].active, &eff);
     for (unsigned p = 1; p < n; p++)
         if (!ws_warp_same_kind(parts[0].in, parts[p].in)) {
             ws_xctx_init(&x, env, w, parts[p].in, parts[p].pc, parts[p].active, &eff);

@@ -662,7 +662,7 @@ enum {
     A_TYPE = 0, A_TYPE2, A_SPACE, A_CMP, A_BOOL, A_RND, A_RNDI, A_SAT, A_FTZ, A_APPROX, A_FULL,
     A_HILO, A_WIDE, A_CC, A_UNI, A_VOL, A_TO, A_ALIGNED, A_ORDER, A_SCOPE, A_CACHE, A_NC, A_VEC,
     A_ATOM, A_SHFL, A_VOTE, A_BARK, A_MATCH, A_PRMT, A_SHF, A_TESTP, A_SYNC, A_IDX, A_NOFTZ, A_SHIFTAMT,
-    A_BMODE, A_PACK, A_ACCUM, A_RELU, A_NAN, A_NCAT
+    A_BMODE, A_PACK, A_ACCUM, A_RELU, A_NAN, A_SHAPE, A_LAYOUT, A_NCAT
 };
 #define B(x) (1ull << (x))
 static const char *const cat_names[A_NCAT] = {
@@ -679,7 +679,8 @@ static const char *const cat_names[A_NCAT] = {
     [A_TESTP] = "a test (.finite .infinite .number .notanumber .normal .subnormal)", [A_SYNC] = ".sync",
     [A_IDX] = ".idx", [A_NOFTZ] = ".noftz", [A_SHIFTAMT] = ".shiftamt", [A_BMODE] = ".clamp/.wrap",
     [A_PACK] = "a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)", [A_ACCUM] = ".add",
-    [A_RELU] = ".relu", [A_NAN] = ".NaN",
+    [A_RELU] = ".relu", [A_NAN] = ".NaN", [A_SHAPE] = "a shape (.m16n8k16 .m16n8k8 .m16n8k32 .m8n8k4)",
+    [A_LAYOUT] = ".row.col",
 };
 
 #define ARITH (B(A_TYPE) | B(A_RND) | B(A_SAT) | B(A_FTZ))
@@ -725,6 +726,7 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_VOTE] = B(A_SYNC) | B(A_VOTE) | B(A_TYPE), [WS_OP_ACTIVEMASK] = B(A_TYPE),
     [WS_OP_MATCH] = B(A_SYNC) | B(A_MATCH) | B(A_TYPE),
     [WS_OP_REDUX] = B(A_SYNC) | B(A_ATOM) | B(A_TYPE),
+    [WS_OP_MMA] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LAYOUT) | B(A_SAT) | B(A_TYPE),
     [WS_OP_DP4A] = B(A_TYPE2), [WS_OP_DP2A] = B(A_TYPE2) | B(A_HILO),
     [WS_OP_FNS] = B(A_TYPE), [WS_OP_BMSK] = B(A_TYPE) | B(A_BMODE), [WS_OP_SZEXT] = B(A_TYPE) | B(A_BMODE),
     [WS_OP_CVT_PACK] = B(A_PACK) | B(A_SAT) | B(A_TYPE), [WS_OP_LOP3] = B(A_TYPE),
@@ -745,14 +747,43 @@ static const char *const video_refused[] = {"vadd", "vsub", "vabsdiff", "vmin", 
 static const char *const pack_names[] = {"", "u2", "s2", "u4", "s4", "u8", "s8", "u16", "s16"};
 
 typedef struct modstate {
-    ws_type types[3];
+    ws_type types[4];
     int ntypes;
+    int shape;         /* mma: index into mma_shapes + 1 */
+    char layout[2];    /* mma: 'r' / 'c' for A and B */
+    int nlayout;
+    int tf32;          /* mma: bit i set when types[i] was .tf32 */
     int bar_red;       /* saw .red on bar/barrier */
     int shf_dir, shf_mode;
     int sync;
     int idx;
-    uint32_t type_tok[3];
+    uint32_t type_tok[4];
 } modstate;
+
+static const char *const mma_shapes[] = {"m16n8k16", "m16n8k8", "m16n8k32", "m8n8k4"};
+
+/* mma.sync.aligned modifiers (PTX ISA 9.7.14.5.14): shape, .row.col, four types, .satfinite */
+static int mma_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char *s, size_t n)
+{
+    if (n == 4 && !memcmp(s, "sync", 4)) { ms->sync = 1; return A_SYNC; }
+    if (n == 7 && !memcmp(s, "aligned", 7)) { in->mods |= WS_MOD_ALIGNED; return A_ALIGNED; }
+    if (n == 9 && !memcmp(s, "satfinite", 9)) { in->mods |= WS_MOD_SAT; return A_SAT; }
+    for (int i = 0; i < 4; i++)
+        if (strlen(mma_shapes[i]) == n && !memcmp(s, mma_shapes[i], n)) { ms->shape = i + 1; return A_SHAPE; }
+    if (n == 3 && (!memcmp(s, "row", 3) || !memcmp(s, "col", 3))) {
+        if (ms->nlayout >= 2) return err_at(p, t, "'mma' takes two layouts (.row.col)"), -2;
+        ms->layout[ms->nlayout++] = s[0];
+        return A_LAYOUT;
+    }
+    ws_type ty = ws_type_from_name(s, n);
+    int tf32 = n == 4 && !memcmp(s, "tf32", 4);
+    if (ty == WS_TY_NONE && !tf32) return -1;
+    if (ms->ntypes >= 4) return err_at(p, t, "too many types on 'mma' (.dtype .atype .btype .ctype)"), -2;
+    if (tf32) { ty = WS_TY_B32; ms->tf32 |= 1 << ms->ntypes; }
+    ms->type_tok[ms->ntypes] = (uint32_t)(t - p->t);
+    ms->types[ms->ntypes++] = ty;
+    return A_TYPE;
+}
 
 /* classifies one modifier (without the dot) for opcode op and applies it;
  * returns the category or -1 if unknown, -2 after an error */
@@ -761,6 +792,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     const char *s = t->s + 1;
     size_t n = t->n - 1;
     int op = in->op, x;
+    if (op == WS_OP_MMA) return mma_mod(p, in, ms, t, s, n);
     if (op == WS_OP_CVT_PACK && !in->subop && (x = ws_name_index(pack_names, 9, s, n)) > 0) {
         in->subop = (uint8_t)x;
         return A_PACK;
@@ -1020,7 +1052,8 @@ static int parse_operand(P *p, raw *r)
             if (is_punct(cur(p), ',')) { adv(p); continue; }
             break;
         }
-        if (r->nvec != 2 && r->nvec != 4) return err_at(p, t, "vector operand must have 2 or 4 elements, not %d", r->nvec);
+        if (r->nvec != 1 && r->nvec != 2 && r->nvec != 4)   /* one: an mma fragment ({%r5}), checked in decode_operands */
+            return err_at(p, t, "vector operand must have 2 or 4 elements, not %d", r->nvec);
         return expect(p, '}', "closing the vector operand");
     }
     if (is_punct(t, '-') || t->kind == WS_TK_INT || t->kind == WS_TK_FLOAT) {
@@ -1124,7 +1157,7 @@ static int src_class(const ws_inst *in, int j, int nsrc)
     case WS_OP_VOTE: return j == 0 ? C_PRED : C_VAL;
     case WS_OP_BAR: case WS_OP_BARRIER:
         return in->subop >= WS_BAR_RED_POPC && j == nsrc - 1 ? C_PRED : C_VAL;
-    case WS_OP_MOV: return C_VALVEC;
+    case WS_OP_MOV: case WS_OP_MMA: return C_VALVEC;
     default: return C_VAL;
     }
 }
@@ -1191,6 +1224,7 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
         else { *nd = 0; *smin = in->subop == WS_BAR_ARRIVE ? 2 : 1; *smax = 2; }
         break;
     case WS_OP_SHFL: *smin = *smax = 4; break;
+    case WS_OP_MMA: *smin = *smax = 3; break;   /* d, a, b, c: vectors */
     case WS_OP_VOTE: *smin = 1; *smax = 2; break;   /* legacy vote: no membermask */
     case WS_OP_ACTIVEMASK: *smin = *smax = 0; break;
     default: break; /* binary ops, match: 1 dst, 2 src */
@@ -1274,7 +1308,8 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
             in->dst[1].reg = r->reg2;
             in->ndst = 2;
             if (in->op != WS_OP_SETP && check_pred(p, r->reg2, t, "the second destination")) return -1;
-        } else if (r->kind == R_VEC && (in->op == WS_OP_LD || in->op == WS_OP_LDU || in->op == WS_OP_MOV) && !r->vimm_mask) {
+        } else if (r->kind == R_VEC && (in->op == WS_OP_LD || in->op == WS_OP_LDU || in->op == WS_OP_MOV || in->op == WS_OP_MMA) &&
+                   !r->vimm_mask && (r->nvec > 1 || in->op == WS_OP_MMA)) {
             o->kind = WS_OK_VEC;
             o->nvec = r->nvec;
             memcpy(o->vec, r->vec, sizeof o->vec);
@@ -1322,6 +1357,7 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
         if (r->kind == R_PAIR) return err_at(p, t, "'a|b' is only allowed as a destination");
         if (r->kind == R_VEC) {
             if (cls != C_VALVEC) return err_at(p, t, "vector operand is not allowed as operand %d of '%s'", nd + j + 1, mn);
+            if (r->nvec == 1 && in->op != WS_OP_MMA) return err_at(p, t, "vector operand must have 2 or 4 elements, not 1");
             o->kind = WS_OK_VEC;
             o->nvec = r->nvec;
             memcpy(o->vec, r->vec, sizeof o->vec);
@@ -1576,7 +1612,7 @@ static int check_half_forms(P *p, ws_inst *in, const ws_tok *optok)
         return err_at(p, optok, "'.relu' is for half types only (fma min max cvt .f16 .bf16 .f16x2 .bf16x2)");
     if ((in->mods & WS_MOD_NAN) && !h)
         return err_at(p, optok, "'%s.NaN' is supported on half types only", mn);
-    if (!h && !h2) return 0;
+    if ((!h && !h2) || in->op == WS_OP_MMA) return 0;   /* mma: check_mma_form */
     switch (in->op) {
     case WS_OP_ADD: case WS_OP_SUB: case WS_OP_MUL: case WS_OP_FMA:
         if (in->rnd && in->rnd != WS_RND_RN) return err_at(p, optok, "'%s.%s' takes only .rn", mn, ws_type_name(t));
@@ -1608,6 +1644,63 @@ static int check_half_forms(P *p, ws_inst *in, const ws_tok *optok)
     }
     return err_at(p, optok, "'%s' is not supported on .%s (half precision: add sub mul fma neg abs min max setp set "
                   "selp mov ld st cvt atom.add.noftz ex2.approx tanh.approx)", mn, ws_type_name(h ? t : t2));
+}
+
+/* the mma forms the tensor unit runs (PTX ISA 9.7.14.5.14 mma, the fragments of 9.7.14.5.7-10):
+ * sets in->subop to the form and in->cmp/boolop to .btype/.ctype */
+static int check_mma_form(P *p, ws_inst *in, const modstate *ms, const ws_tok *optok)
+{
+    static const char *const supported = "supported: mma.sync.aligned.m16n8k16/.m16n8k8.row.col with .f16 "
+        "(.f16/.f32 accumulators) or .bf16 (.f32), .m16n8k8 .tf32 -> .f32, .m16n8k32/.m16n8k16 .s8/.u8 -> .s32 "
+        "(.satfinite), .m8n8k4 .f64";
+    if (!ms->sync || !(in->mods & WS_MOD_ALIGNED)) return err_at(p, optok, "'mma' needs .sync.aligned");
+    if (!ms->shape) return err_at(p, optok, "'mma' needs a shape (%s)", supported);
+    if (ms->nlayout != 2 || ms->layout[0] != 'r' || ms->layout[1] != 'c')
+        return err_at(p, optok, "'mma' is supported with .row.col only (%s)", supported);
+    ws_type d = ms->types[0], a = ms->types[1], b = ms->types[2], c = ms->types[3];
+    int tfa = (ms->tf32 >> 1) & 1, tfb = (ms->tf32 >> 2) & 1;
+    const char *shape = mma_shapes[ms->shape - 1];
+    int form = 0;
+    int half = (a == WS_TY_F16 || a == WS_TY_BF16) && a == b;
+    int acc_ok = half && (a == WS_TY_F16 ? ((d == WS_TY_F32 || d == WS_TY_F16) && (c == WS_TY_F32 || c == WS_TY_F16))
+                                         : d == WS_TY_F32 && c == WS_TY_F32);
+    int i8 = (a == WS_TY_S8 || a == WS_TY_U8) && (b == WS_TY_S8 || b == WS_TY_U8) && d == WS_TY_S32 && c == WS_TY_S32;
+    if (ms->tf32 & 1 || ms->tf32 & 8) form = 0;
+    else if (ms->shape == 1 && acc_ok) form = WS_MMA_M16N8K16_F16;
+    else if (ms->shape == 2 && acc_ok) form = WS_MMA_M16N8K8_F16;
+    else if (ms->shape == 2 && tfa && tfb && d == WS_TY_F32 && c == WS_TY_F32) form = WS_MMA_M16N8K8_TF32;
+    else if (ms->shape == 3 && i8) form = WS_MMA_M16N8K32_I8;
+    else if (ms->shape == 1 && i8) form = WS_MMA_M16N8K16_I8;
+    else if (ms->shape == 4 && a == WS_TY_F64 && b == WS_TY_F64 && c == WS_TY_F64 && d == WS_TY_F64) form = WS_MMA_M8N8K4_F64;
+    if (!form)
+        return err_at(p, &p->t[ms->type_tok[0]], "'mma.%s' with .%s.%s.%s.%s is not supported (%s)", shape,
+                      ms->tf32 & 1 ? "tf32" : ws_type_name(d), tfa ? "tf32" : ws_type_name(a),
+                      tfb ? "tf32" : ws_type_name(b), ms->tf32 & 8 ? "tf32" : ws_type_name(c), supported);
+    if ((in->mods & WS_MOD_SAT) && !i8) return err_at(p, optok, "'.satfinite' is for the integer mma forms");
+    in->subop = (uint8_t)form;
+    in->cmp = (uint8_t)b;
+    in->boolop = (uint8_t)c;
+    return 0;
+}
+
+/* The fragments' register counts per lane (PTX ISA 9.7.14.5.7-10): A and B by form; C and D
+ * four .f32/.s32 registers (m8n8k4 .f64: two), or two .f16x2 for an .f16 accumulator. */
+static int check_mma_operands(P *p, const ws_inst *in, const raw *ops)
+{
+    static const uint8_t ra[WS_NMMA] = {0, 4, 2, 4, 4, 2, 1}, rb[WS_NMMA] = {0, 2, 1, 2, 2, 1, 1};
+    int acc = in->subop == WS_MMA_M8N8K4_F64 ? 2 : 4;
+    const int want[4] = {in->type == WS_TY_F16 ? 2 : acc, ra[in->subop], rb[in->subop], in->boolop == WS_TY_F16 ? 2 : acc};
+    const ws_operand *o[4] = {&in->dst[0], &in->src[0], &in->src[1], &in->src[2]};
+    static const char *const what[4] = {"D", "A", "B", "C"};
+    for (int j = 0; j < 4; j++) {
+        if (o[j]->kind != WS_OK_VEC || o[j]->nvec != want[j])
+            return err_at(p, &p->t[ops[j].tok], "the %s fragment of this 'mma' form is {%d register%s}", what[j], want[j],
+                          want[j] == 1 ? "" : "s");
+        for (int e = 0; e < o[j]->nvec; e++)
+            if (o[j]->vec[e] == WS_NO_REG || o[j]->imm)
+                return err_at(p, &p->t[ops[j].tok], "'mma' fragments take registers only");
+    }
+    return 0;
 }
 
 static int parse_inst(P *p)
@@ -1657,7 +1750,7 @@ static int parse_inst(P *p)
     /* a type outside the subset is the reason, even behind modifiers only its forms have
      * (cvt.rn.satfinite.e4m3x2.f32): name it first */
     for (uint32_t j = p->i; j < p->nt && p->t[j].kind == WS_TK_DOT && p->t[j].adj; j++)
-        if (is_refused_type(p->t[j].s + 1, p->t[j].n - 1))
+        if (is_refused_type(p->t[j].s + 1, p->t[j].n - 1) && !(op == WS_OP_MMA && tok_eq(&p->t[j], ".tf32")))
             return err_at(p, &p->t[j], "type '%.*s' is not supported (supported types: %s)", TK(&p->t[j]), supported_types);
     while (cur(p)->kind == WS_TK_DOT && cur(p)->adj) {
         ws_tok *m = cur(p);
@@ -1675,6 +1768,7 @@ static int parse_inst(P *p)
     int want_types = (op_allow[op] & B(A_TYPE2)) ? 2 : (op_allow[op] & B(A_TYPE)) ? 1 : 0;
     if (op == WS_OP_BAR || op == WS_OP_BARRIER) want_types = ms.bar_red ? 1 : 0;
     if (is_simd_video(op)) want_types = 3;
+    if (op == WS_OP_MMA) want_types = 4;
     if (op == WS_OP_CVT_PACK) {
         if (!in->subop) return err_at(p, optok, "'cvt.pack' needs a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)");
         want_types = in->subop >= WS_PACK_U16 ? 1 : 2;
@@ -1687,11 +1781,14 @@ static int parse_inst(P *p)
                           want_types == 1 ? "one type (.s32 sources)" : "two types (.s32 sources, .b32 c operand)");
         if (want_types == 3)
             return err_at(p, optok, "'%s' needs three types (.dtype .atype .btype), got %d", mn, ms.ntypes);
+        if (want_types == 4)
+            return err_at(p, optok, "'mma' needs four types (.dtype .atype .btype .ctype), got %d", ms.ntypes);
         return err_at(p, optok, "'%s' needs %s, got %d", mn, want_types == 2 ? "two types (destination and source)" : "a type", ms.ntypes);
     }
     in->type = (uint8_t)ms.types[0];
     in->type2 = (uint8_t)ms.types[1];
     if (is_simd_video(op)) in->subop = (uint8_t)ms.types[2];
+    if (op == WS_OP_MMA && check_mma_form(p, in, &ms, optok)) return -1;
     if (check_new_forms(p, in, optok)) return -1;
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in->cmp) return err_at(p, optok, "'%s' needs a comparison (.eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan)", mn);
     if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");
@@ -1762,6 +1859,7 @@ static int parse_inst(P *p)
     if (op == WS_OP_VOTE && nops != (ms.sync ? 3 : 2))   /* shape() allows both forms */
         return err_at(p, optok, "'%s' takes %d operands, got %d", ms.sync ? "vote.sync" : "vote", ms.sync ? 3 : 2, nops);
     if (decode_operands(p, in, ii, ops, nops, optok)) return -1;
+    if (op == WS_OP_MMA && check_mma_operands(p, in, ops)) return -1;
     /* st.param only writes a call's or function's .param variables (now .local) */
     if (op == WS_OP_LOP3 && in->src[3].kind != WS_OK_IMM)
         return err_at(p, &p->t[ops[nops - 1].tok], "the lookup table of 'lop3' (last operand) must be an immediate");

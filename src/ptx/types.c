@@ -26,7 +26,7 @@ ws_unit ws_opcode_unit(int op) { return op >= 0 && op < WS_OP_COUNT ? op_units[o
 
 const char *ws_unit_name(int unit)
 {
-    static const char *const n[WS_NUNITS] = {"ALU", "SFU", "MEM", "CTRL", "SYNC", "INT", "FP32", "FP64"};
+    static const char *const n[WS_NUNITS] = {"ALU", "SFU", "MEM", "CTRL", "SYNC", "INT", "FP32", "FP64", "TENSOR"};
     return unit >= 0 && unit < WS_NUNITS ? n[unit] : "?";
 }
 

@@ -167,6 +167,7 @@ typedef struct ws_simrun {
      * unit, the overrides of the cost classes (0: the unit's) */
     uint64_t lat_unit[WS_NUNITS], lat_cost[WS_NCOSTS];
     uint32_t ii_unit[WS_NUNITS], occ_cost[WS_NCOSTS], int64_cost;
+    uint32_t ii_mma[WS_NMMA];                /* tensor unit occupancy per mma form (pipe.c) */
     uint32_t lsu_bytes, l1_line;     /* LD/ST data path (0: unlimited), line size */
     uint32_t rf_banks, rf_ports, ncoll;
     uint32_t ibuf, fetch_lat, fetch_width;
