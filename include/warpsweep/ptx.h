@@ -104,6 +104,9 @@ enum { WS_PACK_U2 = 1, WS_PACK_S2, WS_PACK_U4, WS_PACK_S4, WS_PACK_U8, WS_PACK_S
  * type = .dtype, type2 = .atype, cmp = .btype, boolop = .ctype (tf32 operands: .b32) */
 enum { WS_MMA_M16N8K16_F16 = 1, WS_MMA_M16N8K8_F16, WS_MMA_M16N8K8_TF32, WS_MMA_M16N8K32_I8,
        WS_MMA_M16N8K16_I8, WS_MMA_M8N8K4_F64, WS_NMMA };
+/* ldmatrix.sync.aligned.m8n8 (PTX ISA 9.7.9.26): ws_inst.subop = the matrix count (1, 2, 4)
+ * | WS_LDM_TRANS */
+#define WS_LDM_TRANS 8u
 enum { WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUMBER,
        WS_TESTP_NORMAL, WS_TESTP_SUBNORMAL };
 

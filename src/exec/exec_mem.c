@@ -305,6 +305,52 @@ static int exec_atom(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
+/* ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (PTX ISA 9.7.9.26): per 32-lane group,
+ * lanes 8m .. 8m + 7 give the addresses of the eight 16-byte rows of matrix m (m < N);
+ * lane l receives in register m the two b16 elements (row l / 4, columns 2 (l % 4) and
+ * 2 (l % 4) + 1) of matrix m, or with .trans those of (rows 2 (l % 4), 2 (l % 4) + 1,
+ * column l / 4), the lower column (row) in the lower half. .aligned: every lane of the
+ * group executes it. The effect: a shared load of 16 bytes by each address lane. */
+static int exec_ldmatrix(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    const unsigned nm = in->subop & 7, trans = (in->subop & WS_LDM_TRANS) != 0;
+    if (x->ws < 32) return ws_xfault(x, 0, "ldmatrix.sync.aligned needs 32-lane warps (warp_size is %u)", x->ws);
+    memctx mc = { x, NULL, WS_OP_LD, 16, 0 };
+    uint64_t provided = 0;
+    for (unsigned base = 0; base < x->ws; base += 32) {
+        uint32_t g = (uint32_t)(x->exec >> base);
+        if (!g) continue;
+        if (g != 0xffffffffu)
+            return ws_xfault(x, base + (unsigned)__builtin_ctzll(~(uint64_t)g & 0xffffffffull),
+                             "ldmatrix.sync.aligned executed by a partial warp (lanes 0x%08x of the 32-lane group at "
+                             "lane %u): every lane must execute it", g, base);
+        uint16_t M[4][8][8];
+        for (unsigned m = 0; m < nm; m++)
+            for (unsigned r = 0; r < 8; r++) {
+                unsigned l = base + 8 * m + r;
+                uint8_t *p;
+                if (resolve(&mc, l, in->space, addr_of(x, &in->src[0], l), &p)) return WS_EXEC_FAULT;
+                memcpy(M[m][r], p, 16);   /* little-endian b16 elements, as the host stores them */
+                provided |= 1ull << l;
+            }
+        for (unsigned m = 0; m < nm; m++) {
+            uint64_t *d = &x->w->regs[(uint64_t)in->dst[0].vec[m] * x->ws + base];
+            for (unsigned l = 0; l < 32; l++) {
+                unsigned g4 = l >> 2, c2 = 2 * (l & 3);
+                uint16_t lo = trans ? M[m][c2][g4] : M[m][g4][c2], hi = trans ? M[m][c2 + 1][g4] : M[m][g4][c2 + 1];
+                d[l] = (uint64_t)lo | (uint64_t)hi << 16;
+            }
+        }
+    }
+    ws_effect *eff = x->eff;
+    eff->mem_kind = 1;
+    eff->mem_bytes = 16;
+    eff->mem_mask = provided;
+    eff->mem_space = WS_SP_SHARED;
+    return WS_EXEC_OK;
+}
+
 static int exec_cvta(ws_xctx *x)
 {
     const ws_inst *in = x->in;
@@ -326,6 +372,7 @@ int ws_exec_mem(ws_xctx *x)
     case WS_OP_ST: return exec_st(x);
     case WS_OP_ATOM: case WS_OP_RED: return exec_atom(x);
     case WS_OP_CVTA: return exec_cvta(x);
+    case WS_OP_LDMATRIX: return exec_ldmatrix(x);
     default:
         return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "%s: not a memory instruction", ws_opcode_name(x->in->op));
     }

@@ -106,6 +106,10 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     put(&b, "%s", ws_opcode_name(op));
     if (op == WS_OP_BADD || op == WS_OP_BWAIT) put(&b, " B%u", in->barrier);
     if (op == WS_OP_MMA) { mma_mods(&b, in); goto operands; }
+    if (op == WS_OP_LDMATRIX) {
+        put(&b, ".sync.aligned.m8n8.x%u%s.shared.b16", in->subop & 7, (in->subop & WS_LDM_TRANS) ? ".trans" : "");
+        goto operands;
+    }
     flags(&b, in->mods, WS_MOD_TO | WS_MOD_VOLATILE | WS_MOD_RELAXED | WS_MOD_ACQUIRE | WS_MOD_RELEASE);
     if ((op == WS_OP_MEMBAR || op == WS_OP_FENCE) && in->subop && in->subop < WS_NSCOPE_NAMES)
         put(&b, ".%s", op == WS_OP_MEMBAR && in->subop == WS_SCOPE_GPU ? "gl" : ws_scope_names[in->subop]);

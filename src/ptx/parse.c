@@ -662,7 +662,7 @@ enum {
     A_TYPE = 0, A_TYPE2, A_SPACE, A_CMP, A_BOOL, A_RND, A_RNDI, A_SAT, A_FTZ, A_APPROX, A_FULL,
     A_HILO, A_WIDE, A_CC, A_UNI, A_VOL, A_TO, A_ALIGNED, A_ORDER, A_SCOPE, A_CACHE, A_NC, A_VEC,
     A_ATOM, A_SHFL, A_VOTE, A_BARK, A_MATCH, A_PRMT, A_SHF, A_TESTP, A_SYNC, A_IDX, A_NOFTZ, A_SHIFTAMT,
-    A_BMODE, A_PACK, A_ACCUM, A_RELU, A_NAN, A_SHAPE, A_LAYOUT, A_NCAT
+    A_BMODE, A_PACK, A_ACCUM, A_RELU, A_NAN, A_SHAPE, A_LAYOUT, A_LDM, A_NCAT
 };
 #define B(x) (1ull << (x))
 static const char *const cat_names[A_NCAT] = {
@@ -680,7 +680,7 @@ static const char *const cat_names[A_NCAT] = {
     [A_IDX] = ".idx", [A_NOFTZ] = ".noftz", [A_SHIFTAMT] = ".shiftamt", [A_BMODE] = ".clamp/.wrap",
     [A_PACK] = "a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)", [A_ACCUM] = ".add",
     [A_RELU] = ".relu", [A_NAN] = ".NaN", [A_SHAPE] = "a shape (.m16n8k16 .m16n8k8 .m16n8k32 .m8n8k4)",
-    [A_LAYOUT] = ".row.col",
+    [A_LAYOUT] = ".row.col", [A_LDM] = ".x1/.x2/.x4, .trans",
 };
 
 #define ARITH (B(A_TYPE) | B(A_RND) | B(A_SAT) | B(A_FTZ))
@@ -727,6 +727,7 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_MATCH] = B(A_SYNC) | B(A_MATCH) | B(A_TYPE),
     [WS_OP_REDUX] = B(A_SYNC) | B(A_ATOM) | B(A_TYPE),
     [WS_OP_MMA] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LAYOUT) | B(A_SAT) | B(A_TYPE),
+    [WS_OP_LDMATRIX] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LDM) | B(A_SPACE) | B(A_TYPE),
     [WS_OP_DP4A] = B(A_TYPE2), [WS_OP_DP2A] = B(A_TYPE2) | B(A_HILO),
     [WS_OP_FNS] = B(A_TYPE), [WS_OP_BMSK] = B(A_TYPE) | B(A_BMODE), [WS_OP_SZEXT] = B(A_TYPE) | B(A_BMODE),
     [WS_OP_CVT_PACK] = B(A_PACK) | B(A_SAT) | B(A_TYPE), [WS_OP_LOP3] = B(A_TYPE),
@@ -744,6 +745,15 @@ static int is_simd_video(int op) { return op >= WS_OP_VADD2 && op <= WS_OP_VMAX4
 static const char *const video_refused[] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad",
                                             "vset", "vset2", "vset4"};
 
+/* instructions of recent PTX refused by name, with the reason and what is supported instead */
+static const struct { const char *name, *why; } refused_insts[] = {
+    {"wmma", "its fragment layout is implementation-defined (PTX ISA 9.7.14.4); write the kernel with mma.sync and "
+             "ldmatrix (supported: docs/model.md, \"Tensor cores\")"},
+    {"stmatrix", "sm_90 stmatrix is outside the subset (ldmatrix is supported)"},
+    {"wgmma", "sm_90a warpgroup mma is outside the subset (mma.sync is supported)"},
+    {"tcgen05", "sm_100 tensor-core instructions are outside the subset (mma.sync is supported)"},
+};
+
 static const char *const pack_names[] = {"", "u2", "s2", "u4", "s4", "u8", "s8", "u16", "s16"};
 
 typedef struct modstate {
@@ -759,6 +769,30 @@ typedef struct modstate {
     int idx;
     uint32_t type_tok[4];
 } modstate;
+
+/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (PTX ISA 9.7.9.26) */
+static int ldm_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char *s, size_t n)
+{
+    if (n == 4 && !memcmp(s, "sync", 4)) { ms->sync = 1; return A_SYNC; }
+    if (n == 7 && !memcmp(s, "aligned", 7)) { in->mods |= WS_MOD_ALIGNED; return A_ALIGNED; }
+    if (n == 4 && !memcmp(s, "m8n8", 4)) { ms->shape = 1; return A_SHAPE; }
+    if (n == 2 && s[0] == 'x' && (s[1] == '1' || s[1] == '2' || s[1] == '4')) {
+        if (in->subop & 7) return err_at(p, t, "more than one matrix count on 'ldmatrix'"), -2;
+        in->subop |= (uint8_t)(s[1] - '0');
+        return A_LDM;
+    }
+    if (n == 5 && !memcmp(s, "trans", 5)) { in->subop |= WS_LDM_TRANS; return A_LDM; }
+    if ((n == 6 && !memcmp(s, "shared", 6)) || (n == 11 && !memcmp(s, "shared::cta", 11))) {
+        in->space = WS_SP_SHARED;
+        return A_SPACE;
+    }
+    ws_type ty = ws_type_from_name(s, n);
+    if (ty == WS_TY_NONE) return -1;
+    if (ms->ntypes >= 1) return err_at(p, t, "too many types on 'ldmatrix'"), -2;
+    ms->type_tok[0] = (uint32_t)(t - p->t);
+    ms->types[ms->ntypes++] = ty;
+    return A_TYPE;
+}
 
 static const char *const mma_shapes[] = {"m16n8k16", "m16n8k8", "m16n8k32", "m8n8k4"};
 
@@ -793,6 +827,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     size_t n = t->n - 1;
     int op = in->op, x;
     if (op == WS_OP_MMA) return mma_mod(p, in, ms, t, s, n);
+    if (op == WS_OP_LDMATRIX) return ldm_mod(p, in, ms, t, s, n);
     if (op == WS_OP_CVT_PACK && !in->subop && (x = ws_name_index(pack_names, 9, s, n)) > 0) {
         in->subop = (uint8_t)x;
         return A_PACK;
@@ -1148,7 +1183,7 @@ enum { C_VAL, C_PRED, C_ADDR, C_LABEL, C_VALVEC, C_BRXLIST };
 static int src_class(const ws_inst *in, int j, int nsrc)
 {
     switch (in->op) {
-    case WS_OP_LD: case WS_OP_LDU: case WS_OP_PREFETCH: case WS_OP_ATOM: case WS_OP_RED:
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_PREFETCH: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX:
         return j == 0 ? C_ADDR : C_VAL;
     case WS_OP_ST: return j == 0 ? C_ADDR : C_VALVEC;
     case WS_OP_BRA: return C_LABEL;
@@ -1198,7 +1233,7 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     case WS_OP_MOV: case WS_OP_ABS: case WS_OP_NEG: case WS_OP_NOT: case WS_OP_CNOT: case WS_OP_POPC:
     case WS_OP_CLZ: case WS_OP_BREV: case WS_OP_BFIND: case WS_OP_RCP: case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_EX2:
     case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS: case WS_OP_TANH: case WS_OP_CVTA: case WS_OP_TESTP:
-    case WS_OP_LD: case WS_OP_LDU:
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_LDMATRIX:
         *smin = *smax = 1; break;
     case WS_OP_MAD: case WS_OP_MADC: case WS_OP_MAD24: case WS_OP_SAD: case WS_OP_FMA: case WS_OP_SHF:
     case WS_OP_PRMT: case WS_OP_BFE: case WS_OP_SELP: case WS_OP_SLCT:
@@ -1308,8 +1343,9 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
             in->dst[1].reg = r->reg2;
             in->ndst = 2;
             if (in->op != WS_OP_SETP && check_pred(p, r->reg2, t, "the second destination")) return -1;
-        } else if (r->kind == R_VEC && (in->op == WS_OP_LD || in->op == WS_OP_LDU || in->op == WS_OP_MOV || in->op == WS_OP_MMA) &&
-                   !r->vimm_mask && (r->nvec > 1 || in->op == WS_OP_MMA)) {
+        } else if (r->kind == R_VEC && (in->op == WS_OP_LD || in->op == WS_OP_LDU || in->op == WS_OP_MOV || in->op == WS_OP_MMA ||
+                    in->op == WS_OP_LDMATRIX) &&
+                   !r->vimm_mask && (r->nvec > 1 || in->op == WS_OP_MMA || in->op == WS_OP_LDMATRIX)) {
             o->kind = WS_OK_VEC;
             o->nvec = r->nvec;
             memcpy(o->vec, r->vec, sizeof o->vec);
@@ -1731,6 +1767,9 @@ static int parse_inst(P *p)
             return err_at(p, optok, "video instruction '%.*s' is not supported (of the video instructions only the SIMD "
                           "vadd2 vsub2 vavrg2 vabsdiff2 vmin2 vmax2 and their 4-way forms are, with the default "
                           "selectors and mask)", TK(optok));
+    for (size_t v = 0; op < 0 && v < sizeof refused_insts / sizeof refused_insts[0]; v++)
+        if (tok_eq(optok, refused_insts[v].name))
+            return err_at(p, optok, "instruction '%.*s' is not supported: %s", TK(optok), refused_insts[v].why);
     if (op < 0)
         return err_at(p, optok, "unknown or unsupported instruction '%.*s' (supported: integer/logic, f32/f64 arithmetic, setp/selp/cvt, ld/st/atom/red, bra/brx.idx/ret/exit, bar/membar, shfl/vote/match.sync; see isa.def)", TK(optok));
     for (uint32_t j = 0; j < nt; j++) adv(p);
@@ -1789,6 +1828,9 @@ static int parse_inst(P *p)
     in->type2 = (uint8_t)ms.types[1];
     if (is_simd_video(op)) in->subop = (uint8_t)ms.types[2];
     if (op == WS_OP_MMA && check_mma_form(p, in, &ms, optok)) return -1;
+    if (op == WS_OP_LDMATRIX && (!ms.sync || !(in->mods & WS_MOD_ALIGNED) || !ms.shape || !(in->subop & 7) ||
+                                 in->space != WS_SP_SHARED || in->type != WS_TY_B16))
+        return err_at(p, optok, "'ldmatrix' is supported as ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16");
     if (check_new_forms(p, in, optok)) return -1;
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in->cmp) return err_at(p, optok, "'%s' needs a comparison (.eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan)", mn);
     if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");
@@ -1860,6 +1902,9 @@ static int parse_inst(P *p)
         return err_at(p, optok, "'%s' takes %d operands, got %d", ms.sync ? "vote.sync" : "vote", ms.sync ? 3 : 2, nops);
     if (decode_operands(p, in, ii, ops, nops, optok)) return -1;
     if (op == WS_OP_MMA && check_mma_operands(p, in, ops)) return -1;
+    if (op == WS_OP_LDMATRIX && (in->dst[0].kind != WS_OK_VEC || in->dst[0].nvec != (in->subop & 7)))
+        return err_at(p, &p->t[ops[0].tok], "'ldmatrix.x%u' writes {%u register%s}", in->subop & 7, in->subop & 7,
+                      (in->subop & 7) == 1 ? "" : "s");
     /* st.param only writes a call's or function's .param variables (now .local) */
     if (op == WS_OP_LOP3 && in->src[3].kind != WS_OK_IMM)
         return err_at(p, &p->t[ops[nops - 1].tok], "the lookup table of 'lop3' (last operand) must be an immediate");

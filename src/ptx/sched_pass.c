@@ -85,7 +85,7 @@ static memkind mem_kind(const ws_inst *in)
     case WS_OP_LD: case WS_OP_LDU:
         return in->mods & (WS_MOD_VOLATILE | WS_MOD_RELAXED | WS_MOD_ACQUIRE | WS_MOD_RELEASE) ? MEM_ORDERED
                                                                                               : MEM_LOAD;
-    case WS_OP_PREFETCH:
+    case WS_OP_PREFETCH: case WS_OP_LDMATRIX:
         return MEM_LOAD;
     case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_MEMBAR: case WS_OP_FENCE:
     case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_BAR_WARP: case WS_OP_SHFL: case WS_OP_VOTE:

@@ -23,7 +23,7 @@ for y in "$K"/*.yaml; do
     fi
   done
 done
-[ "$n" -ge 6 ] || bad "only $n tensor workloads"
+[ "$n" -ge 7 ] || bad "only $n tensor workloads"
 out=$("$WS_BIN" sim "$K/mma_f16.yaml" --set warp_size=16 2>&1)
 grep -qx 'status: error' <<<"$out" && grep -q 'mma.sync.aligned needs 32-lane warps' <<<"$out" || bad "warp_size 16: $out"
 
@@ -44,6 +44,12 @@ refuse count 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3
 refuse sparse 'mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2}, {%r5,%r6}, {%f5,%f6,%f7,%f8}, %r9, 0x0;' \
   "sparse\.ptx:9:4: modifier '\.sp' is not supported on 'mma'"
 refuse wmma 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0}, {%r1}, {%f8};' \
-  "wmma\.ptx:9:1: unknown or unsupported instruction 'wmma'"
+  "wmma\.ptx:9:1: instruction 'wmma' is not supported: its fragment layout is implementation-defined"
+refuse ldmnoalign 'ldmatrix.sync.m8n8.x1.shared.b16 {%r1}, [%r2];' \
+  "ldmnoalign\\.ptx:9:1: 'ldmatrix' is supported as ldmatrix\\.sync\\.aligned\\.m8n8"
+refuse ldmcount 'ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2}, [%r3];' \
+  "ldmcount\\.ptx:9:[0-9]+: 'ldmatrix\\.x4' writes \\{4 registers\\}"
+refuse stmatrix 'stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r2], {%r1};' \
+  "stmatrix\\.ptx:9:1: instruction 'stmatrix' is not supported: sm_90 stmatrix"
 [ "$fail" -eq 0 ] && echo "all tensor kernels ok"
 exit "$fail"
