@@ -23,7 +23,33 @@ for y in "$K"/*.yaml; do
     fi
   done
 done
-[ "$n" -ge 7 ] || bad "only $n tensor workloads"
+[ "$n" -ge 9 ] || bad "only $n tensor workloads"
+/usr/bin/python3 "$K/gen_rate.py" --check || bad "rate.ptx differs from gen_rate.py"
+
+# Timing (docs/model.md, "Tensor cores"): the slope in cycles per loop iteration (iters 10 -> 20;
+# collectors 0, ibuffer 0: only the tensor unit binds). independent: 4 warps x 8 mmas x
+# ceil(16*8*16 / tensor_f16_macs) per iteration on one scheduler; chain: 8 x tensor_latency.
+tmpy=$(mktemp -d)
+slope() {   # slope NAME SETS... -> cycles per iteration
+  local y=$1; shift
+  local c=()
+  for it in 10 20; do
+    sed "s/^params: \[out, 10\]/params: [out, $it]/" "$K/$y.yaml" > "$tmpy/$y.yaml"
+    cp "$K/rate.ptx" "$tmpy/"
+    c+=("$("$WS_BIN" sim "$tmpy/$y.yaml" --set collectors=0 --set ibuffer=0 "$@" | sed -n 's/^cycles: \([0-9]*\) cycles$/\1/p')")
+  done
+  echo $(( (c[1] - c[0]) / 10 ))
+}
+for m in 256:8 128:16 64:32 100:21; do
+  got=$(slope rate_independent --set tensor_f16_macs="${m%%:*}")
+  [ "$got" -eq $((4 * 8 * ${m##*:})) ] || bad "independent mmas, tensor_f16_macs=${m%%:*}: $got cycles/iteration, want $((4 * 8 * ${m##*:}))"
+done
+for lat in 64 33; do
+  got=$(slope rate_chain --set tensor_latency=$lat)
+  [ "$got" -eq $((8 * lat)) ] || bad "dependent mmas, tensor_latency=$lat: $got cycles/iteration, want $((8 * lat))"
+done
+rm -rf "$tmpy"
+
 out=$("$WS_BIN" sim "$K/mma_f16.yaml" --set warp_size=16 2>&1)
 grep -qx 'status: error' <<<"$out" && grep -q 'mma.sync.aligned needs 32-lane warps' <<<"$out" || bad "warp_size 16: $out"
 
