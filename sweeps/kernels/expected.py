@@ -236,11 +236,26 @@ def m_hgemv(b, args, grid, block):
     check_f32_exact(y, b[y])
 
 
+def m_mma_gemm(b, args, grid, block):
+    """C = A * B, A 64x32 and B 32x64 binary16 bits (row-major), C 64x64 f32: small integers,
+    every sum exact in f32 whatever the order"""
+    a, bb, c = args
+    M, N, K = 64, 64, 32
+    h = lambda v: struct.unpack("<e", struct.pack("<H", v))[0]
+    A = [h(v) for v in b[a]]
+    B = [h(v) for v in b[bb]]
+    for i in range(M):
+        for j in range(N):
+            b[c][i * N + j] = sum(A[i * K + k] * B[k * N + j] for k in range(K))
+    check_f32_exact(c, b[c])
+
+
 MODELS = {
     "vecadd": m_vecadd, "saxpy": m_saxpy, "ifelse": m_ifelse, "spinlock": m_spinlock,
     "reduce": m_reduce, "histogram": m_histogram, "matmul": m_matmul, "switch": m_switch,
     "warpreduce": m_warpreduce, "varloop": m_varloop, "strided": m_strided,
     "cachesens": m_cachesens, "latency": m_latency, "hgemv": m_hgemv,
+    "mma_gemm": m_mma_gemm,
 }
 
 
