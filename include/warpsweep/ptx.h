@@ -107,6 +107,9 @@ enum { WS_MMA_M16N8K16_F16 = 1, WS_MMA_M16N8K8_F16, WS_MMA_M16N8K8_TF32, WS_MMA_
 /* ldmatrix.sync.aligned.m8n8 (PTX ISA 9.7.9.26): ws_inst.subop = the matrix count (1, 2, 4)
  * | WS_LDM_TRANS */
 #define WS_LDM_TRANS 8u
+/* cp.async (PTX ISA 9.7.9.25): ws_inst.subop; .cg is WS_MOD_NONCOHERENT-free: in->rnd unused,
+ * the copy's cache operator is in ws_inst.boolop (1 .ca, 2 .cg) */
+enum { WS_CPA_COPY = 1, WS_CPA_COMMIT, WS_CPA_WAIT, WS_CPA_WAIT_ALL };
 enum { WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUMBER,
        WS_TESTP_NORMAL, WS_TESTP_SUBNORMAL };
 

@@ -351,6 +351,55 @@ static int exec_ldmatrix(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
+/* cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size} (PTX ISA 9.7.9.25): copies
+ * src-size bytes (default cp-size) of global memory to shared memory and fills the rest of the
+ * cp-size bytes with zeros; src-size 0 reads nothing. Functionally the copy is done at issue,
+ * which is one of the executions the ISA allows (the data may land any time before the
+ * cp.async.wait_group that covers it; reading it earlier is undefined). The effect is the
+ * global read (the timing model sends it through the memory hierarchy, src/sim/core.c);
+ * commit_group / wait_group / wait_all have no functional effect. */
+static int exec_cp_async(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    if (in->subop != WS_CPA_COPY) return WS_EXEC_OK;
+    const unsigned cp = (unsigned)in->src[2].imm;
+    ws_src ss = in->nsrc >= 4 ? ws_opnd(x, &in->src[3], 3) : (ws_src){ (const uint64_t *)&in->src[2].imm, 0 };
+    ws_effect *eff = x->eff;
+    uint64_t reads = 0;
+    LANE_LOOP(x->exec) {
+        unsigned l = LANE;
+        uint64_t n = SV(ss, l) & 0xffffffffu;
+        if (n > cp) return ws_xfault(x, l, "cp.async src-size %llu exceeds the cp-size %u", (unsigned long long)n, cp);
+        uint64_t src = addr_of(x, &in->src[1], l);
+        if (src & (cp - 1))
+            return ws_xfault(x, l, "misaligned %u-byte cp.async source at address 0x%llx", cp, (unsigned long long)src);
+        uint8_t buf[16] = {0}, *d, *s0, *s1;
+        memctx md = { x, NULL, WS_OP_ST, cp, 1 };
+        if (resolve(&md, l, WS_SP_SHARED, addr_of(x, &in->src[0], l), &d)) return WS_EXEC_FAULT;
+        if (n) {   /* the first and the last source byte, in one region */
+            memctx ms = { x, NULL, WS_OP_LD, 1, 0 };
+            if (resolve(&ms, l, WS_SP_GLOBAL, src + n - 1, &s1) || resolve(&ms, l, WS_SP_GLOBAL, src, &s0))
+                return WS_EXEC_FAULT;
+            if (s1 != s0 + n - 1)
+                return ws_xfault(x, l, "cp.async source 0x%llx + %llu bytes crosses a buffer end", (unsigned long long)src,
+                                 (unsigned long long)n);
+            memcpy(buf, s0, n);
+            reads |= 1ull << l;
+        }
+        if (memcmp(d, buf, cp)) {
+            x->env->mem_changes++;
+            memcpy(d, buf, cp);
+        }
+        eff->mem_addr[l] = src;   /* the access the timing model charges: the global read */
+        eff->mem_lane_space[l] = WS_SP_GLOBAL;
+    }
+    eff->mem_kind = reads ? 1 : 0;
+    eff->mem_bytes = cp;
+    eff->mem_mask = reads;
+    eff->mem_space = reads ? WS_SP_GLOBAL : WS_SP_NONE;
+    return WS_EXEC_OK;
+}
+
 static int exec_cvta(ws_xctx *x)
 {
     const ws_inst *in = x->in;
@@ -373,6 +422,7 @@ int ws_exec_mem(ws_xctx *x)
     case WS_OP_ATOM: case WS_OP_RED: return exec_atom(x);
     case WS_OP_CVTA: return exec_cvta(x);
     case WS_OP_LDMATRIX: return exec_ldmatrix(x);
+    case WS_OP_CP_ASYNC: return exec_cp_async(x);
     default:
         return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "%s: not a memory instruction", ws_opcode_name(x->in->op));
     }

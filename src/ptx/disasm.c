@@ -106,6 +106,12 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     put(&b, "%s", ws_opcode_name(op));
     if (op == WS_OP_BADD || op == WS_OP_BWAIT) put(&b, " B%u", in->barrier);
     if (op == WS_OP_MMA) { mma_mods(&b, in); goto operands; }
+    if (op == WS_OP_CP_ASYNC) {
+        static const char *const f[] = {"", "", ".commit_group", ".wait_group", ".wait_all"};
+        if (in->subop == WS_CPA_COPY) put(&b, ".%s.shared.global", in->boolop == 2 ? "cg" : "ca");
+        else if (in->subop <= WS_CPA_WAIT_ALL) put(&b, "%s", f[in->subop]);
+        goto operands;
+    }
     if (op == WS_OP_LDMATRIX) {
         put(&b, ".sync.aligned.m8n8.x%u%s.shared.b16", in->subop & 7, (in->subop & WS_LDM_TRANS) ? ".trans" : "");
         goto operands;

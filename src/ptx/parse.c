@@ -662,7 +662,7 @@ enum {
     A_TYPE = 0, A_TYPE2, A_SPACE, A_CMP, A_BOOL, A_RND, A_RNDI, A_SAT, A_FTZ, A_APPROX, A_FULL,
     A_HILO, A_WIDE, A_CC, A_UNI, A_VOL, A_TO, A_ALIGNED, A_ORDER, A_SCOPE, A_CACHE, A_NC, A_VEC,
     A_ATOM, A_SHFL, A_VOTE, A_BARK, A_MATCH, A_PRMT, A_SHF, A_TESTP, A_SYNC, A_IDX, A_NOFTZ, A_SHIFTAMT,
-    A_BMODE, A_PACK, A_ACCUM, A_RELU, A_NAN, A_SHAPE, A_LAYOUT, A_LDM, A_NCAT
+    A_BMODE, A_PACK, A_ACCUM, A_RELU, A_NAN, A_SHAPE, A_LAYOUT, A_LDM, A_CPA, A_NCAT
 };
 #define B(x) (1ull << (x))
 static const char *const cat_names[A_NCAT] = {
@@ -681,6 +681,7 @@ static const char *const cat_names[A_NCAT] = {
     [A_PACK] = "a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)", [A_ACCUM] = ".add",
     [A_RELU] = ".relu", [A_NAN] = ".NaN", [A_SHAPE] = "a shape (.m16n8k16 .m16n8k8 .m16n8k32 .m8n8k4)",
     [A_LAYOUT] = ".row.col", [A_LDM] = ".x1/.x2/.x4, .trans",
+    [A_CPA] = ".ca/.cg, .commit_group, .wait_group, .wait_all",
 };
 
 #define ARITH (B(A_TYPE) | B(A_RND) | B(A_SAT) | B(A_FTZ))
@@ -727,6 +728,7 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_MATCH] = B(A_SYNC) | B(A_MATCH) | B(A_TYPE),
     [WS_OP_REDUX] = B(A_SYNC) | B(A_ATOM) | B(A_TYPE),
     [WS_OP_MMA] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LAYOUT) | B(A_SAT) | B(A_TYPE),
+    [WS_OP_CP_ASYNC] = B(A_CPA) | B(A_SPACE) | B(A_CACHE),
     [WS_OP_LDMATRIX] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LDM) | B(A_SPACE) | B(A_TYPE),
     [WS_OP_DP4A] = B(A_TYPE2), [WS_OP_DP2A] = B(A_TYPE2) | B(A_HILO),
     [WS_OP_FNS] = B(A_TYPE), [WS_OP_BMSK] = B(A_TYPE) | B(A_BMODE), [WS_OP_SZEXT] = B(A_TYPE) | B(A_BMODE),
@@ -794,6 +796,34 @@ static int ldm_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char 
     return A_TYPE;
 }
 
+/* cp.async{.ca,.cg}.shared{::cta}.global{.L2::64B/128B/256B} [dst], [src], cp-size{, src-size};
+ * cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all (PTX ISA 9.7.9.25) */
+static int cpa_mod(P *p, ws_inst *in, const ws_tok *t, const char *s, size_t n)
+{
+    static const char *const forms[] = {"", "", "commit_group", "wait_group", "wait_all"};
+    for (int f = WS_CPA_COMMIT; f <= WS_CPA_WAIT_ALL; f++)
+        if (strlen(forms[f]) == n && !memcmp(s, forms[f], n)) {
+            if (in->subop) return err_at(p, t, "'%.*s' after another cp.async form", TK(t)), -2;
+            in->subop = (uint8_t)f;
+            return A_CPA;
+        }
+    if (n == 2 && (!memcmp(s, "ca", 2) || !memcmp(s, "cg", 2))) {
+        if (in->subop) return err_at(p, t, "more than one cp.async form"), -2;
+        in->subop = WS_CPA_COPY;
+        in->boolop = s[1] == 'a' ? 1 : 2;
+        return A_CPA;
+    }
+    if ((n == 6 && !memcmp(s, "shared", 6)) || (n == 11 && !memcmp(s, "shared::cta", 11))) {
+        if (in->space) return err_at(p, t, "'cp.async' copies .shared.global"), -2;
+        in->space = WS_SP_SHARED;
+        return A_SPACE;
+    }
+    if (n == 6 && !memcmp(s, "global", 6)) return in->space == WS_SP_SHARED ? A_SPACE : -1;
+    if (n == 7 && (!memcmp(s, "L2::64B", 7))) return A_CACHE;
+    if (n == 8 && (!memcmp(s, "L2::128B", 8) || !memcmp(s, "L2::256B", 8))) return A_CACHE;   /* prefetch hints */
+    return -1;
+}
+
 static const char *const mma_shapes[] = {"m16n8k16", "m16n8k8", "m16n8k32", "m8n8k4"};
 
 /* mma.sync.aligned modifiers (PTX ISA 9.7.14.5.14): shape, .row.col, four types, .satfinite */
@@ -828,6 +858,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     int op = in->op, x;
     if (op == WS_OP_MMA) return mma_mod(p, in, ms, t, s, n);
     if (op == WS_OP_LDMATRIX) return ldm_mod(p, in, ms, t, s, n);
+    if (op == WS_OP_CP_ASYNC) return cpa_mod(p, in, t, s, n);
     if (op == WS_OP_CVT_PACK && !in->subop && (x = ws_name_index(pack_names, 9, s, n)) > 0) {
         in->subop = (uint8_t)x;
         return A_PACK;
@@ -1185,6 +1216,7 @@ static int src_class(const ws_inst *in, int j, int nsrc)
     switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_PREFETCH: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX:
         return j == 0 ? C_ADDR : C_VAL;
+    case WS_OP_CP_ASYNC: return in->subop == WS_CPA_COPY && j < 2 ? C_ADDR : C_VAL;
     case WS_OP_ST: return j == 0 ? C_ADDR : C_VALVEC;
     case WS_OP_BRA: return C_LABEL;
     case WS_OP_BRX: return j == 0 ? C_VAL : C_BRXLIST;
@@ -1260,6 +1292,11 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
         break;
     case WS_OP_SHFL: *smin = *smax = 4; break;
     case WS_OP_MMA: *smin = *smax = 3; break;   /* d, a, b, c: vectors */
+    case WS_OP_CP_ASYNC:   /* [dst], [src], cp-size{, src-size} / wait_group N / commit_group, wait_all */
+        *nd = 0;
+        if (in->subop == WS_CPA_COPY) { *smin = 3; *smax = 4; }
+        else *smin = *smax = in->subop == WS_CPA_WAIT ? 1 : 0;
+        break;
     case WS_OP_VOTE: *smin = 1; *smax = 2; break;   /* legacy vote: no membermask */
     case WS_OP_ACTIVEMASK: *smin = *smax = 0; break;
     default: break; /* binary ops, match: 1 dst, 2 src */
@@ -1767,6 +1804,11 @@ static int parse_inst(P *p)
             return err_at(p, optok, "video instruction '%.*s' is not supported (of the video instructions only the SIMD "
                           "vadd2 vsub2 vavrg2 vabsdiff2 vmin2 vmax2 and their 4-way forms are, with the default "
                           "selectors and mask)", TK(optok));
+    if (op == WS_OP_CP_ASYNC && peek(p, 2)->kind == WS_TK_DOT && peek(p, 2)->adj &&
+        (tok_eq(peek(p, 2), ".bulk") || tok_eq(peek(p, 2), ".mbarrier")))
+        return err_at(p, peek(p, 2), "'cp.async%.*s' is not supported (sm_90 bulk/TMA copies and the mbarrier forms are "
+                      "outside the subset; supported: cp.async.ca/.cg.shared.global, .commit_group, .wait_group, "
+                      ".wait_all)", TK(peek(p, 2)));
     for (size_t v = 0; op < 0 && v < sizeof refused_insts / sizeof refused_insts[0]; v++)
         if (tok_eq(optok, refused_insts[v].name))
             return err_at(p, optok, "instruction '%.*s' is not supported: %s", TK(optok), refused_insts[v].why);
@@ -1828,6 +1870,10 @@ static int parse_inst(P *p)
     in->type2 = (uint8_t)ms.types[1];
     if (is_simd_video(op)) in->subop = (uint8_t)ms.types[2];
     if (op == WS_OP_MMA && check_mma_form(p, in, &ms, optok)) return -1;
+    if (op == WS_OP_CP_ASYNC && !in->subop)
+        return err_at(p, optok, "'cp.async' needs .ca/.cg (a copy), .commit_group, .wait_group or .wait_all");
+    if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_COPY && in->space != WS_SP_SHARED)
+        return err_at(p, optok, "'cp.async' copies .shared.global (cp.async.ca.shared.global)");
     if (op == WS_OP_LDMATRIX && (!ms.sync || !(in->mods & WS_MOD_ALIGNED) || !ms.shape || !(in->subop & 7) ||
                                  in->space != WS_SP_SHARED || in->type != WS_TY_B16))
         return err_at(p, optok, "'ldmatrix' is supported as ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16");
@@ -1902,6 +1948,16 @@ static int parse_inst(P *p)
         return err_at(p, optok, "'%s' takes %d operands, got %d", ms.sync ? "vote.sync" : "vote", ms.sync ? 3 : 2, nops);
     if (decode_operands(p, in, ii, ops, nops, optok)) return -1;
     if (op == WS_OP_MMA && check_mma_operands(p, in, ops)) return -1;
+    if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_COPY) {
+        int64_t sz = in->src[2].imm;
+        if (in->src[2].kind != WS_OK_IMM || (sz != 4 && sz != 8 && sz != 16) || (in->boolop == 2 && sz != 16))
+            return err_at(p, &p->t[ops[2].tok], "the cp-size of 'cp.async.%s' is %s", in->boolop == 2 ? "cg" : "ca",
+                          in->boolop == 2 ? "16" : "4, 8 or 16");
+        if (in->nsrc == 4 && in->src[3].kind == WS_OK_IMM && (in->src[3].imm < 0 || in->src[3].imm > sz))
+            return err_at(p, &p->t[ops[3].tok], "the src-size of 'cp.async' must be 0 .. cp-size (%lld)", (long long)sz);
+    }
+    if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_WAIT && in->src[0].kind != WS_OK_IMM)
+        return err_at(p, &p->t[ops[0].tok], "'cp.async.wait_group' takes an integer constant");
     if (op == WS_OP_LDMATRIX && (in->dst[0].kind != WS_OK_VEC || in->dst[0].nvec != (in->subop & 7)))
         return err_at(p, &p->t[ops[0].tok], "'ldmatrix.x%u' writes {%u register%s}", in->subop & 7, in->subop & 7,
                       (in->subop & 7) == 1 ? "" : "s");

@@ -21,6 +21,7 @@ enum {
 #define WS_MAX_RF_BANKS 64
 #define WS_MAX_COLLECTORS 64
 #define WS_MAX_FETCH 64
+#define WS_CPA_GROUPS 16   /* committed cp.async groups tracked per warp; older ones merge */
 
 /* The datapath of one scheduler (a Volta SM partition): its execution units,
  * register-file banks and operand collectors (docs/model.md, "Execution
@@ -93,6 +94,13 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
                                         stall_wake: the scheduler re-checks the resource without a
                                         full try (forget_stall when anything else changes) */
     uint64_t stall_wake;
+    /* cp.async (docs/model.md, "Asynchronous copies"): the completion of the copies of the
+     * group being formed, of the committed groups (oldest first), and the cycle a
+     * cp.async.wait_group holds the warp until */
+    uint64_t cpa_open;
+    uint64_t cpa_group[WS_CPA_GROUPS];
+    uint32_t cpa_ngroups;
+    uint64_t cpa_hold;
 } ws_cwarp;
 
 /* Per-core livelock search (deadlock.c, per_core_check): Brent's cycle
