@@ -250,12 +250,23 @@ def m_mma_gemm(b, args, grid, block):
     check_f32_exact(c, b[c])
 
 
+def m_cpasync_tiles(b, args, grid, block):
+    """per CTA, tile k of 512 floats: out[i] = in[i] + in[(i + 4) mod 512] within the tile"""
+    inp, out, tiles = args
+    for c in range(grid[0]):
+        for k in range(tiles):
+            base = (c * tiles + k) * 512
+            for i in range(512):
+                b[out][base + i] = b[inp][base + i] + b[inp][base + (i + 4) % 512]
+    check_f32_exact(out, b[out])
+
+
 MODELS = {
     "vecadd": m_vecadd, "saxpy": m_saxpy, "ifelse": m_ifelse, "spinlock": m_spinlock,
     "reduce": m_reduce, "histogram": m_histogram, "matmul": m_matmul, "switch": m_switch,
     "warpreduce": m_warpreduce, "varloop": m_varloop, "strided": m_strided,
     "cachesens": m_cachesens, "latency": m_latency, "hgemv": m_hgemv,
-    "mma_gemm": m_mma_gemm,
+    "mma_gemm": m_mma_gemm, "cpasync_tiles": m_cpasync_tiles,
 }
 
 
