@@ -110,6 +110,11 @@ enum { WS_MMA_M16N8K16_F16 = 1, WS_MMA_M16N8K8_F16, WS_MMA_M16N8K8_TF32, WS_MMA_
 /* cp.async (PTX ISA 9.7.9.25): ws_inst.subop; .cg is WS_MOD_NONCOHERENT-free: in->rnd unused,
  * the copy's cache operator is in ws_inst.boolop (1 .ca, 2 .cg) */
 enum { WS_CPA_COPY = 1, WS_CPA_COMMIT, WS_CPA_WAIT, WS_CPA_WAIT_ALL };
+/* mbarrier (PTX ISA 9.7.13.15): ws_inst.subop; WS_MBAR_PARITY in ws_inst.boolop for the .parity waits */
+enum { WS_MBAR_INIT = 1, WS_MBAR_ARRIVE, WS_MBAR_ARRIVE_DROP, WS_MBAR_TEST_WAIT, WS_MBAR_TRY_WAIT,
+       WS_MBAR_PENDING_COUNT, WS_MBAR_INVAL };
+#define WS_MBAR_PARITY 1
+enum { WS_GRIDDEP_WAIT = 1, WS_GRIDDEP_LAUNCH };
 enum { WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUMBER,
        WS_TESTP_NORMAL, WS_TESTP_SUBNORMAL };
 
@@ -135,6 +140,7 @@ enum { WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUM
 #define WS_MOD_ADD      (1u << 18)  /* video vop2/vop4 .add: secondary accumulate */
 #define WS_MOD_RELU     (1u << 19)  /* half fma/min/max/cvt .relu: negative results -> +0 */
 #define WS_MOD_NAN      (1u << 20)  /* half min/max .NaN: a NaN operand gives the canonical NaN */
+#define WS_MOD_CACHE_HINT (1u << 21) /* ld/st .L2::cache_hint: one more source, the policy (ignored) */
 
 /* ---- special registers ---- */
 typedef enum ws_sreg {
@@ -147,6 +153,7 @@ typedef enum ws_sreg {
     WS_SR_LANEMASK_EQ, WS_SR_LANEMASK_LT, WS_SR_LANEMASK_LE,
     WS_SR_LANEMASK_GT, WS_SR_LANEMASK_GE,
     WS_SR_WARP_SZ,        /* the WARP_SZ constant (warpSize): min(warp_size, 32), see exec.h */
+    WS_SR_GLOBALTIMER, WS_SR_GLOBALTIMER_LO, WS_SR_GLOBALTIMER_HI,   /* ns: here 1 per core cycle */
     WS_SR_COUNT
 } ws_sreg;
 const char *ws_sreg_name(ws_sreg s);     /* "%tid.x" */

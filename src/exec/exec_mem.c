@@ -400,6 +400,73 @@ static int exec_cp_async(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
+/* mbarrier (PTX ISA 9.7.13.15) on its 8-byte shared object, whose layout the ISA leaves opaque;
+ * here bits 0-19 hold the pending arrivals of the current phase, bits 20-39 the expected count,
+ * bit 63 the phase's parity. init sets both counts; arrive (count, default 1) lowers the
+ * pending count and, at zero, completes the phase: the parity flips and the pending count
+ * is reset to the expected one (arrive_drop also lowers the expected count). The state an
+ * arrive returns is the object's parity before the arrival with the pending count after it.
+ * test_wait/try_wait (state) are true once the phase of that state has completed (the
+ * object's parity differs), .parity (p) once the phase of parity p has; try_wait does not
+ * suspend (a time limit of zero, which the ISA allows). Lanes act one at a time in
+ * ascending order, as atomics do; the effect is a shared atomic (a load for the waits). */
+#define MBAR_COUNT 0xfffffull
+static int exec_mbarrier(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    const unsigned op = in->subop;
+    uint64_t *d = ws_dst(x, &in->dst[0]);
+    if (op == WS_MBAR_PENDING_COUNT) {
+        ws_src st = ws_opnd(x, &in->src[0], 0);
+        LANE_LOOP(x->exec) { unsigned l = LANE; d[l] = SV(st, l) & MBAR_COUNT; }
+        return WS_EXEC_OK;
+    }
+    ws_src b = ws_opnd(x, &in->src[1], 1);
+    const int has_b = in->nsrc >= 2;
+    memctx mc = { x, NULL, WS_OP_ATOM, 8, op != WS_MBAR_TEST_WAIT && op != WS_MBAR_TRY_WAIT };
+    LANE_LOOP(x->exec) {
+        unsigned l = LANE;
+        uint8_t *p;
+        if (resolve(&mc, l, in->space ? in->space : WS_SP_GENERIC, addr_of(x, &in->src[0], l), &p)) return WS_EXEC_FAULT;
+        uint64_t o, nw;
+        memcpy(&o, p, 8);
+        uint64_t pend = o & MBAR_COUNT, expc = (o >> 20) & MBAR_COUNT, phase = o >> 63;
+        switch (op) {
+        case WS_MBAR_INIT: {
+            uint64_t c = SV(b, l) & 0xffffffffu;
+            if (c < 1 || c > MBAR_COUNT) return ws_xfault(x, l, "mbarrier.init count %llu outside 1 .. 2^20 - 1", (unsigned long long)c);
+            nw = c | c << 20;
+            break;
+        }
+        case WS_MBAR_ARRIVE: case WS_MBAR_ARRIVE_DROP: {
+            uint64_t n = has_b ? SV(b, l) & 0xffffffffu : 1;
+            if (n > pend)
+                return ws_xfault(x, l, "mbarrier.%s count %llu exceeds the %llu pending arrivals (undefined in PTX)",
+                                 op == WS_MBAR_ARRIVE ? "arrive" : "arrive_drop", (unsigned long long)n, (unsigned long long)pend);
+            pend -= n;
+            if (op == WS_MBAR_ARRIVE_DROP) expc -= n < expc ? n : expc;
+            d[l] = phase << 63 | pend;
+            if (pend == 0) { phase ^= 1; pend = expc; }
+            nw = phase << 63 | expc << 20 | pend;
+            break;
+        }
+        case WS_MBAR_TEST_WAIT: case WS_MBAR_TRY_WAIT: {
+            uint64_t want = in->boolop == WS_MBAR_PARITY ? SV(b, l) & 1 : SV(b, l) >> 63;
+            d[l] = phase != want;
+            nw = o;
+            break;
+        }
+        default: nw = 0; break;   /* inval */
+        }
+        if (nw != o) {
+            x->env->mem_changes++;
+            memcpy(p, &nw, 8);
+        }
+    }
+    finish_effect(x, mc.write ? 3 : 1, 8);
+    return WS_EXEC_OK;
+}
+
 static int exec_cvta(ws_xctx *x)
 {
     const ws_inst *in = x->in;
@@ -423,6 +490,7 @@ int ws_exec_mem(ws_xctx *x)
     case WS_OP_CVTA: return exec_cvta(x);
     case WS_OP_LDMATRIX: return exec_ldmatrix(x);
     case WS_OP_CP_ASYNC: return exec_cp_async(x);
+    case WS_OP_MBARRIER: return exec_mbarrier(x);
     default:
         return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "%s: not a memory instruction", ws_opcode_name(x->in->op));
     }

@@ -106,6 +106,14 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     put(&b, "%s", ws_opcode_name(op));
     if (op == WS_OP_BADD || op == WS_OP_BWAIT) put(&b, " B%u", in->barrier);
     if (op == WS_OP_MMA) { mma_mods(&b, in); goto operands; }
+    if (op == WS_OP_MBARRIER) {
+        static const char *const f[] = {"", "init", "arrive", "arrive_drop", "test_wait", "try_wait", "pending_count", "inval"};
+        put(&b, ".%s%s%s.b64", in->subop <= WS_MBAR_INVAL ? f[in->subop] : "?", in->boolop ? ".parity" : "",
+            in->space == WS_SP_SHARED ? ".shared" : "");
+        goto operands;
+    }
+    if (op == WS_OP_GRIDDEP) { put(&b, in->subop == WS_GRIDDEP_WAIT ? ".wait" : ".launch_dependents"); goto operands; }
+    if (op == WS_OP_ELECT) { put(&b, ".sync"); goto operands; }
     if (op == WS_OP_CP_ASYNC) {
         static const char *const f[] = {"", "", ".commit_group", ".wait_group", ".wait_all"};
         if (in->subop == WS_CPA_COPY) put(&b, ".%s.shared.global", in->boolop == 2 ? "cg" : "ca");
@@ -121,6 +129,7 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
         put(&b, ".%s", op == WS_OP_MEMBAR && in->subop == WS_SCOPE_GPU ? "gl" : ws_scope_names[in->subop]);
     if (in->space > WS_SP_GENERIC && in->space < WS_NSPACE_NAMES) put(&b, ".%s", ws_space_names[in->space]);
     flags(&b, in->mods, WS_MOD_NONCOHERENT);
+    if (in->mods & WS_MOD_CACHE_HINT) put(&b, ".L2::cache_hint");
     const char *sub = NULL;
     switch (op) {
     case WS_OP_ATOM: case WS_OP_RED: if (in->subop < WS_NATOM_NAMES) sub = ws_atom_names[in->subop]; break;

@@ -662,7 +662,7 @@ enum {
     A_TYPE = 0, A_TYPE2, A_SPACE, A_CMP, A_BOOL, A_RND, A_RNDI, A_SAT, A_FTZ, A_APPROX, A_FULL,
     A_HILO, A_WIDE, A_CC, A_UNI, A_VOL, A_TO, A_ALIGNED, A_ORDER, A_SCOPE, A_CACHE, A_NC, A_VEC,
     A_ATOM, A_SHFL, A_VOTE, A_BARK, A_MATCH, A_PRMT, A_SHF, A_TESTP, A_SYNC, A_IDX, A_NOFTZ, A_SHIFTAMT,
-    A_BMODE, A_PACK, A_ACCUM, A_RELU, A_NAN, A_SHAPE, A_LAYOUT, A_LDM, A_CPA, A_NCAT
+    A_BMODE, A_PACK, A_ACCUM, A_RELU, A_NAN, A_SHAPE, A_LAYOUT, A_LDM, A_CPA, A_GRIDDEP, A_MBAR, A_NCAT
 };
 #define B(x) (1ull << (x))
 static const char *const cat_names[A_NCAT] = {
@@ -682,6 +682,8 @@ static const char *const cat_names[A_NCAT] = {
     [A_RELU] = ".relu", [A_NAN] = ".NaN", [A_SHAPE] = "a shape (.m16n8k16 .m16n8k8 .m16n8k32 .m8n8k4)",
     [A_LAYOUT] = ".row.col", [A_LDM] = ".x1/.x2/.x4, .trans",
     [A_CPA] = ".ca/.cg, .commit_group, .wait_group, .wait_all",
+    [A_MBAR] = "an operation (.init .arrive .arrive_drop .test_wait .try_wait .pending_count .inval), .parity",
+    [A_GRIDDEP] = "griddepcontrol: .wait/.launch_dependents; createpolicy: .fractional/.range/.cvt",
 };
 
 #define ARITH (B(A_TYPE) | B(A_RND) | B(A_SAT) | B(A_FTZ))
@@ -729,6 +731,9 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_REDUX] = B(A_SYNC) | B(A_ATOM) | B(A_TYPE),
     [WS_OP_MMA] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LAYOUT) | B(A_SAT) | B(A_TYPE),
     [WS_OP_CP_ASYNC] = B(A_CPA) | B(A_SPACE) | B(A_CACHE),
+    [WS_OP_ELECT] = B(A_SYNC), [WS_OP_GRIDDEP] = B(A_GRIDDEP),
+    [WS_OP_MBARRIER] = B(A_MBAR) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_TYPE),
+    [WS_OP_CREATEPOLICY] = B(A_GRIDDEP) | B(A_CACHE) | B(A_TYPE),
     [WS_OP_LDMATRIX] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LDM) | B(A_SPACE) | B(A_TYPE),
     [WS_OP_DP4A] = B(A_TYPE2), [WS_OP_DP2A] = B(A_TYPE2) | B(A_HILO),
     [WS_OP_FNS] = B(A_TYPE), [WS_OP_BMSK] = B(A_TYPE) | B(A_BMODE), [WS_OP_SZEXT] = B(A_TYPE) | B(A_BMODE),
@@ -754,6 +759,10 @@ static const struct { const char *name, *why; } refused_insts[] = {
     {"stmatrix", "sm_90 stmatrix is outside the subset (ldmatrix is supported)"},
     {"wgmma", "sm_90a warpgroup mma is outside the subset (mma.sync is supported)"},
     {"tcgen05", "sm_100 tensor-core instructions are outside the subset (mma.sync is supported)"},
+    {"mapa", "thread-block cluster instructions (sm_90) are outside the subset: one CTA is its own cluster here"},
+    {"getctarank", "thread-block cluster instructions (sm_90) are outside the subset: one CTA is its own cluster here"},
+    {"multimem", "sm_90 multimem instructions are outside the subset"},
+    {"setmaxnreg", "sm_90a setmaxnreg is outside the subset"},
 };
 
 static const char *const pack_names[] = {"", "u2", "s2", "u4", "s4", "u8", "s8", "u16", "s16"};
@@ -859,6 +868,35 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     if (op == WS_OP_MMA) return mma_mod(p, in, ms, t, s, n);
     if (op == WS_OP_LDMATRIX) return ldm_mod(p, in, ms, t, s, n);
     if (op == WS_OP_CP_ASYNC) return cpa_mod(p, in, t, s, n);
+    if (op == WS_OP_GRIDDEP && n == 4 && !memcmp(s, "wait", 4)) { in->subop = WS_GRIDDEP_WAIT; return A_GRIDDEP; }
+    if (op == WS_OP_GRIDDEP && n == 17 && !memcmp(s, "launch_dependents", 17)) { in->subop = WS_GRIDDEP_LAUNCH; return A_GRIDDEP; }
+    if (op == WS_OP_MBARRIER) {
+        static const char *const ops[] = {"", "init", "arrive", "arrive_drop", "test_wait", "try_wait", "pending_count",
+                                          "inval"};
+        for (int f = WS_MBAR_INIT; f <= WS_MBAR_INVAL; f++)
+            if (strlen(ops[f]) == n && !memcmp(s, ops[f], n)) {
+                if (in->subop) return err_at(p, t, "more than one mbarrier operation"), -2;
+                in->subop = (uint8_t)f;
+                return A_MBAR;
+            }
+        if (n == 6 && !memcmp(s, "parity", 6)) { in->boolop = WS_MBAR_PARITY; return A_MBAR; }
+        if ((n == 6 && !memcmp(s, "shared", 6)) || (n == 11 && !memcmp(s, "shared::cta", 11))) {
+            in->space = WS_SP_SHARED;
+            return A_SPACE;
+        }
+        if ((n == 9 && !memcmp(s, "expect_tx", 9)) || (n == 11 && !memcmp(s, "complete_tx", 11)) ||
+            (n == 15 && !memcmp(s, "shared::cluster", 15)))
+            return err_at(p, t, "'mbarrier%.*s' is not supported (the transaction-count and cluster forms go with sm_90 "
+                          "bulk copies; supported: mbarrier.init/.arrive/.arrive_drop/.test_wait/.try_wait{.parity}/"
+                          ".pending_count/.inval on .shared)", TK(t)), -2;
+    }
+    if (op == WS_OP_CREATEPOLICY) {
+        if (n == 10 && !memcmp(s, "fractional", 10)) return A_GRIDDEP;
+        if (n == 5 && !memcmp(s, "range", 5)) { in->subop = 2; return A_GRIDDEP; }
+        if (n == 6 && !memcmp(s, "global", 6)) return A_CACHE;
+        if (n == 2 && !memcmp(s, "L2", 2)) return A_CACHE;   /* .cvt.L2 */
+        if (n == 3 && !memcmp(s, "cvt", 3)) { in->subop = 1; return A_GRIDDEP; }
+    }
     if (op == WS_OP_CVT_PACK && !in->subop && (x = ws_name_index(pack_names, 9, s, n)) > 0) {
         in->subop = (uint8_t)x;
         return A_PACK;
@@ -968,7 +1006,10 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         if (n == 2 && !memcmp(s, cacheops[i], 2)) return A_CACHE;
     if (op == WS_OP_PREFETCH && n == 2 && (!memcmp(s, "L1", 2) || !memcmp(s, "L2", 2))) return A_CACHE;
     if (n > 4 && (!memcmp(s, "L1::", 4) || !memcmp(s, "L2::", 4))) {
-        if (n == 14 && !memcmp(s, "L2::cache_hint", 14)) return -1;
+        if (n == 14 && !memcmp(s, "L2::cache_hint", 14)) {
+            if (op != WS_OP_LD && op != WS_OP_LDU && op != WS_OP_ST) return -1;
+            in->mods |= WS_MOD_CACHE_HINT;   /* the policy operand follows: accepted, ignored */
+        }
         return A_CACHE;
     }
     if (n == 2 && s[0] == 'v' && (s[1] == '2' || s[1] == '4')) { in->vec = (uint8_t)(s[1] - '0'); return A_VEC; }
@@ -1004,7 +1045,7 @@ typedef struct raw {
     int64_t off;
 } raw;
 
-static const char *const other_sregs[] = {"%envreg", "%pm", "%globaltimer", "%total_smem_size", "%dynamic_smem_size",
+static const char *const other_sregs[] = {"%envreg", "%pm", "%total_smem_size", "%dynamic_smem_size",
                                          "%aggr_smem_size", "%reserved_smem", "%current_graph_exec", "%clusterid",
                                          "%nclusterid", "%cluster", "%is_explicit_cluster", "%nctarank", "%ctarank"};
 
@@ -1217,7 +1258,9 @@ static int src_class(const ws_inst *in, int j, int nsrc)
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_PREFETCH: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX:
         return j == 0 ? C_ADDR : C_VAL;
     case WS_OP_CP_ASYNC: return in->subop == WS_CPA_COPY && j < 2 ? C_ADDR : C_VAL;
-    case WS_OP_ST: return j == 0 ? C_ADDR : C_VALVEC;
+    case WS_OP_MBARRIER: return j == 0 && in->subop != WS_MBAR_PENDING_COUNT ? C_ADDR : C_VAL;
+    case WS_OP_ST: return j == 0 ? C_ADDR : j == 2 ? C_VAL : C_VALVEC;
+    case WS_OP_CREATEPOLICY: return in->subop == 2 && j == 0 ? C_ADDR : C_VAL;   /* .range [a], ... */
     case WS_OP_BRA: return C_LABEL;
     case WS_OP_BRX: return j == 0 ? C_VAL : C_BRXLIST;
     case WS_OP_SELP: case WS_OP_SETP: case WS_OP_SET: return j == 2 ? C_PRED : C_VAL;
@@ -1248,6 +1291,11 @@ ws_type ws_ptx_src_type(const ws_inst *in, int j)
         if (j < 2) return (ws_type)(j ? in->type2 : in->type);
         return in->type == WS_TY_U32 && in->type2 == WS_TY_U32 ? WS_TY_U32 : WS_TY_S32;
     case WS_OP_FNS: return j == 2 ? WS_TY_S32 : WS_TY_B32;
+    case WS_OP_MBARRIER:   /* count: u32; state: b64; phaseParity: u32 */
+        return in->subop == WS_MBAR_INIT || in->subop == WS_MBAR_ARRIVE || in->subop == WS_MBAR_ARRIVE_DROP ||
+               (j == 1 && in->boolop == WS_MBAR_PARITY) || j == 2 ? WS_TY_U32 : WS_TY_B64;
+    case WS_OP_CREATEPOLICY:   /* fractional: the f32 fraction; range: sizes; cvt: the b64 access property */
+        return in->subop == 0 ? WS_TY_F32 : in->subop == 2 && j >= 1 ? WS_TY_U32 : WS_TY_B64;
     case WS_OP_CVT_PACK: return j == 2 ? WS_TY_B32 : WS_TY_S32;
     default:
         if (in->op >= WS_OP_VADD2 && in->op <= WS_OP_VMAX4)
@@ -1266,7 +1314,7 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     case WS_OP_CLZ: case WS_OP_BREV: case WS_OP_BFIND: case WS_OP_RCP: case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_EX2:
     case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS: case WS_OP_TANH: case WS_OP_CVTA: case WS_OP_TESTP:
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_LDMATRIX:
-        *smin = *smax = 1; break;
+        *smin = *smax = (in->mods & WS_MOD_CACHE_HINT) ? 2 : 1; break;
     case WS_OP_MAD: case WS_OP_MADC: case WS_OP_MAD24: case WS_OP_SAD: case WS_OP_FMA: case WS_OP_SHF:
     case WS_OP_PRMT: case WS_OP_BFE: case WS_OP_SELP: case WS_OP_SLCT:
         *smin = *smax = 3; break;
@@ -1279,7 +1327,22 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     case WS_OP_CVT:   /* cvt.rn.f16x2.f32 d, a, b (PTX ISA 9.7.9.21) */
         *smin = *smax = in->type == WS_TY_F16X2 || in->type == WS_TY_BF16X2 ? 2 : 1; break;
     case WS_OP_SETP: case WS_OP_SET: *smin = *smax = in->boolop ? 3 : 2; break;
-    case WS_OP_ST: case WS_OP_RED: *nd = 0; break;
+    case WS_OP_ST: case WS_OP_RED:
+        *nd = 0;
+        if (in->mods & WS_MOD_CACHE_HINT) *smin = *smax = 3;
+        break;
+    case WS_OP_ELECT: *smin = *smax = 1; break;          /* d|p, membermask */
+    case WS_OP_MBARRIER:
+        switch (in->subop) {
+        case WS_MBAR_INIT: *nd = 0; *smin = *smax = 2; break;                  /* [a], count */
+        case WS_MBAR_INVAL: *nd = 0; *smin = *smax = 1; break;                 /* [a] */
+        case WS_MBAR_ARRIVE: case WS_MBAR_ARRIVE_DROP: *smin = 1; *smax = 2; break;   /* state, [a]{, count} */
+        case WS_MBAR_PENDING_COUNT: *smin = *smax = 1; break;                  /* count, state */
+        default: *smin = 2; *smax = 3; break;                                  /* p, [a], state{, hint} */
+        }
+        break;
+    case WS_OP_GRIDDEP: *nd = 0; *smin = *smax = 0; break;
+    case WS_OP_CREATEPOLICY: *smin = 0; *smax = 3; break; /* fractional [fraction]; range a, size, size; cvt a */
     case WS_OP_ATOM: *smin = *smax = in->subop == WS_ATOM_CAS ? 3 : 2; break;
     case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
         *nd = 0; *smin = *smax = 0; break;
@@ -1372,8 +1435,10 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
             o->reg = r->reg;
             in->ndst++;
         } else if (r->kind == R_PAIR) {
-            if (in->op != WS_OP_SETP && in->op != WS_OP_SHFL && !(in->op == WS_OP_MATCH && in->subop == WS_MATCH_ALL))
-                return err_at(p, t, "'%s' has no second destination ('a|b' is for setp, shfl.sync and match.all.sync)", mn);
+            if (in->op != WS_OP_SETP && in->op != WS_OP_SHFL && in->op != WS_OP_ELECT &&
+                !(in->op == WS_OP_MATCH && in->subop == WS_MATCH_ALL))
+                return err_at(p, t, "'%s' has no second destination ('a|b' is for setp, shfl.sync, match.all.sync and "
+                              "elect.sync)", mn);
             o->kind = WS_OK_REG;
             o->reg = r->reg;
             in->dst[1].kind = WS_OK_REG;
@@ -1387,11 +1452,16 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
             o->nvec = r->nvec;
             memcpy(o->vec, r->vec, sizeof o->vec);
             in->ndst++;
+        } else if (in->op == WS_OP_MBARRIER && r->kind == R_NAME && tok_eq(t, "_")) {
+            o->kind = WS_OK_REG;   /* mbarrier.arrive _, [a]: no state */
+            o->reg = WS_NO_REG;
+            in->ndst++;
         } else {
             return err_at(p, t, "destination of '%s' must be a register, got '%.*s'", mn, TK(t));
         }
     }
-    if (in->op == WS_OP_SETP || in->op == WS_OP_TESTP || (in->op == WS_OP_VOTE && in->subop != WS_VOTE_BALLOT))
+    if (in->op == WS_OP_SETP || in->op == WS_OP_TESTP || (in->op == WS_OP_VOTE && in->subop != WS_VOTE_BALLOT) ||
+        (in->op == WS_OP_MBARRIER && (in->subop == WS_MBAR_TEST_WAIT || in->subop == WS_MBAR_TRY_WAIT)))
         for (int j = 0; j < in->ndst; j++)
             if (check_pred(p, in->dst[j].reg, &p->t[ops[0].tok], "the destination")) return -1;
     in->nsrc = 0;
@@ -1870,6 +1940,11 @@ static int parse_inst(P *p)
     in->type2 = (uint8_t)ms.types[1];
     if (is_simd_video(op)) in->subop = (uint8_t)ms.types[2];
     if (op == WS_OP_MMA && check_mma_form(p, in, &ms, optok)) return -1;
+    if (op == WS_OP_MBARRIER && (!in->subop || in->type != WS_TY_B64 ||
+                                 (in->boolop && in->subop != WS_MBAR_TEST_WAIT && in->subop != WS_MBAR_TRY_WAIT)))
+        return err_at(p, optok, "'mbarrier' needs an operation and .b64 (supported: mbarrier.init/.arrive/.arrive_drop/"
+                      ".test_wait/.try_wait{.parity}/.pending_count/.inval{.shared}.b64)");
+    if (op == WS_OP_GRIDDEP && !in->subop) return err_at(p, optok, "'griddepcontrol' needs .wait or .launch_dependents");
     if (op == WS_OP_CP_ASYNC && !in->subop)
         return err_at(p, optok, "'cp.async' needs .ca/.cg (a copy), .commit_group, .wait_group or .wait_all");
     if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_COPY && in->space != WS_SP_SHARED)
@@ -1882,7 +1957,7 @@ static int parse_inst(P *p)
     if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");
     if ((op == WS_OP_ATOM || op == WS_OP_RED) && !in->subop) return err_at(p, optok, "'%s' needs an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)", mn);
     /* vote without .sync is the legacy (sm_6x) form: over the active lanes, no membermask */
-    if ((op == WS_OP_SHFL || op == WS_OP_MATCH || op == WS_OP_REDUX) && !ms.sync)
+    if ((op == WS_OP_SHFL || op == WS_OP_MATCH || op == WS_OP_REDUX || op == WS_OP_ELECT) && !ms.sync)
         return err_at(p, optok, "'%s' needs .sync (the non-.sync forms are not supported)", mn);
     if (op == WS_OP_BAR_WARP && !ms.sync) return err_at(p, optok, "'bar.warp' needs .sync");
     if (op == WS_OP_SHFL && !in->subop) return err_at(p, optok, "'shfl.sync' needs a mode (.up .down .bfly .idx)");

@@ -73,7 +73,7 @@ static int reads_clock(const ws_inst *in)
 {
     for (unsigned j = 0; j < in->nsrc && j < WS_MAX_SRC; j++)
         if (in->src[j].kind == WS_OK_SREG &&
-            (in->src[j].sreg == WS_SR_CLOCK || in->src[j].sreg == WS_SR_CLOCK64))
+            (in->src[j].sreg == WS_SR_CLOCK || in->src[j].sreg == WS_SR_CLOCK64 || in->src[j].sreg >= WS_SR_GLOBALTIMER))
             return 1;
     return 0;
 }
@@ -94,6 +94,7 @@ static memkind mem_kind(const ws_inst *in)
     case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_MEMBAR: case WS_OP_FENCE:
     case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_BAR_WARP: case WS_OP_SHFL: case WS_OP_VOTE:
     case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_ACTIVEMASK: case WS_OP_NANOSLEEP: case WS_OP_CP_ASYNC:
+    case WS_OP_ELECT: case WS_OP_GRIDDEP: case WS_OP_MBARRIER:
         return MEM_ORDERED;
     default:
         return reads_clock(in) ? MEM_ORDERED : MEM_NONE;

@@ -125,6 +125,7 @@ static const char *const sreg_names[WS_SR_COUNT] = {
     "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z",
     "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock", "%clock64",
     "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge", "WARP_SZ",
+    "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
 };
 const char *ws_sreg_name(ws_sreg s) { return (unsigned)s < WS_SR_COUNT ? sreg_names[s] : "%?"; }
 
