@@ -23,7 +23,7 @@ for y in "$K"/*.yaml; do
     fi
   done
 done
-[ "$n" -ge 2 ] || bad "only $n half workloads"
+[ "$n" -ge 3 ] || bad "only $n half workloads"
 
 # outside the subset: refused at load with file:line:col, the token and what is supported
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

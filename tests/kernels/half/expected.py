@@ -322,7 +322,8 @@ def yaml_harith(name='harith', arch='sm_80'):
         ''])
 
 
-MODELS = {'harith': yaml_harith, 'harith_sm90': lambda: yaml_harith('harith_sm90', 'sm_90')}
+MODELS = {'harith': yaml_harith, 'harith_sm86': lambda: yaml_harith('harith_sm86', 'sm_86'),
+          'harith_sm90': lambda: yaml_harith('harith_sm90', 'sm_90')}
 
 if __name__ == '__main__':
     import os
