@@ -86,8 +86,10 @@ for name in $names; do
         # shellcheck disable=SC2086
         (cd "$kdir" && "$NVCC" -arch="$ARCH" -O3 -cubin -Xptxas -v $flags "$name.cu" \
             -o "$tmp/$name.cubin") > "$tmp/$name.log" 2>&1 || { cat "$tmp/$name.log" >&2; exit 1; }
-        # the committed PTX must assemble on its own
-        "$PTXAS" -arch="$ARCH" "$tmp/$name.ptx" -o /dev/null
+        # the committed PTX must assemble on its own (for the architecture its flags name, if any:
+        # the tensor-core kernels need -arch=sm_80; nvcc takes the last -arch given)
+        parch=$(sed -nE 's/.*-arch=(sm_[0-9a-z]+).*/\1/p' <<<"$flags")
+        "$PTXAS" -arch="${parch:-$ARCH}" "$tmp/$name.ptx" -o /dev/null
         mv "$tmp/$name.ptx" "$ptx"
     fi
     echo "$name $(regs_of "$tmp/$name.log")" >> "$tmp/regs.txt"

@@ -181,6 +181,11 @@ const ws_operand *ws_warp_membermask(const ws_inst *in);
  * "executed <op>.sync with the same qualifiers and same membermask value". */
 int ws_warp_same_kind(const ws_inst *a, const ws_inst *b);
 
+/* 1 for the .aligned warp-wide instructions without a membermask (mma, ldmatrix):
+ * every lane of the 32-lane group executes them together, at the same instruction
+ * (the reference run meets them like a .sync operation over the whole group). */
+int ws_warp_aligned(const ws_inst *in);
+
 /* One instruction of a rendezvous: the lanes `active` run `in` at `pc`;
  * `executed` is set to active & guard. */
 typedef struct ws_warp_part {

@@ -165,8 +165,8 @@ int ws_yield_points(const ws_kernel *k, int yield_policy, uint8_t *out);
  *    targets, brx tables and reconvergence points are unchanged (the CFG and
  *    the uniformity flags are rebuilt from the new order all the same). A
  *    block's terminating bra / brx / exit / ret / trap stays last; an ADD /
- *    WAIT / YIELD pseudo-instruction stays in place and nothing moves across
- *    it. Instructions move with their line, column, rd/wr lists and unit.
+ *    WAIT / YIELD pseudo-instruction, and a cp.async.wait_group / wait_all,
+ *    stays in place and nothing moves across it. Instructions move with their line, column, rd/wr lists and unit.
  *  - Dependences kept: RAW, WAR and WAW on every register (predicates and
  *    guards included); the carry flag: every add.cc/sub.cc/mad.cc and
  *    addc/subc/madc keeps its order relative to the others; memory: ld / ldu

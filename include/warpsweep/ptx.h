@@ -20,12 +20,12 @@ typedef enum ws_opcode {
     WS_OP_COUNT
 } ws_opcode;
 
-/* Units: the first five are isa.def's column (ALU is resolved by type);
- * ws_inst.unit holds the execution unit the decoder resolved: INT, FP32,
- * FP64, SFU, MEM (LD/ST), CTRL (branch) or SYNC. */
+/* Units: the first five and TENSOR are isa.def's column (ALU is resolved by
+ * type); ws_inst.unit holds the execution unit the decoder resolved: INT,
+ * FP32, FP64, SFU, TENSOR (mma), MEM (LD/ST), CTRL (branch) or SYNC. */
 typedef enum ws_unit {
     WS_UNIT_ALU, WS_UNIT_SFU, WS_UNIT_MEM, WS_UNIT_CTRL, WS_UNIT_SYNC,
-    WS_UNIT_INT, WS_UNIT_FP32, WS_UNIT_FP64,
+    WS_UNIT_INT, WS_UNIT_FP32, WS_UNIT_FP64, WS_UNIT_TENSOR,
     WS_NUNITS
 } ws_unit;
 
@@ -47,12 +47,16 @@ typedef enum ws_type {
     WS_TY_U8, WS_TY_U16, WS_TY_U32, WS_TY_U64,
     WS_TY_S8, WS_TY_S16, WS_TY_S32, WS_TY_S64,
     WS_TY_F16, WS_TY_F32, WS_TY_F64,
+    /* half precision (PTX ISA 5.2.1, 9.7.4): bfloat16 and the packed pairs, element 0 in
+     * bits 15:0 and element 1 in bits 31:16 (see include/warpsweep/half.h) */
+    WS_TY_BF16, WS_TY_F16X2, WS_TY_BF16X2,
     WS_TY_COUNT
 } ws_type;
 
 int ws_type_bits(ws_type t);        /* 1 for pred, 8..64 */
 int ws_type_is_signed(ws_type t);   /* sN */
-int ws_type_is_float(ws_type t);    /* fN */
+int ws_type_is_float(ws_type t);    /* fN, bf16, f16x2, bf16x2 */
+int ws_type_is_half(ws_type t);     /* f16, bf16, f16x2, bf16x2 */
 const char *ws_type_name(ws_type t);/* "u32" ... */
 ws_type ws_type_from_name(const char *s, size_t n); /* WS_TY_NONE if unknown */
 
@@ -96,6 +100,21 @@ enum { WS_BMODE_CLAMP = 1, WS_BMODE_WRAP };
 enum { WS_PACK_U2 = 1, WS_PACK_S2, WS_PACK_U4, WS_PACK_S4, WS_PACK_U8, WS_PACK_S8, WS_PACK_U16, WS_PACK_S16 };
 /* SIMD video vop2/vop4 (PTX ISA 9.7.16.2): in->type = .dtype, in->type2 = .atype,
  * in->subop = .btype (a ws_type); WS_MOD_ADD selects the secondary accumulate */
+/* mma.sync.aligned (PTX ISA 9.7.14.5): ws_inst.subop = the form (shape and operand family),
+ * type = .dtype, type2 = .atype, cmp = .btype, boolop = .ctype (tf32 operands: .b32) */
+enum { WS_MMA_M16N8K16_F16 = 1, WS_MMA_M16N8K8_F16, WS_MMA_M16N8K8_TF32, WS_MMA_M16N8K32_I8,
+       WS_MMA_M16N8K16_I8, WS_MMA_M8N8K4_F64, WS_NMMA };
+/* ldmatrix.sync.aligned.m8n8 (PTX ISA 9.7.9.26): ws_inst.subop = the matrix count (1, 2, 4)
+ * | WS_LDM_TRANS */
+#define WS_LDM_TRANS 8u
+/* cp.async (PTX ISA 9.7.9.25): ws_inst.subop; .cg is WS_MOD_NONCOHERENT-free: in->rnd unused,
+ * the copy's cache operator is in ws_inst.boolop (1 .ca, 2 .cg) */
+enum { WS_CPA_COPY = 1, WS_CPA_COMMIT, WS_CPA_WAIT, WS_CPA_WAIT_ALL };
+/* mbarrier (PTX ISA 9.7.13.15): ws_inst.subop; WS_MBAR_PARITY in ws_inst.boolop for the .parity waits */
+enum { WS_MBAR_INIT = 1, WS_MBAR_ARRIVE, WS_MBAR_ARRIVE_DROP, WS_MBAR_TEST_WAIT, WS_MBAR_TRY_WAIT,
+       WS_MBAR_PENDING_COUNT, WS_MBAR_INVAL };
+#define WS_MBAR_PARITY 1
+enum { WS_GRIDDEP_WAIT = 1, WS_GRIDDEP_LAUNCH };
 enum { WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUMBER,
        WS_TESTP_NORMAL, WS_TESTP_SUBNORMAL };
 
@@ -119,6 +138,9 @@ enum { WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUM
 #define WS_MOD_SHIFTAMT (1u << 16)  /* bfe/bfi etc. spare */
 #define WS_MOD_NONCOHERENT (1u << 17) /* ld.global.nc */
 #define WS_MOD_ADD      (1u << 18)  /* video vop2/vop4 .add: secondary accumulate */
+#define WS_MOD_RELU     (1u << 19)  /* half fma/min/max/cvt .relu: negative results -> +0 */
+#define WS_MOD_NAN      (1u << 20)  /* half min/max .NaN: a NaN operand gives the canonical NaN */
+#define WS_MOD_CACHE_HINT (1u << 21) /* ld/st .L2::cache_hint: one more source, the policy (ignored) */
 
 /* ---- special registers ---- */
 typedef enum ws_sreg {
@@ -131,6 +153,7 @@ typedef enum ws_sreg {
     WS_SR_LANEMASK_EQ, WS_SR_LANEMASK_LT, WS_SR_LANEMASK_LE,
     WS_SR_LANEMASK_GT, WS_SR_LANEMASK_GE,
     WS_SR_WARP_SZ,        /* the WARP_SZ constant (warpSize): min(warp_size, 32), see exec.h */
+    WS_SR_GLOBALTIMER, WS_SR_GLOBALTIMER_LO, WS_SR_GLOBALTIMER_HI,   /* ns: here 1 per core cycle */
     WS_SR_COUNT
 } ws_sreg;
 const char *ws_sreg_name(ws_sreg s);     /* "%tid.x" */

@@ -14,12 +14,14 @@ const uint8_t ws_ty_bits[WS_TY_COUNT] = {
     [WS_TY_U8] = 8, [WS_TY_U16] = 16, [WS_TY_U32] = 32, [WS_TY_U64] = 64,
     [WS_TY_S8] = 8, [WS_TY_S16] = 16, [WS_TY_S32] = 32, [WS_TY_S64] = 64,
     [WS_TY_F16] = 16, [WS_TY_F32] = 32, [WS_TY_F64] = 64,
+    [WS_TY_BF16] = 16, [WS_TY_F16X2] = 32, [WS_TY_BF16X2] = 32,
 };
 const uint8_t ws_ty_signed[WS_TY_COUNT] = {
     [WS_TY_S8] = 1, [WS_TY_S16] = 1, [WS_TY_S32] = 1, [WS_TY_S64] = 1,
 };
 const uint8_t ws_ty_float[WS_TY_COUNT] = {
     [WS_TY_F16] = 1, [WS_TY_F32] = 1, [WS_TY_F64] = 1,
+    [WS_TY_BF16] = 1, [WS_TY_F16X2] = 1, [WS_TY_BF16X2] = 1,
 };
 
 static const uint64_t ws_zero_col[1] = { 0 };
@@ -59,6 +61,11 @@ static uint64_t sreg_value(const ws_xctx *x, unsigned s, unsigned l)
     case WS_SR_GRIDID: return 0;
     case WS_SR_CLOCK: return (uint32_t)x->env->clock;
     case WS_SR_CLOCK64: return x->env->clock;
+    /* %globaltimer counts nanoseconds (PTX ISA 10.21); the model has no wall clock: one per
+     * cycle, which only the backoff loops of cuda::barrier read */
+    case WS_SR_GLOBALTIMER: return x->env->clock;
+    case WS_SR_GLOBALTIMER_LO: return (uint32_t)x->env->clock;
+    case WS_SR_GLOBALTIMER_HI: return (uint32_t)(x->env->clock >> 32);
     case WS_SR_LANEMASK_EQ: return 1ull << lane;
     case WS_SR_LANEMASK_LT: return (1ull << lane) - 1;
     case WS_SR_LANEMASK_LE: return (2ull << lane) - 1;
@@ -182,15 +189,26 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
         return exec ? ws_exec_cmp(&x) : WS_EXEC_OK;
     case WS_OP_CVT:
         return exec ? ws_exec_cvt(&x) : WS_EXEC_OK;
-    case WS_OP_CVTA: case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
+    case WS_OP_CVTA: case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX:
+    case WS_OP_CP_ASYNC: case WS_OP_MBARRIER:
         return exec ? ws_exec_mem(&x) : WS_EXEC_OK;
-    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_ACTIVEMASK:
+    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_ACTIVEMASK: case WS_OP_ELECT:
         return exec ? ws_exec_warp(&x) : WS_EXEC_OK;
+    case WS_OP_CREATEPOLICY: {   /* an opaque policy: .cvt passes the CUDA access property through, else 0 */
+        uint64_t *d = ws_dst(&x, &in->dst[0]);
+        ws_src a = ws_opnd(&x, &in->src[0], 0);
+        LANE_LOOP(exec) { unsigned l = LANE; d[l] = in->subop == 1 ? SV(a, l) : 0; }
+        return WS_EXEC_OK;
+    }
+    case WS_OP_GRIDDEP:   /* griddepcontrol.wait / .launch_dependents: one kernel at a time, nothing to wait for */
+        return WS_EXEC_OK;
     case WS_OP_DP4A: case WS_OP_DP2A: case WS_OP_FNS: case WS_OP_BMSK: case WS_OP_SZEXT: case WS_OP_LOP3:
     case WS_OP_CVT_PACK: case WS_OP_VADD2: case WS_OP_VSUB2: case WS_OP_VAVRG2: case WS_OP_VABSDIFF2:
     case WS_OP_VMIN2: case WS_OP_VMAX2: case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4:
     case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
         return exec ? ws_exec_simd(&x) : WS_EXEC_OK;
+    case WS_OP_MMA:
+        return exec ? ws_exec_mma(&x) : WS_EXEC_OK;
     case WS_OP_BRA:
         eff->taken = exec;
         return WS_EXEC_OK;

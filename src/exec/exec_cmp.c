@@ -4,6 +4,10 @@
  * .uN/.bN (lo/ls/hi/hs always unsigned); float comparisons are ordered
  * (false when either operand is NaN) or unordered (*u: true when either is
  * NaN); num/nan test for NaN.
+ * Half types compare their exact values; the packed .f16x2/.bf16x2 compare
+ * element-wise (PTX ISA 9.7.4.6-7): setp writes the low elements' result to p
+ * and the high elements' to q, set writes each element's 1.0 (or all ones for
+ * an integer destination) or 0 into the same half of d.
  */
 #include <math.h>
 #include "exec_internal.h"
@@ -66,12 +70,18 @@ static inline int boolop(unsigned op, int t, int c)
     }
 }
 
-/* Compares a and b of lane l as type t into 0/1 for every executed lane. */
-static void compare(ws_xctx *x, ws_src a, ws_src b, unsigned t, uint8_t *out)
+/* Compares a and b of lane l as type t into 0/1 for every executed lane
+ * (a packed half type: element e). */
+static void compare(ws_xctx *x, ws_src a, ws_src b, unsigned t, uint8_t *out, unsigned e)
 {
     const unsigned cmp = x->in->cmp;
     const int ftz = (x->in->mods & WS_MOD_FTZ) != 0;
-    if (t == WS_TY_F32) {
+    if (ws_ty_half(t)) {
+        LANE_LOOP(x->exec) {
+            unsigned l = LANE;
+            out[l] = (uint8_t)cmp_flt(ws_half_value(SV(a, l), t, e, ftz), ws_half_value(SV(b, l), t, e, ftz), cmp);
+        }
+    } else if (t == WS_TY_F32) {
         LANE_LOOP(x->exec) { unsigned l = LANE; out[l] = (uint8_t)cmp_flt(ws_in32(SV(a, l), ftz), ws_in32(SV(b, l), ftz), cmp); }
     } else if (t == WS_TY_F64) {
         LANE_LOOP(x->exec) { unsigned l = LANE; out[l] = (uint8_t)cmp_flt(ws_in64(SV(a, l), ftz), ws_in64(SV(b, l), ftz), cmp); }
@@ -92,12 +102,21 @@ int ws_exec_cmp(ws_xctx *x)
 
     switch (in->op) {
     case WS_OP_SETP: {
-        if (in->type == WS_TY_F16)
-            return ws_xfault(x, (unsigned)__builtin_ctzll(E), "setp.f16 not supported");
-        compare(x, a, b, in->type, t);
+        compare(x, a, b, in->type, t, 0);
         unsigned op = in->boolop;
         int hasq = in->dst[1].kind == WS_OK_REG && in->dst[1].reg != WS_NO_REG;
         uint64_t *q = ws_dst(x, &in->dst[1]);
+        if (ws_ty_pair(in->type)) {   /* p: the low elements, q: the high elements */
+            uint8_t th[WS_MAX_WARP_SIZE];
+            compare(x, a, b, in->type, th, 1);
+            LANE_LOOP(E) {
+                unsigned l = LANE;
+                int cv = op ? (SV(c, l) != 0) : 0;
+                d[l] = (uint64_t)boolop(op, t[l], cv);
+                if (hasq) q[l] = (uint64_t)boolop(op, th[l], cv);
+            }
+            break;
+        }
         LANE_LOOP(E) {
             unsigned l = LANE;
             int cv = op ? (SV(c, l) != 0) : 0;
@@ -109,9 +128,22 @@ int ws_exec_cmp(ws_xctx *x)
     }
     case WS_OP_SET: {
         unsigned st = in->type2 ? in->type2 : in->type;
-        compare(x, a, b, st, t);
+        compare(x, a, b, st, t, 0);
         unsigned op = in->boolop;
-        uint64_t one = in->type == WS_TY_F32 ? 0x3f800000u : ws_ty_mask(in->type);
+        unsigned dt = in->type;
+        uint64_t one = dt == WS_TY_F32 ? 0x3f800000u : dt == WS_TY_F16 || dt == WS_TY_F16X2 ? 0x3c00u
+                     : dt == WS_TY_BF16 || dt == WS_TY_BF16X2 ? 0x3f80u : ws_ty_mask(dt);
+        if (ws_ty_pair(st)) {   /* each element's result in its half of d */
+            uint8_t th[WS_MAX_WARP_SIZE];
+            compare(x, a, b, st, th, 1);
+            if (!ws_ty_pair(dt)) one = 0xffffu;   /* .u32/.s32: all ones per half */
+            LANE_LOOP(E) {
+                unsigned l = LANE;
+                int cv = op ? (SV(c, l) != 0) : 0;
+                d[l] = (boolop(op, t[l], cv) ? one : 0) | (boolop(op, th[l], cv) ? one << 16 : 0);
+            }
+            break;
+        }
         LANE_LOOP(E) {
             unsigned l = LANE;
             int cv = op ? (SV(c, l) != 0) : 0;

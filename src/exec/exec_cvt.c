@@ -12,10 +12,20 @@
  *    arithmetic.
  * A signed destination narrower than its register is sign-extended to the
  * register's declared size.
+ *
+ * Half types (.f16 .bf16, PTX ISA 9.7.9.21): into a half, the exact source
+ * value (an integer above 2^53 rounded to odd) is rounded once with .rn (the
+ * default) .rz .rm .rp -- round-to-nearest-even is bit-exact -- or, half to
+ * half, to an integral value with .rni .rzi .rmi .rpi; .sat clamps to [0, 1],
+ * .relu negative results to +0, NaN becomes the canonical 0x7fff. Out of a
+ * half, the value is exact in f32/f64 and rounded as any float for integers.
+ * cvt.rn{.relu}.f16x2.f32 / .bf16x2.f32 d, a, b puts cvt(a) in the upper half
+ * of d and cvt(b) in the lower half.
  */
 #pragma GCC optimize("rounding-math")
 #include <math.h>
 #include "exec_internal.h"
+#include "warpsweep/half.h"
 
 static inline double round_int(double v, unsigned rnd)
 {
@@ -45,6 +55,65 @@ static inline uint64_t f2i(double r, unsigned dt)
     }
 }
 
+/* the source value of lane l as a double: exact, or rounded to odd for a 64-bit integer */
+static inline double cvt_source(uint64_t v, unsigned st, int ftz)
+{
+    if (ws_ty_half(st)) return ws_half_value(v, st, 0, 0);
+    if (st == WS_TY_F32) return (double)ws_in32(v, ftz);
+    if (st == WS_TY_F64) return ws_in64(v, ftz);
+    if (ws_ty_signed[st]) {
+        int64_t s = (int64_t)ws_ext(v, st);
+        return ws_int_odd(s < 0 ? 0 - (uint64_t)s : (uint64_t)s, s < 0);
+    }
+    return ws_int_odd(ws_ext(v, st), 0);
+}
+
+static inline uint64_t to_half(double f, unsigned dt, unsigned rnd, int sat, int relu)
+{
+    int bf = dt == WS_TY_BF16 || dt == WS_TY_BF16X2;
+    if (isnan(f)) return sat ? 0 : WS_F16_QNAN;
+    if (rnd >= WS_RND_RNI) f = round_int(f, rnd);
+    if (sat) { if (!(f > 0.0)) f = 0.0; else if (f > 1.0) f = 1.0; }
+    if (relu && f < 0.0) f = 0.0;
+    return ws_half_round(f, bf, rnd >= WS_RND_RNI ? WS_RND_RN : rnd);
+}
+
+static int cvt_half(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    const unsigned dt = in->type, st = in->type2 ? in->type2 : in->type;
+    const int ftz = (in->mods & WS_MOD_FTZ) != 0, sat = (in->mods & WS_MOD_SAT) != 0;
+    const int relu = (in->mods & WS_MOD_RELU) != 0;
+    ws_src a = ws_opnd(x, &in->src[0], 0);
+    uint64_t *d = ws_dst(x, &in->dst[0]);
+    if (ws_ty_pair(dt)) {
+        ws_src b = ws_opnd(x, &in->src[1], 1);
+        LANE_LOOP(x->exec) {
+            unsigned l = LANE;
+            d[l] = to_half(cvt_source(SV(a, l), st, ftz), dt, in->rnd, sat, relu) << 16 |
+                   to_half(cvt_source(SV(b, l), st, ftz), dt, in->rnd, sat, relu);
+        }
+        return WS_EXEC_OK;
+    }
+    if (ws_ty_half(dt)) {
+        LANE_LOOP(x->exec) { unsigned l = LANE; d[l] = to_half(cvt_source(SV(a, l), st, ftz), dt, in->rnd, sat, relu); }
+        return WS_EXEC_OK;
+    }
+    /* out of a half: f32/f64 exactly, integers as from any float */
+    const unsigned dbits = ws_ty_bits[dt];
+    unsigned rbits = in->dst[0].kind == WS_OK_REG ? ws_reg_bits(x, in->dst[0].reg) : dbits;
+    int rext = !ws_ty_float[dt] && ws_ty_signed[dt] && rbits > dbits;
+    LANE_LOOP(x->exec) {
+        unsigned l = LANE;
+        double f = ws_half_value(SV(a, l), st, 0, 0);
+        if (dt == WS_TY_F32) { d[l] = ws_out32((float)f, ftz, sat); continue; }
+        if (dt == WS_TY_F64) { d[l] = ws_out64(f, ftz, sat); continue; }
+        uint64_t v = f2i(round_int(f, in->rnd), dt) & ws_mask_bits(dbits);
+        d[l] = rext ? (uint64_t)ws_sext(v, dbits) & ws_mask_bits(rbits) : v;
+    }
+    return WS_EXEC_OK;
+}
+
 int ws_exec_cvt(ws_xctx *x)
 {
     const ws_inst *in = x->in;
@@ -55,8 +124,7 @@ int ws_exec_cvt(ws_xctx *x)
     const uint64_t DM = ws_mask_bits(dbits);
     const int dfl = ws_ty_float[dt], sfl = ws_ty_float[st];
 
-    if (dt == WS_TY_F16 || st == WS_TY_F16)
-        return ws_xfault(x, (unsigned)__builtin_ctzll(E), "cvt with .f16 not supported");
+    if (ws_ty_half(dt) || ws_ty_half(st)) return cvt_half(x);
 
     ws_src a = ws_opnd(x, &in->src[0], 0);
     uint64_t *d = ws_dst(x, &in->dst[0]);

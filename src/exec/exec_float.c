@@ -186,8 +186,9 @@ int ws_exec_float(ws_xctx *x)
     switch (x->in->type) {
     case WS_TY_F32: return exec_f32(x);
     case WS_TY_F64: return exec_f64(x);
+    case WS_TY_F16: case WS_TY_BF16: case WS_TY_F16X2: case WS_TY_BF16X2: return ws_exec_half(x);
     default:
-        return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "%s: float type %u not supported (f32/f64 only)",
+        return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "%s: float type %u not supported (f16/bf16/f32/f64 and the packed halves)",
                          ws_opcode_name(x->in->op), x->in->type);
     }
 }

@@ -135,9 +135,20 @@ static inline uint64_t ws_out64(double r, int ftz, int sat)
     return u;
 }
 
+/* ---- half precision (exec_half.c) ---- */
+static inline int ws_ty_half(unsigned t)
+{
+    return t == WS_TY_F16 || t == WS_TY_BF16 || t == WS_TY_F16X2 || t == WS_TY_BF16X2;
+}
+static inline int ws_ty_pair(unsigned t) { return t == WS_TY_F16X2 || t == WS_TY_BF16X2; }
+uint64_t ws_half_atom_add(uint64_t old, uint64_t v, unsigned t);
+double ws_half_value(uint64_t v, unsigned t, unsigned e, int ftz);
+
 /* ---- families ---- */
 int ws_exec_int(ws_xctx *x);     /* integer, logic, mov */
 int ws_exec_float(ws_xctx *x);   /* float arithmetic, testp, copysign */
+int ws_exec_half(ws_xctx *x);    /* f16/bf16/f16x2/bf16x2 arithmetic */
+int ws_exec_mma(ws_xctx *x);     /* mma.sync.aligned (exec_tensor.c) */
 int ws_exec_cmp(ws_xctx *x);     /* setp, set, selp, slct */
 int ws_exec_cvt(ws_xctx *x);     /* cvt */
 int ws_exec_mem(ws_xctx *x);     /* ld, ldu, st, atom, red, cvta */

@@ -244,8 +244,9 @@ static int exec_atom(ws_xctx *x)
     unsigned E0 = (unsigned)__builtin_ctzll(x->exec);
     if (ao->kind != WS_OK_ADDR)
         return ws_xfault(x, E0, "%s without an address operand", op_name(in->op));
-    if (size != 4 && size != 8 && !(size == 2 && in->subop == WS_ATOM_CAS))   /* atom.cas.b16: sm_70+ */
-        return ws_xfault(x, E0, "%s.%u-bit not supported (32 or 64 bit; 16 bit: cas only)", op_name(in->op), bits);
+    if (size != 4 && size != 8 && !(size == 2 && (in->subop == WS_ATOM_CAS || ws_ty_half(t))))   /* atom.cas.b16: sm_70+ */
+        return ws_xfault(x, E0, "%s.%u-bit not supported (32 or 64 bit; 16 bit: cas and the half types only)",
+                         op_name(in->op), bits);
     if (in->space == WS_SP_PARAM || in->space == WS_SP_CONST)
         return ws_xfault(x, E0, "%s on %s space", op_name(in->op), space_name(in->space));
     const unsigned sub = in->subop;
@@ -261,7 +262,9 @@ static int exec_atom(ws_xctx *x)
         memcpy(&old, p, size);
         switch (sub) {
         case WS_ATOM_ADD:
-            if (t == WS_TY_F32) {
+            if (ws_ty_half(t)) {
+                nw = ws_half_atom_add(old, vb, t);   /* .noftz, element-wise for the packed types */
+            } else if (t == WS_TY_F32) {
                 float r = ftz32f(ws_f32(old)) + ftz32f(ws_f32(vb));
                 nw = ws_out32(r, ftz, 0);
             } else if (t == WS_TY_F64) {
@@ -302,6 +305,168 @@ static int exec_atom(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
+/* ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (PTX ISA 9.7.9.26): per 32-lane group,
+ * lanes 8m .. 8m + 7 give the addresses of the eight 16-byte rows of matrix m (m < N);
+ * lane l receives in register m the two b16 elements (row l / 4, columns 2 (l % 4) and
+ * 2 (l % 4) + 1) of matrix m, or with .trans those of (rows 2 (l % 4), 2 (l % 4) + 1,
+ * column l / 4), the lower column (row) in the lower half. .aligned: every lane of the
+ * group executes it. The effect: a shared load of 16 bytes by each address lane. */
+static int exec_ldmatrix(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    const unsigned nm = in->subop & 7, trans = (in->subop & WS_LDM_TRANS) != 0;
+    if (x->ws < 32) return ws_xfault(x, 0, "ldmatrix.sync.aligned needs 32-lane warps (warp_size is %u)", x->ws);
+    memctx mc = { x, NULL, WS_OP_LD, 16, 0 };
+    uint64_t provided = 0;
+    for (unsigned base = 0; base < x->ws; base += 32) {
+        uint32_t g = (uint32_t)(x->exec >> base);
+        if (!g) continue;
+        if (g != 0xffffffffu)
+            return ws_xfault(x, base + (unsigned)__builtin_ctzll(~(uint64_t)g & 0xffffffffull),
+                             "ldmatrix.sync.aligned executed by a partial warp (lanes 0x%08x of the 32-lane group at "
+                             "lane %u): every lane must execute it", g, base);
+        uint16_t M[4][8][8];
+        for (unsigned m = 0; m < nm; m++)
+            for (unsigned r = 0; r < 8; r++) {
+                unsigned l = base + 8 * m + r;
+                uint8_t *p;
+                if (resolve(&mc, l, in->space, addr_of(x, &in->src[0], l), &p)) return WS_EXEC_FAULT;
+                memcpy(M[m][r], p, 16);   /* little-endian b16 elements, as the host stores them */
+                provided |= 1ull << l;
+            }
+        for (unsigned m = 0; m < nm; m++) {
+            uint64_t *d = &x->w->regs[(uint64_t)in->dst[0].vec[m] * x->ws + base];
+            for (unsigned l = 0; l < 32; l++) {
+                unsigned g4 = l >> 2, c2 = 2 * (l & 3);
+                uint16_t lo = trans ? M[m][c2][g4] : M[m][g4][c2], hi = trans ? M[m][c2 + 1][g4] : M[m][g4][c2 + 1];
+                d[l] = (uint64_t)lo | (uint64_t)hi << 16;
+            }
+        }
+    }
+    ws_effect *eff = x->eff;
+    eff->mem_kind = 1;
+    eff->mem_bytes = 16;
+    eff->mem_mask = provided;
+    eff->mem_space = WS_SP_SHARED;
+    return WS_EXEC_OK;
+}
+
+/* cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size} (PTX ISA 9.7.9.25): copies
+ * src-size bytes (default cp-size) of global memory to shared memory and fills the rest of the
+ * cp-size bytes with zeros; src-size 0 reads nothing. Functionally the copy is done at issue,
+ * which is one of the executions the ISA allows (the data may land any time before the
+ * cp.async.wait_group that covers it; reading it earlier is undefined). The effect is the
+ * global read (the timing model sends it through the memory hierarchy, src/sim/core.c);
+ * commit_group / wait_group / wait_all have no functional effect. */
+static int exec_cp_async(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    if (in->subop != WS_CPA_COPY) return WS_EXEC_OK;
+    const unsigned cp = (unsigned)in->src[2].imm;
+    ws_src ss = in->nsrc >= 4 ? ws_opnd(x, &in->src[3], 3) : (ws_src){ (const uint64_t *)&in->src[2].imm, 0 };
+    ws_effect *eff = x->eff;
+    uint64_t reads = 0;
+    LANE_LOOP(x->exec) {
+        unsigned l = LANE;
+        uint64_t n = SV(ss, l) & 0xffffffffu;
+        if (n > cp) return ws_xfault(x, l, "cp.async src-size %llu exceeds the cp-size %u", (unsigned long long)n, cp);
+        uint64_t src = addr_of(x, &in->src[1], l);
+        if (src & (cp - 1))
+            return ws_xfault(x, l, "misaligned %u-byte cp.async source at address 0x%llx", cp, (unsigned long long)src);
+        uint8_t buf[16] = {0}, *d, *s0, *s1;
+        memctx md = { x, NULL, WS_OP_ST, cp, 1 };
+        if (resolve(&md, l, WS_SP_SHARED, addr_of(x, &in->src[0], l), &d)) return WS_EXEC_FAULT;
+        if (n) {   /* the first and the last source byte, in one region */
+            memctx ms = { x, NULL, WS_OP_LD, 1, 0 };
+            if (resolve(&ms, l, WS_SP_GLOBAL, src + n - 1, &s1) || resolve(&ms, l, WS_SP_GLOBAL, src, &s0))
+                return WS_EXEC_FAULT;
+            if (s1 != s0 + n - 1)
+                return ws_xfault(x, l, "cp.async source 0x%llx + %llu bytes crosses a buffer end", (unsigned long long)src,
+                                 (unsigned long long)n);
+            memcpy(buf, s0, n);
+            reads |= 1ull << l;
+        }
+        if (memcmp(d, buf, cp)) {
+            x->env->mem_changes++;
+            memcpy(d, buf, cp);
+        }
+        eff->mem_addr[l] = src;   /* the access the timing model charges: the global read */
+        eff->mem_lane_space[l] = WS_SP_GLOBAL;
+    }
+    eff->mem_kind = reads ? 1 : 0;
+    eff->mem_bytes = cp;
+    eff->mem_mask = reads;
+    eff->mem_space = reads ? WS_SP_GLOBAL : WS_SP_NONE;
+    return WS_EXEC_OK;
+}
+
+/* mbarrier (PTX ISA 9.7.13.15) on its 8-byte shared object, whose layout the ISA leaves opaque;
+ * here bits 0-19 hold the pending arrivals of the current phase, bits 20-39 the expected count,
+ * bit 63 the phase's parity. init sets both counts; arrive (count, default 1) lowers the
+ * pending count and, at zero, completes the phase: the parity flips and the pending count
+ * is reset to the expected one (arrive_drop also lowers the expected count). The state an
+ * arrive returns is the object's parity before the arrival with the pending count after it.
+ * test_wait/try_wait (state) are true once the phase of that state has completed (the
+ * object's parity differs), .parity (p) once the phase of parity p has; try_wait does not
+ * suspend (a time limit of zero, which the ISA allows). Lanes act one at a time in
+ * ascending order, as atomics do; the effect is a shared atomic (a load for the waits). */
+#define MBAR_COUNT 0xfffffull
+static int exec_mbarrier(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    const unsigned op = in->subop;
+    uint64_t *d = ws_dst(x, &in->dst[0]);
+    if (op == WS_MBAR_PENDING_COUNT) {
+        ws_src st = ws_opnd(x, &in->src[0], 0);
+        LANE_LOOP(x->exec) { unsigned l = LANE; d[l] = SV(st, l) & MBAR_COUNT; }
+        return WS_EXEC_OK;
+    }
+    ws_src b = ws_opnd(x, &in->src[1], 1);
+    const int has_b = in->nsrc >= 2;
+    memctx mc = { x, NULL, WS_OP_ATOM, 8, op != WS_MBAR_TEST_WAIT && op != WS_MBAR_TRY_WAIT };
+    LANE_LOOP(x->exec) {
+        unsigned l = LANE;
+        uint8_t *p;
+        if (resolve(&mc, l, in->space ? in->space : WS_SP_GENERIC, addr_of(x, &in->src[0], l), &p)) return WS_EXEC_FAULT;
+        uint64_t o, nw;
+        memcpy(&o, p, 8);
+        uint64_t pend = o & MBAR_COUNT, expc = (o >> 20) & MBAR_COUNT, phase = o >> 63;
+        switch (op) {
+        case WS_MBAR_INIT: {
+            uint64_t c = SV(b, l) & 0xffffffffu;
+            if (c < 1 || c > MBAR_COUNT) return ws_xfault(x, l, "mbarrier.init count %llu outside 1 .. 2^20 - 1", (unsigned long long)c);
+            nw = c | c << 20;
+            break;
+        }
+        case WS_MBAR_ARRIVE: case WS_MBAR_ARRIVE_DROP: {
+            uint64_t n = has_b ? SV(b, l) & 0xffffffffu : 1;
+            if (n > pend)
+                return ws_xfault(x, l, "mbarrier.%s count %llu exceeds the %llu pending arrivals (undefined in PTX)",
+                                 op == WS_MBAR_ARRIVE ? "arrive" : "arrive_drop", (unsigned long long)n, (unsigned long long)pend);
+            pend -= n;
+            if (op == WS_MBAR_ARRIVE_DROP) expc -= n < expc ? n : expc;
+            d[l] = phase << 63 | pend;
+            if (pend == 0) { phase ^= 1; pend = expc; }
+            nw = phase << 63 | expc << 20 | pend;
+            break;
+        }
+        case WS_MBAR_TEST_WAIT: case WS_MBAR_TRY_WAIT: {
+            uint64_t want = in->boolop == WS_MBAR_PARITY ? SV(b, l) & 1 : SV(b, l) >> 63;
+            d[l] = phase != want;
+            nw = o;
+            break;
+        }
+        default: nw = 0; break;   /* inval */
+        }
+        if (nw != o) {
+            x->env->mem_changes++;
+            memcpy(p, &nw, 8);
+        }
+    }
+    finish_effect(x, mc.write ? 3 : 1, 8);
+    return WS_EXEC_OK;
+}
+
 static int exec_cvta(ws_xctx *x)
 {
     const ws_inst *in = x->in;
@@ -323,6 +488,9 @@ int ws_exec_mem(ws_xctx *x)
     case WS_OP_ST: return exec_st(x);
     case WS_OP_ATOM: case WS_OP_RED: return exec_atom(x);
     case WS_OP_CVTA: return exec_cvta(x);
+    case WS_OP_LDMATRIX: return exec_ldmatrix(x);
+    case WS_OP_CP_ASYNC: return exec_cp_async(x);
+    case WS_OP_MBARRIER: return exec_mbarrier(x);
     default:
         return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "%s: not a memory instruction", ws_opcode_name(x->in->op));
     }

@@ -49,13 +49,16 @@ const ws_operand *ws_warp_membermask(const ws_inst *in)
     switch (in->op) {
     case WS_OP_SHFL: return in->nsrc >= 4 ? &in->src[3] : NULL;
     case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: return in->nsrc >= 2 ? &in->src[1] : NULL;
-    case WS_OP_BAR_WARP: return in->nsrc >= 1 ? &in->src[0] : NULL;
+    case WS_OP_BAR_WARP: case WS_OP_ELECT: return in->nsrc >= 1 ? &in->src[0] : NULL;
     default: return NULL;
     }
 }
 
+int ws_warp_aligned(const ws_inst *in) { return in->op == WS_OP_MMA || in->op == WS_OP_LDMATRIX; }
+
 int ws_warp_same_kind(const ws_inst *a, const ws_inst *b)
 {
+    if (ws_warp_aligned(a) || ws_warp_aligned(b)) return a == b;   /* .aligned: the same instruction */
     if (a->op != b->op || !ws_warp_membermask(a) || !ws_warp_membermask(b)) return 0;
     if (a->op == WS_OP_BAR_WARP) return 1;          /* "a bar.warp.sync with the same membermask" */
     return a->subop == b->subop && a->type == b->type;   /* "the same qualifiers" */
@@ -145,6 +148,15 @@ static void match_lane(const ws_inst *in, const wlanes *L, unsigned l, uint64_t 
     }
 }
 
+/* elect.sync d|p, membermask (PTX ISA 9.7.13.11): the leader is the lowest-numbered member lane
+ * that executes; d = its %laneid in every member, p true in the leader only */
+static void elect_lane(const wlanes *L, unsigned l, uint64_t *d, uint8_t *p)
+{
+    unsigned leader = (unsigned)__builtin_ctzll(L->members[l] & L->exec);
+    *d = leader & 31;
+    *p = (uint8_t)(leader == l);
+}
+
 /* redux.sync.op.type: the reduction over the member lanes in ascending
  * order (.add wraps modulo 2^32; .min/.max signed for .s32, unsigned for .u32). */
 static uint64_t redux_lane(const ws_inst *in, const wlanes *L, unsigned l)
@@ -205,6 +217,7 @@ static void combine_and_write(ws_xctx *x, ws_warp_part *parts, unsigned n, const
         case WS_OP_VOTE: res[l] = vote_lane(in, L, ballot, l); break;
         case WS_OP_MATCH: match_lane(in, L, l, &res[l], &pv[l]); break;
         case WS_OP_REDUX: res[l] = redux_lane(in, L, l); break;
+        case WS_OP_ELECT: elect_lane(L, l, &res[l], &pv[l]); break;
         default: res[l] = 0; break;   /* bar.warp.sync: no value */
         }
     }
@@ -242,6 +255,8 @@ int ws_exec_warp_rendezvous(ws_exec_env *env, ws_warp *w, ws_warp_part *parts, u
     ws_xctx x;
     ws_effect eff;
     if (n == 0 || n > WS_MAX_WARP_SIZE) return WS_EXEC_OK;
+    if (ws_warp_aligned(parts[0].in) && n == 1)   /* mma: one instruction over the whole group */
+        return ws_exec_inst(env, w, parts[0].in, parts[0].pc, parts[0].active, &eff);
     for (unsigned p = 1; p < n; p++)
         if (!ws_warp_same_kind(parts[0].in, parts[p].in)) {
             ws_xctx_init(&x, env, w, parts[p].in, parts[p].pc, parts[p].active, &eff);
@@ -255,7 +270,7 @@ int ws_exec_warp(ws_xctx *x)
 {
     const ws_inst *in = x->in;
     switch (in->op) {
-    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: {
+    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_ELECT: {
         ws_warp_part part = {.in = in, .pc = x->pc, .active = x->active};
         ws_effect *eff = x->eff;
         int rc = run_parts(x, x->env, x->w, &part, 1, eff);

@@ -219,17 +219,17 @@ static int falls_through(const ws_inst *in)
 static int spin_source(const ws_inst *in)
 {
     switch (in->op) {
-    case WS_OP_LD: case WS_OP_LDU:
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_LDMATRIX:
         return !(in->space == WS_SP_PARAM || in->space == WS_SP_CONST || in->space == WS_SP_LOCAL);
     case WS_OP_ATOM: case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX:
-    case WS_OP_ACTIVEMASK: case WS_OP_BAR: case WS_OP_BARRIER:
+    case WS_OP_ACTIVEMASK: case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_MBARRIER: case WS_OP_ELECT:
         return 1;
     default:
         break;
     }
     for (unsigned j = 0; j < in->nsrc && j < WS_MAX_SRC; j++)
         if (in->src[j].kind == WS_OK_SREG &&
-            (in->src[j].sreg == WS_SR_CLOCK || in->src[j].sreg == WS_SR_CLOCK64))
+            (in->src[j].sreg == WS_SR_CLOCK || in->src[j].sreg == WS_SR_CLOCK64 || in->src[j].sreg >= WS_SR_GLOBALTIMER))
             return 1;
     return 0;
 }

@@ -85,6 +85,17 @@ static void operand(sb *b, const ws_kernel *k, const ws_inst *in, const ws_opera
     }
 }
 
+/* mma.sync.aligned.SHAPE.row.col{.satfinite}.dtype.atype.btype.ctype (ptx.h: cmp/boolop hold .btype/.ctype) */
+static void mma_mods(sb *b, const ws_inst *in)
+{
+    static const char *const shape[WS_NMMA] = {"", "m16n8k16", "m16n8k8", "m16n8k8", "m16n8k32", "m16n8k16", "m8n8k4"};
+    int tf32 = in->subop == WS_MMA_M16N8K8_TF32;
+    put(b, ".sync.aligned.%s.row.col%s", in->subop < WS_NMMA ? shape[in->subop] : "?",
+        (in->mods & WS_MOD_SAT) ? ".satfinite" : "");
+    put(b, ".%s.%s.%s.%s", ws_type_name((ws_type)in->type), tf32 ? "tf32" : ws_type_name((ws_type)in->type2),
+        tf32 ? "tf32" : ws_type_name((ws_type)in->cmp), ws_type_name((ws_type)in->boolop));
+}
+
 int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
 {
     sb b = {buf, len, 0};
@@ -94,11 +105,31 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     if (in->guard != WS_NO_REG) put(&b, "@%s%s ", in->guard_neg ? "!" : "", regname(k, in->guard, tmp, sizeof tmp));
     put(&b, "%s", ws_opcode_name(op));
     if (op == WS_OP_BADD || op == WS_OP_BWAIT) put(&b, " B%u", in->barrier);
+    if (op == WS_OP_MMA) { mma_mods(&b, in); goto operands; }
+    if (op == WS_OP_MBARRIER) {
+        static const char *const f[] = {"", "init", "arrive", "arrive_drop", "test_wait", "try_wait", "pending_count", "inval"};
+        put(&b, ".%s%s%s.b64", in->subop <= WS_MBAR_INVAL ? f[in->subop] : "?", in->boolop ? ".parity" : "",
+            in->space == WS_SP_SHARED ? ".shared" : "");
+        goto operands;
+    }
+    if (op == WS_OP_GRIDDEP) { put(&b, in->subop == WS_GRIDDEP_WAIT ? ".wait" : ".launch_dependents"); goto operands; }
+    if (op == WS_OP_ELECT) { put(&b, ".sync"); goto operands; }
+    if (op == WS_OP_CP_ASYNC) {
+        static const char *const f[] = {"", "", ".commit_group", ".wait_group", ".wait_all"};
+        if (in->subop == WS_CPA_COPY) put(&b, ".%s.shared.global", in->boolop == 2 ? "cg" : "ca");
+        else if (in->subop <= WS_CPA_WAIT_ALL) put(&b, "%s", f[in->subop]);
+        goto operands;
+    }
+    if (op == WS_OP_LDMATRIX) {
+        put(&b, ".sync.aligned.m8n8.x%u%s.shared.b16", in->subop & 7, (in->subop & WS_LDM_TRANS) ? ".trans" : "");
+        goto operands;
+    }
     flags(&b, in->mods, WS_MOD_TO | WS_MOD_VOLATILE | WS_MOD_RELAXED | WS_MOD_ACQUIRE | WS_MOD_RELEASE);
     if ((op == WS_OP_MEMBAR || op == WS_OP_FENCE) && in->subop && in->subop < WS_NSCOPE_NAMES)
         put(&b, ".%s", op == WS_OP_MEMBAR && in->subop == WS_SCOPE_GPU ? "gl" : ws_scope_names[in->subop]);
     if (in->space > WS_SP_GENERIC && in->space < WS_NSPACE_NAMES) put(&b, ".%s", ws_space_names[in->space]);
     flags(&b, in->mods, WS_MOD_NONCOHERENT);
+    if (in->mods & WS_MOD_CACHE_HINT) put(&b, ".L2::cache_hint");
     const char *sub = NULL;
     switch (op) {
     case WS_OP_ATOM: case WS_OP_RED: if (in->subop < WS_NATOM_NAMES) sub = ws_atom_names[in->subop]; break;
@@ -143,6 +174,7 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
         flags(&b, in->mods, WS_MOD_SAT | WS_MOD_ADD);
     }
 
+operands:;
     int first = 1;
     if (in->ndst == 2 && in->dst[0].kind == WS_OK_REG && in->dst[1].kind == WS_OK_REG) {
         put(&b, " %s|", regname(k, in->dst[0].reg, tmp, sizeof tmp));

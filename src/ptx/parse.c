@@ -40,6 +40,7 @@
 #include <string.h>
 #include <stdarg.h>
 #include "warpsweep/ptx.h"
+#include "warpsweep/half.h"
 #include "warpsweep/passes.h"
 #include "warpsweep/exec.h"
 #include "ptx_internal.h"
@@ -264,24 +265,25 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / 
 
 static int type_bytes(ws_type t) { int b = ws_type_bits(t); return b <= 8 ? 1 : b / 8; }
 
-static const char *const supported_types = ".pred .b8-.b64 .u8-.u64 .s8-.s64 .f32 .f64";
+static const char *const supported_types = ".pred .b8-.b64 .u8-.u64 .s8-.s64 .f16 .bf16 .f16x2 .bf16x2 .f32 .f64";
 
-static int is_half_type(const char *s, size_t n)
+/* the PTX types outside the subset: tf32 and the fp8 formats */
+static int is_refused_type(const char *s, size_t n)
 {
-    static const char *const half[] = {"f16", "bf16", "f16x2", "bf16x2", "tf32", "e4m3", "e5m2",
-                                       "e4m3x2", "e5m2x2"};
-    for (size_t i = 0; i < sizeof half / sizeof half[0]; i++)
-        if (strlen(half[i]) == n && memcmp(half[i], s, n) == 0) return 1;
+    static const char *const refused[] = {"tf32", "e4m3", "e5m2", "e4m3x2", "e5m2x2", "e2m1x2", "e2m3x2",
+                                          "e3m2x2", "ue8m0x2", "b128"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (strlen(refused[i]) == n && memcmp(refused[i], s, n) == 0) return 1;
     return 0;
 }
 
-/* parses a type directive token (".u32"); errors on .f16 etc. */
+/* parses a type directive token (".u32"); errors on .tf32 etc. */
 static int parse_type_tok(P *p, ws_tok *t, ws_type *ty)
 {
-    if (t->kind == WS_TK_DOT && is_half_type(t->s + 1, t->n - 1))
+    if (t->kind == WS_TK_DOT && is_refused_type(t->s + 1, t->n - 1))
         return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types);
     ws_type x = t->kind == WS_TK_DOT ? ws_type_from_name(t->s, t->n) : WS_TY_NONE;
-    if (x == WS_TY_NONE || x == WS_TY_F16)
+    if (x == WS_TY_NONE)
         return err_at(p, t, "expected a type, got '%.*s' (supported types: %s)", TK(t), supported_types);
     *ty = x;
     return 0;
@@ -290,6 +292,26 @@ static int parse_type_tok(P *p, ws_tok *t, ws_type *ty)
 /* value of a numeric literal token as bits of type ty */
 static int num_bits(P *p, const ws_tok *t, int neg, ws_type ty, int64_t *out)
 {
+    if (ws_type_is_half(ty)) {
+        /* PTX has no half-precision literal: an integer is the raw bits (0x3C00 is 1.0 in .f16,
+         * 0x3C003C00 the .f16x2 pair), as nvcc writes them; a 0f/0d/decimal float literal is
+         * rounded to nearest even into a scalar .f16/.bf16 */
+        int bf = ty == WS_TY_BF16 || ty == WS_TY_BF16X2;
+        if (t->kind == WS_TK_INT) {
+            uint64_t v = neg ? (uint64_t)0 - t->ival : t->ival;
+            *out = (int64_t)(v & (ws_type_bits(ty) == 32 ? 0xffffffffull : 0xffffull));
+            return 0;
+        }
+        if (ty == WS_TY_F16X2 || ty == WS_TY_BF16X2)
+            return err_at(p, t, "a float literal cannot be a .%s operand (give the packed bits as an integer, "
+                          "e.g. 0x3C003C00)", ws_type_name(ty));
+        double d;
+        if (t->fform == WS_FLT_DEC) d = t->fval;
+        else if (t->fform == WS_FLT_BITS32) { uint32_t b = (uint32_t)t->ival; float f; memcpy(&f, &b, 4); d = f; }
+        else { uint64_t b = t->ival; memcpy(&d, &b, 8); }
+        *out = ws_half_round(neg ? -d : d, bf, WS_RND_RN);
+        return 0;
+    }
     if (ws_type_is_float(ty)) {
         double d;
         if (t->kind == WS_TK_INT) {
@@ -640,7 +662,7 @@ enum {
     A_TYPE = 0, A_TYPE2, A_SPACE, A_CMP, A_BOOL, A_RND, A_RNDI, A_SAT, A_FTZ, A_APPROX, A_FULL,
     A_HILO, A_WIDE, A_CC, A_UNI, A_VOL, A_TO, A_ALIGNED, A_ORDER, A_SCOPE, A_CACHE, A_NC, A_VEC,
     A_ATOM, A_SHFL, A_VOTE, A_BARK, A_MATCH, A_PRMT, A_SHF, A_TESTP, A_SYNC, A_IDX, A_NOFTZ, A_SHIFTAMT,
-    A_BMODE, A_PACK, A_ACCUM, A_NCAT
+    A_BMODE, A_PACK, A_ACCUM, A_RELU, A_NAN, A_SHAPE, A_LAYOUT, A_LDM, A_CPA, A_GRIDDEP, A_MBAR, A_NCAT
 };
 #define B(x) (1ull << (x))
 static const char *const cat_names[A_NCAT] = {
@@ -657,6 +679,11 @@ static const char *const cat_names[A_NCAT] = {
     [A_TESTP] = "a test (.finite .infinite .number .notanumber .normal .subnormal)", [A_SYNC] = ".sync",
     [A_IDX] = ".idx", [A_NOFTZ] = ".noftz", [A_SHIFTAMT] = ".shiftamt", [A_BMODE] = ".clamp/.wrap",
     [A_PACK] = "a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)", [A_ACCUM] = ".add",
+    [A_RELU] = ".relu", [A_NAN] = ".NaN", [A_SHAPE] = "a shape (.m16n8k16 .m16n8k8 .m16n8k32 .m8n8k4)",
+    [A_LAYOUT] = ".row.col", [A_LDM] = ".x1/.x2/.x4, .trans",
+    [A_CPA] = ".ca/.cg, .commit_group, .wait_group, .wait_all",
+    [A_MBAR] = "an operation (.init .arrive .arrive_drop .test_wait .try_wait .pending_count .inval), .parity",
+    [A_GRIDDEP] = "griddepcontrol: .wait/.launch_dependents; createpolicy: .fractional/.range/.cvt",
 };
 
 #define ARITH (B(A_TYPE) | B(A_RND) | B(A_SAT) | B(A_FTZ))
@@ -672,14 +699,14 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_SAD] = B(A_TYPE),
     [WS_OP_DIV] = B(A_TYPE) | B(A_RND) | B(A_FTZ) | B(A_APPROX) | B(A_FULL), [WS_OP_REM] = B(A_TYPE),
     [WS_OP_ABS] = B(A_TYPE) | B(A_FTZ), [WS_OP_NEG] = B(A_TYPE) | B(A_FTZ),
-    [WS_OP_MIN] = B(A_TYPE) | B(A_FTZ), [WS_OP_MAX] = B(A_TYPE) | B(A_FTZ),
+    [WS_OP_MIN] = B(A_TYPE) | B(A_FTZ) | B(A_RELU) | B(A_NAN), [WS_OP_MAX] = B(A_TYPE) | B(A_FTZ) | B(A_RELU) | B(A_NAN),
     [WS_OP_AND] = B(A_TYPE), [WS_OP_OR] = B(A_TYPE), [WS_OP_XOR] = B(A_TYPE),
     [WS_OP_NOT] = B(A_TYPE), [WS_OP_CNOT] = B(A_TYPE),
     [WS_OP_SHL] = B(A_TYPE), [WS_OP_SHR] = B(A_TYPE), [WS_OP_SHF] = B(A_TYPE) | B(A_SHF),
     [WS_OP_PRMT] = B(A_TYPE) | B(A_PRMT), [WS_OP_POPC] = B(A_TYPE), [WS_OP_CLZ] = B(A_TYPE),
     [WS_OP_BREV] = B(A_TYPE), [WS_OP_BFE] = B(A_TYPE), [WS_OP_BFI] = B(A_TYPE),
     [WS_OP_BFIND] = B(A_TYPE) | B(A_SHIFTAMT),
-    [WS_OP_FMA] = ARITH,
+    [WS_OP_FMA] = ARITH | B(A_RELU),
     [WS_OP_RCP] = B(A_TYPE) | B(A_RND) | B(A_FTZ) | B(A_APPROX),
     [WS_OP_SQRT] = B(A_TYPE) | B(A_RND) | B(A_FTZ) | B(A_APPROX),
     [WS_OP_RSQRT] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX), [WS_OP_EX2] = B(A_TYPE) | B(A_FTZ) | B(A_APPROX),
@@ -689,11 +716,11 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_SETP] = B(A_TYPE) | B(A_CMP) | B(A_BOOL) | B(A_FTZ),
     [WS_OP_SET] = B(A_TYPE2) | B(A_CMP) | B(A_BOOL) | B(A_FTZ),
     [WS_OP_SELP] = B(A_TYPE), [WS_OP_SLCT] = B(A_TYPE2) | B(A_FTZ),
-    [WS_OP_CVT] = B(A_TYPE2) | B(A_RND) | B(A_RNDI) | B(A_SAT) | B(A_FTZ),
+    [WS_OP_CVT] = B(A_TYPE2) | B(A_RND) | B(A_RNDI) | B(A_SAT) | B(A_FTZ) | B(A_RELU),
     [WS_OP_CVTA] = B(A_TYPE) | B(A_TO) | B(A_SPACE),
     [WS_OP_LD] = MEMQ, [WS_OP_LDU] = B(A_SPACE) | B(A_VEC) | B(A_TYPE), [WS_OP_ST] = MEMQ,
-    [WS_OP_ATOM] = B(A_TYPE) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_ATOM),
-    [WS_OP_RED] = B(A_TYPE) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_ATOM),
+    [WS_OP_ATOM] = B(A_TYPE) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_ATOM) | B(A_NOFTZ),
+    [WS_OP_RED] = B(A_TYPE) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_ATOM) | B(A_NOFTZ),
     [WS_OP_MEMBAR] = B(A_SCOPE), [WS_OP_FENCE] = B(A_ORDER) | B(A_SCOPE),
     [WS_OP_PREFETCH] = B(A_SPACE) | B(A_CACHE), [WS_OP_NANOSLEEP] = B(A_TYPE),
     [WS_OP_BRA] = B(A_UNI), [WS_OP_BRX] = B(A_IDX) | B(A_UNI), [WS_OP_RET] = B(A_UNI),
@@ -702,6 +729,12 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_VOTE] = B(A_SYNC) | B(A_VOTE) | B(A_TYPE), [WS_OP_ACTIVEMASK] = B(A_TYPE),
     [WS_OP_MATCH] = B(A_SYNC) | B(A_MATCH) | B(A_TYPE),
     [WS_OP_REDUX] = B(A_SYNC) | B(A_ATOM) | B(A_TYPE),
+    [WS_OP_MMA] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LAYOUT) | B(A_SAT) | B(A_TYPE),
+    [WS_OP_CP_ASYNC] = B(A_CPA) | B(A_SPACE) | B(A_CACHE),
+    [WS_OP_ELECT] = B(A_SYNC), [WS_OP_GRIDDEP] = B(A_GRIDDEP),
+    [WS_OP_MBARRIER] = B(A_MBAR) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_TYPE),
+    [WS_OP_CREATEPOLICY] = B(A_GRIDDEP) | B(A_CACHE) | B(A_TYPE),
+    [WS_OP_LDMATRIX] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LDM) | B(A_SPACE) | B(A_TYPE),
     [WS_OP_DP4A] = B(A_TYPE2), [WS_OP_DP2A] = B(A_TYPE2) | B(A_HILO),
     [WS_OP_FNS] = B(A_TYPE), [WS_OP_BMSK] = B(A_TYPE) | B(A_BMODE), [WS_OP_SZEXT] = B(A_TYPE) | B(A_BMODE),
     [WS_OP_CVT_PACK] = B(A_PACK) | B(A_SAT) | B(A_TYPE), [WS_OP_LOP3] = B(A_TYPE),
@@ -719,17 +752,111 @@ static int is_simd_video(int op) { return op >= WS_OP_VADD2 && op <= WS_OP_VMAX4
 static const char *const video_refused[] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad",
                                             "vset", "vset2", "vset4"};
 
+/* instructions of recent PTX refused by name, with the reason and what is supported instead */
+static const struct { const char *name, *why; } refused_insts[] = {
+    {"wmma", "its fragment layout is implementation-defined (PTX ISA 9.7.14.4); write the kernel with mma.sync and "
+             "ldmatrix (supported: docs/model.md, \"Tensor cores\")"},
+    {"stmatrix", "sm_90 stmatrix is outside the subset (ldmatrix is supported)"},
+    {"wgmma", "sm_90a warpgroup mma is outside the subset (mma.sync is supported)"},
+    {"tcgen05", "sm_100 tensor-core instructions are outside the subset (mma.sync is supported)"},
+    {"mapa", "thread-block cluster instructions (sm_90) are outside the subset: one CTA is its own cluster here"},
+    {"getctarank", "thread-block cluster instructions (sm_90) are outside the subset: one CTA is its own cluster here"},
+    {"multimem", "sm_90 multimem instructions are outside the subset"},
+    {"setmaxnreg", "sm_90a setmaxnreg is outside the subset"},
+};
+
 static const char *const pack_names[] = {"", "u2", "s2", "u4", "s4", "u8", "s8", "u16", "s16"};
 
 typedef struct modstate {
-    ws_type types[3];
+    ws_type types[4];
     int ntypes;
+    int shape;         /* mma: index into mma_shapes + 1 */
+    char layout[2];    /* mma: 'r' / 'c' for A and B */
+    int nlayout;
+    int tf32;          /* mma: bit i set when types[i] was .tf32 */
     int bar_red;       /* saw .red on bar/barrier */
     int shf_dir, shf_mode;
     int sync;
     int idx;
-    uint32_t type_tok[3];
+    uint32_t type_tok[4];
 } modstate;
+
+/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (PTX ISA 9.7.9.26) */
+static int ldm_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char *s, size_t n)
+{
+    if (n == 4 && !memcmp(s, "sync", 4)) { ms->sync = 1; return A_SYNC; }
+    if (n == 7 && !memcmp(s, "aligned", 7)) { in->mods |= WS_MOD_ALIGNED; return A_ALIGNED; }
+    if (n == 4 && !memcmp(s, "m8n8", 4)) { ms->shape = 1; return A_SHAPE; }
+    if (n == 2 && s[0] == 'x' && (s[1] == '1' || s[1] == '2' || s[1] == '4')) {
+        if (in->subop & 7) return err_at(p, t, "more than one matrix count on 'ldmatrix'"), -2;
+        in->subop |= (uint8_t)(s[1] - '0');
+        return A_LDM;
+    }
+    if (n == 5 && !memcmp(s, "trans", 5)) { in->subop |= WS_LDM_TRANS; return A_LDM; }
+    if ((n == 6 && !memcmp(s, "shared", 6)) || (n == 11 && !memcmp(s, "shared::cta", 11))) {
+        in->space = WS_SP_SHARED;
+        return A_SPACE;
+    }
+    ws_type ty = ws_type_from_name(s, n);
+    if (ty == WS_TY_NONE) return -1;
+    if (ms->ntypes >= 1) return err_at(p, t, "too many types on 'ldmatrix'"), -2;
+    ms->type_tok[0] = (uint32_t)(t - p->t);
+    ms->types[ms->ntypes++] = ty;
+    return A_TYPE;
+}
+
+/* cp.async{.ca,.cg}.shared{::cta}.global{.L2::64B/128B/256B} [dst], [src], cp-size{, src-size};
+ * cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all (PTX ISA 9.7.9.25) */
+static int cpa_mod(P *p, ws_inst *in, const ws_tok *t, const char *s, size_t n)
+{
+    static const char *const forms[] = {"", "", "commit_group", "wait_group", "wait_all"};
+    for (int f = WS_CPA_COMMIT; f <= WS_CPA_WAIT_ALL; f++)
+        if (strlen(forms[f]) == n && !memcmp(s, forms[f], n)) {
+            if (in->subop) return err_at(p, t, "'%.*s' after another cp.async form", TK(t)), -2;
+            in->subop = (uint8_t)f;
+            return A_CPA;
+        }
+    if (n == 2 && (!memcmp(s, "ca", 2) || !memcmp(s, "cg", 2))) {
+        if (in->subop) return err_at(p, t, "more than one cp.async form"), -2;
+        in->subop = WS_CPA_COPY;
+        in->boolop = s[1] == 'a' ? 1 : 2;
+        return A_CPA;
+    }
+    if ((n == 6 && !memcmp(s, "shared", 6)) || (n == 11 && !memcmp(s, "shared::cta", 11))) {
+        if (in->space) return err_at(p, t, "'cp.async' copies .shared.global"), -2;
+        in->space = WS_SP_SHARED;
+        return A_SPACE;
+    }
+    if (n == 6 && !memcmp(s, "global", 6)) return in->space == WS_SP_SHARED ? A_SPACE : -1;
+    if (n == 7 && (!memcmp(s, "L2::64B", 7))) return A_CACHE;
+    if (n == 8 && (!memcmp(s, "L2::128B", 8) || !memcmp(s, "L2::256B", 8))) return A_CACHE;   /* prefetch hints */
+    return -1;
+}
+
+static const char *const mma_shapes[] = {"m16n8k16", "m16n8k8", "m16n8k32", "m8n8k4"};
+
+/* mma.sync.aligned modifiers (PTX ISA 9.7.14.5.14): shape, .row.col, four types, .satfinite */
+static int mma_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char *s, size_t n)
+{
+    if (n == 4 && !memcmp(s, "sync", 4)) { ms->sync = 1; return A_SYNC; }
+    if (n == 7 && !memcmp(s, "aligned", 7)) { in->mods |= WS_MOD_ALIGNED; return A_ALIGNED; }
+    if (n == 9 && !memcmp(s, "satfinite", 9)) { in->mods |= WS_MOD_SAT; return A_SAT; }
+    for (int i = 0; i < 4; i++)
+        if (strlen(mma_shapes[i]) == n && !memcmp(s, mma_shapes[i], n)) { ms->shape = i + 1; return A_SHAPE; }
+    if (n == 3 && (!memcmp(s, "row", 3) || !memcmp(s, "col", 3))) {
+        if (ms->nlayout >= 2) return err_at(p, t, "'mma' takes two layouts (.row.col)"), -2;
+        ms->layout[ms->nlayout++] = s[0];
+        return A_LAYOUT;
+    }
+    ws_type ty = ws_type_from_name(s, n);
+    int tf32 = n == 4 && !memcmp(s, "tf32", 4);
+    if (ty == WS_TY_NONE && !tf32) return -1;
+    if (ms->ntypes >= 4) return err_at(p, t, "too many types on 'mma' (.dtype .atype .btype .ctype)"), -2;
+    if (tf32) { ty = WS_TY_B32; ms->tf32 |= 1 << ms->ntypes; }
+    ms->type_tok[ms->ntypes] = (uint32_t)(t - p->t);
+    ms->types[ms->ntypes++] = ty;
+    return A_TYPE;
+}
 
 /* classifies one modifier (without the dot) for opcode op and applies it;
  * returns the category or -1 if unknown, -2 after an error */
@@ -738,15 +865,45 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     const char *s = t->s + 1;
     size_t n = t->n - 1;
     int op = in->op, x;
+    if (op == WS_OP_MMA) return mma_mod(p, in, ms, t, s, n);
+    if (op == WS_OP_LDMATRIX) return ldm_mod(p, in, ms, t, s, n);
+    if (op == WS_OP_CP_ASYNC) return cpa_mod(p, in, t, s, n);
+    if (op == WS_OP_GRIDDEP && n == 4 && !memcmp(s, "wait", 4)) { in->subop = WS_GRIDDEP_WAIT; return A_GRIDDEP; }
+    if (op == WS_OP_GRIDDEP && n == 17 && !memcmp(s, "launch_dependents", 17)) { in->subop = WS_GRIDDEP_LAUNCH; return A_GRIDDEP; }
+    if (op == WS_OP_MBARRIER) {
+        static const char *const ops[] = {"", "init", "arrive", "arrive_drop", "test_wait", "try_wait", "pending_count",
+                                          "inval"};
+        for (int f = WS_MBAR_INIT; f <= WS_MBAR_INVAL; f++)
+            if (strlen(ops[f]) == n && !memcmp(s, ops[f], n)) {
+                if (in->subop) return err_at(p, t, "more than one mbarrier operation"), -2;
+                in->subop = (uint8_t)f;
+                return A_MBAR;
+            }
+        if (n == 6 && !memcmp(s, "parity", 6)) { in->boolop = WS_MBAR_PARITY; return A_MBAR; }
+        if ((n == 6 && !memcmp(s, "shared", 6)) || (n == 11 && !memcmp(s, "shared::cta", 11))) {
+            in->space = WS_SP_SHARED;
+            return A_SPACE;
+        }
+        if ((n == 9 && !memcmp(s, "expect_tx", 9)) || (n == 11 && !memcmp(s, "complete_tx", 11)) ||
+            (n == 15 && !memcmp(s, "shared::cluster", 15)))
+            return err_at(p, t, "'mbarrier%.*s' is not supported (the transaction-count and cluster forms go with sm_90 "
+                          "bulk copies; supported: mbarrier.init/.arrive/.arrive_drop/.test_wait/.try_wait{.parity}/"
+                          ".pending_count/.inval on .shared)", TK(t)), -2;
+    }
+    if (op == WS_OP_CREATEPOLICY) {
+        if (n == 10 && !memcmp(s, "fractional", 10)) return A_GRIDDEP;
+        if (n == 5 && !memcmp(s, "range", 5)) { in->subop = 2; return A_GRIDDEP; }
+        if (n == 6 && !memcmp(s, "global", 6)) return A_CACHE;
+        if (n == 2 && !memcmp(s, "L2", 2)) return A_CACHE;   /* .cvt.L2 */
+        if (n == 3 && !memcmp(s, "cvt", 3)) { in->subop = 1; return A_GRIDDEP; }
+    }
     if (op == WS_OP_CVT_PACK && !in->subop && (x = ws_name_index(pack_names, 9, s, n)) > 0) {
         in->subop = (uint8_t)x;
         return A_PACK;
     }
-    if (is_half_type(s, n))
+    if (is_refused_type(s, n))
         return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types), -2;
     ws_type ty = ws_type_from_name(s, n);
-    if (ty == WS_TY_F16)
-        return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types), -2;
     if (ty != WS_TY_NONE) {
         if (ms->ntypes >= (is_simd_video(op) ? 3 : 2)) return err_at(p, t, "too many types on '%s'", ws_opcode_name(op)), -2;
         ms->type_tok[ms->ntypes] = (uint32_t)(t - p->t);
@@ -831,6 +988,8 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         case WS_MOD_RELAXED: case WS_MOD_ACQUIRE: case WS_MOD_RELEASE: return A_ORDER;
         case WS_MOD_NONCOHERENT: return A_NC;
         case WS_MOD_ADD: return A_ACCUM;
+        case WS_MOD_RELU: return A_RELU;
+        case WS_MOD_NAN: return A_NAN;
         default: in->mods &= ~f->bit; return -1;
         }
     }
@@ -847,7 +1006,10 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         if (n == 2 && !memcmp(s, cacheops[i], 2)) return A_CACHE;
     if (op == WS_OP_PREFETCH && n == 2 && (!memcmp(s, "L1", 2) || !memcmp(s, "L2", 2))) return A_CACHE;
     if (n > 4 && (!memcmp(s, "L1::", 4) || !memcmp(s, "L2::", 4))) {
-        if (n == 14 && !memcmp(s, "L2::cache_hint", 14)) return -1;
+        if (n == 14 && !memcmp(s, "L2::cache_hint", 14)) {
+            if (op != WS_OP_LD && op != WS_OP_LDU && op != WS_OP_ST) return -1;
+            in->mods |= WS_MOD_CACHE_HINT;   /* the policy operand follows: accepted, ignored */
+        }
         return A_CACHE;
     }
     if (n == 2 && s[0] == 'v' && (s[1] == '2' || s[1] == '4')) { in->vec = (uint8_t)(s[1] - '0'); return A_VEC; }
@@ -873,6 +1035,8 @@ static void describe_allowed(int op, char *buf, size_t len)
 enum { R_REG, R_SREG, R_NUM, R_NAME, R_ADDR, R_VEC, R_PAIR };
 typedef struct raw {
     uint8_t kind, neg, nvec, sreg;
+    uint8_t vimm_mask;     /* R_VEC: elements that are integer constants (vimm) */
+    uint64_t vimm[4];
     uint32_t tok;          /* first token */
     uint32_t reg, reg2;
     uint32_t vec[4];
@@ -881,7 +1045,7 @@ typedef struct raw {
     int64_t off;
 } raw;
 
-static const char *const other_sregs[] = {"%envreg", "%pm", "%globaltimer", "%total_smem_size", "%dynamic_smem_size",
+static const char *const other_sregs[] = {"%envreg", "%pm", "%total_smem_size", "%dynamic_smem_size",
                                          "%aggr_smem_size", "%reserved_smem", "%current_graph_exec", "%clusterid",
                                          "%nclusterid", "%cluster", "%is_explicit_cluster", "%nctarank", "%ctarank"};
 
@@ -985,12 +1149,18 @@ static int parse_operand(P *p, raw *r)
             else if (e->kind == WS_TK_IDENT && tok_eq(e, "_")) r->vec[r->nvec++] = WS_NO_REG;
             else if (e->kind == WS_TK_IDENT && lookup_reg(p, e, &r->vec[r->nvec])) r->nvec++;
             else if (e->kind == WS_TK_IDENT && e->s[0] == '%') return err_at(p, e, "undefined register '%.*s'", TK(e));
-            else return err_at(p, e, "expected a register or '_' in the vector operand, got '%.*s' (immediates in vectors are not supported)", TK(e));
+            else if (e->kind == WS_TK_INT) {   /* mov.b32 %f, {0, %rs} (nvcc's bf16 -> f32): a constant element */
+                r->vimm_mask |= (uint8_t)(1u << r->nvec);
+                r->vimm[r->nvec] = e->ival;
+                r->vec[r->nvec++] = WS_NO_REG;
+            }
+            else return err_at(p, e, "expected a register, '_' or an integer in the vector operand, got '%.*s'", TK(e));
             adv(p);
             if (is_punct(cur(p), ',')) { adv(p); continue; }
             break;
         }
-        if (r->nvec != 2 && r->nvec != 4) return err_at(p, t, "vector operand must have 2 or 4 elements, not %d", r->nvec);
+        if (r->nvec != 1 && r->nvec != 2 && r->nvec != 4)   /* one: an mma fragment ({%r5}), checked in decode_operands */
+            return err_at(p, t, "vector operand must have 2 or 4 elements, not %d", r->nvec);
         return expect(p, '}', "closing the vector operand");
     }
     if (is_punct(t, '-') || t->kind == WS_TK_INT || t->kind == WS_TK_FLOAT) {
@@ -1085,16 +1255,19 @@ enum { C_VAL, C_PRED, C_ADDR, C_LABEL, C_VALVEC, C_BRXLIST };
 static int src_class(const ws_inst *in, int j, int nsrc)
 {
     switch (in->op) {
-    case WS_OP_LD: case WS_OP_LDU: case WS_OP_PREFETCH: case WS_OP_ATOM: case WS_OP_RED:
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_PREFETCH: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX:
         return j == 0 ? C_ADDR : C_VAL;
-    case WS_OP_ST: return j == 0 ? C_ADDR : C_VALVEC;
+    case WS_OP_CP_ASYNC: return in->subop == WS_CPA_COPY && j < 2 ? C_ADDR : C_VAL;
+    case WS_OP_MBARRIER: return j == 0 && in->subop != WS_MBAR_PENDING_COUNT ? C_ADDR : C_VAL;
+    case WS_OP_ST: return j == 0 ? C_ADDR : j == 2 ? C_VAL : C_VALVEC;
+    case WS_OP_CREATEPOLICY: return in->subop == 2 && j == 0 ? C_ADDR : C_VAL;   /* .range [a], ... */
     case WS_OP_BRA: return C_LABEL;
     case WS_OP_BRX: return j == 0 ? C_VAL : C_BRXLIST;
     case WS_OP_SELP: case WS_OP_SETP: case WS_OP_SET: return j == 2 ? C_PRED : C_VAL;
     case WS_OP_VOTE: return j == 0 ? C_PRED : C_VAL;
     case WS_OP_BAR: case WS_OP_BARRIER:
         return in->subop >= WS_BAR_RED_POPC && j == nsrc - 1 ? C_PRED : C_VAL;
-    case WS_OP_MOV: return C_VALVEC;
+    case WS_OP_MOV: case WS_OP_MMA: return C_VALVEC;
     default: return C_VAL;
     }
 }
@@ -1118,6 +1291,11 @@ ws_type ws_ptx_src_type(const ws_inst *in, int j)
         if (j < 2) return (ws_type)(j ? in->type2 : in->type);
         return in->type == WS_TY_U32 && in->type2 == WS_TY_U32 ? WS_TY_U32 : WS_TY_S32;
     case WS_OP_FNS: return j == 2 ? WS_TY_S32 : WS_TY_B32;
+    case WS_OP_MBARRIER:   /* count: u32; state: b64; phaseParity: u32 */
+        return in->subop == WS_MBAR_INIT || in->subop == WS_MBAR_ARRIVE || in->subop == WS_MBAR_ARRIVE_DROP ||
+               (j == 1 && in->boolop == WS_MBAR_PARITY) || j == 2 ? WS_TY_U32 : WS_TY_B64;
+    case WS_OP_CREATEPOLICY:   /* fractional: the f32 fraction; range: sizes; cvt: the b64 access property */
+        return in->subop == 0 ? WS_TY_F32 : in->subop == 2 && j >= 1 ? WS_TY_U32 : WS_TY_B64;
     case WS_OP_CVT_PACK: return j == 2 ? WS_TY_B32 : WS_TY_S32;
     default:
         if (in->op >= WS_OP_VADD2 && in->op <= WS_OP_VMAX4)
@@ -1134,9 +1312,9 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     switch (in->op) {
     case WS_OP_MOV: case WS_OP_ABS: case WS_OP_NEG: case WS_OP_NOT: case WS_OP_CNOT: case WS_OP_POPC:
     case WS_OP_CLZ: case WS_OP_BREV: case WS_OP_BFIND: case WS_OP_RCP: case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_EX2:
-    case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS: case WS_OP_TANH: case WS_OP_CVT: case WS_OP_CVTA: case WS_OP_TESTP:
-    case WS_OP_LD: case WS_OP_LDU:
-        *smin = *smax = 1; break;
+    case WS_OP_LG2: case WS_OP_SIN: case WS_OP_COS: case WS_OP_TANH: case WS_OP_CVTA: case WS_OP_TESTP:
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_LDMATRIX:
+        *smin = *smax = (in->mods & WS_MOD_CACHE_HINT) ? 2 : 1; break;
     case WS_OP_MAD: case WS_OP_MADC: case WS_OP_MAD24: case WS_OP_SAD: case WS_OP_FMA: case WS_OP_SHF:
     case WS_OP_PRMT: case WS_OP_BFE: case WS_OP_SELP: case WS_OP_SLCT:
         *smin = *smax = 3; break;
@@ -1146,8 +1324,25 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4: case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
         *smin = *smax = 3; break;
     case WS_OP_CVT_PACK: *smin = *smax = in->subop >= WS_PACK_U16 ? 2 : 3; break;
+    case WS_OP_CVT:   /* cvt.rn.f16x2.f32 d, a, b (PTX ISA 9.7.9.21) */
+        *smin = *smax = in->type == WS_TY_F16X2 || in->type == WS_TY_BF16X2 ? 2 : 1; break;
     case WS_OP_SETP: case WS_OP_SET: *smin = *smax = in->boolop ? 3 : 2; break;
-    case WS_OP_ST: case WS_OP_RED: *nd = 0; break;
+    case WS_OP_ST: case WS_OP_RED:
+        *nd = 0;
+        if (in->mods & WS_MOD_CACHE_HINT) *smin = *smax = 3;
+        break;
+    case WS_OP_ELECT: *smin = *smax = 1; break;          /* d|p, membermask */
+    case WS_OP_MBARRIER:
+        switch (in->subop) {
+        case WS_MBAR_INIT: *nd = 0; *smin = *smax = 2; break;                  /* [a], count */
+        case WS_MBAR_INVAL: *nd = 0; *smin = *smax = 1; break;                 /* [a] */
+        case WS_MBAR_ARRIVE: case WS_MBAR_ARRIVE_DROP: *smin = 1; *smax = 2; break;   /* state, [a]{, count} */
+        case WS_MBAR_PENDING_COUNT: *smin = *smax = 1; break;                  /* count, state */
+        default: *smin = 2; *smax = 3; break;                                  /* p, [a], state{, hint} */
+        }
+        break;
+    case WS_OP_GRIDDEP: *nd = 0; *smin = *smax = 0; break;
+    case WS_OP_CREATEPOLICY: *smin = 0; *smax = 3; break; /* fractional [fraction]; range a, size, size; cvt a */
     case WS_OP_ATOM: *smin = *smax = in->subop == WS_ATOM_CAS ? 3 : 2; break;
     case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
         *nd = 0; *smin = *smax = 0; break;
@@ -1159,6 +1354,12 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
         else { *nd = 0; *smin = in->subop == WS_BAR_ARRIVE ? 2 : 1; *smax = 2; }
         break;
     case WS_OP_SHFL: *smin = *smax = 4; break;
+    case WS_OP_MMA: *smin = *smax = 3; break;   /* d, a, b, c: vectors */
+    case WS_OP_CP_ASYNC:   /* [dst], [src], cp-size{, src-size} / wait_group N / commit_group, wait_all */
+        *nd = 0;
+        if (in->subop == WS_CPA_COPY) { *smin = 3; *smax = 4; }
+        else *smin = *smax = in->subop == WS_CPA_WAIT ? 1 : 0;
+        break;
     case WS_OP_VOTE: *smin = 1; *smax = 2; break;   /* legacy vote: no membermask */
     case WS_OP_ACTIVEMASK: *smin = *smax = 0; break;
     default: break; /* binary ops, match: 1 dst, 2 src */
@@ -1234,24 +1435,33 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
             o->reg = r->reg;
             in->ndst++;
         } else if (r->kind == R_PAIR) {
-            if (in->op != WS_OP_SETP && in->op != WS_OP_SHFL && !(in->op == WS_OP_MATCH && in->subop == WS_MATCH_ALL))
-                return err_at(p, t, "'%s' has no second destination ('a|b' is for setp, shfl.sync and match.all.sync)", mn);
+            if (in->op != WS_OP_SETP && in->op != WS_OP_SHFL && in->op != WS_OP_ELECT &&
+                !(in->op == WS_OP_MATCH && in->subop == WS_MATCH_ALL))
+                return err_at(p, t, "'%s' has no second destination ('a|b' is for setp, shfl.sync, match.all.sync and "
+                              "elect.sync)", mn);
             o->kind = WS_OK_REG;
             o->reg = r->reg;
             in->dst[1].kind = WS_OK_REG;
             in->dst[1].reg = r->reg2;
             in->ndst = 2;
             if (in->op != WS_OP_SETP && check_pred(p, r->reg2, t, "the second destination")) return -1;
-        } else if (r->kind == R_VEC && (in->op == WS_OP_LD || in->op == WS_OP_LDU || in->op == WS_OP_MOV)) {
+        } else if (r->kind == R_VEC && (in->op == WS_OP_LD || in->op == WS_OP_LDU || in->op == WS_OP_MOV || in->op == WS_OP_MMA ||
+                    in->op == WS_OP_LDMATRIX) &&
+                   !r->vimm_mask && (r->nvec > 1 || in->op == WS_OP_MMA || in->op == WS_OP_LDMATRIX)) {
             o->kind = WS_OK_VEC;
             o->nvec = r->nvec;
             memcpy(o->vec, r->vec, sizeof o->vec);
+            in->ndst++;
+        } else if (in->op == WS_OP_MBARRIER && r->kind == R_NAME && tok_eq(t, "_")) {
+            o->kind = WS_OK_REG;   /* mbarrier.arrive _, [a]: no state */
+            o->reg = WS_NO_REG;
             in->ndst++;
         } else {
             return err_at(p, t, "destination of '%s' must be a register, got '%.*s'", mn, TK(t));
         }
     }
-    if (in->op == WS_OP_SETP || in->op == WS_OP_TESTP || (in->op == WS_OP_VOTE && in->subop != WS_VOTE_BALLOT))
+    if (in->op == WS_OP_SETP || in->op == WS_OP_TESTP || (in->op == WS_OP_VOTE && in->subop != WS_VOTE_BALLOT) ||
+        (in->op == WS_OP_MBARRIER && (in->subop == WS_MBAR_TEST_WAIT || in->subop == WS_MBAR_TRY_WAIT)))
         for (int j = 0; j < in->ndst; j++)
             if (check_pred(p, in->dst[j].reg, &p->t[ops[0].tok], "the destination")) return -1;
     in->nsrc = 0;
@@ -1290,9 +1500,18 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
         if (r->kind == R_PAIR) return err_at(p, t, "'a|b' is only allowed as a destination");
         if (r->kind == R_VEC) {
             if (cls != C_VALVEC) return err_at(p, t, "vector operand is not allowed as operand %d of '%s'", nd + j + 1, mn);
+            if (r->nvec == 1 && in->op != WS_OP_MMA) return err_at(p, t, "vector operand must have 2 or 4 elements, not 1");
             o->kind = WS_OK_VEC;
             o->nvec = r->nvec;
             memcpy(o->vec, r->vec, sizeof o->vec);
+            if (r->vimm_mask) {   /* constants of a packing mov: their bits in imm at their element's place */
+                if (in->op != WS_OP_MOV || in->vec > 1)
+                    return err_at(p, t, "integer elements in '{...}' are only supported in the source of a packing mov");
+                unsigned eb = (unsigned)ws_type_bits((ws_type)in->type) / r->nvec;
+                for (unsigned e = 0; e < r->nvec; e++)
+                    if (r->vimm_mask & (1u << e))
+                        o->imm |= (int64_t)((r->vimm[e] & ((1ull << eb) - 1)) << (e * eb));
+            }
             in->nsrc++;
             continue;
         }
@@ -1524,6 +1743,109 @@ static int check_new_forms(P *p, ws_inst *in, const ws_tok *optok)
     }
 }
 
+/* the instructions and modifiers the half types take (PTX ISA 9.7.4, 9.7.9.21 cvt,
+ * 9.7.13.5 atom); everything else on a half type is refused here, at load */
+static int check_half_forms(P *p, ws_inst *in, const ws_tok *optok)
+{
+    const char *mn = ws_opcode_name(in->op);
+    ws_type t = (ws_type)in->type, t2 = (ws_type)in->type2;
+    int h = ws_type_is_half(t), h2 = ws_type_is_half(t2);
+    int pair = t == WS_TY_F16X2 || t == WS_TY_BF16X2;
+    if ((in->mods & WS_MOD_RELU) && !h)
+        return err_at(p, optok, "'.relu' is for half types only (fma min max cvt .f16 .bf16 .f16x2 .bf16x2)");
+    if ((in->mods & WS_MOD_NAN) && !h)
+        return err_at(p, optok, "'%s.NaN' is supported on half types only", mn);
+    if ((!h && !h2) || in->op == WS_OP_MMA) return 0;   /* mma: check_mma_form */
+    switch (in->op) {
+    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_MUL: case WS_OP_FMA:
+        if (in->rnd && in->rnd != WS_RND_RN) return err_at(p, optok, "'%s.%s' takes only .rn", mn, ws_type_name(t));
+        if (in->mods & (WS_MOD_CC | WS_MOD_NOFTZ | WS_MOD_HI | WS_MOD_LO | WS_MOD_WIDE))
+            return err_at(p, optok, "'%s.%s' takes .rn .ftz .sat (fma also .relu)", mn, ws_type_name(t));
+        return 0;
+    case WS_OP_NEG: case WS_OP_ABS: case WS_OP_MIN: case WS_OP_MAX: case WS_OP_SETP: case WS_OP_MOV:
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_SELP:
+        return 0;
+    case WS_OP_EX2: case WS_OP_TANH:
+        if (!(in->mods & WS_MOD_APPROX)) return err_at(p, optok, "'%s.%s' needs .approx", mn, ws_type_name(t));
+        return 0;
+    case WS_OP_SET:
+        if (pair ? ws_type_is_half(t2) : 1) return 0;
+        break;
+    case WS_OP_CVT:
+        if (ws_type_is_half(t2) && (t2 == WS_TY_F16X2 || t2 == WS_TY_BF16X2))
+            return err_at(p, optok, "'cvt' from .%s is not supported (unpack with mov.b32 {lo, hi})", ws_type_name(t2));
+        if (pair && t2 != WS_TY_F32)
+            return err_at(p, optok, "'cvt' into .%s takes two .f32 sources (cvt.rn.%s.f32 d, a, b)", ws_type_name(t),
+                          ws_type_name(t));
+        return 0;
+    case WS_OP_ATOM: case WS_OP_RED:
+        if (in->subop == WS_ATOM_ADD && (in->mods & WS_MOD_NOFTZ)) return 0;
+        if (in->subop == WS_ATOM_EXCH || in->subop == WS_ATOM_CAS) break;
+        return err_at(p, optok, "'%s' on .%s supports .add.noftz only", mn, ws_type_name(t));
+    default:
+        break;
+    }
+    return err_at(p, optok, "'%s' is not supported on .%s (half precision: add sub mul fma neg abs min max setp set "
+                  "selp mov ld st cvt atom.add.noftz ex2.approx tanh.approx)", mn, ws_type_name(h ? t : t2));
+}
+
+/* the mma forms the tensor unit runs (PTX ISA 9.7.14.5.14 mma, the fragments of 9.7.14.5.7-10):
+ * sets in->subop to the form and in->cmp/boolop to .btype/.ctype */
+static int check_mma_form(P *p, ws_inst *in, const modstate *ms, const ws_tok *optok)
+{
+    static const char *const supported = "supported: mma.sync.aligned.m16n8k16/.m16n8k8.row.col with .f16 "
+        "(.f16/.f32 accumulators) or .bf16 (.f32), .m16n8k8 .tf32 -> .f32, .m16n8k32/.m16n8k16 .s8/.u8 -> .s32 "
+        "(.satfinite), .m8n8k4 .f64";
+    if (!ms->sync || !(in->mods & WS_MOD_ALIGNED)) return err_at(p, optok, "'mma' needs .sync.aligned");
+    if (!ms->shape) return err_at(p, optok, "'mma' needs a shape (%s)", supported);
+    if (ms->nlayout != 2 || ms->layout[0] != 'r' || ms->layout[1] != 'c')
+        return err_at(p, optok, "'mma' is supported with .row.col only (%s)", supported);
+    ws_type d = ms->types[0], a = ms->types[1], b = ms->types[2], c = ms->types[3];
+    int tfa = (ms->tf32 >> 1) & 1, tfb = (ms->tf32 >> 2) & 1;
+    const char *shape = mma_shapes[ms->shape - 1];
+    int form = 0;
+    int half = (a == WS_TY_F16 || a == WS_TY_BF16) && a == b;
+    int acc_ok = half && (a == WS_TY_F16 ? ((d == WS_TY_F32 || d == WS_TY_F16) && (c == WS_TY_F32 || c == WS_TY_F16))
+                                         : d == WS_TY_F32 && c == WS_TY_F32);
+    int i8 = (a == WS_TY_S8 || a == WS_TY_U8) && (b == WS_TY_S8 || b == WS_TY_U8) && d == WS_TY_S32 && c == WS_TY_S32;
+    if (ms->tf32 & 1 || ms->tf32 & 8) form = 0;
+    else if (ms->shape == 1 && acc_ok) form = WS_MMA_M16N8K16_F16;
+    else if (ms->shape == 2 && acc_ok) form = WS_MMA_M16N8K8_F16;
+    else if (ms->shape == 2 && tfa && tfb && d == WS_TY_F32 && c == WS_TY_F32) form = WS_MMA_M16N8K8_TF32;
+    else if (ms->shape == 3 && i8) form = WS_MMA_M16N8K32_I8;
+    else if (ms->shape == 1 && i8) form = WS_MMA_M16N8K16_I8;
+    else if (ms->shape == 4 && a == WS_TY_F64 && b == WS_TY_F64 && c == WS_TY_F64 && d == WS_TY_F64) form = WS_MMA_M8N8K4_F64;
+    if (!form)
+        return err_at(p, &p->t[ms->type_tok[0]], "'mma.%s' with .%s.%s.%s.%s is not supported (%s)", shape,
+                      ms->tf32 & 1 ? "tf32" : ws_type_name(d), tfa ? "tf32" : ws_type_name(a),
+                      tfb ? "tf32" : ws_type_name(b), ms->tf32 & 8 ? "tf32" : ws_type_name(c), supported);
+    if ((in->mods & WS_MOD_SAT) && !i8) return err_at(p, optok, "'.satfinite' is for the integer mma forms");
+    in->subop = (uint8_t)form;
+    in->cmp = (uint8_t)b;
+    in->boolop = (uint8_t)c;
+    return 0;
+}
+
+/* The fragments' register counts per lane (PTX ISA 9.7.14.5.7-10): A and B by form; C and D
+ * four .f32/.s32 registers (m8n8k4 .f64: two), or two .f16x2 for an .f16 accumulator. */
+static int check_mma_operands(P *p, const ws_inst *in, const raw *ops)
+{
+    static const uint8_t ra[WS_NMMA] = {0, 4, 2, 4, 4, 2, 1}, rb[WS_NMMA] = {0, 2, 1, 2, 2, 1, 1};
+    int acc = in->subop == WS_MMA_M8N8K4_F64 ? 2 : 4;
+    const int want[4] = {in->type == WS_TY_F16 ? 2 : acc, ra[in->subop], rb[in->subop], in->boolop == WS_TY_F16 ? 2 : acc};
+    const ws_operand *o[4] = {&in->dst[0], &in->src[0], &in->src[1], &in->src[2]};
+    static const char *const what[4] = {"D", "A", "B", "C"};
+    for (int j = 0; j < 4; j++) {
+        if (o[j]->kind != WS_OK_VEC || o[j]->nvec != want[j])
+            return err_at(p, &p->t[ops[j].tok], "the %s fragment of this 'mma' form is {%d register%s}", what[j], want[j],
+                          want[j] == 1 ? "" : "s");
+        for (int e = 0; e < o[j]->nvec; e++)
+            if (o[j]->vec[e] == WS_NO_REG || o[j]->imm)
+                return err_at(p, &p->t[ops[j].tok], "'mma' fragments take registers only");
+    }
+    return 0;
+}
+
 static int parse_inst(P *p)
 {
     ws_kernel *k = p->k;
@@ -1552,6 +1874,14 @@ static int parse_inst(P *p)
             return err_at(p, optok, "video instruction '%.*s' is not supported (of the video instructions only the SIMD "
                           "vadd2 vsub2 vavrg2 vabsdiff2 vmin2 vmax2 and their 4-way forms are, with the default "
                           "selectors and mask)", TK(optok));
+    if (op == WS_OP_CP_ASYNC && peek(p, 2)->kind == WS_TK_DOT && peek(p, 2)->adj &&
+        (tok_eq(peek(p, 2), ".bulk") || tok_eq(peek(p, 2), ".mbarrier")))
+        return err_at(p, peek(p, 2), "'cp.async%.*s' is not supported (sm_90 bulk/TMA copies and the mbarrier forms are "
+                      "outside the subset; supported: cp.async.ca/.cg.shared.global, .commit_group, .wait_group, "
+                      ".wait_all)", TK(peek(p, 2)));
+    for (size_t v = 0; op < 0 && v < sizeof refused_insts / sizeof refused_insts[0]; v++)
+        if (tok_eq(optok, refused_insts[v].name))
+            return err_at(p, optok, "instruction '%.*s' is not supported: %s", TK(optok), refused_insts[v].why);
     if (op < 0)
         return err_at(p, optok, "unknown or unsupported instruction '%.*s' (supported: integer/logic, f32/f64 arithmetic, setp/selp/cvt, ld/st/atom/red, bra/brx.idx/ret/exit, bar/membar, shfl/vote/match.sync; see isa.def)", TK(optok));
     for (uint32_t j = 0; j < nt; j++) adv(p);
@@ -1568,6 +1898,11 @@ static int parse_inst(P *p)
     in->ipdom = WS_PC_EXIT;
     modstate ms;
     memset(&ms, 0, sizeof ms);
+    /* a type outside the subset is the reason, even behind modifiers only its forms have
+     * (cvt.rn.satfinite.e4m3x2.f32): name it first */
+    for (uint32_t j = p->i; j < p->nt && p->t[j].kind == WS_TK_DOT && p->t[j].adj; j++)
+        if (is_refused_type(p->t[j].s + 1, p->t[j].n - 1) && !(op == WS_OP_MMA && tok_eq(&p->t[j], ".tf32")))
+            return err_at(p, &p->t[j], "type '%.*s' is not supported (supported types: %s)", TK(&p->t[j]), supported_types);
     while (cur(p)->kind == WS_TK_DOT && cur(p)->adj) {
         ws_tok *m = cur(p);
         int c = apply_mod(p, in, &ms, m);
@@ -1584,6 +1919,7 @@ static int parse_inst(P *p)
     int want_types = (op_allow[op] & B(A_TYPE2)) ? 2 : (op_allow[op] & B(A_TYPE)) ? 1 : 0;
     if (op == WS_OP_BAR || op == WS_OP_BARRIER) want_types = ms.bar_red ? 1 : 0;
     if (is_simd_video(op)) want_types = 3;
+    if (op == WS_OP_MMA) want_types = 4;
     if (op == WS_OP_CVT_PACK) {
         if (!in->subop) return err_at(p, optok, "'cvt.pack' needs a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)");
         want_types = in->subop >= WS_PACK_U16 ? 1 : 2;
@@ -1596,17 +1932,32 @@ static int parse_inst(P *p)
                           want_types == 1 ? "one type (.s32 sources)" : "two types (.s32 sources, .b32 c operand)");
         if (want_types == 3)
             return err_at(p, optok, "'%s' needs three types (.dtype .atype .btype), got %d", mn, ms.ntypes);
+        if (want_types == 4)
+            return err_at(p, optok, "'mma' needs four types (.dtype .atype .btype .ctype), got %d", ms.ntypes);
         return err_at(p, optok, "'%s' needs %s, got %d", mn, want_types == 2 ? "two types (destination and source)" : "a type", ms.ntypes);
     }
     in->type = (uint8_t)ms.types[0];
     in->type2 = (uint8_t)ms.types[1];
     if (is_simd_video(op)) in->subop = (uint8_t)ms.types[2];
+    if (op == WS_OP_MMA && check_mma_form(p, in, &ms, optok)) return -1;
+    if (op == WS_OP_MBARRIER && (!in->subop || in->type != WS_TY_B64 ||
+                                 (in->boolop && in->subop != WS_MBAR_TEST_WAIT && in->subop != WS_MBAR_TRY_WAIT)))
+        return err_at(p, optok, "'mbarrier' needs an operation and .b64 (supported: mbarrier.init/.arrive/.arrive_drop/"
+                      ".test_wait/.try_wait{.parity}/.pending_count/.inval{.shared}.b64)");
+    if (op == WS_OP_GRIDDEP && !in->subop) return err_at(p, optok, "'griddepcontrol' needs .wait or .launch_dependents");
+    if (op == WS_OP_CP_ASYNC && !in->subop)
+        return err_at(p, optok, "'cp.async' needs .ca/.cg (a copy), .commit_group, .wait_group or .wait_all");
+    if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_COPY && in->space != WS_SP_SHARED)
+        return err_at(p, optok, "'cp.async' copies .shared.global (cp.async.ca.shared.global)");
+    if (op == WS_OP_LDMATRIX && (!ms.sync || !(in->mods & WS_MOD_ALIGNED) || !ms.shape || !(in->subop & 7) ||
+                                 in->space != WS_SP_SHARED || in->type != WS_TY_B16))
+        return err_at(p, optok, "'ldmatrix' is supported as ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16");
     if (check_new_forms(p, in, optok)) return -1;
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in->cmp) return err_at(p, optok, "'%s' needs a comparison (.eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan)", mn);
     if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");
     if ((op == WS_OP_ATOM || op == WS_OP_RED) && !in->subop) return err_at(p, optok, "'%s' needs an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)", mn);
     /* vote without .sync is the legacy (sm_6x) form: over the active lanes, no membermask */
-    if ((op == WS_OP_SHFL || op == WS_OP_MATCH || op == WS_OP_REDUX) && !ms.sync)
+    if ((op == WS_OP_SHFL || op == WS_OP_MATCH || op == WS_OP_REDUX || op == WS_OP_ELECT) && !ms.sync)
         return err_at(p, optok, "'%s' needs .sync (the non-.sync forms are not supported)", mn);
     if (op == WS_OP_BAR_WARP && !ms.sync) return err_at(p, optok, "'bar.warp' needs .sync");
     if (op == WS_OP_SHFL && !in->subop) return err_at(p, optok, "'shfl.sync' needs a mode (.up .down .bfly .idx)");
@@ -1620,8 +1971,9 @@ static int parse_inst(P *p)
             return err_at(p, optok, "'redux.sync' takes .u32/.s32 with .add/.min/.max and .b32 with .and/.or/.xor (got .%s)",
                           ws_type_name((ws_type)in->type));
     }
-    if (op == WS_OP_TANH && (in->type != WS_TY_F32 || !(in->mods & WS_MOD_APPROX)))
-        return err_at(p, optok, "'tanh' is supported as tanh.approx.f32 only");
+    if (op == WS_OP_TANH && ((in->type != WS_TY_F32 && !ws_type_is_half((ws_type)in->type)) || !(in->mods & WS_MOD_APPROX)))
+        return err_at(p, optok, "'tanh' is supported as tanh.approx with .f32 .f16 .bf16 .f16x2 .bf16x2 only");
+    if (check_half_forms(p, in, optok)) return -1;
     if (op == WS_OP_TESTP && !in->subop) return err_at(p, optok, "'testp' needs a test (.finite .infinite .number .notanumber .normal .subnormal)");
     if (op == WS_OP_BRX && !ms.idx) return err_at(p, optok, "'brx' needs .idx");
     if (op == WS_OP_BFIND && in->type != WS_TY_U32 && in->type != WS_TY_S32 && in->type != WS_TY_U64 && in->type != WS_TY_S64)
@@ -1670,6 +2022,20 @@ static int parse_inst(P *p)
     if (op == WS_OP_VOTE && nops != (ms.sync ? 3 : 2))   /* shape() allows both forms */
         return err_at(p, optok, "'%s' takes %d operands, got %d", ms.sync ? "vote.sync" : "vote", ms.sync ? 3 : 2, nops);
     if (decode_operands(p, in, ii, ops, nops, optok)) return -1;
+    if (op == WS_OP_MMA && check_mma_operands(p, in, ops)) return -1;
+    if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_COPY) {
+        int64_t sz = in->src[2].imm;
+        if (in->src[2].kind != WS_OK_IMM || (sz != 4 && sz != 8 && sz != 16) || (in->boolop == 2 && sz != 16))
+            return err_at(p, &p->t[ops[2].tok], "the cp-size of 'cp.async.%s' is %s", in->boolop == 2 ? "cg" : "ca",
+                          in->boolop == 2 ? "16" : "4, 8 or 16");
+        if (in->nsrc == 4 && in->src[3].kind == WS_OK_IMM && (in->src[3].imm < 0 || in->src[3].imm > sz))
+            return err_at(p, &p->t[ops[3].tok], "the src-size of 'cp.async' must be 0 .. cp-size (%lld)", (long long)sz);
+    }
+    if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_WAIT && in->src[0].kind != WS_OK_IMM)
+        return err_at(p, &p->t[ops[0].tok], "'cp.async.wait_group' takes an integer constant");
+    if (op == WS_OP_LDMATRIX && (in->dst[0].kind != WS_OK_VEC || in->dst[0].nvec != (in->subop & 7)))
+        return err_at(p, &p->t[ops[0].tok], "'ldmatrix.x%u' writes {%u register%s}", in->subop & 7, in->subop & 7,
+                      (in->subop & 7) == 1 ? "" : "s");
     /* st.param only writes a call's or function's .param variables (now .local) */
     if (op == WS_OP_LOP3 && in->src[3].kind != WS_OK_IMM)
         return err_at(p, &p->t[ops[nops - 1].tok], "the lookup table of 'lop3' (last operand) must be an immediate");

@@ -59,17 +59,21 @@ static int is_terminator(const ws_inst *in)
 }
 
 /* The convergence-barrier pass's pseudo-instructions: nothing moves across
- * them (the pass is meant to run before that one, see passes.h). */
+ * them (the pass is meant to run before that one, see passes.h). Nor across
+ * cp.async.wait_group / wait_all: the computation the programmer placed
+ * before the wait is what overlaps the copies, and hoisting the wait above it
+ * (it depends on no register) would serialise them. */
 static int is_boundary(const ws_inst *in)
 {
-    return in->op == WS_OP_BADD || in->op == WS_OP_BWAIT || in->op == WS_OP_YIELD;
+    return in->op == WS_OP_BADD || in->op == WS_OP_BWAIT || in->op == WS_OP_YIELD ||
+           (in->op == WS_OP_CP_ASYNC && (in->subop == WS_CPA_WAIT || in->subop == WS_CPA_WAIT_ALL));
 }
 
 static int reads_clock(const ws_inst *in)
 {
     for (unsigned j = 0; j < in->nsrc && j < WS_MAX_SRC; j++)
         if (in->src[j].kind == WS_OK_SREG &&
-            (in->src[j].sreg == WS_SR_CLOCK || in->src[j].sreg == WS_SR_CLOCK64))
+            (in->src[j].sreg == WS_SR_CLOCK || in->src[j].sreg == WS_SR_CLOCK64 || in->src[j].sreg >= WS_SR_GLOBALTIMER))
             return 1;
     return 0;
 }
@@ -85,11 +89,12 @@ static memkind mem_kind(const ws_inst *in)
     case WS_OP_LD: case WS_OP_LDU:
         return in->mods & (WS_MOD_VOLATILE | WS_MOD_RELAXED | WS_MOD_ACQUIRE | WS_MOD_RELEASE) ? MEM_ORDERED
                                                                                               : MEM_LOAD;
-    case WS_OP_PREFETCH:
+    case WS_OP_PREFETCH: case WS_OP_LDMATRIX:
         return MEM_LOAD;
     case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_MEMBAR: case WS_OP_FENCE:
     case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_BAR_WARP: case WS_OP_SHFL: case WS_OP_VOTE:
-    case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_ACTIVEMASK: case WS_OP_NANOSLEEP:
+    case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_ACTIVEMASK: case WS_OP_NANOSLEEP: case WS_OP_CP_ASYNC:
+    case WS_OP_ELECT: case WS_OP_GRIDDEP: case WS_OP_MBARRIER:
         return MEM_ORDERED;
     default:
         return reads_clock(in) ? MEM_ORDERED : MEM_NONE;

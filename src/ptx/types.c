@@ -26,7 +26,7 @@ ws_unit ws_opcode_unit(int op) { return op >= 0 && op < WS_OP_COUNT ? op_units[o
 
 const char *ws_unit_name(int unit)
 {
-    static const char *const n[WS_NUNITS] = {"ALU", "SFU", "MEM", "CTRL", "SYNC", "INT", "FP32", "FP64"};
+    static const char *const n[WS_NUNITS] = {"ALU", "SFU", "MEM", "CTRL", "SYNC", "INT", "FP32", "FP64", "TENSOR"};
     return unit >= 0 && unit < WS_NUNITS ? n[unit] : "?";
 }
 
@@ -102,11 +102,13 @@ static const struct { const char *name; uint8_t bits; } type_info[WS_TY_COUNT] =
     [WS_TY_U8] = {"u8", 8},    [WS_TY_U16] = {"u16", 16}, [WS_TY_U32] = {"u32", 32}, [WS_TY_U64] = {"u64", 64},
     [WS_TY_S8] = {"s8", 8},    [WS_TY_S16] = {"s16", 16}, [WS_TY_S32] = {"s32", 32}, [WS_TY_S64] = {"s64", 64},
     [WS_TY_F16] = {"f16", 16}, [WS_TY_F32] = {"f32", 32}, [WS_TY_F64] = {"f64", 64},
+    [WS_TY_BF16] = {"bf16", 16}, [WS_TY_F16X2] = {"f16x2", 32}, [WS_TY_BF16X2] = {"bf16x2", 32},
 };
 
 int ws_type_bits(ws_type t) { return (unsigned)t < WS_TY_COUNT ? type_info[t].bits : 0; }
 int ws_type_is_signed(ws_type t) { return t >= WS_TY_S8 && t <= WS_TY_S64; }
-int ws_type_is_float(ws_type t) { return t >= WS_TY_F16 && t <= WS_TY_F64; }
+int ws_type_is_half(ws_type t) { return t == WS_TY_F16 || (t >= WS_TY_BF16 && t <= WS_TY_BF16X2); }
+int ws_type_is_float(ws_type t) { return (t >= WS_TY_F16 && t <= WS_TY_F64) || ws_type_is_half(t); }
 const char *ws_type_name(ws_type t) { return (unsigned)t < WS_TY_COUNT ? type_info[t].name : "?"; }
 
 ws_type ws_type_from_name(const char *s, size_t n)
@@ -123,6 +125,7 @@ static const char *const sreg_names[WS_SR_COUNT] = {
     "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z",
     "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock", "%clock64",
     "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge", "WARP_SZ",
+    "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
 };
 const char *ws_sreg_name(ws_sreg s) { return (unsigned)s < WS_SR_COUNT ? sreg_names[s] : "%?"; }
 
@@ -159,7 +162,7 @@ const ws_flag_name ws_flag_names[] = {
     {WS_MOD_LO, "lo"},           {WS_MOD_WIDE, "wide"},         {WS_MOD_CC, "cc"},
     {WS_MOD_APPROX, "approx"},   {WS_MOD_FULL, "full"},         {WS_MOD_FTZ, "ftz"},
     {WS_MOD_NOFTZ, "noftz"},     {WS_MOD_SAT, "sat"},           {WS_MOD_SHIFTAMT, "shiftamt"},
-    {WS_MOD_ADD, "add"},
+    {WS_MOD_ADD, "add"},         {WS_MOD_RELU, "relu"},         {WS_MOD_NAN, "NaN"},
     {0, NULL},
 };
 

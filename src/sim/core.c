@@ -316,6 +316,9 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         w->stall_res = WS_RES_NONE;
         w->deps_pc = UINT32_MAX;
         c->walk[hw] = WS_WALK_TRY;
+        w->cpa_open = 0;
+        w->cpa_ngroups = 0;
+        w->cpa_hold = 0;
         c->pipes[w->sched].n_live++;
         memset(w->lane_ready, 0, sizeof(uint64_t) * r->ws);
         memset(w->lane_mem, 0, r->ws);
@@ -578,6 +581,48 @@ static void note_pending(ws_simrun *r, ws_cwarp *w, const ws_inst *in, uint64_t 
     }
 }
 
+/* cp.async timing (docs/model.md, "Asynchronous copies"): a copy's global read goes through
+ * the memory hierarchy as a load does (and its line requests through the LD/ST pipe); it
+ * writes no register, so the warp goes on at once and the copy only counts for its group;
+ * commit_group closes the group, wait_group N holds the warp (cpa_hold) until every group
+ * but the newest N has completed (wait_all: commit, then N = 0). Returns the instruction's
+ * completion. */
+static uint64_t cp_async_timing(ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, const ws_inst *in,
+                                ws_effect *eff, uint64_t t0, uint64_t now)
+{
+    if (in->subop == WS_CPA_COPY) {
+        if (eff->mem_kind) {
+            uint32_t lines = 1;
+            ws_mem_req req = {.cycle = t0, .core = c->id, .warp = slot, .inst = in, .eff = eff, .lines_out = &lines};
+            uint64_t done = r->memsys.ops->access(&r->memsys, &req);
+            uint64_t cycles = ws_lsu_occupy(r, c, (uint64_t)lines * r->l1_line, now);
+            if (cycles > 1) done += cycles - 1;
+            if (done > w->cpa_open) w->cpa_open = done;
+            if (done > r->last_complete) r->last_complete = done;   /* the kernel ends after its copies */
+        }
+        return t0 + 1;
+    }
+    if (in->subop == WS_CPA_COMMIT || in->subop == WS_CPA_WAIT_ALL) {
+        if (w->cpa_ngroups == WS_CPA_GROUPS) {   /* merge the two oldest groups */
+            if (w->cpa_group[1] < w->cpa_group[0]) w->cpa_group[1] = w->cpa_group[0];
+            memmove(w->cpa_group, w->cpa_group + 1, sizeof w->cpa_group[0] * (WS_CPA_GROUPS - 1));
+            w->cpa_ngroups--;
+        }
+        w->cpa_group[w->cpa_ngroups++] = w->cpa_open;
+        w->cpa_open = 0;
+        if (in->subop == WS_CPA_COMMIT) return t0 + 1;
+    }
+    uint32_t keep = in->subop == WS_CPA_WAIT ? (uint32_t)in->src[0].imm : 0;
+    uint64_t ready = t0 + 1;
+    while (w->cpa_ngroups > keep) {
+        if (w->cpa_group[0] > ready) ready = w->cpa_group[0];
+        memmove(w->cpa_group, w->cpa_group + 1, sizeof w->cpa_group[0] * (w->cpa_ngroups - 1));
+        w->cpa_ngroups--;
+    }
+    if (ready > w->cpa_hold) w->cpa_hold = ready;
+    return ready;
+}
+
 /* Issues split sp of warp `slot`. Returns 0 or -1 (status set). */
 /* Hands the L1 events of the load just issued (mem.h ws_mem_events) to the
  * schedulers of the warps they concern (an eviction may concern a warp of
@@ -611,7 +656,8 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     int is_mem = 0;
     uint64_t t0 = now + ws_pipe_issue(r, c, w, slot, in, now);
     switch (in->op) {
-    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX:
+    case WS_OP_MBARRIER:
         if (eff.mem_kind == 0) done = t0 + r->lat_alu;
         else if (eff.mem_space == WS_SP_SHARED) {
             /* a bank conflict of degree d is replayed d - 1 times (broadcasts
@@ -635,6 +681,9 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
             if (cycles > 1) done += cycles - 1;
             is_mem = 1;
         }
+        break;
+    case WS_OP_CP_ASYNC:
+        done = cp_async_timing(r, c, w, slot, in, &eff, t0, now);
         break;
     default:
         done = t0 + ws_unit_latency(r, in);
@@ -879,8 +928,9 @@ static uint64_t split_ready_at(const ws_simrun *r, const ws_cwarp *w, const ws_s
 {
     uint64_t t = 0;
     uint8_t memr = 0;
+    if (w->cpa_hold > now) { t = w->cpa_hold; memr = 1; }   /* a cp.async.wait_group (cp_async_timing) */
     if (r->blocking) {
-        if (w->busy_until <= now) return 0;
+        if (w->busy_until <= now) { *reason = memr ? WS_STALL_MEM : WS_STALL_DEP; return t; }
         if (r->div->per_lane_blocking) {
             for (uint64_t m = sp->mask; m; m &= m - 1) {
                 uint32_t l = (uint32_t)__builtin_ctzll(m);

@@ -21,6 +21,7 @@ enum {
 #define WS_MAX_RF_BANKS 64
 #define WS_MAX_COLLECTORS 64
 #define WS_MAX_FETCH 64
+#define WS_CPA_GROUPS 16   /* committed cp.async groups tracked per warp; older ones merge */
 
 /* The datapath of one scheduler (a Volta SM partition): its execution units,
  * register-file banks and operand collectors (docs/model.md, "Execution
@@ -107,6 +108,13 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
      * (the only writers of its scoreboard), so try_warp need not look again */
     uint32_t deps_pc;
     uint64_t deps_mask;
+    /* cp.async (docs/model.md, "Asynchronous copies"): the completion of the copies of the
+     * group being formed, of the committed groups (oldest first), and the cycle a
+     * cp.async.wait_group holds the warp until */
+    uint64_t cpa_open;
+    uint64_t cpa_group[WS_CPA_GROUPS];
+    uint32_t cpa_ngroups;
+    uint64_t cpa_hold;
 } ws_cwarp;
 
 /* Per-core livelock search (deadlock.c, per_core_check): Brent's cycle
@@ -196,6 +204,7 @@ typedef struct ws_simrun {
      * unit, the overrides of the cost classes (0: the unit's) */
     uint64_t lat_unit[WS_NUNITS], lat_cost[WS_NCOSTS];
     uint32_t ii_unit[WS_NUNITS], occ_cost[WS_NCOSTS], int64_cost;
+    uint32_t ii_mma[WS_NMMA];                /* tensor unit occupancy per mma form (pipe.c) */
     uint32_t lsu_bytes, l1_line;     /* LD/ST data path (0: unlimited), line size */
     uint32_t rf_banks, rf_ports, ncoll;
     uint32_t ibuf, fetch_lat, fetch_width;

@@ -40,6 +40,22 @@ static uint32_t interval(double lanes, uint32_t ws)
     return n ? n : 1;
 }
 
+/* The tensor unit: latency tensor_latency; an mma of shape MxNxK occupies it
+ * ceil(M*N*K / rate) cycles at its operand type's rate (0: never busy). */
+static void tensor_setup(ws_simrun *r, const ws_config *cfg)
+{
+    static const struct { uint16_t macs; uint8_t rate; } form[WS_NMMA] = {
+        [WS_MMA_M16N8K16_F16] = {16 * 8 * 16, 0}, [WS_MMA_M16N8K8_F16] = {16 * 8 * 8, 0},
+        [WS_MMA_M16N8K8_TF32] = {16 * 8 * 8, 1},  [WS_MMA_M16N8K32_I8] = {16 * 8 * 32, 2},
+        [WS_MMA_M16N8K16_I8] = {16 * 8 * 16, 2},  [WS_MMA_M8N8K4_F64] = {8 * 8 * 4, 3},
+    };
+    const double rate[4] = {ws_cfg_f(cfg, WS_P_tensor_f16_macs), ws_cfg_f(cfg, WS_P_tensor_tf32_macs),
+                            ws_cfg_f(cfg, WS_P_tensor_int8_macs), ws_cfg_f(cfg, WS_P_tensor_f64_macs)};
+    r->lat_unit[WS_UNIT_TENSOR] = (uint64_t)ws_cfg_i(cfg, WS_P_tensor_latency);
+    r->ii_unit[WS_UNIT_TENSOR] = 0;
+    for (int f = 1; f < WS_NMMA; f++) r->ii_mma[f] = interval(rate[form[f].rate], form[f].macs);
+}
+
 void ws_pipe_setup(ws_simrun *r, const ws_config *cfg)
 {
     uint64_t alu = r->lat_alu, sfu = r->lat_sfu;
@@ -51,6 +67,7 @@ void ws_pipe_setup(ws_simrun *r, const ws_config *cfg)
     r->ii_unit[WS_UNIT_FP32] = interval(ws_cfg_f(cfg, WS_P_fp32_lanes), r->ws);
     r->ii_unit[WS_UNIT_FP64] = interval(ws_cfg_f(cfg, WS_P_fp64_lanes), r->ws);
     r->ii_unit[WS_UNIT_SFU] = interval(ws_cfg_f(cfg, WS_P_sfu_lanes), r->ws);
+    tensor_setup(r, cfg);
     /* cost classes: 0 = the unit's latency / interval; the seed charged every
      * division and root at sfu_latency */
     uint64_t il = (uint64_t)ws_cfg_i(cfg, WS_P_idiv_latency), fl = (uint64_t)ws_cfg_i(cfg, WS_P_fdiv_latency),
@@ -76,6 +93,7 @@ uint32_t ws_unit_occupancy(const ws_simrun *r, const ws_inst *in)
 {
     uint32_t o = r->occ_cost[in->cost];
     if (o) return o;
+    if (in->unit == WS_UNIT_TENSOR) return in->subop < WS_NMMA ? r->ii_mma[in->subop] : 0;
     o = r->ii_unit[in->unit];
     return in->cost == WS_COST_WIDE ? o * r->int64_cost : o;
 }
@@ -89,7 +107,7 @@ uint64_t ws_unit_latency(const ws_simrun *r, const ws_inst *in)
 int ws_uses_lsu(const ws_inst *in)
 {
     switch (in->op) {
-    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED:
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX:
         return in->space != WS_SP_PARAM && in->space != WS_SP_CONST;
     default:
         return 0;

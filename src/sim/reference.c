@@ -12,7 +12,8 @@
  *     bar.red's result (popc / and / or of the predicates of the threads
  *     released together) is written here, since the executor has no CTA view;
  *   - warp-level .sync operations (shfl.sync, vote.sync, match.sync,
- *     redux.sync, bar.warp.sync): a thread waits until every lane of its
+ *     redux.sync, bar.warp.sync; mma.sync.aligned over the lane's whole
+ *     32-lane group, at the same instruction): a thread waits until every lane of its
  *     membermask that has not exited waits at a .sync operation of the same
  *     kind (the same instruction or, as on sm_70+, one at another PC); they
  *     then execute together as one rendezvous (ws_exec_warp_rendezvous), each
@@ -131,6 +132,11 @@ static int is_cta_barrier(const ws_inst *in)
  * lane's own, exec.h: 32 bits per 32-lane group). */
 static int warp_sync_mask(const ref *r, const ws_warp *w, const ws_inst *in, uint32_t lane, uint64_t *mask)
 {
+    if (ws_warp_aligned(in)) {   /* mma.sync.aligned: the lane's whole 32-lane group */
+        uint32_t base = lane & ~31u;
+        *mask = (0xffffffffull << base) & w->valid;
+        return 1;
+    }
     const ws_operand *mo = ws_warp_membermask(in);
     if (!mo)
         return 0;

@@ -219,11 +219,54 @@ def m_latency(b, args, grid, block):
         b[out][g] = cnt
 
 
+def m_hgemv(b, args, grid, block):
+    """f16 GEMV: x holds binary16 bits; A[r][k] = (5r + 3k) % 7 - 3; every partial sum of a
+    half2 lane (even / odd k) is an integer below 2^11, so f16 arithmetic is exact"""
+    x, y, rows, k2n = args
+    xs = [struct.unpack("<e", struct.pack("<H", v))[0] for v in b[x]]
+    for ctaid, tid, ntid, _ in threads(grid, block):
+        r = gid_x(ctaid, tid, ntid)
+        if r >= rows:
+            continue
+        sums = [0.0, 0.0]
+        for k in range(2 * k2n):
+            sums[k % 2] += ((r * 5 + k * 3) % 7 - 3) * xs[k]
+            assert abs(sums[k % 2]) < 2048 and sums[k % 2].is_integer()
+        b[y][r] = sums[0] + sums[1]
+    check_f32_exact(y, b[y])
+
+
+def m_mma_gemm(b, args, grid, block):
+    """C = A * B, A 64x32 and B 32x64 binary16 bits (row-major), C 64x64 f32: small integers,
+    every sum exact in f32 whatever the order"""
+    a, bb, c = args
+    M, N, K = 64, 64, 32
+    h = lambda v: struct.unpack("<e", struct.pack("<H", v))[0]
+    A = [h(v) for v in b[a]]
+    B = [h(v) for v in b[bb]]
+    for i in range(M):
+        for j in range(N):
+            b[c][i * N + j] = sum(A[i * K + k] * B[k * N + j] for k in range(K))
+    check_f32_exact(c, b[c])
+
+
+def m_cpasync_tiles(b, args, grid, block):
+    """per CTA, tile k of 512 floats: out[i] = in[i] + in[(i + 4) mod 512] within the tile"""
+    inp, out, tiles = args
+    for c in range(grid[0]):
+        for k in range(tiles):
+            base = (c * tiles + k) * 512
+            for i in range(512):
+                b[out][base + i] = b[inp][base + i] + b[inp][base + (i + 4) % 512]
+    check_f32_exact(out, b[out])
+
+
 MODELS = {
     "vecadd": m_vecadd, "saxpy": m_saxpy, "ifelse": m_ifelse, "spinlock": m_spinlock,
     "reduce": m_reduce, "histogram": m_histogram, "matmul": m_matmul, "switch": m_switch,
     "warpreduce": m_warpreduce, "varloop": m_varloop, "strided": m_strided,
-    "cachesens": m_cachesens, "latency": m_latency,
+    "cachesens": m_cachesens, "latency": m_latency, "hgemv": m_hgemv,
+    "mma_gemm": m_mma_gemm, "cpasync_tiles": m_cpasync_tiles,
 }
 
 

@@ -40,9 +40,9 @@ refused "$tmp/syntax.ptx" 7:14 "'%r2'"
 printf '%s\n\tmov.u32 %%r1, %%r9;\n\tret;\n}\n' "$hdr" > "$tmp/undef.ptx"
 refused "$tmp/undef.ptx" 7:15 "undefined register '%r9'"
 
-# .f16 register: "\t.reg .f16 %h1;" -> .f16 at column 7
-printf '%s\n\t.reg .f16 %%h1;\n\tret;\n}\n' "$hdr" > "$tmp/half.ptx"
-refused "$tmp/half.ptx" 7:7 "'.f16'"
+# .tf32 register (outside the subset; .f16/.bf16 are in it): "\t.reg .tf32 %h1;" -> .tf32 at column 7
+printf '%s\n\t.reg .tf32 %%h1;\n\tret;\n}\n' "$hdr" > "$tmp/half.ptx"
+refused "$tmp/half.ptx" 7:7 "'.tf32'"
 
 # --entry naming no kernel: no position, still one line, exit 1
 "$WS_BIN" inspect "$tmp/undef.ptx" --entry nope >/dev/null 2>"$tmp/err"; rc=$?

@@ -8,7 +8,7 @@ workload without one gets a derived copy (in a temporary directory) with
 otherwise (SIMT deadlocks of spin locks and cross-branch shfl under the stack, a policy's
 starvation, an unprovable livelock, an out-of-bounds read), each with its reason.
 Warp sizes: kernels with warp-level operations (shfl/vote/match/redux/activemask/%laneid,
-written by nvcc for 32-lane warps) run at 32 and 64 (64 = two 32-lane groups, as warpsweep
+written by nvcc for 32-lane warps; the .aligned warp-wide mma/ldmatrix and elect.sync) run at 32 and 64 (64 = two 32-lane groups, as warpsweep
 defines it); the others at 8, 16, 32 and 64.
 
   tests/fuzz/conformance.py [--bin build/warpsweep] [-j 2] [--only NAME]...
@@ -28,7 +28,7 @@ SCHEDS = ['lrr', 'gto', 'two_level', 'oldest', 'swl', 'fetch_group', 'ccws', 'cc
 # without one (exactly gto) and with a 4 KiB L1 (throttling on every kernel that thrashes it)
 L1_KB = [0, 0, 0, 0, 0, 0, 0, 4]
 ISSUES = ['blocking', 'scoreboard']
-WARP_OPS = re.compile(r'\b(shfl|vote|match|redux|activemask|bar\.warp)\b|%laneid|%lanemask')
+WARP_OPS = re.compile(r'\b(shfl|vote|match|redux|activemask|bar\.warp|mma|ldmatrix|elect)\b|%laneid|%lanemask')
 # Statuses other than ok, each for a reason the kernel's own comments state:
 #  - spin locks under the stack: the SIMT deadlock (a livelock); under swl, whose window holds
 #    only the oldest warps, the report may be the starvation of the others (also true);

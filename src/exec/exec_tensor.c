@@ -1,0 +1,184 @@
+/*
+ * mma.sync.aligned: the warp-wide matrix multiply-accumulate D = A * B + C
+ * (PTX ISA 9.7.14.5.14), on the fragments exactly as the ISA distributes them
+ * over the 32 lanes of a warp (9.7.14.5.7-10). With groupID = %laneid >> 2 and
+ * threadID_in_group (t) = %laneid % 4, element i of a lane's fragment is:
+ *
+ *   form            A (row, col)                              B (row, col)
+ *   m16n8k16 f16    (g + 8*((i>>1)&1), 2t + (i&1) + 8*(i>=4))   (2t + (i&1) + 8*(i>=2), g)
+ *   m16n8k8  f16    (g + 8*(i>=2),     2t + (i&1))              (2t + i, g)
+ *   m16n8k8  tf32   (g + 8*(i&1),      t + 4*(i>=2))            (t + 4*i, g)
+ *   m16n8k32 s8/u8  (g + 8*((i>>2)&1), 4t + (i&3) + 16*(i>=8))  (4t + (i&3) + 16*(i>=4), g)
+ *   m16n8k16 s8/u8  (g + 8*(i>=4),     4t + (i&3))              (4t + i, g)
+ *   m8n8k4   f64    (g, t)                                      (t, g)
+ *   C and D: (g + 8*(i>=2), 2t + (i&1)); m8n8k4 f64: (g, 2t + i)
+ *
+ * Elements pack low to high: two halves per .f16x2 register, four bytes per
+ * .b32 (s8/u8), one tf32 per .b32 (its low 13 bits ignored, as the ISA
+ * states), one f64 per register.
+ *
+ * Arithmetic: the products of halves, tf32 and bytes are exact in double /
+ * int64; float accumulation is in double from c, rounded once to .f32
+ * (round-to-nearest-even) or to .f16 -- the ISA leaves the order and internal
+ * precision of the sum unspecified, so this is the model's choice (exact
+ * whenever the sums are representable, as in the tests). The integer forms
+ * wrap modulo 2^32, or saturate with .satfinite. m8n8k4 .f64 is the chain
+ * d = fma(a_k, b_k, ...) from c over k = 0..3, each rounded .rn.
+ *
+ * The instruction is .aligned: every lane of each 32-lane group of the warp
+ * must execute it (the ISA: all threads of the warp execute the same mma);
+ * otherwise -- a partial or divergent warp, or warps narrower than 32 -- it
+ * faults. All fragments are read before D is written (D may alias A, B or C).
+ */
+#include <math.h>
+#include "exec_internal.h"
+#include "warpsweep/half.h"
+
+typedef struct mma_shape { uint8_t m, n, k, na, nb, nc; } mma_shape;
+
+static const mma_shape shapes[WS_NMMA] = {
+    [WS_MMA_M16N8K16_F16] = {16, 8, 16, 8, 4, 4}, [WS_MMA_M16N8K8_F16] = {16, 8, 8, 4, 2, 4},
+    [WS_MMA_M16N8K8_TF32] = {16, 8, 8, 4, 2, 4},  [WS_MMA_M16N8K32_I8] = {16, 8, 32, 16, 8, 4},
+    [WS_MMA_M16N8K16_I8] = {16, 8, 16, 8, 4, 4},  [WS_MMA_M8N8K4_F64] = {8, 8, 4, 1, 1, 2},
+};
+
+static void a_pos(unsigned form, unsigned lane, unsigned i, unsigned *r, unsigned *c)
+{
+    unsigned g = lane >> 2, t = lane & 3;
+    switch (form) {
+    case WS_MMA_M16N8K16_F16: *r = g + 8 * ((i >> 1) & 1); *c = 2 * t + (i & 1) + 8 * (i >= 4); break;
+    case WS_MMA_M16N8K8_F16:  *r = g + 8 * (i >= 2); *c = 2 * t + (i & 1); break;
+    case WS_MMA_M16N8K8_TF32: *r = g + 8 * (i & 1); *c = t + 4 * (i >= 2); break;
+    case WS_MMA_M16N8K32_I8:  *r = g + 8 * ((i >> 2) & 1); *c = 4 * t + (i & 3) + 16 * (i >= 8); break;
+    case WS_MMA_M16N8K16_I8:  *r = g + 8 * (i >= 4); *c = 4 * t + (i & 3); break;
+    default:                  *r = g; *c = t; break;   /* m8n8k4 f64 */
+    }
+}
+
+static void b_pos(unsigned form, unsigned lane, unsigned i, unsigned *r, unsigned *c)
+{
+    unsigned g = lane >> 2, t = lane & 3;
+    *c = g;
+    switch (form) {
+    case WS_MMA_M16N8K16_F16: *r = 2 * t + (i & 1) + 8 * (i >= 2); break;
+    case WS_MMA_M16N8K8_F16:  *r = 2 * t + i; break;
+    case WS_MMA_M16N8K8_TF32: *r = t + 4 * i; break;
+    case WS_MMA_M16N8K32_I8:  *r = 4 * t + (i & 3) + 16 * (i >= 4); break;
+    case WS_MMA_M16N8K16_I8:  *r = 4 * t + i; break;
+    default:                  *r = t; break;
+    }
+}
+
+static void c_pos(unsigned form, unsigned lane, unsigned i, unsigned *r, unsigned *c)
+{
+    unsigned g = lane >> 2, t = lane & 3;
+    if (form == WS_MMA_M8N8K4_F64) { *r = g; *c = 2 * t + i; return; }
+    *r = g + 8 * (i >= 2);
+    *c = 2 * t + (i & 1);
+}
+
+/* element i of a multiplicand fragment: its register and value (float forms) or integer */
+static double elem_f(const uint64_t *regs, unsigned ty, int tf32, unsigned i)
+{
+    if (tf32) return (double)ws_f32(regs[i] & 0xffffe000u);
+    if (ty == WS_TY_F64) return ws_f64(regs[i]);
+    return ws_half_value(regs[i / 2], ty == WS_TY_BF16 ? WS_TY_BF16 : WS_TY_F16, i % 2, 0);
+}
+static int64_t elem_i(const uint64_t *regs, unsigned ty, unsigned i)
+{
+    uint64_t byte = (regs[i / 4] >> (8 * (i % 4))) & 0xff;
+    return ty == WS_TY_S8 ? (int64_t)(int8_t)byte : (int64_t)byte;
+}
+
+/* a C element of lane l as a double (float forms) */
+static double acc_f(const uint64_t *regs, unsigned ty, unsigned i)
+{
+    if (ty == WS_TY_F16) return ws_half_value(regs[i / 2], WS_TY_F16, i % 2, 0);
+    if (ty == WS_TY_F64) return ws_f64(regs[i]);
+    return (double)ws_f32(regs[i]);
+}
+
+/* one 32-lane group: lanes base .. base + 31 */
+static void mma_group(ws_xctx *x, unsigned base)
+{
+    const ws_inst *in = x->in;
+    const unsigned form = in->subop;
+    const mma_shape *S = &shapes[form];
+    const int is_int = form == WS_MMA_M16N8K32_I8 || form == WS_MMA_M16N8K16_I8;
+    const int tf32 = form == WS_MMA_M16N8K8_TF32;
+    const uint64_t *R = x->w->regs;
+    const uint32_t ws = x->ws;
+    double A[16][32], B[32][8], C[16][8];
+    int64_t Ai[16][32], Bi[32][8], Ci[16][8];
+    for (unsigned lane = 0; lane < 32; lane++) {
+        uint64_t ra[4], rb[4], rc[4];
+        for (unsigned j = 0; j < in->src[0].nvec; j++) ra[j] = R[(uint64_t)in->src[0].vec[j] * ws + base + lane];
+        for (unsigned j = 0; j < in->src[1].nvec; j++) rb[j] = R[(uint64_t)in->src[1].vec[j] * ws + base + lane];
+        for (unsigned j = 0; j < in->src[2].nvec; j++) rc[j] = R[(uint64_t)in->src[2].vec[j] * ws + base + lane];
+        unsigned r, c;
+        for (unsigned i = 0; i < S->na; i++) {
+            a_pos(form, lane, i, &r, &c);
+            if (is_int) Ai[r][c] = elem_i(ra, in->type2, i);
+            else A[r][c] = elem_f(ra, in->type2, tf32, i);
+        }
+        for (unsigned i = 0; i < S->nb; i++) {
+            b_pos(form, lane, i, &r, &c);
+            if (is_int) Bi[r][c] = elem_i(rb, in->cmp, i);
+            else B[r][c] = elem_f(rb, in->cmp, tf32, i);
+        }
+        for (unsigned i = 0; i < S->nc; i++) {
+            c_pos(form, lane, i, &r, &c);
+            if (is_int) Ci[r][c] = (int64_t)(int32_t)(uint32_t)rc[i];
+            else C[r][c] = acc_f(rc, in->boolop, i);
+        }
+    }
+    /* D, then the destination registers */
+    uint64_t out[32][4];
+    for (unsigned lane = 0; lane < 32; lane++) {
+        memset(out[lane], 0, sizeof out[lane]);
+        for (unsigned i = 0; i < S->nc; i++) {
+            unsigned r, c;
+            c_pos(form, lane, i, &r, &c);
+            uint64_t bits;
+            if (is_int) {
+                int64_t s = Ci[r][c];
+                for (unsigned k = 0; k < S->k; k++) s += Ai[r][k] * Bi[k][c];
+                if (in->mods & WS_MOD_SAT) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+                bits = (uint32_t)s;
+            } else if (form == WS_MMA_M8N8K4_F64) {
+                double s = C[r][c];
+                for (unsigned k = 0; k < S->k; k++) s = fma(A[r][k], B[k][c], s);
+                bits = ws_bits64(s);
+            } else {
+                double s = C[r][c];
+                for (unsigned k = 0; k < S->k; k++) s += A[r][k] * B[k][c];
+                bits = in->type == WS_TY_F16 ? ws_half_round(s, WS_HALF_F16, WS_RND_RN) : ws_out32((float)s, 0, 0);
+            }
+            if (in->type == WS_TY_F16) out[lane][i / 2] |= bits << (16 * (i % 2));
+            else out[lane][i] = bits;
+        }
+    }
+    for (unsigned j = 0; j < in->dst[0].nvec; j++) {
+        uint64_t *d = &x->w->regs[(uint64_t)in->dst[0].vec[j] * ws + base];
+        for (unsigned lane = 0; lane < 32; lane++) d[lane] = out[lane][j];
+    }
+}
+
+int ws_exec_mma(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    if (in->subop == 0 || in->subop >= WS_NMMA)
+        return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "mma: unknown form %u", in->subop);
+    if (x->ws < 32)
+        return ws_xfault(x, 0, "mma.sync.aligned needs 32-lane warps (warp_size is %u)", x->ws);
+    for (unsigned base = 0; base < x->ws; base += 32) {
+        uint32_t g = (uint32_t)(x->exec >> base);
+        if (!g) continue;
+        if (g != 0xffffffffu)
+            return ws_xfault(x, base + (unsigned)__builtin_ctzll(~(uint64_t)g & 0xffffffffull),
+                             "mma.sync.aligned executed by a partial warp (lanes 0x%08x of the 32-lane group at "
+                             "lane %u): every lane must execute it", g, base);
+        mma_group(x, base);
+    }
+    return WS_EXEC_OK;
+}

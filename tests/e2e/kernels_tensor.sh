@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Tensor-core kernels (tests/kernels/tensor/, nvcc 13 PTX for sm_80 from inline-asm
+# mma.sync): the committed yaml files are what the independent Python model produces
+# (expected.py --check), and each D equals the model's A * B + C under the MIMD reference
+# and the cycle-level core (stack and barrier divergence, lrr and gto, warp size 64);
+# mma on warps narrower than 32 and the forms outside the subset are refused clearly.
+set -u
+: "${WS_BIN:?}" "${WS_SOURCE_DIR:?}"
+K="$WS_SOURCE_DIR/tests/kernels/tensor"
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+/usr/bin/python3 "$K/expected.py" --check || bad "expected.py --check"
+n=0
+for y in "$K"/*.yaml; do
+  name=$(basename "$y" .yaml)
+  n=$((n + 1))
+  for s in "--reference" "--set divergence=stack --set scheduler=lrr" "--set divergence=barrier --set scheduler=gto" \
+           "--set divergence=barrier --set warp_size=64"; do
+    # shellcheck disable=SC2086
+    out=$("$WS_BIN" sim "$y" $s 2>&1); rc=$?
+    if [ "$rc" -ne 0 ] || ! grep -qx 'status: ok' <<<"$out"; then
+      bad "$name [$s]: exit $rc: $(grep -m2 -E '^(status|message)' <<<"$out")"
+    fi
+  done
+done
+[ "$n" -ge 9 ] || bad "only $n tensor workloads"
+/usr/bin/python3 "$K/gen_rate.py" --check || bad "rate.ptx differs from gen_rate.py"
+
+# Timing (docs/model.md, "Tensor cores"): the slope in cycles per loop iteration (iters 10 -> 20;
+# collectors 0, ibuffer 0: only the tensor unit binds). independent: 4 warps x 8 mmas x
+# ceil(16*8*16 / tensor_f16_macs) per iteration on one scheduler; chain: 8 x tensor_latency.
+tmpy=$(mktemp -d)
+slope() {   # slope NAME SETS... -> cycles per iteration
+  local y=$1; shift
+  local c=()
+  for it in 10 20; do
+    sed "s/^params: \[out, 10\]/params: [out, $it]/" "$K/$y.yaml" > "$tmpy/$y.yaml"
+    cp "$K/rate.ptx" "$tmpy/"
+    c+=("$("$WS_BIN" sim "$tmpy/$y.yaml" --set collectors=0 --set ibuffer=0 "$@" | sed -n 's/^cycles: \([0-9]*\) cycles$/\1/p')")
+  done
+  echo $(( (c[1] - c[0]) / 10 ))
+}
+for m in 256:8 128:16 64:32 100:21; do
+  got=$(slope rate_independent --set tensor_f16_macs="${m%%:*}")
+  [ "$got" -eq $((4 * 8 * ${m##*:})) ] || bad "independent mmas, tensor_f16_macs=${m%%:*}: $got cycles/iteration, want $((4 * 8 * ${m##*:}))"
+done
+for lat in 64 33; do
+  got=$(slope rate_chain --set tensor_latency=$lat)
+  [ "$got" -eq $((8 * lat)) ] || bad "dependent mmas, tensor_latency=$lat: $got cycles/iteration, want $((8 * lat))"
+done
+rm -rf "$tmpy"
+
+out=$("$WS_BIN" sim "$K/mma_f16.yaml" --set warp_size=16 2>&1)
+grep -qx 'status: error' <<<"$out" && grep -q 'mma.sync.aligned needs 32-lane warps' <<<"$out" || bad "warp_size 16: $out"
+
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+refuse() {   # refuse NAME BODY PATTERN
+  printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %%r<16>;\n.reg .f32 %%f<16>;\n.reg .b64 %%rd<4>;\n%s\nret;\n}\n' "$2" > "$tmp/$1.ptx"
+  out=$("$WS_BIN" inspect "$tmp/$1.ptx" 2>&1); rc=$?
+  [ "$rc" -eq 1 ] || bad "$1: exit $rc: $out"
+  [ "$(wc -l <<<"$out")" -eq 1 ] || bad "$1: not one line: $out"
+  grep -qE "$3" <<<"$out" || bad "$1: $out"
+}
+refuse volta 'mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r3,%r4}, {%f5,%f6};' \
+  "volta\.ptx:9:[0-9]+: 'mma\.m8n8k4' with \.f32\.f16\.f16\.f32 is not supported \(supported: "
+refuse layout 'mma.sync.aligned.m16n8k16.row.row.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};' \
+  "layout\.ptx:9:1: 'mma' is supported with \.row\.col only"
+refuse count 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2}, {%r5,%r6}, {%f5,%f6,%f7,%f8};' \
+  "count\.ptx:9:[0-9]+: the A fragment of this 'mma' form is \{4 registers\}"
+refuse sparse 'mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2}, {%r5,%r6}, {%f5,%f6,%f7,%f8}, %r9, 0x0;' \
+  "sparse\.ptx:9:4: modifier '\.sp' is not supported on 'mma'"
+refuse wmma 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0}, {%r1}, {%f8};' \
+  "wmma\.ptx:9:1: instruction 'wmma' is not supported: its fragment layout is implementation-defined"
+refuse ldmnoalign 'ldmatrix.sync.m8n8.x1.shared.b16 {%r1}, [%r2];' \
+  "ldmnoalign\\.ptx:9:1: 'ldmatrix' is supported as ldmatrix\\.sync\\.aligned\\.m8n8"
+refuse ldmcount 'ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2}, [%r3];' \
+  "ldmcount\\.ptx:9:[0-9]+: 'ldmatrix\\.x4' writes \\{4 registers\\}"
+refuse stmatrix 'stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r2], {%r1};' \
+  "stmatrix\\.ptx:9:1: instruction 'stmatrix' is not supported: sm_90 stmatrix"
+[ "$fail" -eq 0 ] && echo "all tensor kernels ok"
+exit "$fail"

@@ -1,0 +1,158 @@
+/* mma.sync.aligned fragment positions (issue 15). Each case places one nonzero element of A
+ * and of B in the lane and register the PTX ISA's fragment tables give (9.7.14.5.7-10, worked
+ * out by hand in the comments: g = lane >> 2, t = lane % 4), and checks that their product
+ * lands in the one lane and register of D the accumulator table names, every other element
+ * of D being C. */
+#include "exec_harness.h"
+
+static xh *H;
+
+/* registers: D 0-3, A 4-7, B 8-9, C 10-13 */
+static ws_inst mma(unsigned form, unsigned dt, unsigned at, unsigned bt, unsigned ct, unsigned na, unsigned nb,
+                   unsigned nd, unsigned nc)
+{
+    ws_inst in = xi(WS_OP_MMA, dt);
+    in.subop = (uint8_t)form; in.type2 = (uint8_t)at; in.cmp = (uint8_t)bt; in.boolop = (uint8_t)ct;
+    in.mods = WS_MOD_ALIGNED;
+    in.dst[0] = vec(nd, 0, 1, 2, 3); in.ndst = 1;
+    in.src[0] = vec(na, 4, 5, 6, 7);
+    in.src[1] = vec(nb, 8, 9, 0, 0);
+    in.src[2] = vec(nc, 10, 11, 12, 13);
+    in.nsrc = 3;
+    return in;
+}
+
+static void clear(void)
+{
+    for (unsigned r = 0; r < 14; r++) setall(H, r, 0);
+}
+
+/* every D register of every lane equals C's except (lane, reg) */
+static void only(unsigned lane, unsigned reg, uint64_t want, unsigned nd)
+{
+    for (unsigned l = 0; l < 32; l++)
+        for (unsigned r = 0; r < nd; r++) {
+            uint64_t got = getr(H, r, l), exp = (l == lane && r == reg) ? want : getr(H, 10 + r, l);
+            if (got != exp) fail_msg("lane %u d%u: 0x%llx, expected 0x%llx", l, r, (unsigned long long)got,
+                                     (unsigned long long)exp);
+        }
+}
+
+static void test_m16n8k16_f16(void **s)
+{
+    (void)s;
+    clear();
+    /* A: lane 5 (g 1, t 1), a5 = the high half of register 2: row g = 1 (4 <= i < 6),
+     * col 2t + (i & 1) + 8 = 11 -> A[1][11] = 1.0 */
+    setr(H, 6, 5, 0x3c000000);
+    /* B[11][5]: row 2t + (i & 1) + 8 = 11 -> t 1, i 3 (b3: high half of register 1); col g = 5 ->
+     * lane 21 -> 7.0 (0x4700) */
+    setr(H, 9, 21, 0x47000000);
+    /* D[1][5] = 7 + C: row g = 1 (i < 2), col 2t + (i & 1) = 5 -> t 2, i 1: lane 6, d1; C there 0.5 */
+    setr(H, 11, 6, 0x3f000000);
+    ws_inst in = mma(WS_MMA_M16N8K16_F16, WS_TY_F32, WS_TY_F16, WS_TY_F16, WS_TY_F32, 4, 2, 4, 4);
+    assert_int_equal(xrun(H, &in), WS_EXEC_OK);
+    only(6, 1, 0x40f00000 /* 7.5f */, 4);
+    /* the same with bf16 operands: 1.0 = 0x3f80, 7.0 = 0x40e0 */
+    clear();
+    setr(H, 6, 5, 0x3f800000);
+    setr(H, 9, 21, 0x40e00000);
+    in = mma(WS_MMA_M16N8K16_F16, WS_TY_F32, WS_TY_BF16, WS_TY_BF16, WS_TY_F32, 4, 2, 4, 4);
+    assert_int_equal(xrun(H, &in), WS_EXEC_OK);
+    only(6, 1, 0x40e00000 /* 7.0f */, 4);
+}
+
+static void test_m16n8k8_f16_acc(void **s)
+{
+    (void)s;
+    clear();
+    /* A: lane 0 a1 (high half of register 0): row 0, col 2t + 1 = 1 -> 2.0 (0x4000);
+     * B[1][3]: row 2t + i = 1 -> t 0, i 1 (high half); col g = 3 -> lane 12 -> 0.5 (0x3800);
+     * D[0][3] = 1.0 + C: row g = 0, col 2t + (i & 1) = 3 -> t 1, i 1 -> lane 1, the high half of
+     * the first .f16x2 register; C there 1.0 (0x3c00) -> 2.0 (0x4000) */
+    setr(H, 4, 0, 0x40000000);
+    setr(H, 8, 12, 0x38000000);
+    setr(H, 10, 1, 0x3c000000);
+    ws_inst in = mma(WS_MMA_M16N8K8_F16, WS_TY_F16, WS_TY_F16, WS_TY_F16, WS_TY_F16, 2, 1, 2, 2);
+    assert_int_equal(xrun(H, &in), WS_EXEC_OK);
+    only(1, 0, 0x40000000, 2);
+}
+
+static void test_m16n8k32_s8(void **s)
+{
+    (void)s;
+    clear();
+    /* A: lane 9 (g 2, t 1), a11 = byte 3 of register 2: row g = 2 (8 <= i < 12), col
+     * 4t + (i & 3) + 16 = 23 -> A[2][23] = 3 (.s8) */
+    setr(H, 6, 9, 0x03000000);
+    /* B[23][6]: row 4t + (i & 3) + 16 = 23 -> t 1, i 7 (byte 3 of register 1); col g = 6 ->
+     * lane 25 -> 200 (.u8) */
+    setr(H, 9, 25, 0xc8000000);
+    /* D[2][6]: row g = 2, col 2t + (i & 1) = 6 -> t 3, i 0 -> lane 11, d0. C = INT32_MAX - 100:
+     * 600 more wraps to INT32_MIN + 499 (0x800001f3), or saturates with .satfinite */
+    setr(H, 10, 11, 0x7fffff9b);
+    ws_inst in = mma(WS_MMA_M16N8K32_I8, WS_TY_S32, WS_TY_S8, WS_TY_U8, WS_TY_S32, 4, 2, 4, 4);
+    assert_int_equal(xrun(H, &in), WS_EXEC_OK);
+    only(11, 0, 0x800001f3, 4);
+    in.mods |= WS_MOD_SAT;
+    assert_int_equal(xrun(H, &in), WS_EXEC_OK);
+    only(11, 0, 0x7fffffff, 4);
+    /* a signed A byte: -3 (0xfd) * 200 + (INT32_MAX - 100) = 0x7ffffd43 */
+    setr(H, 6, 9, 0xfd000000);
+    assert_int_equal(xrun(H, &in), WS_EXEC_OK);
+    only(11, 0, 0x7ffffd43, 4);
+}
+
+static void test_m16n8k8_tf32(void **s)
+{
+    (void)s;
+    clear();
+    /* A: lane 14 (g 3, t 2), a3 = register 3: row g + 8 = 11 (a1, a3), col t + 4 = 6 ->
+     * 1.5 (0x3fc00000) with the 13 ignored bits set */
+    setr(H, 7, 14, 0x3fc01fff);
+    /* B[6][7]: row t + 4i = 6 -> t 2, i 1 (register 1); col g = 7 -> lane 30 -> 3.0 + ignored bits */
+    setr(H, 9, 30, 0x40401234);
+    /* D[11][7] = 4.5: row g + 8 -> g 3, col 2t + (i & 1) = 7 -> t 3, i 3 -> lane 15, d3 */
+    ws_inst in = mma(WS_MMA_M16N8K8_TF32, WS_TY_F32, WS_TY_B32, WS_TY_B32, WS_TY_F32, 4, 2, 4, 4);
+    assert_int_equal(xrun(H, &in), WS_EXEC_OK);
+    only(15, 3, 0x40900000, 4);
+}
+
+static void test_m8n8k4_f64(void **s)
+{
+    (void)s;
+    clear();
+    /* A[3][1]: lane 13 (g 3, t 1) a0 = 2.5; B[1][6]: row t = 1, col g = 6 -> lane 25, b0 = -4;
+     * D[3][6]: row g = 3, col 2t + i = 6 -> t 3, i 0 -> lane 15, d0 = -10 + C (1.0) = -9 */
+    setr(H, 4, 13, dbits(2.5));
+    setr(H, 8, 25, dbits(-4.0));
+    setr(H, 10, 15, dbits(1.0));
+    ws_inst in = mma(WS_MMA_M8N8K4_F64, WS_TY_F64, WS_TY_F64, WS_TY_F64, WS_TY_F64, 1, 1, 2, 2);
+    assert_int_equal(xrun(H, &in), WS_EXEC_OK);
+    only(15, 0, dbits(-9.0), 2);
+}
+
+static void test_partial_warp(void **s)
+{
+    (void)s;
+    clear();
+    ws_inst in = mma(WS_MMA_M16N8K16_F16, WS_TY_F32, WS_TY_F16, WS_TY_F16, WS_TY_F32, 4, 2, 4, 4);
+    assert_int_equal(xrun_mask(H, &in, 0x7fffffff), WS_EXEC_FAULT);
+    assert_non_null(strstr(H->env.fault, "partial warp"));
+}
+
+int main(void)
+{
+    H = xh_new(32);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_m16n8k16_f16),
+        cmocka_unit_test(test_m16n8k8_f16_acc),
+        cmocka_unit_test(test_m16n8k32_s8),
+        cmocka_unit_test(test_m16n8k8_tf32),
+        cmocka_unit_test(test_m8n8k4_f64),
+        cmocka_unit_test(test_partial_warp),
+    };
+    int r = cmocka_run_group_tests(tests, NULL, NULL);
+    free(H);
+    return r;
+}
