@@ -49,14 +49,38 @@ typedef struct ws_mem_ops {
     uint64_t (*accept)(ws_mem *m, const ws_mem_req *req);
     /* Optional: fills the memory-system metrics (see ws_mem_stats). */
     void (*stats)(ws_mem *m, ws_value *metrics);
+    /* Optional: see ws_mem_fence. */
+    uint64_t (*fence)(ws_mem *m, uint32_t core, uint32_t warp, uint64_t now);
 } ws_mem_ops;
+
+/* Optional listeners of the L1 (NULL = none), e.g. for a cache-conscious
+ * scheduler: called by ws_mem_hier from access(). */
+typedef struct ws_mem_hooks {
+    void *ctx;
+    /* a line of core's L1, allocated by core-local warp `owner`, is evicted */
+    void (*l1_evict)(void *ctx, uint32_t core, uint64_t line, uint32_t owner);
+    /* a load of core-local warp `warp` missed core's L1 on line (sectors fetched) */
+    void (*l1_miss)(void *ctx, uint32_t core, uint32_t warp, uint64_t line);
+} ws_mem_hooks;
 
 struct ws_mem {
     const ws_mem_ops *ops;
     void *state;
     uint64_t latency;         /* mem_latency of the run */
     uint64_t accesses;        /* warp-level accesses seen (statistics) */
+    ws_mem_hooks hooks;       /* set by the caller after init; zero = none */
 };
+
+/* membar/fence (parameter fence = stores): the cycle >= now by which every
+ * store, reduction and atomic warp `warp` of `core` has issued is done
+ * (acknowledged by the level that orders it); now for a model that does
+ * not track stores. */
+uint64_t ws_mem_fence(ws_mem *m, uint32_t core, uint32_t warp, uint64_t now);
+
+/* ld.const through the constant cache: t + latency when every active lane
+ * reads one address (broadcast), one more cycle per further distinct
+ * address (serialised). */
+uint64_t ws_mem_const_done(const ws_effect *eff, uint64_t t, uint64_t latency);
 
 /* Fixed-latency memory (the seed's model). */
 extern const ws_mem_ops ws_mem_fixed;
