@@ -20,6 +20,33 @@
 #include "params.h"
 #include "exec.h"
 
+/* L1 events of one load access, for a scheduler that watches locality
+ * (sched_ccws.c): every line the access misses in the L1 (MISS: not present
+ * and no fill in flight; a merge into a fill in flight is no miss) and every
+ * valid line its fills evict, with the core-local warp slot that allocated
+ * the victim (the owner is the slot whose miss allocated the line; a later
+ * warp in the same slot inherits it).  The core owns the buffer (allocated
+ * at init, cap >= 2 * WS_COALESCE_MAX: at most one miss and one eviction per
+ * line) and resets n before each access; a memory model without an L1
+ * leaves it empty. */
+enum { WS_MEV_MISS, WS_MEV_EVICT };
+typedef struct ws_mem_event {
+    uint64_t line;            /* line address (byte address / l1_line; local lines carry the warp tag) */
+    uint32_t warp;            /* MISS: the warp that missed; EVICT: the victim's owner */
+    uint32_t kind;            /* WS_MEV_* */
+} ws_mem_event;
+
+typedef struct ws_mem_events {
+    ws_mem_event *ev;
+    uint32_t cap, n;
+} ws_mem_events;
+
+/* Appends an event if there is room (a full buffer drops it: never with cap as above). */
+static inline void ws_mem_event_push(ws_mem_events *e, uint32_t kind, uint64_t line, uint32_t warp)
+{
+    if (e && e->n < e->cap) e->ev[e->n++] = (ws_mem_event){.line = line, .warp = warp, .kind = kind};
+}
+
 typedef struct ws_mem_req {
     uint64_t cycle;           /* issue cycle */
     uint32_t core;            /* issuing core */
@@ -27,6 +54,7 @@ typedef struct ws_mem_req {
     const ws_inst *inst;
     const ws_effect *eff;     /* mem_kind, mem_space, mem_mask, per-lane addresses */
     uint32_t *lines_out;      /* optional: access stores the line requests after coalescing */
+    ws_mem_events *events;    /* optional: L1 misses and evictions of a load (see above) */
 } ws_mem_req;
 
 typedef struct ws_mem ws_mem;
@@ -53,22 +81,11 @@ typedef struct ws_mem_ops {
     uint64_t (*fence)(ws_mem *m, uint32_t core, uint32_t warp, uint64_t now);
 } ws_mem_ops;
 
-/* Optional listeners of the L1 (NULL = none), e.g. for a cache-conscious
- * scheduler: called by ws_mem_hier from access(). */
-typedef struct ws_mem_hooks {
-    void *ctx;
-    /* a line of core's L1, allocated by core-local warp `owner`, is evicted */
-    void (*l1_evict)(void *ctx, uint32_t core, uint64_t line, uint32_t owner);
-    /* a load of core-local warp `warp` missed core's L1 on line (sectors fetched) */
-    void (*l1_miss)(void *ctx, uint32_t core, uint32_t warp, uint64_t line);
-} ws_mem_hooks;
-
 struct ws_mem {
     const ws_mem_ops *ops;
     void *state;
     uint64_t latency;         /* mem_latency of the run */
     uint64_t accesses;        /* warp-level accesses seen (statistics) */
-    ws_mem_hooks hooks;       /* set by the caller after init; zero = none */
 };
 
 /* membar/fence (parameter fence = stores): the cycle >= now by which every

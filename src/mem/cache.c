@@ -275,9 +275,20 @@ uint64_t ws_l1_mshr_free_at(const ws_l1 *c, uint64_t now) { return ws_cache_mshr
 
 void ws_l1_fill(ws_l1 *c, uint32_t slot, uint64_t line, uint64_t done)
 {
+    uint64_t vl;
+    uint32_t vo;
+    ws_l1_fill_owned(c, slot, line, done, 0, &vl, &vo);
+}
+
+int ws_l1_fill_owned(ws_l1 *c, uint32_t slot, uint64_t line, uint64_t done, uint32_t warp,
+                     uint64_t *victim_line, uint32_t *victim_owner)
+{
     ws_cache_look lk = {.miss = c->full, .way = find_way(c, line)};
-    if (lk.way == SIZE_MAX) lk.way = allocate(c, line, 0, &lk.ev);
+    if (lk.way == SIZE_MAX) lk.way = allocate(c, line, warp, &lk.ev);
     ws_cache_fill(c, &lk, line, slot, done);
+    *victim_line = lk.ev.valid ? lk.ev.line : UINT64_MAX;
+    *victim_owner = lk.ev.valid ? lk.ev.owner : 0;
+    return lk.ev.valid;
 }
 
 int ws_l1_store(ws_l1 *c, uint64_t line, uint64_t now)

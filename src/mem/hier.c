@@ -11,6 +11,8 @@
  *   below the L1: [crossbar: per-core request and reply ports] ->
  *                 [L2 slice: bank port, sectored cache, MSHRs, atomics] ->
  *                 DRAM (the seed's FIFO channel, or channels x banks x rows).
+ *   A load reports its L1 misses and evictions (with the victim's owning
+ *   warp) in req->events if the core passed a buffer (mem.h ws_mem_events).
  *   Every stage is optional; with all of them off (the registry defaults)
  *   this is exactly the seed's model.  The access completes when its last
  *   line does.
@@ -62,7 +64,6 @@ typedef struct ws_hier {
     uint64_t atom_interval;
     ws_atom_slot *atom_mem;   /* without L2: the memory side's table */
     uint64_t *store_done;     /* ncores * nwarps: a warp's last store/atomic completion */
-    ws_mem_hooks *hooks;
     /* statistics */
     uint64_t gmem_lines, gmem_sectors, l2_bytes;
     uint64_t loads, load_lat_sum, load_lat_max;
@@ -118,7 +119,6 @@ static int hier_init(ws_mem *m, const ws_config *cfg, uint32_t cores, ws_error *
     ws_hier *h = calloc(1, sizeof *h);
     if (!h) return ws_fail(err, "out of memory for the memory system");
     m->state = h;
-    h->hooks = &m->hooks;
     h->ncores = cores ? cores : 1;
     h->nwarps = (uint32_t)ws_cfg_i(cfg, WS_P_warps);
     h->latency = m->latency;
@@ -317,7 +317,8 @@ static inline uint64_t track_mask(const ws_hier *h, uint64_t secmask)
     return h->track == h->line ? 1 : secmask;
 }
 
-static uint64_t load_line(ws_hier *h, uint32_t core, uint32_t warp, uint64_t t, uint64_t line, uint64_t tmask)
+static uint64_t load_line(ws_hier *h, ws_mem_events *evs, uint32_t core, uint32_t warp, uint64_t t, uint64_t line,
+                          uint64_t tmask)
 {
     if (!h->has_l1) {
         uint32_t bytes = (uint32_t)__builtin_popcountll(tmask) * h->track;
@@ -327,8 +328,10 @@ static uint64_t load_line(ws_hier *h, uint32_t core, uint32_t warp, uint64_t t, 
     ws_cache *l1 = &h->l1[core];
     ws_cache_look lk;
     ws_cache_read(l1, line, tmask, t, warp, &lk);
+    /* locality events (mem.h): a miss (sectors to fetch; a merge is none), then its victim */
+    if (lk.miss) ws_mem_event_push(evs, WS_MEV_MISS, line, warp);
     if (lk.ev.valid) {
-        if (h->hooks->l1_evict) h->hooks->l1_evict(h->hooks->ctx, core, lk.ev.line, lk.ev.owner);
+        ws_mem_event_push(evs, WS_MEV_EVICT, lk.ev.line, lk.ev.owner);
         if (lk.ev.dirty)
             (void)below(h, core, t, lk.ev.line, lk.ev.dirty,
                         (uint32_t)__builtin_popcountll(lk.ev.dirty) * h->track, REQ_WRITE, NULL, 0);
@@ -343,12 +346,12 @@ static uint64_t load_line(ws_hier *h, uint32_t core, uint32_t warp, uint64_t t, 
         uint64_t f = below(h, core, at, line, lk.miss, bytes, REQ_READ, NULL, 0);
         ws_cache_fill(l1, &lk, line, slot, f);
         if (f > done) done = f;
-        if (h->hooks->l1_miss) h->hooks->l1_miss(h->hooks->ctx, core, warp, line);
     }
     return done;
 }
 
-static uint64_t store_line(ws_hier *h, uint32_t core, uint32_t warp, uint64_t t, uint64_t line, uint64_t secmask)
+static uint64_t store_line(ws_hier *h, ws_mem_events *evs, uint32_t core, uint32_t warp, uint64_t t, uint64_t line,
+                           uint64_t secmask)
 {
     const uint32_t bytes = (uint32_t)__builtin_popcountll(secmask) * h->sec;
     const uint64_t tmask = track_mask(h, secmask);
@@ -358,7 +361,7 @@ static uint64_t store_line(ws_hier *h, uint32_t core, uint32_t warp, uint64_t t,
         ws_cache_write(l1, line, tmask, t, warp, &ev);
         if (l1->write_back) {
             if (ev.valid) {
-                if (h->hooks->l1_evict) h->hooks->l1_evict(h->hooks->ctx, core, ev.line, ev.owner);
+                ws_mem_event_push(evs, WS_MEV_EVICT, ev.line, ev.owner);   /* write-allocate evicts */
                 if (ev.dirty)
                     (void)below(h, core, t, ev.line, ev.dirty, (uint32_t)__builtin_popcountll(ev.dirty) * h->track,
                                 REQ_WRITE, NULL, 0);
@@ -410,8 +413,8 @@ static uint64_t hier_access(ws_mem *m, const ws_mem_req *req)
         for (; i < ns && h->secs[i] / h->spl == line; i++) mask |= 1ull << (h->secs[i] % h->spl);
         lines++;
         uint64_t c;
-        if (kind == REQ_READ) c = load_line(h, core, warp, t, line, track_mask(h, mask));
-        else if (kind == REQ_WRITE) c = store_line(h, core, warp, t, line, mask);
+        if (kind == REQ_READ) c = load_line(h, req->events, core, warp, t, line, track_mask(h, mask));
+        else if (kind == REQ_WRITE) c = store_line(h, req->events, core, warp, t, line, mask);
         else {
             uint32_t g0 = g;
             while (g < nag && h->atoms[g].addr / h->line <= line) g++;

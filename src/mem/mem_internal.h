@@ -117,6 +117,10 @@ uint32_t ws_l1_mshr_pick(const ws_l1 *c, uint64_t now, uint64_t *at);
 uint64_t ws_l1_mshr_free_at(const ws_l1 *c, uint64_t now);
 /* MSHR slot holds line until done; line allocated (LRU victim) with ready = done. */
 void ws_l1_fill(ws_l1 *c, uint32_t slot, uint64_t line, uint64_t done);
+/* ws_l1_fill for a miss of warp `warp` (the new line's owner).  Returns 1
+ * and the victim's line and owner if a valid line was evicted, else 0. */
+int ws_l1_fill_owned(ws_l1 *c, uint32_t slot, uint64_t line, uint64_t done, uint32_t warp,
+                     uint64_t *victim_line, uint32_t *victim_owner);
 /* A store: if line is present and filled, marks it used (LRU); returns 1 then. */
 int ws_l1_store(ws_l1 *c, uint64_t line, uint64_t now);
 

@@ -55,6 +55,52 @@ static uint64_t acc(ws_mem *m, uint64_t cycle, uint32_t core, uint32_t warp, con
 
 static const uint64_t G = WS_GLOBAL_BASE;
 
+/* The locality hook (mem.h ws_mem_events): 1 KiB, 2 ways, 128-byte lines =
+ * 4 sets; lines b, b+4, b+8 share a set.  Warp 3 misses b (event MISS b/3),
+ * warp 5 misses b+4 (MISS b+4/5), warp 3 hits b (no event, b is now MRU),
+ * warp 7 misses b+8: the LRU way is b+4, owned by warp 5 (MISS b+8/7,
+ * EVICT b+4/5).  Warp 9 merges into b+8's fill in flight: no event.  Warp 3
+ * misses b+4 again: evicts b (LRU after b+8 came in; owner 3). */
+static void test_l1_events(void **state)
+{
+    (void)state;
+    const char *sets[] = {"mem_latency=400", "l1_kb=1", "l1_ways=2", "l1_line=128", "l1_mshrs=8", NULL};
+    ws_mem m;
+    open_mem(&m, &ws_mem_hier, sets, 1);
+    ws_mem_event buf[2 * WS_COALESCE_MAX];
+    ws_mem_events ev = {.ev = buf, .cap = 2 * WS_COALESCE_MAX};
+    const uint64_t b = G / 128;
+    struct { uint64_t cycle; uint32_t warp; uint64_t line; uint32_t n; ws_mem_event e[2]; } step[] = {
+        {0, 3, b, 1, {{b, 3, WS_MEV_MISS}}},
+        {1, 5, b + 4, 1, {{b + 4, 5, WS_MEV_MISS}}},
+        {500, 3, b, 0, {{0}}},
+        {501, 7, b + 8, 2, {{b + 8, 7, WS_MEV_MISS}, {b + 4, 5, WS_MEV_EVICT}}},
+        {502, 9, b + 8, 0, {{0}}},
+        {1000, 3, b + 4, 2, {{b + 4, 3, WS_MEV_MISS}, {b, 3, WS_MEV_EVICT}}},
+    };
+    for (unsigned i = 0; i < sizeof step / sizeof *step; i++) {
+        ws_effect e;
+        eff_of(&e, 1, 1, step[i].line * 128, 0, 4, WS_SP_GLOBAL);
+        ev.n = 0;
+        ws_mem_req r = {.cycle = step[i].cycle, .core = 0, .warp = step[i].warp, .eff = &e, .events = &ev};
+        m.ops->access(&m, &r);
+        assert_int_equal(ev.n, step[i].n);
+        for (uint32_t k = 0; k < ev.n; k++) {
+            assert_int_equal(ev.ev[k].kind, step[i].e[k].kind);
+            assert_int_equal(ev.ev[k].line, step[i].e[k].line);
+            assert_int_equal(ev.ev[k].warp, step[i].e[k].warp);
+        }
+    }
+    /* a store never reports (no-write-allocate) */
+    ws_effect e;
+    eff_of(&e, 2, 1, (b + 12) * 128, 0, 4, WS_SP_GLOBAL);
+    ev.n = 0;
+    ws_mem_req r = {.cycle = 1100, .core = 0, .warp = 1, .eff = &e, .events = &ev};
+    m.ops->access(&m, &r);
+    assert_int_equal(ev.n, 0);
+    m.ops->fini(&m);
+}
+
 /* l1_kb 0 + dram_bw 0 (the defaults): every access = cycle + mem_latency,
  * exactly as ws_mem_fixed, whatever its shape. */
 static void test_fixed_equivalence(void **state)
@@ -246,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_cores_share_dram),
         cmocka_unit_test(test_local_private),
         cmocka_unit_test(test_bad_config),
+        cmocka_unit_test(test_l1_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
