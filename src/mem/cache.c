@@ -177,11 +177,19 @@ int ws_cache_read(ws_cache *c, uint64_t line, uint64_t mask, uint64_t now, uint3
     return WS_L1_HIT;
 }
 
-uint32_t ws_cache_mshr_pick(const ws_cache *c, uint64_t now, uint64_t *at)
+/* The MSHR freeing earliest is kept in c->mshr_best, rescanned only when a
+ * fill changes an MSHR (accept() asks on every load issue: O(1)). */
+static void rescan_best(ws_cache *c)
 {
     uint32_t best = 0;
     for (uint32_t m = 1; m < c->nmshr; m++)
         if (c->mshr_done[m] < c->mshr_done[best]) best = m;
+    c->mshr_best = best;
+}
+
+uint32_t ws_cache_mshr_pick(const ws_cache *c, uint64_t now, uint64_t *at)
+{
+    uint32_t best = c->mshr_best;
     *at = c->mshr_done[best] > now ? c->mshr_done[best] : now;
     return best;
 }
@@ -199,6 +207,7 @@ void ws_cache_fill(ws_cache *c, const ws_cache_look *lk, uint64_t line, uint32_t
     c->mshr_done[slot] = done;
     c->mshr_mask[slot] = lk->miss;
     c->mshr_merged[slot] = 0;
+    rescan_best(c);
     size_t i = lk->way;
     if (i == SIZE_MAX || c->tag[i] != line) return;
     c->fill_mshr[i] = slot;

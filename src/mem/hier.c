@@ -286,7 +286,10 @@ static uint64_t partition(ws_hier *h, uint32_t core, uint64_t a, uint64_t line, 
     }
     if (kind == REQ_ATOM) {
         ws_cache_evict ev;
-        if (c->write_back) ws_cache_write(c, line, tmask, d, core, &ev);   /* present: no eviction */
+        if (c->write_back) {
+            ws_cache_write(c, line, tmask, d, core, &ev);   /* allocated by the read: evicts only after a merge */
+            write_back(h, d, &ev, c->sector);
+        }
         d = atom_serialise(h, s->atom, d, ag, nag);
     }
     return d;

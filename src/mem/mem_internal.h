@@ -71,6 +71,7 @@ typedef struct ws_cache {
     uint64_t *ready;          /* sets * ways * spl: cycle each sector's fill completes */
     uint64_t clock;           /* LRU stamp counter */
     uint32_t nmshr, merge_max;
+    uint32_t mshr_best;       /* the MSHR freeing earliest (lowest index on ties) */
     uint64_t *mshr_line;      /* line of each MSHR's fill */
     uint64_t *mshr_done;      /* its fill completes (the MSHR is free from then on) */
     uint64_t *mshr_mask;      /* the sectors it brings */
