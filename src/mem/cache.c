@@ -142,8 +142,9 @@ int ws_cache_read(ws_cache *c, uint64_t line, uint64_t mask, uint64_t now, uint3
     size_t i = find_way(c, line);
     uint64_t inflight = 0, present = 0;
     if (i == SIZE_MAX) {
-        /* evicted while its fill is in flight: the MSHR still brings it */
-        for (uint32_t m = 0; m < c->nmshr; m++)
+        /* evicted while its fill is in flight: the MSHR still brings it
+         * (nothing to look for once every fill has returned) */
+        for (uint32_t m = 0; c->mshr_latest > now && m < c->nmshr; m++)
             if (c->mshr_line[m] == line && c->mshr_done[m] > now && (c->mshr_mask[m] & mask)) {
                 uint64_t covered = c->mshr_mask[m] & mask, hit = now + c->latency;
                 lk->done = c->mshr_done[m] > hit ? c->mshr_done[m] : hit;
@@ -207,6 +208,7 @@ void ws_cache_fill(ws_cache *c, const ws_cache_look *lk, uint64_t line, uint32_t
     c->mshr_done[slot] = done;
     c->mshr_mask[slot] = lk->miss;
     c->mshr_merged[slot] = 0;
+    if (done > c->mshr_latest) c->mshr_latest = done;
     rescan_best(c);
     size_t i = lk->way;
     if (i == SIZE_MAX || c->tag[i] != line) return;
@@ -270,7 +272,7 @@ int ws_l1_probe(ws_l1 *c, uint64_t line, uint64_t now, uint64_t *done)
         *done = r > hit ? r : hit;
         return WS_L1_MERGE;
     }
-    for (uint32_t m = 0; m < c->nmshr; m++)
+    for (uint32_t m = 0; c->mshr_latest > now && m < c->nmshr; m++)
         if (c->mshr_line[m] == line && c->mshr_done[m] > now) {
             *done = c->mshr_done[m] > hit ? c->mshr_done[m] : hit;
             return WS_L1_MERGE;

@@ -72,6 +72,7 @@ typedef struct ws_cache {
     uint64_t clock;           /* LRU stamp counter */
     uint32_t nmshr, merge_max;
     uint32_t mshr_best;       /* the MSHR freeing earliest (lowest index on ties) */
+    uint64_t mshr_latest;     /* the latest fill completion of any MSHR */
     uint64_t *mshr_line;      /* line of each MSHR's fill */
     uint64_t *mshr_done;      /* its fill completes (the MSHR is free from then on) */
     uint64_t *mshr_mask;      /* the sectors it brings */
