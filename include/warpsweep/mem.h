@@ -12,8 +12,8 @@
  * DRAM bandwidth plugs in behind the same three functions, keeping whatever
  * queues it needs in `state` (per simulation, never global).
  *
- * Shared memory (smem_latency) and .param/.const (alu_latency) are timed by
- * the core itself.  src/mem/fixed.c: every access takes exactly mem_latency.
+ * Shared memory (smem_latency), .param (alu_latency) and .const (alu_latency,
+ * or the constant cache: ws_mem_const_done) are timed by the core itself.  src/mem/fixed.c: every access takes exactly mem_latency.
  */
 #include <stdint.h>
 #include "error.h"
@@ -77,6 +77,8 @@ typedef struct ws_mem_ops {
     uint64_t (*accept)(ws_mem *m, const ws_mem_req *req);
     /* Optional: fills the memory-system metrics (see ws_mem_stats). */
     void (*stats)(ws_mem *m, ws_value *metrics);
+    /* Optional: see ws_mem_fence. */
+    uint64_t (*fence)(ws_mem *m, uint32_t core, uint32_t warp, uint64_t now);
 } ws_mem_ops;
 
 struct ws_mem {
@@ -86,17 +88,29 @@ struct ws_mem {
     uint64_t accesses;        /* warp-level accesses seen (statistics) */
 };
 
+/* membar/fence (parameter fence = stores): the cycle >= now by which every
+ * store, reduction and atomic warp `warp` of `core` has issued is done
+ * (acknowledged by the level that orders it); now for a model that does
+ * not track stores. */
+uint64_t ws_mem_fence(ws_mem *m, uint32_t core, uint32_t warp, uint64_t now);
+
+/* ld.const through the constant cache: t + latency when every active lane
+ * reads one address (broadcast), one more cycle per further distinct
+ * address (serialised). */
+uint64_t ws_mem_const_done(const ws_effect *eff, uint64_t t, uint64_t latency);
+
 /* Fixed-latency memory (the seed's model). */
 extern const ws_mem_ops ws_mem_fixed;
 
-/* The memory hierarchy (docs/memory.md): coalescing into l1_line-byte lines,
- * an optional L1 per core (l1_kb > 0: sets x l1_ways, LRU, l1_latency hits,
- * l1_mshrs MSHRs merging misses to a line in flight, no-write-allocate
- * write-through stores, atomics bypass it) and one DRAM channel shared by all
- * cores (mem_latency plus dram_bw bytes/cycle, 0 = unlimited).  Timing only:
- * data always lives in the functional memory.  With l1_kb = 0 and
- * dram_bw = 0 every access completes exactly mem_latency after it issues,
- * as ws_mem_fixed. */
+/* The memory hierarchy (docs/memory.md): coalescing into sectors of l1_line
+ * lines, an optional sectored L1 per core (l1_kb > 0; MSHRs with a merge
+ * limit; write-through or write-back), an optional crossbar with per-core
+ * ports, an optional sliced, banked L2 (l2_kb > 0) where atomics serialise
+ * per address, and DRAM: the seed's FIFO channel (dram_banks = 0) or
+ * channels x banks with open rows.  Timing only: data always lives in the
+ * functional memory.  With every stage off (the registry defaults, preset
+ * seed) every access completes exactly mem_latency after it issues, as
+ * ws_mem_fixed. */
 extern const ws_mem_ops ws_mem_hier;
 
 /* m->ops->accept(m, req) if the model has one, else req->cycle. */

@@ -9,6 +9,7 @@
  * units and cycle t is t * bw_q: no rounding ever accumulates.
  */
 #include <math.h>
+#include <stdlib.h>
 #include "mem_internal.h"
 
 void ws_dram_init(ws_dram *d, uint64_t latency, double bw)
@@ -32,5 +33,68 @@ uint64_t ws_dram_request(ws_dram *d, uint64_t t, uint32_t bytes)
     if (d->free_units > start) start = d->free_units;
     d->free_units = start + (unsigned __int128)bytes * WS_DRAM_BW_SCALE;
     uint64_t end = (uint64_t)((d->free_units + d->bw_q - 1) / d->bw_q);   /* ceil, in cycles */
+    return end + d->latency;
+}
+
+/* ---- channels x banks with open-row buffers (mem_internal.h) ---- */
+
+int ws_dram_banked_init(ws_dram_banked *d, uint32_t channels, uint32_t banks, uint32_t row_bytes,
+                        uint32_t line, uint64_t tRCD, uint64_t tRP, uint64_t tCL, uint64_t latency,
+                        double total_bw, ws_error *err)
+{
+    *d = (ws_dram_banked){0};
+    if (channels == 0 || banks == 0 || line == 0 || row_bytes < line || row_bytes % line)
+        return ws_fail(err, "dram_row_bytes=%u must be a multiple of the %u-byte line", row_bytes, line);
+    d->channels = channels;
+    d->banks = banks;
+    d->line = line;
+    d->lines_per_row = row_bytes / line;
+    d->tRCD = tRCD;
+    d->tRP = tRP;
+    d->tCL = tCL;
+    d->latency = latency;
+    d->channel_bw = total_bw > 0 ? total_bw / channels : 0;
+    d->chan = calloc(channels, sizeof *d->chan);
+    if (!d->chan) return ws_fail(err, "out of memory for %u DRAM channels", channels);
+    for (uint32_t c = 0; c < channels; c++) {
+        ws_dram_chan *ch = &d->chan[c];
+        ws_dram_init(&ch->bus, 0, d->channel_bw);
+        ch->open_row = malloc((size_t)banks * sizeof *ch->open_row);
+        ch->bank_free = calloc(banks, sizeof *ch->bank_free);
+        if (!ch->open_row || !ch->bank_free) {
+            ws_dram_banked_free(d);
+            return ws_fail(err, "out of memory for %u DRAM banks", banks);
+        }
+        for (uint32_t b = 0; b < banks; b++) ch->open_row[b] = UINT64_MAX;
+    }
+    return 0;
+}
+
+void ws_dram_banked_free(ws_dram_banked *d)
+{
+    if (d->chan)
+        for (uint32_t c = 0; c < d->channels; c++) { free(d->chan[c].open_row); free(d->chan[c].bank_free); }
+    free(d->chan);
+    *d = (ws_dram_banked){0};
+}
+
+uint64_t ws_dram_banked_request(ws_dram_banked *d, uint64_t t, uint64_t line, uint32_t bytes)
+{
+    ws_dram_chan *ch = &d->chan[line % d->channels];
+    const uint64_t x = line / d->channels;
+    const uint32_t bank = (uint32_t)((x / d->lines_per_row) % d->banks);
+    const uint64_t row = x / ((uint64_t)d->lines_per_row * d->banks);
+    const uint64_t burst = d->channel_bw > 0 ? (uint64_t)ceil((double)bytes / d->channel_bw) : 0;
+    uint64_t start = t > ch->bank_free[bank] ? t : ch->bank_free[bank];
+    uint64_t column = start;
+    if (ch->open_row[bank] == row) ch->row_hits++;
+    else column += (ch->open_row[bank] == UINT64_MAX ? 0 : d->tRP) + d->tRCD;
+    ch->open_row[bank] = row;
+    ch->bank_free[bank] = column + burst;
+    uint64_t data = column + d->tCL;
+    uint64_t end = ws_dram_request(&ch->bus, data, bytes);
+    ch->bytes += bytes;
+    ch->requests++;
+    ch->queue_cycles += (start - t) + (end > data + burst ? end - data - burst : 0);
     return end + d->latency;
 }

@@ -668,6 +668,8 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
             ws_lsu_occupy(r, c, (uint64_t)(deg ? deg : 1) * r->smem_banks * 4, now);
             done = t0 + r->lat_smem + extra;
         }
+        else if (eff.mem_space == WS_SP_CONST && r->lat_const)
+            done = ws_mem_const_done(&eff, t0, r->lat_const);   /* constant cache (docs/memory.md) */
         else if (eff.mem_space == WS_SP_PARAM || eff.mem_space == WS_SP_CONST) done = t0 + r->lat_alu;
         else {
             uint32_t lines = 1;
@@ -707,6 +709,12 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     w->wake = 0;
     w->deps_pc = UINT32_MAX;
     forget_stall(c, w);
+    if (r->fence_stores && (in->op == WS_OP_MEMBAR || in->op == WS_OP_FENCE) && in->subop != 1 /* WS_SCOPE_CTA, src/ptx/ptx_internal.h */) {
+        /* membar.gl/.sys, fence.gpu/.sys: the warp waits until its stores are
+         * done (docs/memory.md); .cta is ordered at the L1 and costs alu_latency */
+        uint64_t f = ws_mem_fence(&r->memsys, c->id, slot, done);
+        if (f > done) { w->wake = f; w->wake_reason = WS_STALL_MEM; }
+    }
     ws_ccta *ct = &c->ctas[w->cta_slot];
     if (is_cta_barrier(in) && eff.executed) {
         int ok = 1, ok2 = 0;
@@ -1162,6 +1170,8 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->lat_alu = (uint64_t)ws_cfg_i(cfg, WS_P_alu_latency);
     r->lat_sfu = (uint64_t)ws_cfg_i(cfg, WS_P_sfu_latency);
     r->lat_smem = (uint64_t)ws_cfg_i(cfg, WS_P_smem_latency);
+    r->lat_const = (uint64_t)ws_cfg_i(cfg, WS_P_const_latency);
+    r->fence_stores = ws_cfg_i(cfg, WS_P_fence) == 1;
     r->smem_banks = (uint32_t)ws_cfg_i(cfg, WS_P_smem_banks);
     ws_pipe_setup(r, cfg);
     r->div = ws_div_scheme(ws_cfg_i(cfg, WS_P_divergence));

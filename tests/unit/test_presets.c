@@ -272,7 +272,7 @@ static void test_sweep_base_and_axis(void **state)
         assert_true(pt_num(sw, k, "fp32_lanes") == 8);
     assert_true(sw->varying[WS_P_warps] && sw->varying[WS_P_int_lanes] && sw->varying[WS_P_l1_kb]);
     assert_false(sw->varying[WS_P_fp32_lanes]);   /* given */
-    assert_false(sw->varying[WS_P_mem_latency]);  /* no preset sets it */
+    assert_false(sw->varying[WS_P_barrier_regs]); /* no preset sets it (mem_latency: issue 12 does) */
     assert_false(sw->varying[WS_P_warp_size]);    /* every preset gives 32, the default */
     ws_sweep_free(sw);
 
