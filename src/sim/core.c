@@ -971,14 +971,16 @@ static uint64_t split_ready_at(const ws_simrun *r, const ws_cwarp *w, const ws_s
  * warp of p waits for that are busy at `now`; *first: the first cycle one
  * of them frees. */
 static uint64_t busy_resources(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint64_t now,
-                               uint64_t *first)
+                               uint64_t *first, uint32_t *blocked)
 {
     uint64_t mask = 1ull << WS_WALK_DEAD;
+    *blocked = 0;
     for (uint32_t m = p->res_mask; m; m &= m - 1) {
         uint8_t res = (uint8_t)__builtin_ctz(m);
         uint64_t t = ws_pipe_resource_free(r, c, p, res);
         if (t <= now) continue;
         mask |= 1ull << res;
+        *blocked += p->n_res[res];
         if (t < *first) *first = t;
     }
     return mask;
@@ -1533,17 +1535,22 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                 uint64_t mw = WS_NEVER, hm = WS_NEVER, busy_first = WS_NEVER;
                 uint8_t mr = n ? WS_STALL_SYNC : WS_STALL_EMPTY, hr = mr;
                 uint32_t j = start, walked = 0;
-                uint64_t skip = busy_resources(r, c, pp, now, &busy_first);
+                uint32_t blocked;
+                uint64_t skip = busy_resources(r, c, pp, now, &busy_first, &blocked);
+                /* live warps the skip mask does not pass over: once the walk has
+                 * seen them all, the rest of the list is skipped warps */
+                uint32_t left = pp->n_live - blocked;
                 const uint8_t *walk = c->walk;
                 /* one warp issues per scheduler and cycle: the first in the
                  * policy's order that can, then up to issue_width - 1 more of
                  * its instructions (dual issue) */
-                while (walked < n && !issued) {
+                while (walked < n && !issued && left) {
                     uint32_t slot = list[j];
                     walked++;
                     if (++j == n) j = 0;
                     /* dead, or waits only for a resource busy now (busy_first covers it) */
                     if (skip >> walk[slot] & 1) continue;
+                    left--;
                     ws_cwarp *w = &c->warps[slot];
                     uint64_t wk = w->wake;
                     if (wk <= now && w->stall_res != WS_RES_NONE) {
@@ -1580,7 +1587,7 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                 }
                 if (busy_first <= mw) { mw = busy_first; mr = WS_STALL_UNIT; }
                 if (issued) issued_any = 1;
-                note_hard_min(c, pp, issued ? last_issuer(c, list, start, walked, n) : NULL, walked == n, hm, hr);
+                note_hard_min(c, pp, issued ? last_issuer(c, list, start, walked, n) : NULL, walked == n || !left, hm, hr);
                 if (issued < r->width) r->idle[mr] += r->width - issued;
                 reasons[ci * r->nsched + si] = mr;
                 uint64_t until = mw;
