@@ -1022,11 +1022,12 @@ static void prestall(ws_simrun *r, ws_core *c, ws_cwarp *w, uint64_t now)
 {
     const ws_split *sps;
     uint32_t start;
+    if (w->wake > now + 1) return;        /* issue() already holds the warp longer (a fence) */
     if (!w->live || r->div->splits(w->div, &sps, &start) != 1) return;
     ws_split sp;
     if (!split_free_part(r, w, &sps[0], &sp) || sp.pc >= r->k->ninsts) return;
     const ws_inst *in = &r->k->insts[sp.pc];
-    if (ws_warp_membermask(in)) return;
+    if (r->pinst[sp.pc].membermask) return;
     uint8_t why, res = WS_RES_NONE;
     uint64_t t = split_ready_at(r, w, &sp, in, now + 1, &why);
     if (t > now + 1) {
@@ -1071,7 +1072,7 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
         }
         const ws_inst *in = &insts[sp->pc];
         uint32_t nparts = 1;
-        const ws_operand *mo = ws_warp_membermask(in);
+        const ws_operand *mo = r->pinst[sp->pc].membermask;
         if (dual && (sp->pc != w->next_pc || in->unit == w->last_unit || mo)) {
             reason = WS_STALL_UNIT;
             continue;

@@ -178,6 +178,7 @@ typedef struct ws_llwatch {
 typedef struct ws_pipe_inst {
     uint32_t occ;
     uint8_t lsu, rf;
+    const ws_operand *membermask;    /* ws_warp_membermask: a warp-level .sync op */
 } ws_pipe_inst;
 
 typedef struct ws_simrun {

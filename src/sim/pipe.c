@@ -136,6 +136,7 @@ void ws_pipe_decode(ws_simrun *r)
         pi->occ = ws_unit_occupancy(r, in);
         pi->lsu = r->lsu_bytes && ws_uses_lsu(in);
         pi->rf = r->ncoll && has_rf_sources(r, in);
+        pi->membermask = ws_warp_membermask(in);
     }
 }
 
