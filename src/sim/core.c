@@ -967,6 +967,15 @@ static uint64_t split_ready_at(const ws_simrun *r, const ws_cwarp *w, const ws_s
     return t;
 }
 
+/* The first index in [from, to) of list whose warp the skip mask does not
+ * pass over, else to: the walk's inner loop, without a wrap test per warp. */
+static inline uint32_t skip_run(const uint32_t *list, uint32_t from, uint32_t to, const uint8_t *walk,
+                                uint64_t skip)
+{
+    while (from < to && (skip >> walk[list[from]] & 1)) from++;
+    return from;
+}
+
 /* The walk's skip mask (ws_core.walk): dead warps and the resources some
  * warp of p waits for that are busy at `now`; *first: the first cycle one
  * of them frees. */
@@ -1546,11 +1555,17 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                  * policy's order that can, then up to issue_width - 1 more of
                  * its instructions (dual issue) */
                 while (walked < n && !issued && left) {
+                    /* pass over the warps that are dead or wait only for a
+                     * resource busy now (busy_first covers them) */
+                    uint32_t end = n - walked < n - j ? j + (n - walked) : n;
+                    uint32_t k = skip_run(list, j, end, walk, skip);
+                    walked += k - j;
+                    j = k;
+                    if (j == n) { j = 0; continue; }
+                    if (j == end) break;
                     uint32_t slot = list[j];
                     walked++;
                     if (++j == n) j = 0;
-                    /* dead, or waits only for a resource busy now (busy_first covers it) */
-                    if (skip >> walk[slot] & 1) continue;
                     left--;
                     ws_cwarp *w = &c->warps[slot];
                     uint64_t wk = w->wake;
