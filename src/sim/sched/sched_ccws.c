@@ -23,14 +23,13 @@
  * the base the stack is exactly the cutoff: nothing is throttled, and ccws
  * is gto.
  *
- * Among the warps allowed to issue the order is GTO (the paper's baseline).
+ * The issue order is GTO over every resident warp (the paper's baseline); a
+ * throttled warp still issues its other instructions, only its global and
+ * local loads are held (Section 3.3: the throttle gates the loads that would
+ * reach the L1): the core asks may_issue_load before such a load issues.
  *
  * Constants: Table 3 of the paper (KThrottle 8, base score 100, VTA 16
- * entries per warp, 8-way).  Differences from the paper (docs/model.md): a
- * throttled warp issues no instruction at all, where the paper stops only
- * its loads (the core's issue
- * loop stays policy-free; in the loops CCWS targets almost every instruction
- * between two loads depends on the first); a warp parked at a CTA barrier
+ * entries per warp, 8-way).  Difference from the paper (docs/model.md): a warp parked at a CTA barrier
  * does not take a share of the cutoff (as swl keeps such warps out of its
  * window), so parked warps cannot throttle the CTA-mates they wait for.
  */
@@ -51,6 +50,7 @@ typedef struct ccws_state {
     uint32_t above;           /* warps whose score is above the base */
     uint32_t throttled;       /* resident warps throttled in the last build */
     uint32_t *stack;          /* scratch: the warps by score */
+    uint8_t *held;            /* per local warp: throttled (its loads wait) in the last build */
     uint64_t vta_hits;        /* VTA hits of this scheduler's warps so far (Equation 1) */
     uint64_t issued;          /* instructions its warps issued so far (Equation 1) */
 } ccws_state;
@@ -96,8 +96,8 @@ static void ccws_remove(ws_sched *s, uint32_t slot)
     s->dirty = 1;
 }
 
-/* The stack by score (largest first, ties oldest first), the cutoff walk,
- * then GTO over the warps allowed. */
+/* The stack by score (largest first, ties oldest first) and the cutoff
+ * walk, which marks the warps past it held; then GTO over all warps. */
 static void ccws_build(ws_sched *s)
 {
     ccws_state *c = st(s);
@@ -123,19 +123,8 @@ static void ccws_build(ws_sched *s)
         c->stack[allowed++] = w;
     }
     c->throttled = n - allowed;
-    /* GTO over the allowed warps: mark them in prio order of age */
-    uint32_t m = 0, greedy = 0;
-    for (uint32_t i = 0; i < allowed && s->has_last; i++)
-        if (c->stack[i] == s->last) greedy = 1;
-    if (greedy) s->prio[m++] = s->last;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t w = s->age[i];
-        if (greedy && w == s->last) continue;
-        for (uint32_t k = 0; k < allowed; k++)
-            if (c->stack[k] == w) { s->prio[m++] = w; break; }
-    }
-    s->nprio = m;
-    s->dirty = 0;
+    for (uint32_t i = 0; i < n; i++) c->held[ws_sched_local(s, c->stack[i])] = i >= allowed;
+    ws_sched_gto_build(s, n);                  /* every warp issues its non-loads */
 }
 
 static uint32_t ccws_order(ws_sched *s, uint64_t now, const uint32_t **out, uint32_t *start)
@@ -217,10 +206,19 @@ static uint64_t ccws_next_event(ws_sched *s, uint64_t now)
     return c->throttled && c->above && c->decay ? now + 1 : UINT64_MAX;
 }
 
+/* A warp past the cutoff may not issue loads: the one thing ccws withholds. */
+static int ccws_may_issue_load(ws_sched *s, uint32_t slot, uint64_t now)
+{
+    decay_to(s, now);
+    if (s->dirty) ccws_build(s);
+    return !st(s)->held[ws_sched_local(s, slot)];
+}
+
+/* For the starvation report: a held warp is not offered its loads. */
 static int ccws_eligible(const ws_sched *s, uint32_t slot)
 {
     if (s->dirty) ccws_build((ws_sched *)s);
-    return ws_sched_in_prio(s, slot);
+    return !st(s)->held[ws_sched_local(s, slot)];
 }
 
 static uint64_t ccws_hash(const ws_sched *s, uint64_t h)
@@ -253,7 +251,9 @@ static int ccws_setup(ws_sched *s, const ws_config *cfg, void *(*alloc)(void *ct
     c->stamp = alloc(ctx, tags * sizeof *c->stamp);
     c->score = alloc(ctx, (size_t)s->cap * sizeof *c->score);
     c->stack = alloc(ctx, (size_t)s->cap * sizeof *c->stack);
-    if (!c->tag || !c->stamp || !c->score || !c->stack) return -1;
+    c->held = alloc(ctx, (size_t)s->cap * sizeof *c->held);
+    if (!c->tag || !c->stamp || !c->score || !c->stack || !c->held) return -1;
+    memset(c->held, 0, (size_t)s->cap * sizeof *c->held);
     for (size_t i = 0; i < tags; i++) { c->tag[i] = NO_TAG; c->stamp[i] = 0; }
     for (uint32_t i = 0; i < s->cap; i++) c->score[i] = c->base;
     s->pstate = c;
@@ -264,5 +264,5 @@ const ws_sched_ops ws_sched_ccws = {
     .name = "ccws", .add = ccws_add, .remove = ccws_remove, .order = ccws_order,
     .issued = ccws_issued, .hash = ccws_hash, .next_event = ccws_next_event,
     .parking = ccws_parking, .eligible = ccws_eligible, .limit_param = "ccws_kthrottle",
-    .setup = ccws_setup, .mem_event = ccws_mem_event,
+    .setup = ccws_setup, .mem_event = ccws_mem_event, .may_issue_load = ccws_may_issue_load,
 };
