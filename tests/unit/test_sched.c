@@ -176,7 +176,9 @@ static void assert_loads(ws_sched *s, uint64_t now, uint32_t want)
 /* ccws, 4 warps (0 oldest), base 100, KThrottle 2, decay 1 point/cycle,
  * VTA of 4 tags in 2 ways (2 sets: even and odd lines).  Cutoff = 4 x 100 =
  * 400.  A VTA hit sets the warp's score to LLDS = VTA hits x KThrottle x
- * cutoff / instructions issued (Equation 1), at least the base.  The order
+ * cutoff / instructions issued (Equation 1), at least the base.  Walking the
+ * stack, a warp may load if the scores before it sum to less than the
+ * cutoff (the warp reaching the cutoff is in).  The order
  * is always GTO over all four warps (throttled warps issue their other
  * instructions); the cutoff decides whose loads may issue.  By hand:
  *   t0: 4 instructions issued (warp 0); all scores 100, the stack is exactly
@@ -196,8 +198,8 @@ static void assert_loads(ws_sched *s, uint64_t now, uint32_t want)
  *   warp 0's lines 0, 2, 4 (set 0 of its VTA) are evicted: 4 replaces 0
  *       (LRU).  Miss on 0: no hit.  Miss on 2: hit 3, LLDS = 3 x 2 x 400 /
  *       5 = 480 > 400: only 0 loads.  Miss on 4: hit 4, LLDS 640: 0
- *   t700: 640 - 399 = 241: 0 (241), 1 (341), 2 (441 > 400): loads 0 1 (the
- *       greedy warp 2 is held; it stays first in the order) */
+ *   t700: 640 - 399 = 241: 0 (241), 1 (341), 2 (441 reaches 400): loads
+ *       0 1 2; 3 is held (and the greedy warp 2 stays first in the order) */
 static void test_ccws(void **st)
 {
     (void)st;
@@ -240,25 +242,29 @@ static void test_ccws(void **st)
     mev(&s, WS_MEV_MISS, 4, 0, 301);
     assert_loads(&s, 301, 0x1);
     ASSERT_ORDER(&s, 700, 2, 0, 1, 3);
-    assert_loads(&s, 700, 0x3);
+    assert_loads(&s, 700, 0x7);
 }
 
 /* ccws holds only loads: one issue per cycle, a warp's instructions in order
  * ('a' ALU, 'l' global load), each ready the cycle after the previous one;
  * the first warp of the order that may issue its next instruction does.
- * Base 100, KThrottle 4, decay 1/cycle, 2 warps: cutoff 200.  Warp 0 issued
+ * Base 100, KThrottle 8, decay 1/cycle, 2 warps: cutoff 200.  Warp 0 issued
  * 4 instructions; at t0 warp 1 misses on its evicted line 5: a VTA hit,
- * LLDS = 1 x 4 x 200 / 4 = 200.  Stack 1 (200), 0 (100): 300 > 200, warp
- * 0's loads are held until warp 1's score is 100 (t100: 200 - 100).
- * Warp 0 runs "aal", warp 1 "l"; order GTO, warp 0 greedy:
+ * LLDS = 1 x 8 x 200 / 4 = 400.  Stack 1 (400 - t at cycle t), then 0: warp
+ * 0 may load once warp 1's score is below the cutoff: 400 - t < 200 from
+ * t201.  Warp 0 runs "aal", warp 1 "l"; order GTO, warp 0 greedy:
  *   t1: 0 issues a (a throttled warp's ALU work goes on)   t2: 0 issues a
  *   t3: 0's load is held, 1 issues its load
- *   t4..t99: nothing issues (0 held; the next event is every cycle)
- *   t100: 0's load issues */
+ *   t4..t200: nothing issues (0 held; the next event is every cycle)
+ *   t201: 0's load issues
+ * Equation 1 counts the resident warps only: warp 1 leaves (its hit and its
+ * instruction go), warp 2 arrives; at t300 warp 0 (7 instructions) hits its
+ * VTA: LLDS = 1 x 8 x 200 / 7 = 228 (with warp 1's counts it would be
+ * 2 x 8 x 200 / 8 = 400).  Warp 2 is held until 228 - d < 200: d = 29. */
 static void test_ccws_holds_loads_only(void **st)
 {
     (void)st;
-    const char *sets[] = {"ccws_base_score=100", "ccws_kthrottle=4", "ccws_decay=1", "ccws_vta_entries=4",
+    const char *sets[] = {"ccws_base_score=100", "ccws_kthrottle=8", "ccws_decay=1", "ccws_vta_entries=4",
                           "ccws_vta_ways=2", NULL};
     ws_sched s = mk_ccws(sets);
     for (uint32_t w = 0; w < 2; w++) { s.ops->add(&s, w); park(w, 0); }
@@ -269,7 +275,7 @@ static void test_ccws_holds_loads_only(void **st)
     uint32_t pc[2] = {0, 0};
     uint64_t when[4];
     uint32_t who[4], n = 0;
-    for (uint64_t now = 1; now <= 120 && n < 4; now++) {
+    for (uint64_t now = 1; now <= 250 && n < 4; now++) {
         const uint32_t *l;
         uint32_t start, k = s.ops->order(&s, now, &l, &start);
         for (uint32_t i = 0; i < k; i++) {
@@ -281,16 +287,25 @@ static void test_ccws_holds_loads_only(void **st)
             s.ops->issued(&s, w, now);
             break;
         }
-        if (now == 50) assert_int_equal(s.ops->next_event(&s, now), 51);
+        if (now == 100) assert_int_equal(s.ops->next_event(&s, now), 101);
     }
     assert_int_equal(n, 4);
-    const uint64_t want_t[] = {1, 2, 3, 100};
+    const uint64_t want_t[] = {1, 2, 3, 201};
     const uint32_t want_w[] = {0, 0, 1, 0};
     for (uint32_t i = 0; i < 4; i++) {
         assert_int_equal(when[i], want_t[i]);
         assert_int_equal(who[i], want_w[i]);
     }
-    assert_int_equal(s.ops->next_event(&s, 100), UINT64_MAX);   /* nothing held any more */
+    assert_int_equal(s.ops->next_event(&s, 201), UINT64_MAX);   /* nothing held any more */
+
+    s.ops->remove(&s, 1);
+    s.ops->add(&s, 2); park(2, 0);
+    mev(&s, WS_MEV_EVICT, 7, 0, 300);
+    mev(&s, WS_MEV_MISS, 7, 0, 300);
+    assert_false(s.ops->may_issue_load(&s, 2, 300));
+    assert_false(s.ops->may_issue_load(&s, 2, 328));
+    assert_true(s.ops->may_issue_load(&s, 2, 329));
+    assert_true(s.ops->may_issue_load(&s, 0, 329));
 }
 
 /* Warp w waits at a CTA barrier (every live lane held), or not. */

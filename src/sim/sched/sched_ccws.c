@@ -51,8 +51,10 @@ typedef struct ccws_state {
     uint32_t throttled;       /* resident warps throttled in the last build */
     uint32_t *stack;          /* scratch: the warps by score */
     uint8_t *held;            /* per local warp: throttled (its loads wait) in the last build */
-    uint64_t vta_hits;        /* VTA hits of this scheduler's warps so far (Equation 1) */
-    uint64_t issued;          /* instructions its warps issued so far (Equation 1) */
+    uint64_t vta_hits;        /* VTA hits of this scheduler's resident warps (Equation 1) */
+    uint64_t issued;          /* instructions its resident warps issued (Equation 1) */
+    uint64_t *warp_hits;      /* per local warp: its share of vta_hits */
+    uint64_t *warp_issued;    /* per local warp: its share of issued */
 } ccws_state;
 
 static ccws_state *st(const ws_sched *s) { return s->pstate; }
@@ -91,6 +93,9 @@ static void ccws_remove(ws_sched *s, uint32_t slot)
     uint32_t w = ws_sched_local(s, slot);
     if (c->score[w] > c->base) c->above--;
     c->score[w] = c->base;
+    c->vta_hits -= c->warp_hits[w];            /* Equation 1 counts resident warps only */
+    c->issued -= c->warp_issued[w];
+    c->warp_hits[w] = c->warp_issued[w] = 0;
     ws_sched_list_remove(s->age, &s->nage, slot);
     if (s->has_last && s->last == slot) s->has_last = 0;
     s->dirty = 1;
@@ -118,9 +123,9 @@ static void ccws_build(ws_sched *s)
         uint32_t w = c->stack[i];
         if (ws_core_parked_at_barrier(s->core, w)) { c->stack[allowed++] = w; continue; }
         uint64_t sc = c->score[ws_sched_local(s, w)];
-        if (cum > 0 && cum + sc > cutoff) break;
         cum += sc;
         c->stack[allowed++] = w;
+        if (cum >= cutoff) break;               /* the warp reaching the cutoff is in */
     }
     c->throttled = n - allowed;
     for (uint32_t i = 0; i < n; i++) c->held[ws_sched_local(s, c->stack[i])] = i >= allowed;
@@ -140,6 +145,7 @@ static void ccws_issued(ws_sched *s, uint32_t slot, uint64_t now)
 {
     (void)now;
     st(s)->issued++;
+    st(s)->warp_issued[ws_sched_local(s, slot)]++;
     if (!s->has_last || s->last != slot) s->dirty = 1;
     s->last = slot;
     s->has_last = 1;
@@ -181,6 +187,7 @@ static void ccws_mem_event(ws_sched *s, const ws_mem_event *ev, uint64_t now)
     if (ev->kind == WS_MEV_EVICT) { vta_insert(c, w, ev->line); return; }
     if (!vta_probe(c, w, ev->line) || s->nage == 0) return;
     c->vta_hits++;
+    c->warp_hits[w]++;
     /* the lost-locality detected score (Equation 1): the warp's score is set
      * to it, "capped at LLDS regardless of how many VTA hits it has received" */
     const uint64_t cutoff = (uint64_t)s->nage * c->base;
@@ -252,8 +259,13 @@ static int ccws_setup(ws_sched *s, const ws_config *cfg, void *(*alloc)(void *ct
     c->score = alloc(ctx, (size_t)s->cap * sizeof *c->score);
     c->stack = alloc(ctx, (size_t)s->cap * sizeof *c->stack);
     c->held = alloc(ctx, (size_t)s->cap * sizeof *c->held);
-    if (!c->tag || !c->stamp || !c->score || !c->stack || !c->held) return -1;
+    c->warp_hits = alloc(ctx, (size_t)s->cap * sizeof *c->warp_hits);
+    c->warp_issued = alloc(ctx, (size_t)s->cap * sizeof *c->warp_issued);
+    if (!c->tag || !c->stamp || !c->score || !c->stack || !c->held || !c->warp_hits || !c->warp_issued)
+        return -1;
     memset(c->held, 0, (size_t)s->cap * sizeof *c->held);
+    memset(c->warp_hits, 0, (size_t)s->cap * sizeof *c->warp_hits);
+    memset(c->warp_issued, 0, (size_t)s->cap * sizeof *c->warp_issued);
     for (size_t i = 0; i < tags; i++) { c->tag[i] = NO_TAG; c->stamp[i] = 0; }
     for (uint32_t i = 0; i < s->cap; i++) c->score[i] = c->base;
     s->pstate = c;
