@@ -14,24 +14,32 @@
  *     LLS_cutoff = resident warps x ccws_base_score
  * and a VTA hit sets the warp's score to the lost-locality detected score
  *     LLDS = (VTA hits / instructions issued) x KThrottle x LLS_cutoff
- * (Equation 1; both counts since the kernel started, here per scheduler),
- * "capped at LLDS regardless of how many VTA hits it has received"; scores
- * above the base lose ccws_decay points per cycle ("one point every cycle").
- * The warps are stacked by score, largest first (a max heap; ties: oldest
- * first); the warps whose cumulative score stays within the cutoff may issue
- * (the top warp always may), the others are throttled.  With every score at
- * the base the stack is exactly the cutoff: nothing is throttled, and ccws
- * is gto.
+ * (Equation 1; both counts over the scheduler's resident warps: a finished
+ * warp's hits and instructions leave them, as in the authors' GPGPU-Sim,
+ * scheduling-point-system.cc), "capped at LLDS regardless of how many VTA
+ * hits it has received" (the authors' code adds LLDS and caps the sum at
+ * LLDS: the same score); scores above the base lose ccws_decay points per
+ * cycle ("one point every cycle").  The warps are stacked by score, largest
+ * first (a max heap; ties: oldest first); walking the stack, warps may load
+ * until the cumulative score reaches the cutoff, the warp that reaches it
+ * included (evaluate_exclusive_load_list in the authors' code); the others
+ * are throttled.  With every score at the base the stack reaches the cutoff
+ * at its last warp: nothing is throttled, and ccws is gto.
  *
  * The issue order is GTO over every resident warp (the paper's baseline); a
  * throttled warp still issues its other instructions, only its global and
- * local loads are held (Section 3.3: the throttle gates the loads that would
- * reach the L1): the core asks may_issue_load before such a load issues.
+ * local loads are held (Section 3.3; the authors' point_system_scheduler_unit
+ * drops a warp from the order only while its next instruction is such a
+ * load): the core asks may_issue_load before such a load issues.
  *
  * Constants: Table 3 of the paper (KThrottle 8, base score 100, VTA 16
- * entries per warp, 8-way).  Difference from the paper (docs/model.md): a warp parked at a CTA barrier
- * does not take a share of the cutoff (as swl keeps such warps out of its
- * window), so parked warps cannot throttle the CTA-mates they wait for.
+ * entries per warp, 8-way).  Differences from the paper and the authors'
+ * code (docs/model.md): a warp parked at a CTA barrier does not take a share
+ * of the cutoff (as swl keeps such warps out of its window), so parked warps
+ * cannot throttle the CTA-mates they wait for; the allowed set is rebuilt as
+ * soon as a score changes, not once per cycle after the issue stage; an LLDS
+ * below the base leaves the score at the base (the authors' cap would lower
+ * it below the base).
  */
 #include <string.h>
 #include "sched.h"
