@@ -26,9 +26,10 @@
  *              group, which keeps priority until all its warps wait on long
  *              latency (or a CTA barrier); then the next group takes over.
  *   swl        GTO restricted to the swl_limit oldest resident warps.
- *   ccws       Rogers et al. (MICRO 2012): GTO over the warps a lost-locality
- *              score (per-warp victim tag arrays fed by L1 evictions) lets
- *              issue; see sched_ccws.c.
+ *   ccws       Rogers et al. (MICRO 2012): GTO; the warps a lost-locality
+ *              score (per-warp victim tag arrays fed by L1 evictions)
+ *              throttles may not issue global/local loads (may_issue_load);
+ *              see sched_ccws.c.
  */
 #include <stddef.h>
 #include <stdint.h>
