@@ -1053,6 +1053,17 @@ static void prestall(ws_simrun *r, ws_core *c, ws_cwarp *w, uint64_t now)
     note_stall(c, w, res, t);
 }
 
+/* May warp `slot` issue load `in` now?  Its scheduler's policy may hold
+ * global/local (and generic) loads, e.g. ccws for throttled warps. */
+static int load_allowed(ws_core *c, uint32_t slot, const ws_inst *in, uint64_t now)
+{
+    ws_sched *s = &c->scheds[c->warps[slot].sched];
+    if (!s->ops->may_issue_load || in->space == WS_SP_SHARED || in->space == WS_SP_CONST ||
+        in->space == WS_SP_PARAM)
+        return 1;
+    return s->ops->may_issue_load(s, slot, now);
+}
+
 /* Tries to issue from warp `slot`. Returns 1 if it issued, 0 if stalled
  * (w->wake / wake_reason set), -1 on a terminal error. `dual`: a second
  * instruction in the same cycle (issue_width > 1, GPGPU-Sim's dual issue):
@@ -1131,6 +1142,11 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
             continue;
         }
         if (in->op == WS_OP_LD || in->op == WS_OP_LDU) {   /* memory unit: a free L1 MSHR? */
+            if (!load_allowed(c, slot, in, now)) {               /* the policy holds it (ccws) */
+                if (now + 1 < best) { best = now + 1; reason = WS_STALL_MSHR; best_res = WS_RES_NONE; }
+                if (r->div->owner_keeps_warp) break;
+                continue;
+            }
             ws_mem_req q = {.cycle = now, .core = c->id, .warp = slot, .inst = in, .eff = NULL};
             uint64_t tm = ws_mem_accept(&r->memsys, &q);
             if (tm > now) {

@@ -164,28 +164,42 @@ static void mev(ws_sched *s, uint32_t kind, uint64_t line, uint32_t warp, uint64
     s->ops->mem_event(s, &e, now);
 }
 
+/* Which of warps 0..3 may issue their global loads now (bit w: warp w)? */
+static void assert_loads(ws_sched *s, uint64_t now, uint32_t want)
+{
+    for (uint32_t w = 0; w < 4; w++)
+        if (s->ops->may_issue_load(s, w, now) != (int)(want >> w & 1))
+            fail_msg("t%llu: warp %u may_issue_load %d, want %d", (unsigned long long)now, w,
+                     !(want >> w & 1), (int)(want >> w & 1));
+}
+
 /* ccws, 4 warps (0 oldest), base 100, KThrottle 2, decay 1 point/cycle,
  * VTA of 4 tags in 2 ways (2 sets: even and odd lines).  Cutoff = 4 x 100 =
  * 400.  A VTA hit sets the warp's score to LLDS = VTA hits x KThrottle x
- * cutoff / instructions issued (Equation 1), at least the base.  By hand:
+ * cutoff / instructions issued (Equation 1), at least the base.  Walking the
+ * stack, a warp may load if the scores before it sum to less than the
+ * cutoff (the warp reaching the cutoff is in).  The order
+ * is always GTO over all four warps (throttled warps issue their other
+ * instructions); the cutoff decides whose loads may issue.  By hand:
  *   t0: 4 instructions issued (warp 0); all scores 100, the stack is exactly
- *       the cutoff: GTO 0 1 2 3
+ *       the cutoff: GTO 0 1 2 3, every warp may load
  *   line 10 (warp 2's) is evicted: it enters warp 2's VTA; warp 1 missing
  *       on line 10 is no VTA hit (not in its VTA)
  *   t1: warp 2 misses on line 10: hit 1, LLDS = 1 x 2 x 400 / 4 = 200.
  *       Stack 2 (200), 0, 1, 3 (100, oldest first): cumulative 200, 300,
- *       400, 500 > 400: 3 throttled; GTO (0 greedy) 0 1 2
+ *       400, 500 > 400: 3's loads held; loads: 0 1 2
  *       again (the tag stays): hit 2, LLDS = 400: the stack is full at 2
- *       (the first always issues): 2
- *   t101: 400 - 100 = 300: 2 and 0 fit (400): 0 2; the next event is the
- *       next cycle (throttled while a score decays)
+ *       (the first always may): loads: 2
+ *   t101: 400 - 100 = 300: 2 and 0 fit (400): loads 0 2; the next event is
+ *       the next cycle (held loads while a score decays)
  *       0 parked at a CTA barrier takes no share: 2, 0 (free), 1 (400): 0 1 2
- *   2 issues at 101 (5 instructions).  t301: 300 - 200 = 100: GTO 2 0 1 3
+ *   2 issues at 101 (5 instructions).  t301: 300 - 200 = 100: GTO 2 0 1 3,
+ *       all load
  *   warp 0's lines 0, 2, 4 (set 0 of its VTA) are evicted: 4 replaces 0
  *       (LRU).  Miss on 0: no hit.  Miss on 2: hit 3, LLDS = 3 x 2 x 400 /
- *       5 = 480 > 400: only 0 issues.  Miss on 4: hit 4, LLDS 640: 0
- *   t700: 640 - 399 = 241: 0 (241), 1 (341), 2 (441 > 400): 0 1 (the greedy
- *       warp 2 is throttled) */
+ *       5 = 480 > 400: only 0 loads.  Miss on 4: hit 4, LLDS 640: 0
+ *   t700: 640 - 399 = 241: 0 (241), 1 (341), 2 (441 reaches 400): loads
+ *       0 1 2; 3 is held (and the greedy warp 2 stays first in the order) */
 static void test_ccws(void **st)
 {
     (void)st;
@@ -195,34 +209,103 @@ static void test_ccws(void **st)
     for (uint32_t w = 0; w < 4; w++) { s.ops->add(&s, w); park(w, 0); }
     for (int i = 0; i < 4; i++) s.ops->issued(&s, 0, 0);
     ASSERT_ORDER(&s, 0, 0, 1, 2, 3);
+    assert_loads(&s, 0, 0xf);
     mev(&s, WS_MEV_EVICT, 10, 2, 0);
     mev(&s, WS_MEV_MISS, 10, 1, 0);
-    ASSERT_ORDER(&s, 0, 0, 1, 2, 3);
+    assert_loads(&s, 0, 0xf);
     mev(&s, WS_MEV_MISS, 10, 2, 1);
-    ASSERT_ORDER(&s, 1, 0, 1, 2);
+    ASSERT_ORDER(&s, 1, 0, 1, 2, 3);
+    assert_loads(&s, 1, 0x7);
     assert_false(s.ops->eligible(&s, 3));
     assert_true(s.ops->eligible(&s, 2));
     mev(&s, WS_MEV_MISS, 10, 2, 1);
-    ASSERT_ORDER(&s, 1, 2);
-    ASSERT_ORDER(&s, 101, 0, 2);
+    ASSERT_ORDER(&s, 1, 0, 1, 2, 3);
+    assert_loads(&s, 1, 0x4);
+    assert_loads(&s, 101, 0x5);
     assert_int_equal(s.ops->next_event(&s, 101), 102);
     park(0, 1); s.ops->parking(&s, 0);
-    ASSERT_ORDER(&s, 101, 0, 1, 2);
+    assert_loads(&s, 101, 0x7);
     park(0, 0); s.ops->parking(&s, 0);
-    ASSERT_ORDER(&s, 101, 0, 2);
+    assert_loads(&s, 101, 0x5);
     s.ops->issued(&s, 2, 101);
     ASSERT_ORDER(&s, 301, 2, 0, 1, 3);
+    assert_loads(&s, 301, 0xf);
     assert_int_equal(s.ops->next_event(&s, 301), UINT64_MAX);
     mev(&s, WS_MEV_EVICT, 0, 0, 301);
     mev(&s, WS_MEV_EVICT, 2, 0, 301);
     mev(&s, WS_MEV_EVICT, 4, 0, 301);
     mev(&s, WS_MEV_MISS, 0, 0, 301);
-    ASSERT_ORDER(&s, 301, 2, 0, 1, 3);
+    assert_loads(&s, 301, 0xf);
     mev(&s, WS_MEV_MISS, 2, 0, 301);
-    ASSERT_ORDER(&s, 301, 0);
+    ASSERT_ORDER(&s, 301, 2, 0, 1, 3);
+    assert_loads(&s, 301, 0x1);
     mev(&s, WS_MEV_MISS, 4, 0, 301);
-    ASSERT_ORDER(&s, 301, 0);
-    ASSERT_ORDER(&s, 700, 0, 1);
+    assert_loads(&s, 301, 0x1);
+    ASSERT_ORDER(&s, 700, 2, 0, 1, 3);
+    assert_loads(&s, 700, 0x7);
+}
+
+/* ccws holds only loads: one issue per cycle, a warp's instructions in order
+ * ('a' ALU, 'l' global load), each ready the cycle after the previous one;
+ * the first warp of the order that may issue its next instruction does.
+ * Base 100, KThrottle 8, decay 1/cycle, 2 warps: cutoff 200.  Warp 0 issued
+ * 4 instructions; at t0 warp 1 misses on its evicted line 5: a VTA hit,
+ * LLDS = 1 x 8 x 200 / 4 = 400.  Stack 1 (400 - t at cycle t), then 0: warp
+ * 0 may load once warp 1's score is below the cutoff: 400 - t < 200 from
+ * t201.  Warp 0 runs "aal", warp 1 "l"; order GTO, warp 0 greedy:
+ *   t1: 0 issues a (a throttled warp's ALU work goes on)   t2: 0 issues a
+ *   t3: 0's load is held, 1 issues its load
+ *   t4..t200: nothing issues (0 held; the next event is every cycle)
+ *   t201: 0's load issues
+ * Equation 1 counts the resident warps only: warp 1 leaves (its hit and its
+ * instruction go), warp 2 arrives; at t300 warp 0 (7 instructions) hits its
+ * VTA: LLDS = 1 x 8 x 200 / 7 = 228 (with warp 1's counts it would be
+ * 2 x 8 x 200 / 8 = 400).  Warp 2 is held until 228 - d < 200: d = 29. */
+static void test_ccws_holds_loads_only(void **st)
+{
+    (void)st;
+    const char *sets[] = {"ccws_base_score=100", "ccws_kthrottle=8", "ccws_decay=1", "ccws_vta_entries=4",
+                          "ccws_vta_ways=2", NULL};
+    ws_sched s = mk_ccws(sets);
+    for (uint32_t w = 0; w < 2; w++) { s.ops->add(&s, w); park(w, 0); }
+    for (int i = 0; i < 4; i++) s.ops->issued(&s, 0, 0);
+    mev(&s, WS_MEV_EVICT, 5, 1, 0);
+    mev(&s, WS_MEV_MISS, 5, 1, 0);
+    const char *prog[2] = {"aal", "l"};
+    uint32_t pc[2] = {0, 0};
+    uint64_t when[4];
+    uint32_t who[4], n = 0;
+    for (uint64_t now = 1; now <= 250 && n < 4; now++) {
+        const uint32_t *l;
+        uint32_t start, k = s.ops->order(&s, now, &l, &start);
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t w = l[(start + i) % k];
+            char op = prog[w][pc[w]];
+            if (!op || (op == 'l' && !s.ops->may_issue_load(&s, w, now))) continue;
+            pc[w]++;
+            when[n] = now; who[n++] = w;
+            s.ops->issued(&s, w, now);
+            break;
+        }
+        if (now == 100) assert_int_equal(s.ops->next_event(&s, now), 101);
+    }
+    assert_int_equal(n, 4);
+    const uint64_t want_t[] = {1, 2, 3, 201};
+    const uint32_t want_w[] = {0, 0, 1, 0};
+    for (uint32_t i = 0; i < 4; i++) {
+        assert_int_equal(when[i], want_t[i]);
+        assert_int_equal(who[i], want_w[i]);
+    }
+    assert_int_equal(s.ops->next_event(&s, 201), UINT64_MAX);   /* nothing held any more */
+
+    s.ops->remove(&s, 1);
+    s.ops->add(&s, 2); park(2, 0);
+    mev(&s, WS_MEV_EVICT, 7, 0, 300);
+    mev(&s, WS_MEV_MISS, 7, 0, 300);
+    assert_false(s.ops->may_issue_load(&s, 2, 300));
+    assert_false(s.ops->may_issue_load(&s, 2, 328));
+    assert_true(s.ops->may_issue_load(&s, 2, 329));
+    assert_true(s.ops->may_issue_load(&s, 0, 329));
 }
 
 /* Warp w waits at a CTA barrier (every live lane held), or not. */
@@ -396,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_two_level),
         cmocka_unit_test(test_fetch_group),
         cmocka_unit_test(test_ccws),
+        cmocka_unit_test(test_ccws_holds_loads_only),
         cmocka_unit_test(test_two_level_barrier),
         cmocka_unit_test(test_others_barrier),
     };

@@ -26,9 +26,10 @@
  *              group, which keeps priority until all its warps wait on long
  *              latency (or a CTA barrier); then the next group takes over.
  *   swl        GTO restricted to the swl_limit oldest resident warps.
- *   ccws       Rogers et al. (MICRO 2012): GTO over the warps a lost-locality
- *              score (per-warp victim tag arrays fed by L1 evictions) lets
- *              issue; see sched_ccws.c.
+ *   ccws       Rogers et al. (MICRO 2012): GTO; the warps a lost-locality
+ *              score (per-warp victim tag arrays fed by L1 evictions)
+ *              throttles may not issue global/local loads (may_issue_load);
+ *              see sched_ccws.c.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -65,6 +66,11 @@ typedef struct ws_sched_ops {
      * concerning warp ev->warp of this scheduler: the core passes every load
      * an event buffer only if the policy has this hook. */
     void (*mem_event)(ws_sched *s, const ws_mem_event *ev, uint64_t now);
+    /* Optional: may warp `slot` issue a global/local load at `now`?  Asked by
+     * the core just before such a load issues; a refused load waits a cycle
+     * (next_event must cover any change with time).  NULL = always (ccws:
+     * throttled warps issue everything but these loads). */
+    int (*may_issue_load)(ws_sched *s, uint32_t slot, uint64_t now);
 } ws_sched_ops;
 
 struct ws_sched {

@@ -14,25 +14,32 @@
  *     LLS_cutoff = resident warps x ccws_base_score
  * and a VTA hit sets the warp's score to the lost-locality detected score
  *     LLDS = (VTA hits / instructions issued) x KThrottle x LLS_cutoff
- * (Equation 1; both counts since the kernel started, here per scheduler),
- * "capped at LLDS regardless of how many VTA hits it has received"; scores
- * above the base lose ccws_decay points per cycle ("one point every cycle").
- * The warps are stacked by score, largest first (a max heap; ties: oldest
- * first); the warps whose cumulative score stays within the cutoff may issue
- * (the top warp always may), the others are throttled.  With every score at
- * the base the stack is exactly the cutoff: nothing is throttled, and ccws
- * is gto.
+ * (Equation 1; both counts over the scheduler's resident warps: a finished
+ * warp's hits and instructions leave them, as in the authors' GPGPU-Sim,
+ * scheduling-point-system.cc), "capped at LLDS regardless of how many VTA
+ * hits it has received" (the authors' code adds LLDS and caps the sum at
+ * LLDS: the same score); scores above the base lose ccws_decay points per
+ * cycle ("one point every cycle").  The warps are stacked by score, largest
+ * first (a max heap; ties: oldest first); walking the stack, warps may load
+ * until the cumulative score reaches the cutoff, the warp that reaches it
+ * included (evaluate_exclusive_load_list in the authors' code); the others
+ * are throttled.  With every score at the base the stack reaches the cutoff
+ * at its last warp: nothing is throttled, and ccws is gto.
  *
- * Among the warps allowed to issue the order is GTO (the paper's baseline).
+ * The issue order is GTO over every resident warp (the paper's baseline); a
+ * throttled warp still issues its other instructions, only its global and
+ * local loads are held (Section 3.3; the authors' point_system_scheduler_unit
+ * drops a warp from the order only while its next instruction is such a
+ * load): the core asks may_issue_load before such a load issues.
  *
  * Constants: Table 3 of the paper (KThrottle 8, base score 100, VTA 16
- * entries per warp, 8-way).  Differences from the paper (docs/model.md): a
- * throttled warp issues no instruction at all, where the paper stops only
- * its loads (the core's issue
- * loop stays policy-free; in the loops CCWS targets almost every instruction
- * between two loads depends on the first); a warp parked at a CTA barrier
- * does not take a share of the cutoff (as swl keeps such warps out of its
- * window), so parked warps cannot throttle the CTA-mates they wait for.
+ * entries per warp, 8-way).  Differences from the paper and the authors'
+ * code (docs/model.md): a warp parked at a CTA barrier does not take a share
+ * of the cutoff (as swl keeps such warps out of its window), so parked warps
+ * cannot throttle the CTA-mates they wait for; the allowed set is rebuilt as
+ * soon as a score changes, not once per cycle after the issue stage; an LLDS
+ * below the base leaves the score at the base (the authors' cap would lower
+ * it below the base).
  */
 #include <string.h>
 #include "sched.h"
@@ -51,8 +58,11 @@ typedef struct ccws_state {
     uint32_t above;           /* warps whose score is above the base */
     uint32_t throttled;       /* resident warps throttled in the last build */
     uint32_t *stack;          /* scratch: the warps by score */
-    uint64_t vta_hits;        /* VTA hits of this scheduler's warps so far (Equation 1) */
-    uint64_t issued;          /* instructions its warps issued so far (Equation 1) */
+    uint8_t *held;            /* per local warp: throttled (its loads wait) in the last build */
+    uint64_t vta_hits;        /* VTA hits of this scheduler's resident warps (Equation 1) */
+    uint64_t issued;          /* instructions its resident warps issued (Equation 1) */
+    uint64_t *warp_hits;      /* per local warp: its share of vta_hits */
+    uint64_t *warp_issued;    /* per local warp: its share of issued */
 } ccws_state;
 
 static ccws_state *st(const ws_sched *s) { return s->pstate; }
@@ -91,13 +101,16 @@ static void ccws_remove(ws_sched *s, uint32_t slot)
     uint32_t w = ws_sched_local(s, slot);
     if (c->score[w] > c->base) c->above--;
     c->score[w] = c->base;
+    c->vta_hits -= c->warp_hits[w];            /* Equation 1 counts resident warps only */
+    c->issued -= c->warp_issued[w];
+    c->warp_hits[w] = c->warp_issued[w] = 0;
     ws_sched_list_remove(s->age, &s->nage, slot);
     if (s->has_last && s->last == slot) s->has_last = 0;
     s->dirty = 1;
 }
 
-/* The stack by score (largest first, ties oldest first), the cutoff walk,
- * then GTO over the warps allowed. */
+/* The stack by score (largest first, ties oldest first) and the cutoff
+ * walk, which marks the warps past it held; then GTO over all warps. */
 static void ccws_build(ws_sched *s)
 {
     ccws_state *c = st(s);
@@ -118,24 +131,13 @@ static void ccws_build(ws_sched *s)
         uint32_t w = c->stack[i];
         if (ws_core_parked_at_barrier(s->core, w)) { c->stack[allowed++] = w; continue; }
         uint64_t sc = c->score[ws_sched_local(s, w)];
-        if (cum > 0 && cum + sc > cutoff) break;
         cum += sc;
         c->stack[allowed++] = w;
+        if (cum >= cutoff) break;               /* the warp reaching the cutoff is in */
     }
     c->throttled = n - allowed;
-    /* GTO over the allowed warps: mark them in prio order of age */
-    uint32_t m = 0, greedy = 0;
-    for (uint32_t i = 0; i < allowed && s->has_last; i++)
-        if (c->stack[i] == s->last) greedy = 1;
-    if (greedy) s->prio[m++] = s->last;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t w = s->age[i];
-        if (greedy && w == s->last) continue;
-        for (uint32_t k = 0; k < allowed; k++)
-            if (c->stack[k] == w) { s->prio[m++] = w; break; }
-    }
-    s->nprio = m;
-    s->dirty = 0;
+    for (uint32_t i = 0; i < n; i++) c->held[ws_sched_local(s, c->stack[i])] = i >= allowed;
+    ws_sched_gto_build(s, n);                  /* every warp issues its non-loads */
 }
 
 static uint32_t ccws_order(ws_sched *s, uint64_t now, const uint32_t **out, uint32_t *start)
@@ -151,6 +153,7 @@ static void ccws_issued(ws_sched *s, uint32_t slot, uint64_t now)
 {
     (void)now;
     st(s)->issued++;
+    st(s)->warp_issued[ws_sched_local(s, slot)]++;
     if (!s->has_last || s->last != slot) s->dirty = 1;
     s->last = slot;
     s->has_last = 1;
@@ -192,6 +195,7 @@ static void ccws_mem_event(ws_sched *s, const ws_mem_event *ev, uint64_t now)
     if (ev->kind == WS_MEV_EVICT) { vta_insert(c, w, ev->line); return; }
     if (!vta_probe(c, w, ev->line) || s->nage == 0) return;
     c->vta_hits++;
+    c->warp_hits[w]++;
     /* the lost-locality detected score (Equation 1): the warp's score is set
      * to it, "capped at LLDS regardless of how many VTA hits it has received" */
     const uint64_t cutoff = (uint64_t)s->nage * c->base;
@@ -217,10 +221,19 @@ static uint64_t ccws_next_event(ws_sched *s, uint64_t now)
     return c->throttled && c->above && c->decay ? now + 1 : UINT64_MAX;
 }
 
+/* A warp past the cutoff may not issue loads: the one thing ccws withholds. */
+static int ccws_may_issue_load(ws_sched *s, uint32_t slot, uint64_t now)
+{
+    decay_to(s, now);
+    if (s->dirty) ccws_build(s);
+    return !st(s)->held[ws_sched_local(s, slot)];
+}
+
+/* For the starvation report: a held warp is not offered its loads. */
 static int ccws_eligible(const ws_sched *s, uint32_t slot)
 {
     if (s->dirty) ccws_build((ws_sched *)s);
-    return ws_sched_in_prio(s, slot);
+    return !st(s)->held[ws_sched_local(s, slot)];
 }
 
 static uint64_t ccws_hash(const ws_sched *s, uint64_t h)
@@ -253,7 +266,14 @@ static int ccws_setup(ws_sched *s, const ws_config *cfg, void *(*alloc)(void *ct
     c->stamp = alloc(ctx, tags * sizeof *c->stamp);
     c->score = alloc(ctx, (size_t)s->cap * sizeof *c->score);
     c->stack = alloc(ctx, (size_t)s->cap * sizeof *c->stack);
-    if (!c->tag || !c->stamp || !c->score || !c->stack) return -1;
+    c->held = alloc(ctx, (size_t)s->cap * sizeof *c->held);
+    c->warp_hits = alloc(ctx, (size_t)s->cap * sizeof *c->warp_hits);
+    c->warp_issued = alloc(ctx, (size_t)s->cap * sizeof *c->warp_issued);
+    if (!c->tag || !c->stamp || !c->score || !c->stack || !c->held || !c->warp_hits || !c->warp_issued)
+        return -1;
+    memset(c->held, 0, (size_t)s->cap * sizeof *c->held);
+    memset(c->warp_hits, 0, (size_t)s->cap * sizeof *c->warp_hits);
+    memset(c->warp_issued, 0, (size_t)s->cap * sizeof *c->warp_issued);
     for (size_t i = 0; i < tags; i++) { c->tag[i] = NO_TAG; c->stamp[i] = 0; }
     for (uint32_t i = 0; i < s->cap; i++) c->score[i] = c->base;
     s->pstate = c;
@@ -264,5 +284,5 @@ const ws_sched_ops ws_sched_ccws = {
     .name = "ccws", .add = ccws_add, .remove = ccws_remove, .order = ccws_order,
     .issued = ccws_issued, .hash = ccws_hash, .next_event = ccws_next_event,
     .parking = ccws_parking, .eligible = ccws_eligible, .limit_param = "ccws_kthrottle",
-    .setup = ccws_setup, .mem_event = ccws_mem_event,
+    .setup = ccws_setup, .mem_event = ccws_mem_event, .may_issue_load = ccws_may_issue_load,
 };
