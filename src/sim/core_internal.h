@@ -257,14 +257,46 @@ void ws_pipe_decode(ws_simrun *r);
 uint32_t ws_unit_occupancy(const ws_simrun *r, const ws_inst *in);
 uint64_t ws_unit_latency(const ws_simrun *r, const ws_inst *in);
 int ws_uses_lsu(const ws_inst *in);
-/* Cycle from which w's unit, the LD/ST pipe and a collector can take `in`
- * (<= now: now), *why set when later. */
-uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws_cwarp *w, const ws_inst *in, uint64_t now,
-                          uint8_t *why, uint8_t *res);
+
 /* Resources a structural stall waits for: a unit (ws_unit), the LD/ST pipe,
  * the collectors; WS_RES_NONE: none. */
 enum { WS_RES_LSU = WS_NUNITS, WS_RES_COLLECTOR, WS_RES_NONE = 0xff };
 enum { WS_WALK_DEAD = 62, WS_WALK_TRY = 63 };   /* ws_core.walk, beside resources < 32 */
+
+/* `in` is an instruction of r->k. */
+static inline const ws_pipe_inst *ws_pipe_inst_of(const ws_simrun *r, const ws_inst *in)
+{
+    return &r->pinst[in - r->k->insts];
+}
+
+static inline uint32_t ws_earliest_collector(const ws_simrun *r, const ws_pipe *p)
+{
+    uint32_t best = 0;
+    for (uint32_t k = 1; k < r->ncoll; k++)
+        if (p->coll_free[k] < p->coll_free[best]) best = k;
+    return best;
+}
+
+/* The cycle the unit, LD/ST pipe and a collector `in` needs are all free
+ * (0 if they are at any cycle), with WS_STALL_UNIT in *why and the latest
+ * of them in *res; inline: the issue loop asks it twice per instruction. */
+static inline uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws_cwarp *w, const ws_inst *in,
+                                        uint64_t now, uint8_t *why, uint8_t *res)
+{
+    const ws_pipe *p = &c->pipes[w->sched];
+    const ws_pipe_inst *pi = ws_pipe_inst_of(r, in);
+    uint64_t t = 0;
+    uint8_t what = WS_STALL_NONE;
+    (void)now;
+    if (pi->occ && p->unit_free[in->unit] > t) { t = p->unit_free[in->unit]; what = in->unit; }
+    if (pi->lsu && c->lsu_free > t) { t = c->lsu_free; what = WS_RES_LSU; }
+    if (pi->rf) {
+        uint64_t f = p->coll_free[ws_earliest_collector(r, p)];
+        if (f > t) { t = f; what = WS_RES_COLLECTOR; }
+    }
+    if (t) { *why = WS_STALL_UNIT; *res = what; }
+    return t;
+}
 /* The cycle from which resource `res` of w's scheduler is free. */
 uint64_t ws_resource_free(const ws_simrun *r, const ws_core *c, const ws_cwarp *w, uint8_t res);
 uint64_t ws_pipe_resource_free(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint8_t res);

@@ -140,20 +140,6 @@ void ws_pipe_decode(ws_simrun *r)
     }
 }
 
-/* `in` is an instruction of r->k. */
-static const ws_pipe_inst *pipe_inst(const ws_simrun *r, const ws_inst *in)
-{
-    return &r->pinst[in - r->k->insts];
-}
-
-static uint32_t earliest_collector(const ws_simrun *r, const ws_pipe *p)
-{
-    uint32_t best = 0;
-    for (uint32_t k = 1; k < r->ncoll; k++)
-        if (p->coll_free[k] < p->coll_free[best]) best = k;
-    return best;
-}
-
 /* Takes a fetch port from cycle `from` on; returns the cycle the fetch starts. */
 static uint64_t book_fetch(const ws_simrun *r, ws_core *c, uint64_t from)
 {
@@ -172,11 +158,6 @@ static void refill(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t pc, uin
     w->ib_ready = book_fetch(r, c, from) + r->fetch_lat;
 }
 
-static void later(uint64_t t, uint8_t why, uint64_t *at, uint8_t *reason)
-{
-    if (t > *at) { *at = t; *reason = why; }
-}
-
 uint64_t ws_front_end_ready_at(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t pc, uint64_t now)
 {
     if (!r->ibuf) return 0;
@@ -187,21 +168,6 @@ uint64_t ws_front_end_ready_at(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint
     return w->ib_ready;
 }
 
-uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws_cwarp *w, const ws_inst *in, uint64_t now,
-                          uint8_t *why, uint8_t *res)
-{
-    const ws_pipe *p = &c->pipes[w->sched];
-    uint64_t t = 0;
-    uint8_t what = WS_STALL_NONE;
-    (void)now;
-    const ws_pipe_inst *pi = pipe_inst(r, in);
-    if (pi->occ) later(p->unit_free[in->unit], in->unit, &t, &what);
-    if (pi->lsu) later(c->lsu_free, WS_RES_LSU, &t, &what);
-    if (pi->rf) later(p->coll_free[earliest_collector(r, p)], WS_RES_COLLECTOR, &t, &what);
-    if (t) { *why = WS_STALL_UNIT; *res = what; }
-    return t;
-}
-
 uint64_t ws_resource_free(const ws_simrun *r, const ws_core *c, const ws_cwarp *w, uint8_t res)
 {
     return ws_pipe_resource_free(r, c, &c->pipes[w->sched], res);
@@ -210,7 +176,7 @@ uint64_t ws_resource_free(const ws_simrun *r, const ws_core *c, const ws_cwarp *
 uint64_t ws_pipe_resource_free(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint8_t res)
 {
     if (res == WS_RES_LSU) return c->lsu_free;
-    if (res == WS_RES_COLLECTOR) return p->coll_free[earliest_collector(r, p)];
+    if (res == WS_RES_COLLECTOR) return p->coll_free[ws_earliest_collector(r, p)];
     return p->unit_free[res];
 }
 
@@ -234,11 +200,11 @@ static uint64_t read_sources(const ws_simrun *r, ws_pipe *p, uint32_t slot, cons
 uint64_t ws_pipe_issue(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, const ws_inst *in, uint64_t now)
 {
     ws_pipe *p = &c->pipes[w->sched];
-    const ws_pipe_inst *pi = pipe_inst(r, in);
+    const ws_pipe_inst *pi = ws_pipe_inst_of(r, in);
     if (pi->occ) p->unit_free[in->unit] = now + pi->occ;
     w->last_unit = in->unit;
     if (!pi->rf) return 0;
-    uint32_t k = earliest_collector(r, p);
+    uint32_t k = ws_earliest_collector(r, p);
     uint64_t last = read_sources(r, p, slot, in, now);
     p->coll_free[k] = last + 1;
     return last - now;
