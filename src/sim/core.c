@@ -639,6 +639,16 @@ static void sched_mem_events(ws_simrun *r, ws_core *c, uint64_t now)
     r->mev.n = 0;
 }
 
+/* Lanes in a mask, without the libgcc call __builtin_popcountll becomes on a
+ * baseline x86-64 build (no POPCNT): once per issued instruction. */
+static inline uint64_t lanes_in(uint64_t m)
+{
+    m = m - ((m >> 1) & 0x5555555555555555ull);
+    m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (m * 0x0101010101010101ull) >> 56;
+}
+
 static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, uint32_t level, uint64_t now)
 {
     ws_cwarp *w = &c->warps[slot];
@@ -697,7 +707,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         r->div_insts++;                  /* own metric: warp_insts stays comparable */
     } else {
         r->warp_insts++;
-        r->thread_insts += (uint64_t)__builtin_popcountll(sp.mask);
+        r->thread_insts += lanes_in(sp.mask);
     }
     if (r->opts && (r->opts->trace || r->opts->timeline)) ws_trace_issue(r, c->id, slot, level, &sp, in);
     /* control */
@@ -931,8 +941,9 @@ static void stack_sync_deadlock(ws_simrun *r, uint32_t slot, const ws_split *sp,
 
 /* The cycle at which split sp (at `in`) may issue as far as timing goes
  * (<= now: it may issue now), with the stall class in *reason. */
-static uint64_t split_ready_at(const ws_simrun *r, const ws_cwarp *w, const ws_split *sp, const ws_inst *in,
-                               uint64_t now, uint8_t *reason)
+static inline __attribute__((always_inline)) uint64_t split_ready_at(const ws_simrun *r, const ws_cwarp *w,
+                                                                      const ws_split *sp, const ws_inst *in,
+                                                                      uint64_t now, uint8_t *reason)
 {
     uint64_t t = 0;
     uint8_t memr = 0;
