@@ -175,9 +175,12 @@ typedef struct ws_llwatch {
 /* What the issue checks need of each instruction of the run's kernel,
  * decoded once (ws_pipe_decode): its unit occupancy, whether it takes the
  * LD/ST pipe, whether it reads registers through an operand collector. */
+#define WS_PIPE_MAX_RF (sizeof(((ws_inst *)0)->rd) / sizeof(uint32_t))
 typedef struct ws_pipe_inst {
     uint32_t occ;
-    uint8_t lsu, rf;
+    uint8_t lsu, rf;                 /* rf: nrf > 0 and collectors modelled */
+    uint8_t nrf;                     /* register sources read through the collector ... */
+    uint32_t rf_reg[WS_PIPE_MAX_RF]; /* ... (ws_inst.rd minus predicates and out-of-range) */
     const ws_operand *membermask;    /* ws_warp_membermask: a warp-level .sync op */
 } ws_pipe_inst;
 

@@ -136,6 +136,9 @@ void ws_pipe_decode(ws_simrun *r)
         pi->occ = ws_unit_occupancy(r, in);
         pi->lsu = r->lsu_bytes && ws_uses_lsu(in);
         pi->rf = r->ncoll && has_rf_sources(r, in);
+        pi->nrf = 0;
+        for (uint32_t q = 0; q < in->n_rd && q < WS_PIPE_MAX_RF; q++)
+            if (is_rf_source(r, in->rd[q])) pi->rf_reg[pi->nrf++] = in->rd[q];
         pi->membermask = ws_warp_membermask(in);
     }
 }
@@ -182,12 +185,11 @@ uint64_t ws_pipe_resource_free(const ws_simrun *r, const ws_core *c, const ws_pi
 
 /* Schedules the source reads of `in` (warp slot `slot`) from cycle `now`;
  * returns the cycle of the last read. */
-static uint64_t read_sources(const ws_simrun *r, ws_pipe *p, uint32_t slot, const ws_inst *in, uint64_t now)
+static uint64_t read_sources(const ws_simrun *r, ws_pipe *p, uint32_t slot, const ws_pipe_inst *pi, uint64_t now)
 {
     uint64_t last = now;
-    for (uint32_t q = 0; q < in->n_rd; q++) {
-        uint32_t reg = in->rd[q];
-        if (!is_rf_source(r, reg)) continue;
+    for (uint32_t q = 0; q < pi->nrf; q++) {
+        uint32_t reg = pi->rf_reg[q];
         uint32_t b = (reg + slot) % r->rf_banks;
         if (p->bank_cycle[b] < now) { p->bank_cycle[b] = now; p->bank_used[b] = 0; }
         if (p->bank_used[b] >= r->rf_ports) { p->bank_cycle[b]++; p->bank_used[b] = 0; }
@@ -205,7 +207,7 @@ uint64_t ws_pipe_issue(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slo
     w->last_unit = in->unit;
     if (!pi->rf) return 0;
     uint32_t k = ws_earliest_collector(r, p);
-    uint64_t last = read_sources(r, p, slot, in, now);
+    uint64_t last = read_sources(r, p, slot, pi, now);
     p->coll_free[k] = last + 1;
     return last - now;
 }
