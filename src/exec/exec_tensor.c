@@ -182,3 +182,29 @@ int ws_exec_mma(ws_xctx *x)
     }
     return WS_EXEC_OK;
 }
+
+/*
+ * wmma m16n16k16 fragments (PTX ISA 9.7.14.4). The ISA leaves the distribution of the
+ * elements over a fragment's registers unspecified, so this is the model's choice: the
+ * mma.sync m16n8k16 layout above, extended so that wmma.mma is exactly two mma.sync
+ * m16n8k16 (columns 0-7 and 8-15 of B, C and D; the loader emits the pair):
+ *   A (8 .f16x2): registers 0-3 the m16n8k16 A fragment, 4-7 a copy of them
+ *   B (8 .f16x2): registers 0-1 the B fragment of columns 0-7, 2-3 of columns 8-15,
+ *                 4-7 a copy of 0-3
+ *   C/D .f32 (8): registers 0-3 the C fragment of columns 0-7, 4-7 of columns 8-15
+ *   C/D .f16 (4 .f16x2): registers 0-1 columns 0-7, 2-3 columns 8-15
+ * Register reg (0..7) element e (the half: 0 low, 1 high; 0 for .f32) of lane:
+ */
+void ws_wmma_pos(unsigned matrix, int f16, unsigned reg, unsigned e, unsigned lane, unsigned *r, unsigned *c)
+{
+    const unsigned form = WS_MMA_M16N8K16_F16;
+    if (matrix == WS_WMMA_A) { a_pos(form, lane, 2 * (reg & 3) + e, r, c); return; }
+    if (matrix == WS_WMMA_B) {
+        b_pos(form, lane, 2 * (reg & 1) + e, r, c);
+        *c += 8 * ((reg >> 1) & 1);
+        return;
+    }
+    if (f16) { c_pos(form, lane, 2 * (reg & 1) + e, r, c); *c += 8 * (reg >> 1); return; }
+    c_pos(form, lane, reg & 3, r, c);
+    *c += 8 * (reg >> 2);
+}
