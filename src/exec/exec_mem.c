@@ -351,22 +351,33 @@ static int exec_ldmatrix(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
-/* The model's m16n16k16 wmma fragment layout (exec_tensor.c, ws_wmma_pos). */
-void ws_wmma_pos(unsigned matrix, int f16, unsigned reg, unsigned e, unsigned lane, unsigned *r, unsigned *c);
+/* The model's wmma fragment layout (exec_tensor.c, ws_wmma_pos). */
+void ws_wmma_pos(unsigned shape, unsigned matrix, int f16, unsigned reg, unsigned e, unsigned lane, unsigned *r,
+                 unsigned *c);
 
 /* The memory footprint of one part of a wmma fragment, for the timing model: the
  * rows x cols submatrix at (r0, c0), cut in memory order into 32 equal pieces, one
- * per lane (the hardware, too, moves the tile with wide per-lane accesses). */
+ * per lane (the hardware, too, moves the tile with wide per-lane accesses); mem 0 for
+ * a part that only repeats elements of part 0 (no traffic of its own). */
 typedef struct wmma_part { unsigned r0, c0, rows, cols, mem; } wmma_part;
 
-static wmma_part wmma_footprint(unsigned matrix, int f16, unsigned part)
+static wmma_part wmma_footprint(unsigned shape, unsigned matrix, int f16, unsigned part)
 {
-    if (matrix == WS_WMMA_C && !f16) return (wmma_part){0, 8 * part, 16, 8, part == 0 || part == 1};
-    /* A and B: part 1 is the copy of part 0 (no memory traffic of its own) */
-    return (wmma_part){0, 0, 16, 16, part == 0};
+    static const uint8_t dims[3][3][2] = {   /* rows, cols of A, B, C by shape */
+        [WS_WMMA_M16N16K16] = {{16, 16}, {16, 16}, {16, 16}},
+        [WS_WMMA_M32N8K16] = {{32, 16}, {16, 8}, {32, 8}},
+        [WS_WMMA_M8N32K16] = {{8, 16}, {16, 32}, {8, 32}},
+    };
+    const unsigned rows = dims[shape][matrix][0], cols = dims[shape][matrix][1];
+    const int whole = rows * cols * (f16 ? 2 : 4) <= 512;   /* one part covers the matrix */
+    if (whole) return (wmma_part){0, 0, rows, cols, part == 0};
+    /* two parts: the halves along the dimension the two mma.sync split */
+    if (shape == WS_WMMA_M16N16K16) return (wmma_part){0, 8 * part, 16, 8, 1};          /* .f32 C/D */
+    if (shape == WS_WMMA_M32N8K16) return (wmma_part){16 * part, 0, 16, cols, 1};       /* A, .f32 C/D */
+    return (wmma_part){0, 16 * part, rows, 16, 1};                                      /* m8n32k16 B, C/D */
 }
 
-/* wmma.load.{a,b,c} / wmma.store.d .sync.aligned.{row,col}.m16n16k16{.ss}.{f16,f32}
+/* wmma.load.{a,b,c} / wmma.store.d .sync.aligned.{row,col}.shape{.ss}.{f16,f32}
  * (PTX ISA 9.7.14.4.x): one part (registers 4*part ..) of a fragment; element (r, c)
  * of the matrix is at p + (row ? r * stride + c : c * stride + r) * element size, the
  * stride in elements. .aligned: every lane of each 32-lane group executes it. */
@@ -375,6 +386,7 @@ static int exec_wmma(ws_xctx *x)
     const ws_inst *in = x->in;
     const int store = in->op == WS_OP_WMMA_STORE;
     const unsigned matrix = in->subop & 3, part = WS_WMMA_PART(in->subop), col = (in->subop & WS_WMMA_COL) != 0;
+    const unsigned shape = WS_WMMA_SHAPE(in->subop);
     const int f16 = in->type == WS_TY_F16;
     const unsigned esize = f16 ? 2 : 4, per_reg = f16 ? 2 : 1;
     const ws_operand *frag = store ? &in->src[1] : &in->dst[0];
@@ -383,7 +395,7 @@ static int exec_wmma(ws_xctx *x)
     if (x->ws < 32) return ws_xfault(x, 0, "%s.sync.aligned needs 32-lane warps (warp_size is %u)", what, x->ws);
     ws_src stride = ws_opnd(x, &in->src[in->nsrc - 1], in->nsrc - 1);
     memctx mc = { x, NULL, store ? WS_OP_ST : WS_OP_LD, esize, store };
-    const wmma_part fp = wmma_footprint(matrix, f16, part);
+    const wmma_part fp = wmma_footprint(shape, matrix, f16, part);
     const unsigned piece = fp.rows * fp.cols * esize / 32, lines = col ? fp.cols : fp.rows;
     const unsigned per_line = 32 / lines;
     uint64_t out[4][WS_MAX_WARP_SIZE];
@@ -402,7 +414,7 @@ static int exec_wmma(ws_xctx *x)
                 uint64_t v = 0;
                 for (unsigned e = 0; e < per_reg; e++) {
                     unsigned r, c;
-                    ws_wmma_pos(matrix, f16, 4 * part + j, e, lane, &r, &c);
+                    ws_wmma_pos(shape, matrix, f16, 4 * part + j, e, lane, &r, &c);
                     uint8_t *p;
                     if (resolve(&mc, l, in->space, a0 + (col ? c * ld + r : r * ld + c) * esize, &p)) return WS_EXEC_FAULT;
                     if (store) {

@@ -1849,21 +1849,21 @@ static int check_mma_operands(P *p, const ws_inst *in, const raw *ops)
 }
 
 /* ---- wmma (PTX ISA 9.7.14.4) ------------------------------------------------------
- * wmma.load.{a,b,c}.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.type r, [p]{, stride}
- * wmma.store.d.sync.aligned.{row,col}.m16n16k16{.ss}.type [p], r{, stride}
- * wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.dtype.ctype d, a, b, c
+ * wmma.load.{a,b,c}.sync.aligned.{row,col}.shape{.global,.shared{::cta}}.type r, [p]{, stride}
+ * wmma.store.d.sync.aligned.{row,col}.shape{.ss}.type [p], r{, stride}
+ * wmma.mma.sync.aligned.{row,col}.{row,col}.shape.dtype.ctype d, a, b, c  (shape m16n16k16, m32n8k16, m8n32k16)
  * A fragment of eight registers does not fit one ws_inst (four per vector), so the loader
  * emits the parts: a load or store per four registers (WS_OP_WMMA_LOAD/_STORE, subop
  * part), and wmma.mma as the two mma.sync m16n8k16 it is in the model's fragment layout
  * (columns 0-7 and 8-15 of D; src/exec/exec_tensor.c, ws_wmma_pos). */
-static const char wmma_supported[] = "supported: wmma.load.{a,b}...m16n16k16.f16, wmma.load.c / wmma.store.d "
-    "...m16n16k16.{f16,f32} with .sync.aligned.{row,col} and .global, .shared{::cta} or generic addresses; "
-    "wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.{f16,f32}.{f16,f32}";
+static const char wmma_supported[] = "supported: shapes .m16n16k16 .m32n8k16 .m8n32k16; wmma.load.{a,b}...f16, "
+    "wmma.load.c / wmma.store.d ...{f16,f32} with .sync.aligned.{row,col} and .global, .shared{::cta} or generic "
+    "addresses; wmma.mma.sync.aligned.{row,col}.{row,col}.shape.{f16,f32}.{f16,f32}";
 
 typedef struct wmma_mods {
     int kind;          /* 'l' load, 's' store, 'm' mma */
     int matrix;        /* WS_WMMA_A/B/C (store: C) */
-    int sync, aligned, shape, nlayout, col;
+    int sync, aligned, shape, nlayout, col;   /* shape: WS_WMMA_* + 1 */
     int space;
     ws_type types[2];
     int ntypes;
@@ -1895,9 +1895,11 @@ static int wmma_mod(P *p, wmma_mods *w, const ws_tok *t)
         w->nlayout++;
         return 0;
     }
-    if (tok_eq(t, ".m16n16k16")) { w->shape = 1; return 0; }
-    if (n >= 6 && s[0] == 'm' && (tok_eq(t, ".m32n8k16") || tok_eq(t, ".m8n32k16") || tok_eq(t, ".m16n16k8") ||
-                                  tok_eq(t, ".m8n8k4") || tok_eq(t, ".m8n8k32") || tok_eq(t, ".m8n8k128")))
+    if (tok_eq(t, ".m16n16k16")) { w->shape = WS_WMMA_M16N16K16 + 1; return 0; }
+    if (tok_eq(t, ".m32n8k16")) { w->shape = WS_WMMA_M32N8K16 + 1; return 0; }
+    if (tok_eq(t, ".m8n32k16")) { w->shape = WS_WMMA_M8N32K16 + 1; return 0; }
+    if (n >= 6 && s[0] == 'm' && (tok_eq(t, ".m16n16k8") || tok_eq(t, ".m8n8k4") || tok_eq(t, ".m8n8k32") ||
+                                  tok_eq(t, ".m8n8k128")))
         return err_at(p, t, "wmma shape '%.*s' is not supported (%s)", TK(t), wmma_supported);
     if (w->kind != 'm' && (tok_eq(t, ".global") || tok_eq(t, ".shared") || tok_eq(t, ".shared::cta"))) {
         w->space = s[0] == 'g' ? WS_SP_GLOBAL : WS_SP_SHARED;
@@ -1953,21 +1955,34 @@ static int vec_has(const raw *r, int from, int n, uint32_t reg)
     return 0;
 }
 
-/* wmma.mma: two mma.sync.aligned.m16n8k16.row.col.dtype.f16.f16.ctype */
+/* wmma.mma: two mma.sync.aligned.m16n8k16.row.col.dtype.f16.f16.ctype. The halves (the
+ * model's fragment layout, src/exec/exec_tensor.c): m16n16k16 A 0-3 x B 2h..2h+1;
+ * m32n8k16 A 4h..4h+3 x B 0-1; m8n32k16 (transposed) B 4h..4h+3 x A 0-1; C and D half h. */
+typedef struct mma_half { const raw *a, *b; int a0, b0; } mma_half;
+
+static mma_half wmma_half(int shape, const raw *ops, int h)
+{
+    if (shape == WS_WMMA_M16N16K16) return (mma_half){&ops[1], &ops[2], 0, 2 * h};
+    if (shape == WS_WMMA_M32N8K16) return (mma_half){&ops[1], &ops[2], 4 * h, 0};
+    return (mma_half){&ops[2], &ops[1], 4 * h, 0};
+}
+
 static int wmma_emit_mma(P *p, const ws_tok *first, uint32_t guard, int gneg, const wmma_mods *w, const raw *ops)
 {
-    const int nd = w->types[0] == WS_TY_F16 ? 4 : 8, nc = w->types[1] == WS_TY_F16 ? 4 : 8;
+    const int nd = w->types[0] == WS_TY_F16 ? 4 : 8, nc = w->types[1] == WS_TY_F16 ? 4 : 8, shape = w->shape - 1;
     if (wmma_frag(p, &ops[0], nd, "D") || wmma_frag(p, &ops[1], 8, "A") || wmma_frag(p, &ops[2], 8, "B") ||
         wmma_frag(p, &ops[3], nc, "C"))
         return -1;
-    /* the first half writes D's first registers before the second reads A, B and C */
+    /* the first half writes D's first registers before the second reads its A, B and C */
+    const mma_half second = wmma_half(shape, ops, 1);
     for (int e = 0; e < nd / 2; e++) {
         uint32_t d = ops[0].vec[e];
-        if (vec_has(&ops[1], 0, 4, d) || vec_has(&ops[2], 2, 2, d) || vec_has(&ops[3], nc / 2, nc / 2, d))
+        if (vec_has(second.a, second.a0, 4, d) || vec_has(second.b, second.b0, 2, d) || vec_has(&ops[3], nc / 2, nc / 2, d))
             return err_at(p, &p->t[ops[0].tok], "'wmma.mma' whose D fragment shares registers with A, B or the second "
                           "half of C is not supported");
     }
     for (int h = 0; h < 2; h++) {
+        const mma_half mh = wmma_half(shape, ops, h);
         ws_inst *in;
         if (wmma_inst(p, first, guard, gneg, WS_OP_MMA, &in)) return -1;
         in->subop = WS_MMA_M16N8K16_F16;
@@ -1977,8 +1992,8 @@ static int wmma_emit_mma(P *p, const ws_tok *first, uint32_t guard, int gneg, co
         in->ndst = 1;
         in->nsrc = 3;
         wmma_vec(&in->dst[0], &ops[0], h * nd / 2, nd / 2);
-        wmma_vec(&in->src[0], &ops[1], 0, 4);
-        wmma_vec(&in->src[1], &ops[2], 2 * h, 2);
+        wmma_vec(&in->src[0], mh.a, mh.a0, 4);
+        wmma_vec(&in->src[1], mh.b, mh.b0, 2);
         wmma_vec(&in->src[2], &ops[3], h * nc / 2, nc / 2);
     }
     return 0;
@@ -1996,7 +2011,10 @@ static int wmma_emit_ldst(P *p, const ws_tok *first, uint32_t guard, int gneg, c
     if (wmma_frag(p, fr, nregs, store ? "D" : w->matrix == WS_WMMA_A ? "A" : w->matrix == WS_WMMA_B ? "B" : "C"))
         return -1;
     if (ar->kind != R_ADDR) return err_at(p, &p->t[ar->tok], "'wmma' expects a memory operand '[...]' here");
-    ws_operand stride = { .kind = WS_OK_IMM, .reg = WS_NO_REG, .imm = 16 };   /* default: the leading dimension */
+    /* the default stride: the leading dimension (columns of a row-major matrix, rows of a column-major one) */
+    static const uint8_t dims[3][3][2] = {{{16, 16}, {16, 16}, {16, 16}}, {{32, 16}, {16, 8}, {32, 8}},
+                                          {{8, 16}, {16, 32}, {8, 32}}};
+    ws_operand stride = { .kind = WS_OK_IMM, .reg = WS_NO_REG, .imm = dims[w->shape - 1][w->matrix][w->col ? 0 : 1] };
     if (nops == 3) {
         const raw *sr = &ops[2];
         if (sr->kind == R_REG) { stride.kind = WS_OK_REG; stride.reg = sr->reg; }
@@ -2012,7 +2030,7 @@ static int wmma_emit_ldst(P *p, const ws_tok *first, uint32_t guard, int gneg, c
         uint32_t ii = p->k->ninsts;
         ws_inst *in;
         if (wmma_inst(p, first, guard, gneg, store ? WS_OP_WMMA_STORE : WS_OP_WMMA_LOAD, &in)) return -1;
-        in->subop = (uint8_t)(w->matrix | part << 2 | (w->col ? WS_WMMA_COL : 0));
+        in->subop = (uint8_t)(w->matrix | part << 2 | (w->col ? WS_WMMA_COL : 0) | (w->shape - 1) << 4);
         in->type = (uint8_t)w->types[0];
         in->space = (uint8_t)(w->space ? w->space : WS_SP_GENERIC);
         ws_operand *ao = &in->src[0];
@@ -2050,7 +2068,7 @@ static int parse_wmma(P *p, const ws_tok *first, uint32_t guard, int gneg)
         w.ntypes != (w.kind == 'm' ? 2 : 1) || (w.kind != 'm' && w.matrix < 0))
         return err_at(p, optok, "this 'wmma' form is incomplete or not supported (%s)", wmma_supported);
     if (w.kind == 'l' && w.matrix != WS_WMMA_C && w.types[0] != WS_TY_F16)
-        return err_at(p, optok, "'wmma.load.%c' of .m16n16k16 takes .f16 (%s)", 'a' + w.matrix, wmma_supported);
+        return err_at(p, optok, "'wmma.load.%c' takes .f16 (%s)", 'a' + w.matrix, wmma_supported);
     raw ops[4];
     int nops = 0;
     while (!is_punct(cur(p), ';')) {

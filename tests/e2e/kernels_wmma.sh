@@ -11,7 +11,7 @@ K="$WS_SOURCE_DIR/tests/kernels/wmma"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 /usr/bin/python3 "$K/expected.py" --check || bad "expected.py --check"
-for name in wmma_f32 wmma_f16; do
+for name in wmma_f32 wmma_f16 wmma_m32n8 wmma_m8n32; do
   for s in "--reference" "--set divergence=stack --set scheduler=lrr" "--set divergence=barrier --set scheduler=gto" \
            "--set divergence=barrier --set warp_size=64"; do
     # shellcheck disable=SC2086
@@ -27,5 +27,9 @@ grep -qx 'status: error' <<<"$out" && grep -q 'wmma.load.sync.aligned needs 32-l
 ins=$("$WS_BIN" inspect "$K/wmma.ptx" --entry wmma_f32 2>&1)
 [ "$(grep -c 'TENSOR  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' <<<"$ins")" -eq 2 ] || bad "wmma.mma lowering: $ins"
 [ "$(grep -cE 'MEM +wmma\.(load|store)' <<<"$ins")" -eq 8 ] || bad "wmma load/store parts: $ins"
+# m8n32k16 as the transposed m32n8k16: the mma.sync A operand is the wmma B fragment
+ins=$("$WS_BIN" inspect "$K/wmma.ptx" --entry wmma_m8n32 2>&1)
+[ "$(grep -c 'TENSOR  mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r23, %r24}, {%r11, %r12, %r13, %r14}, {%r2, %r3}, {%r19, %r20}' <<<"$ins")" -eq 1 ] ||
+  bad "m8n32k16 lowering: $ins"
 [ "$fail" -eq 0 ] && echo "all wmma kernels ok"
 exit "$fail"

@@ -4,7 +4,8 @@ with the inputs and the expected D as a plain 16x16x16 matrix product in exact r
 arithmetic, laid out in memory as each kernel's row_major / col_major and leading dimension say
 (CUDA C++ Programming Guide, "Warp Matrix Functions": element (r, c) of a row-major matrix
 with leading dimension ld is at r * ld + c, of a column-major one at c * ld + r). The values are
-small multiples of 1/4, so every f16 product and sum is exact; --check verifies the committed
+small multiples of 1/4, so every f16 product and sum is exact (and exact in f16 accumulators:
+|D| < 80 in steps of 1/16 needs 11 bits); --check verifies the committed
 yaml files."""
 import random
 import struct
@@ -25,10 +26,11 @@ def num(v):
 
 
 def lay(M, ld, col, fill):
-    """the matrix M (16 x 16) in a buffer of 16 * ld elements, row- or column-major"""
-    buf = [fill] * (16 * ld)
-    for r in range(16):
-        for c in range(16):
+    """the matrix M (rows x cols) in a buffer, row-major (rows * ld elements) or column-major (cols * ld)"""
+    rows, cols = len(M), len(M[0])
+    buf = [fill] * ((cols if col else rows) * ld)
+    for r in range(rows):
+        for c in range(cols):
             buf[c * ld + r if col else r * ld + c] = M[r][c]
     return buf
 
@@ -38,12 +40,12 @@ def lst(vals, per=16):
     return '[\n' + ',\n'.join(rows) + ']'
 
 
-def product(rnd):
+def product(rnd, m=16, n=16, k=16):
     pool = [-2, -1.5, -1, -0.5, -0.25, 0, 0.25, 0.5, 1, 1.5, 2]
-    A = [[Fr(rnd.choice(pool)) for _ in range(16)] for _ in range(16)]
-    B = [[Fr(rnd.choice(pool)) for _ in range(16)] for _ in range(16)]
-    C = [[Fr(rnd.randrange(-8, 8)) for _ in range(16)] for _ in range(16)]
-    D = [[C[r][c] + sum(A[r][k] * B[k][c] for k in range(16)) for c in range(16)] for r in range(16)]
+    A = [[Fr(rnd.choice(pool)) for _ in range(k)] for _ in range(m)]
+    B = [[Fr(rnd.choice(pool)) for _ in range(n)] for _ in range(k)]
+    C = [[Fr(rnd.randrange(-8, 8)) for _ in range(n)] for _ in range(m)]
+    D = [[C[r][c] + sum(A[r][j] * B[j][c] for j in range(k)) for c in range(n)] for r in range(m)]
     return A, B, C, D
 
 
@@ -92,7 +94,33 @@ def w_f16():
         {'D': lay(h(D), 16, False, 0)})
 
 
-MODELS = [w_f32, w_f16]
+def h16(M):
+    return [[f16bits(float(v)) for v in r] for r in M]
+
+
+def w_m32n8():
+    A, B, C, D = product(random.Random(1916), 32, 8, 16)
+    return 'wmma_m32n8', workload(
+        'wmma_m32n8', 'm32n8k16 f32 accumulators: D = A * B + C; A row-major, B col-major, C row-major, D col-major',
+        28,
+        {'A': ('u16', lay(h16(A), 16, False, 0)), 'B': ('u16', lay(h16(B), 16, True, 0)),
+         'C': ('f32', lay([[num(v) for v in r] for r in C], 8, False, 0)), 'D': ('f32', 256)},
+        ['A', 'B', 'C', 'D'],
+        {'D': lay([[num(v) for v in r] for r in D], 32, True, 0)})
+
+
+def w_m8n32():
+    A, B, C, D = product(random.Random(1917), 8, 32, 16)
+    return 'wmma_m8n32', workload(
+        'wmma_m8n32', 'm8n32k16 f16 accumulators: D = A * B + C; A col-major, B row-major, C col-major, D row-major',
+        27,
+        {'A': ('u16', lay(h16(A), 8, True, 0)), 'B': ('u16', lay(h16(B), 32, False, 0)),
+         'C': ('u16', lay(h16(C), 8, True, 0)), 'D': ('u16', 256)},
+        ['A', 'B', 'C', 'D'],
+        {'D': lay(h16(D), 32, False, 0)})
+
+
+MODELS = [w_f32, w_f16, w_m32n8, w_m8n32]
 
 if __name__ == '__main__':
     import os

@@ -40,3 +40,31 @@ extern "C" __global__ void wmma_f16(const half *A, const half *B, const half *C,
     __syncwarp();
     for (int i = threadIdx.x; i < 256; i += 32) D[i] = sc[i];
 }
+
+// m32n8k16, f32 accumulators: D = A * B + C; A row-major (lda 16), B column-major (ldb 16),
+// C row-major (8), D column-major (ldd 32).
+extern "C" __global__ void wmma_m32n8(const half *A, const half *B, const float *C, float *D)
+{
+    wmma::fragment<wmma::matrix_a, 32, 8, 16, half, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 32, 8, 16, half, wmma::col_major> b;
+    wmma::fragment<wmma::accumulator, 32, 8, 16, float> c;
+    wmma::load_matrix_sync(a, A, 16);
+    wmma::load_matrix_sync(b, B, 16);
+    wmma::load_matrix_sync(c, C, 8, wmma::mem_row_major);
+    wmma::mma_sync(c, a, b, c);
+    wmma::store_matrix_sync(D, c, 32, wmma::mem_col_major);
+}
+
+// m8n32k16, f16 accumulators: D = A * B + C; A column-major (lda 8), B row-major (ldb 32),
+// C column-major (8), D row-major (ldd 32).
+extern "C" __global__ void wmma_m8n32(const half *A, const half *B, const half *C, half *D)
+{
+    wmma::fragment<wmma::matrix_a, 8, 32, 16, half, wmma::col_major> a;
+    wmma::fragment<wmma::matrix_b, 8, 32, 16, half, wmma::row_major> b;
+    wmma::fragment<wmma::accumulator, 8, 32, 16, half> c;
+    wmma::load_matrix_sync(a, A, 8);
+    wmma::load_matrix_sync(b, B, 32);
+    wmma::load_matrix_sync(c, C, 8, wmma::mem_col_major);
+    wmma::mma_sync(c, a, b, c);
+    wmma::store_matrix_sync(D, c, 32, wmma::mem_row_major);
+}
