@@ -147,6 +147,43 @@ static void test_one_hot_mma(void **s)
     done();
 }
 
+/* m32n8k16: A = e(30,9) (row 30: the second mma.sync), B = -1 e(9,6), C = 0 -> D = -e(30,6);
+ * m8n32k16 (the transposed form): A = e(7,3), B = 2 e(3,29) (column 29: the second mma.sync)
+ * -> D = 2 e(7,29). All row-major with the default strides (16, 8, 8 and 16, 32, 32). */
+static void test_one_hot_shapes(void **s)
+{
+    (void)s;
+    static const char body[] =
+        "  wmma.load.a.sync.aligned.row.SHAPE.global.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1];\n"
+        "  wmma.load.b.sync.aligned.row.SHAPE.global.f16 {%r9,%r10,%r11,%r12,%r13,%r14,%r15,%r16}, [%rd1+1024];\n"
+        "  wmma.load.c.sync.aligned.row.SHAPE.global.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, [%rd1+2048];\n"
+        "  wmma.mma.sync.aligned.row.row.SHAPE.f32.f32 {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16}, "
+        "{%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, {%r9,%r10,%r11,%r12,%r13,%r14,%r15,%r16}, {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8};\n"
+        "  wmma.store.d.sync.aligned.row.SHAPE.global.f32 [%rd2], {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16};\n";
+    static const struct { const char *shape; unsigned m, n, ar, ak, bc; uint16_t bv; float want; } t[] = {
+        {"m32n8k16", 32, 8, 30, 9, 6, 0xbc00, -1.0f},
+        {"m8n32k16", 8, 32, 7, 3, 29, 0x4000, 2.0f},
+    };
+    for (unsigned i = 0; i < 2; i++) {
+        char text[2048], *o = text;
+        for (const char *q = body; *q; q++) {   /* SHAPE -> the shape */
+            if (!strncmp(q, "SHAPE", 5)) { o += sprintf(o, "%s", t[i].shape); q += 4; }
+            else *o++ = *q;
+        }
+        *o = 0;
+        memset(gbuf, 0, GBYTES);
+        sh(gbuf, t[i].ar * 16 + t[i].ak, 0x3c00);                 /* A[ar][ak] = 1, lda 16 */
+        sh(gbuf + 1024, t[i].ak * t[i].n + t[i].bc, t[i].bv);     /* B[ak][bc], ldb n */
+        run(text);
+        for (unsigned r = 0; r < t[i].m; r++)
+            for (unsigned c = 0; c < t[i].n; c++) {
+                float want = r == t[i].ar && c == t[i].bc ? t[i].want : 0.0f, got = gf(GBYTES / 8 + r * t[i].n + c);
+                if (got != want) fail_msg("%s D[%u][%u] = %g, expected %g", t[i].shape, r, c, got, want);
+            }
+        done();
+    }
+}
+
 /* the instruction is .aligned: a partial warp faults */
 static void test_partial_warp(void **s)
 {
@@ -171,6 +208,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip_f16_shared),
         cmocka_unit_test(test_a_position),
         cmocka_unit_test(test_one_hot_mma),
+        cmocka_unit_test(test_one_hot_shapes),
         cmocka_unit_test(test_partial_warp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
