@@ -107,6 +107,15 @@ enum { WS_MMA_M16N8K16_F16 = 1, WS_MMA_M16N8K8_F16, WS_MMA_M16N8K8_TF32, WS_MMA_
 /* ldmatrix.sync.aligned.m8n8 (PTX ISA 9.7.9.26): ws_inst.subop = the matrix count (1, 2, 4)
  * | WS_LDM_TRANS */
 #define WS_LDM_TRANS 8u
+/* wmma.load/.store (PTX ISA 9.7.14.4): ws_inst.subop = matrix | part << 2 | WS_WMMA_COL |
+ * shape << 4; ws_inst.type the element type (.f16 or .f32); src[0] (load) or src[0] /
+ * src[1] (store: address, fragment part) and the stride as the last source (an immediate
+ * when the instruction has none: the default). The fragment layout: docs/model.md. */
+enum { WS_WMMA_A = 0, WS_WMMA_B = 1, WS_WMMA_C = 2 };
+enum { WS_WMMA_M16N16K16 = 0, WS_WMMA_M32N8K16 = 1, WS_WMMA_M8N32K16 = 2 };
+#define WS_WMMA_PART(subop) (((subop) >> 2) & 1u)
+#define WS_WMMA_SHAPE(subop) (((subop) >> 4) & 3u)
+#define WS_WMMA_COL 8u
 /* cp.async (PTX ISA 9.7.9.25): ws_inst.subop; .cg is WS_MOD_NONCOHERENT-free: in->rnd unused,
  * the copy's cache operator is in ws_inst.boolop (1 .ca, 2 .cg) */
 enum { WS_CPA_COPY = 1, WS_CPA_COMMIT, WS_CPA_WAIT, WS_CPA_WAIT_ALL };

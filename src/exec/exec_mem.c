@@ -351,6 +351,98 @@ static int exec_ldmatrix(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
+/* The model's wmma fragment layout (exec_tensor.c, ws_wmma_pos). */
+void ws_wmma_pos(unsigned shape, unsigned matrix, int f16, unsigned reg, unsigned e, unsigned lane, unsigned *r,
+                 unsigned *c);
+
+/* The memory footprint of one part of a wmma fragment, for the timing model: the
+ * rows x cols submatrix at (r0, c0), cut in memory order into 32 equal pieces, one
+ * per lane (the hardware, too, moves the tile with wide per-lane accesses); mem 0 for
+ * a part that only repeats elements of part 0 (no traffic of its own). */
+typedef struct wmma_part { unsigned r0, c0, rows, cols, mem; } wmma_part;
+
+static wmma_part wmma_footprint(unsigned shape, unsigned matrix, int f16, unsigned part)
+{
+    static const uint8_t dims[3][3][2] = {   /* rows, cols of A, B, C by shape */
+        [WS_WMMA_M16N16K16] = {{16, 16}, {16, 16}, {16, 16}},
+        [WS_WMMA_M32N8K16] = {{32, 16}, {16, 8}, {32, 8}},
+        [WS_WMMA_M8N32K16] = {{8, 16}, {16, 32}, {8, 32}},
+    };
+    const unsigned rows = dims[shape][matrix][0], cols = dims[shape][matrix][1];
+    const int whole = rows * cols * (f16 ? 2 : 4) <= 512;   /* one part covers the matrix */
+    if (whole) return (wmma_part){0, 0, rows, cols, part == 0};
+    /* two parts: the halves along the dimension the two mma.sync split */
+    if (shape == WS_WMMA_M16N16K16) return (wmma_part){0, 8 * part, 16, 8, 1};          /* .f32 C/D */
+    if (shape == WS_WMMA_M32N8K16) return (wmma_part){16 * part, 0, 16, cols, 1};       /* A, .f32 C/D */
+    return (wmma_part){0, 16 * part, rows, 16, 1};                                      /* m8n32k16 B, C/D */
+}
+
+/* wmma.load.{a,b,c} / wmma.store.d .sync.aligned.{row,col}.shape{.ss}.{f16,f32}
+ * (PTX ISA 9.7.14.4.x): one part (registers 4*part ..) of a fragment; element (r, c)
+ * of the matrix is at p + (row ? r * stride + c : c * stride + r) * element size, the
+ * stride in elements. .aligned: every lane of each 32-lane group executes it. */
+static int exec_wmma(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    const int store = in->op == WS_OP_WMMA_STORE;
+    const unsigned matrix = in->subop & 3, part = WS_WMMA_PART(in->subop), col = (in->subop & WS_WMMA_COL) != 0;
+    const unsigned shape = WS_WMMA_SHAPE(in->subop);
+    const int f16 = in->type == WS_TY_F16;
+    const unsigned esize = f16 ? 2 : 4, per_reg = f16 ? 2 : 1;
+    const ws_operand *frag = store ? &in->src[1] : &in->dst[0];
+    const ws_operand *ao = &in->src[0];
+    const char *what = store ? "wmma.store" : "wmma.load";
+    if (x->ws < 32) return ws_xfault(x, 0, "%s.sync.aligned needs 32-lane warps (warp_size is %u)", what, x->ws);
+    ws_src stride = ws_opnd(x, &in->src[in->nsrc - 1], in->nsrc - 1);
+    memctx mc = { x, NULL, store ? WS_OP_ST : WS_OP_LD, esize, store };
+    const wmma_part fp = wmma_footprint(shape, matrix, f16, part);
+    const unsigned piece = fp.rows * fp.cols * esize / 32, lines = col ? fp.cols : fp.rows;
+    const unsigned per_line = 32 / lines;
+    uint64_t out[4][WS_MAX_WARP_SIZE];
+    for (unsigned base = 0; base < x->ws; base += 32) {
+        uint32_t g = (uint32_t)(x->exec >> base);
+        if (!g) continue;
+        if (g != 0xffffffffu)
+            return ws_xfault(x, base + (unsigned)__builtin_ctzll(~(uint64_t)g & 0xffffffffull),
+                             "%s.sync.aligned executed by a partial warp (lanes 0x%08x of the 32-lane group at lane "
+                             "%u): every lane must execute it", what, g, base);
+        for (unsigned lane = 0; lane < 32; lane++) {
+            const unsigned l = base + lane;
+            const uint64_t a0 = addr_of(x, ao, l), ld = SV(stride, l) & 0xffffffffu;
+            for (unsigned j = 0; j < frag->nvec; j++) {
+                uint64_t *reg = &x->w->regs[(uint64_t)frag->vec[j] * x->ws + l];
+                uint64_t v = 0;
+                for (unsigned e = 0; e < per_reg; e++) {
+                    unsigned r, c;
+                    ws_wmma_pos(shape, matrix, f16, 4 * part + j, e, lane, &r, &c);
+                    uint8_t *p;
+                    if (resolve(&mc, l, in->space, a0 + (col ? c * ld + r : r * ld + c) * esize, &p)) return WS_EXEC_FAULT;
+                    if (store) {
+                        uint64_t bits = *reg >> (16 * e);
+                        if (memcmp(p, &bits, esize)) { x->env->mem_changes++; memcpy(p, &bits, esize); }
+                    } else {
+                        uint64_t bits = 0;
+                        memcpy(&bits, p, esize);   /* little-endian host, as ld */
+                        v |= bits << (16 * e);
+                    }
+                }
+                out[j][l] = v;
+            }
+            /* the lane's piece of the footprint, for the timing model */
+            const unsigned line = lane / per_line, at = (lane % per_line) * piece / esize;
+            const unsigned r = col ? fp.r0 + at : fp.r0 + line, c = col ? fp.c0 + line : fp.c0 + at;
+            memctx mp = { x, NULL, mc.op, 1, store };
+            uint8_t *p;
+            if (resolve(&mp, l, in->space, a0 + (col ? c * ld + r : r * ld + c) * esize, &p)) return WS_EXEC_FAULT;
+        }
+    }
+    if (!store)
+        for (unsigned j = 0; j < frag->nvec; j++)
+            LANE_LOOP(x->exec) { unsigned l = LANE; x->w->regs[(uint64_t)frag->vec[j] * x->ws + l] = out[j][l]; }
+    if (fp.mem) finish_effect(x, store ? 2 : 1, piece);
+    return WS_EXEC_OK;
+}
+
 /* cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size} (PTX ISA 9.7.9.25): copies
  * src-size bytes (default cp-size) of global memory to shared memory and fills the rest of the
  * cp-size bytes with zeros; src-size 0 reads nothing. Functionally the copy is done at issue,
@@ -489,6 +581,7 @@ int ws_exec_mem(ws_xctx *x)
     case WS_OP_ATOM: case WS_OP_RED: return exec_atom(x);
     case WS_OP_CVTA: return exec_cvta(x);
     case WS_OP_LDMATRIX: return exec_ldmatrix(x);
+    case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: return exec_wmma(x);
     case WS_OP_CP_ASYNC: return exec_cp_async(x);
     case WS_OP_MBARRIER: return exec_mbarrier(x);
     default:

@@ -182,3 +182,57 @@ int ws_exec_mma(ws_xctx *x)
     }
     return WS_EXEC_OK;
 }
+
+/*
+ * wmma fragments (PTX ISA 9.7.14.4). The distribution of the elements over a fragment's
+ * registers is unspecified, so this is the model's choice: the mma.sync m16n8k16 layout
+ * above, extended so that one wmma.mma is exactly two mma.sync m16n8k16 (the loader emits
+ * the pair, src/ptx/parse.c):
+ * m16n16k16 (the two mma: columns 0-7 and 8-15 of B, C, D)
+ *   A (8 .f16x2): registers 0-3 the m16n8k16 A fragment, 4-7 a copy of them
+ *   B (8 .f16x2): registers 0-1 the B fragment of columns 0-7, 2-3 of columns 8-15,
+ *                 4-7 a copy of 0-3
+ *   C/D .f32 (8): registers 0-3 the C fragment of columns 0-7, 4-7 of columns 8-15
+ *   C/D .f16 (4 .f16x2): registers 0-1 columns 0-7, 2-3 columns 8-15
+ * m32n8k16 (the two mma: rows 0-15 and 16-31 of A, C, D)
+ *   A: registers 0-3 rows 0-15, 4-7 rows 16-31; B: registers 0-1 the B fragment, 2-7
+ *   copies of them; C/D .f32: 0-3 rows 0-15, 4-7 rows 16-31 (.f16: 0-1 and 2-3)
+ * m8n32k16: the transpose of m32n8k16 (D^T = B^T A^T + C^T): B holds B^T (32x16) as the
+ *   m32n8k16 A, A holds A^T (16x8) as the m32n8k16 B, C and D hold their transposes.
+ * Register reg (0..7) element e (the half: 0 low, 1 high; 0 for .f32) of lane:
+ */
+static void wmma16_pos(unsigned matrix, int f16, unsigned reg, unsigned e, unsigned lane, unsigned *r, unsigned *c)
+{
+    const unsigned form = WS_MMA_M16N8K16_F16;
+    if (matrix == WS_WMMA_A) { a_pos(form, lane, 2 * (reg & 3) + e, r, c); return; }
+    if (matrix == WS_WMMA_B) {
+        b_pos(form, lane, 2 * (reg & 1) + e, r, c);
+        *c += 8 * ((reg >> 1) & 1);
+        return;
+    }
+    if (f16) { c_pos(form, lane, 2 * (reg & 1) + e, r, c); *c += 8 * (reg >> 1); return; }
+    c_pos(form, lane, reg & 3, r, c);
+    *c += 8 * (reg >> 2);
+}
+
+static void wmma32_pos(unsigned matrix, int f16, unsigned reg, unsigned e, unsigned lane, unsigned *r, unsigned *c)
+{
+    const unsigned form = WS_MMA_M16N8K16_F16;
+    if (matrix == WS_WMMA_A) { a_pos(form, lane, 2 * (reg & 3) + e, r, c); *r += 16 * (reg >> 2); return; }
+    if (matrix == WS_WMMA_B) { b_pos(form, lane, 2 * (reg & 1) + e, r, c); return; }
+    if (f16) { c_pos(form, lane, 2 * (reg & 1) + e, r, c); *r += 16 * (reg >> 1); return; }
+    c_pos(form, lane, reg & 3, r, c);
+    *r += 16 * (reg >> 2);
+}
+
+void ws_wmma_pos(unsigned shape, unsigned matrix, int f16, unsigned reg, unsigned e, unsigned lane, unsigned *r,
+                 unsigned *c)
+{
+    if (shape == WS_WMMA_M16N16K16) { wmma16_pos(matrix, f16, reg, e, lane, r, c); return; }
+    if (shape == WS_WMMA_M32N8K16) { wmma32_pos(matrix, f16, reg, e, lane, r, c); return; }
+    /* m8n32k16: the transposed m32n8k16 position, A and B exchanging roles */
+    unsigned tr, tc;
+    wmma32_pos(matrix == WS_WMMA_A ? WS_WMMA_B : matrix == WS_WMMA_B ? WS_WMMA_A : matrix, f16, reg, e, lane, &tr, &tc);
+    *r = tc;
+    *c = tr;
+}

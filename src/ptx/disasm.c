@@ -120,6 +120,14 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
         else if (in->subop <= WS_CPA_WAIT_ALL) put(&b, "%s", f[in->subop]);
         goto operands;
     }
+    if (op == WS_OP_WMMA_LOAD || op == WS_OP_WMMA_STORE) {   /* one part of a fragment: registers 4 * part .. */
+        static const char *const shapes[] = {"m16n16k16", "m32n8k16", "m8n32k16", "?"};
+        put(&b, ".%c.sync.aligned.%s.%s", op == WS_OP_WMMA_STORE ? 'd' : "abc"[in->subop & 3],
+            (in->subop & WS_WMMA_COL) ? "col" : "row", shapes[WS_WMMA_SHAPE(in->subop)]);
+        if (in->space > WS_SP_GENERIC && in->space < WS_NSPACE_NAMES) put(&b, ".%s", ws_space_names[in->space]);
+        put(&b, ".%s.part%u", ws_type_name((ws_type)in->type), WS_WMMA_PART(in->subop));
+        goto operands;
+    }
     if (op == WS_OP_LDMATRIX) {
         put(&b, ".sync.aligned.m8n8.x%u%s.shared.b16", in->subop & 7, (in->subop & WS_LDM_TRANS) ? ".trans" : "");
         goto operands;

@@ -754,8 +754,6 @@ static const char *const video_refused[] = {"vadd", "vsub", "vabsdiff", "vmin", 
 
 /* instructions of recent PTX refused by name, with the reason and what is supported instead */
 static const struct { const char *name, *why; } refused_insts[] = {
-    {"wmma", "its fragment layout is implementation-defined (PTX ISA 9.7.14.4); write the kernel with mma.sync and "
-             "ldmatrix (supported: docs/model.md, \"Tensor cores\")"},
     {"stmatrix", "sm_90 stmatrix is outside the subset (ldmatrix is supported)"},
     {"wgmma", "sm_90a warpgroup mma is outside the subset (mma.sync is supported)"},
     {"tcgen05", "sm_100 tensor-core instructions are outside the subset (mma.sync is supported)"},
@@ -1036,10 +1034,10 @@ enum { R_REG, R_SREG, R_NUM, R_NAME, R_ADDR, R_VEC, R_PAIR };
 typedef struct raw {
     uint8_t kind, neg, nvec, sreg;
     uint8_t vimm_mask;     /* R_VEC: elements that are integer constants (vimm) */
-    uint64_t vimm[4];
+    uint64_t vimm[8];
     uint32_t tok;          /* first token */
     uint32_t reg, reg2;
-    uint32_t vec[4];
+    uint32_t vec[8];       /* eight: a wmma fragment (parse_wmma); other operands take up to four */
     uint32_t numtok; int numneg;
     uint32_t name_tok; int has_name;
     int64_t off;
@@ -1140,7 +1138,7 @@ static int parse_operand(P *p, raw *r)
         r->kind = R_VEC;
         for (;;) {
             ws_tok *e = cur(p);
-            if (r->nvec >= 4) return err_at(p, e, "vector operand with more than 4 elements");
+            if (r->nvec >= 8) return err_at(p, e, "vector operand with more than 8 elements");
             uint32_t vf, ve;
             int vn = vreg_ref(p, e, &vf, &ve);
             if (vn < 0) return -1;
@@ -1159,7 +1157,8 @@ static int parse_operand(P *p, raw *r)
             if (is_punct(cur(p), ',')) { adv(p); continue; }
             break;
         }
-        if (r->nvec != 1 && r->nvec != 2 && r->nvec != 4)   /* one: an mma fragment ({%r5}), checked in decode_operands */
+        /* one: an mma fragment ({%r5}), checked in decode_operands; eight: a wmma fragment (parse_wmma) */
+        if (r->nvec != 1 && r->nvec != 2 && r->nvec != 4 && r->nvec != 8)
             return err_at(p, t, "vector operand must have 2 or 4 elements, not %d", r->nvec);
         return expect(p, '}', "closing the vector operand");
     }
@@ -1420,6 +1419,9 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
     int nd, smin, smax;
     shape(in, &nd, &smin, &smax);
     const char *mn = ws_opcode_name(in->op);
+    for (int j = 0; j < nops; j++)   /* eight elements only in a wmma fragment (parse_wmma) */
+        if (ops[j].kind == R_VEC && ops[j].nvec > 4)
+            return err_at(p, &p->t[ops[j].tok], "vector operand must have 2 or 4 elements, not %d", ops[j].nvec);
     if (nops < nd + smin || nops > nd + smax) {
         if (smin == smax)
             return err_at(p, optok, "'%s' takes %d operand%s, got %d", mn, nd + smin, nd + smin == 1 ? "" : "s", nops);
@@ -1846,6 +1848,246 @@ static int check_mma_operands(P *p, const ws_inst *in, const raw *ops)
     return 0;
 }
 
+/* ---- wmma (PTX ISA 9.7.14.4) ------------------------------------------------------
+ * wmma.load.{a,b,c}.sync.aligned.{row,col}.shape{.global,.shared{::cta}}.type r, [p]{, stride}
+ * wmma.store.d.sync.aligned.{row,col}.shape{.ss}.type [p], r{, stride}
+ * wmma.mma.sync.aligned.{row,col}.{row,col}.shape.dtype.ctype d, a, b, c  (shape m16n16k16, m32n8k16, m8n32k16)
+ * A fragment of eight registers does not fit one ws_inst (four per vector), so the loader
+ * emits the parts: a load or store per four registers (WS_OP_WMMA_LOAD/_STORE, subop
+ * part), and wmma.mma as the two mma.sync m16n8k16 it is in the model's fragment layout
+ * (columns 0-7 and 8-15 of D; src/exec/exec_tensor.c, ws_wmma_pos). */
+static const char wmma_supported[] = "supported: shapes .m16n16k16 .m32n8k16 .m8n32k16; wmma.load.{a,b}...f16, "
+    "wmma.load.c / wmma.store.d ...{f16,f32} with .sync.aligned.{row,col} and .global, .shared{::cta} or generic "
+    "addresses; wmma.mma.sync.aligned.{row,col}.{row,col}.shape.{f16,f32}.{f16,f32}";
+
+typedef struct wmma_mods {
+    int kind;          /* 'l' load, 's' store, 'm' mma */
+    int matrix;        /* WS_WMMA_A/B/C (store: C) */
+    int sync, aligned, shape, nlayout, col;   /* shape: WS_WMMA_* + 1 */
+    int space;
+    ws_type types[2];
+    int ntypes;
+} wmma_mods;
+
+static int wmma_mod(P *p, wmma_mods *w, const ws_tok *t)
+{
+    const char *s = t->s + 1;
+    size_t n = t->n - 1;
+    if (!w->kind) {
+        if (tok_eq(t, ".load")) w->kind = 'l';
+        else if (tok_eq(t, ".store")) w->kind = 's';
+        else if (tok_eq(t, ".mma")) w->kind = 'm';
+        else return err_at(p, t, "'wmma%.*s' is not supported (%s)", TK(t), wmma_supported);
+        return 0;
+    }
+    if (w->kind != 'm' && w->matrix < 0) {
+        if (w->kind == 'l' && n == 1 && (s[0] == 'a' || s[0] == 'b' || s[0] == 'c')) w->matrix = s[0] - 'a';
+        else if (w->kind == 's' && n == 1 && s[0] == 'd') w->matrix = WS_WMMA_C;
+        else return err_at(p, t, "'wmma.%s' needs %s here, got '%.*s'", w->kind == 'l' ? "load" : "store",
+                           w->kind == 'l' ? ".a, .b or .c" : ".d", TK(t));
+        return 0;
+    }
+    if (tok_eq(t, ".sync")) { w->sync = 1; return 0; }
+    if (tok_eq(t, ".aligned")) { w->aligned = 1; return 0; }
+    if (tok_eq(t, ".row") || tok_eq(t, ".col")) {
+        if (w->nlayout >= (w->kind == 'm' ? 2 : 1)) return err_at(p, t, "too many layouts on 'wmma'");
+        if (w->kind != 'm') w->col = s[0] == 'c';
+        w->nlayout++;
+        return 0;
+    }
+    if (tok_eq(t, ".m16n16k16")) { w->shape = WS_WMMA_M16N16K16 + 1; return 0; }
+    if (tok_eq(t, ".m32n8k16")) { w->shape = WS_WMMA_M32N8K16 + 1; return 0; }
+    if (tok_eq(t, ".m8n32k16")) { w->shape = WS_WMMA_M8N32K16 + 1; return 0; }
+    if (n >= 6 && s[0] == 'm' && (tok_eq(t, ".m16n16k8") || tok_eq(t, ".m8n8k4") || tok_eq(t, ".m8n8k32") ||
+                                  tok_eq(t, ".m8n8k128")))
+        return err_at(p, t, "wmma shape '%.*s' is not supported (%s)", TK(t), wmma_supported);
+    if (w->kind != 'm' && (tok_eq(t, ".global") || tok_eq(t, ".shared") || tok_eq(t, ".shared::cta"))) {
+        w->space = s[0] == 'g' ? WS_SP_GLOBAL : WS_SP_SHARED;
+        return 0;
+    }
+    ws_type ty = ws_type_from_name(s, n);
+    if (ty != WS_TY_F16 && ty != WS_TY_F32)
+        return err_at(p, t, "'%.*s' is not supported on 'wmma' (%s)", TK(t), wmma_supported);
+    if (w->ntypes >= (w->kind == 'm' ? 2 : 1))
+        return err_at(p, t, "too many types on 'wmma' (%s)", wmma_supported);
+    w->types[w->ntypes++] = ty;
+    return 0;
+}
+
+/* a fragment operand of want registers */
+static int wmma_frag(P *p, const raw *r, int want, const char *what)
+{
+    const ws_tok *t = &p->t[r->tok];
+    if (r->kind != R_VEC || r->nvec != want || r->vimm_mask)
+        return err_at(p, t, "the %s fragment of this 'wmma' form is {%d registers}", what, want);
+    for (int e = 0; e < want; e++)
+        if (r->vec[e] == WS_NO_REG) return err_at(p, t, "'wmma' fragments take registers only");
+    return 0;
+}
+
+static int wmma_inst(P *p, const ws_tok *first, uint32_t guard, int gneg, int op, ws_inst **out)
+{
+    ws_kernel *k = p->k;
+    GROW(k->insts, k->ninsts, p->cap_insts);
+    ws_inst *in = *out = &k->insts[k->ninsts++];
+    memset(in, 0, sizeof *in);
+    in->op = (uint16_t)op;
+    in->guard = guard;
+    in->guard_neg = (uint8_t)gneg;
+    in->line = first->line;
+    in->col = first->col;
+    in->vec = 1;
+    in->ipdom = WS_PC_EXIT;
+    in->mods = WS_MOD_ALIGNED;
+    return 0;
+}
+
+static void wmma_vec(ws_operand *o, const raw *r, int from, int n)
+{
+    o->kind = WS_OK_VEC;
+    o->nvec = (uint8_t)n;
+    for (int e = 0; e < n; e++) o->vec[e] = r->vec[from + e];
+}
+
+static int vec_has(const raw *r, int from, int n, uint32_t reg)
+{
+    for (int e = 0; e < n; e++) if (r->vec[from + e] == reg) return 1;
+    return 0;
+}
+
+/* wmma.mma: two mma.sync.aligned.m16n8k16.row.col.dtype.f16.f16.ctype. The halves (the
+ * model's fragment layout, src/exec/exec_tensor.c): m16n16k16 A 0-3 x B 2h..2h+1;
+ * m32n8k16 A 4h..4h+3 x B 0-1; m8n32k16 (transposed) B 4h..4h+3 x A 0-1; C and D half h. */
+typedef struct mma_half { const raw *a, *b; int a0, b0; } mma_half;
+
+static mma_half wmma_half(int shape, const raw *ops, int h)
+{
+    if (shape == WS_WMMA_M16N16K16) return (mma_half){&ops[1], &ops[2], 0, 2 * h};
+    if (shape == WS_WMMA_M32N8K16) return (mma_half){&ops[1], &ops[2], 4 * h, 0};
+    return (mma_half){&ops[2], &ops[1], 4 * h, 0};
+}
+
+static int wmma_emit_mma(P *p, const ws_tok *first, uint32_t guard, int gneg, const wmma_mods *w, const raw *ops)
+{
+    const int nd = w->types[0] == WS_TY_F16 ? 4 : 8, nc = w->types[1] == WS_TY_F16 ? 4 : 8, shape = w->shape - 1;
+    if (wmma_frag(p, &ops[0], nd, "D") || wmma_frag(p, &ops[1], 8, "A") || wmma_frag(p, &ops[2], 8, "B") ||
+        wmma_frag(p, &ops[3], nc, "C"))
+        return -1;
+    /* the first half writes D's first registers before the second reads its A, B and C */
+    const mma_half second = wmma_half(shape, ops, 1);
+    for (int e = 0; e < nd / 2; e++) {
+        uint32_t d = ops[0].vec[e];
+        if (vec_has(second.a, second.a0, 4, d) || vec_has(second.b, second.b0, 2, d) || vec_has(&ops[3], nc / 2, nc / 2, d))
+            return err_at(p, &p->t[ops[0].tok], "'wmma.mma' whose D fragment shares registers with A, B or the second "
+                          "half of C is not supported");
+    }
+    for (int h = 0; h < 2; h++) {
+        const mma_half mh = wmma_half(shape, ops, h);
+        ws_inst *in;
+        if (wmma_inst(p, first, guard, gneg, WS_OP_MMA, &in)) return -1;
+        in->subop = WS_MMA_M16N8K16_F16;
+        in->type = (uint8_t)w->types[0];
+        in->type2 = in->cmp = WS_TY_F16;
+        in->boolop = (uint8_t)w->types[1];
+        in->ndst = 1;
+        in->nsrc = 3;
+        wmma_vec(&in->dst[0], &ops[0], h * nd / 2, nd / 2);
+        wmma_vec(&in->src[0], mh.a, mh.a0, 4);
+        wmma_vec(&in->src[1], mh.b, mh.b0, 2);
+        wmma_vec(&in->src[2], &ops[3], h * nc / 2, nc / 2);
+    }
+    return 0;
+}
+
+/* wmma.load / wmma.store: one instruction per four fragment registers */
+static int wmma_emit_ldst(P *p, const ws_tok *first, uint32_t guard, int gneg, const wmma_mods *w, raw *ops, int nops)
+{
+    const int store = w->kind == 's';
+    const raw *fr = &ops[store ? 1 : 0], *ar = &ops[store ? 0 : 1];
+    const int nregs = w->matrix == WS_WMMA_C && w->types[0] == WS_TY_F16 ? 4 : 8;
+    if (nops != 2 && nops != 3)
+        return err_at(p, &p->t[ops[0].tok], "'wmma.%s' takes %s{, stride}", store ? "store" : "load",
+                      store ? "[p], fragment" : "fragment, [p]");
+    if (wmma_frag(p, fr, nregs, store ? "D" : w->matrix == WS_WMMA_A ? "A" : w->matrix == WS_WMMA_B ? "B" : "C"))
+        return -1;
+    if (ar->kind != R_ADDR) return err_at(p, &p->t[ar->tok], "'wmma' expects a memory operand '[...]' here");
+    /* the default stride: the leading dimension (columns of a row-major matrix, rows of a column-major one) */
+    static const uint8_t dims[3][3][2] = {{{16, 16}, {16, 16}, {16, 16}}, {{32, 16}, {16, 8}, {32, 8}},
+                                          {{8, 16}, {16, 32}, {8, 32}}};
+    ws_operand stride = { .kind = WS_OK_IMM, .reg = WS_NO_REG, .imm = dims[w->shape - 1][w->matrix][w->col ? 0 : 1] };
+    if (nops == 3) {
+        const raw *sr = &ops[2];
+        if (sr->kind == R_REG) { stride.kind = WS_OK_REG; stride.reg = sr->reg; }
+        else if (sr->kind == R_NUM && p->t[sr->numtok].kind == WS_TK_INT && !sr->numneg) stride.imm = (int64_t)p->t[sr->numtok].ival;
+        else return err_at(p, &p->t[sr->tok], "the stride of 'wmma' is a .u32 register or a non-negative integer");
+    }
+    if (!store)   /* the first part must not overwrite what the second reads */
+        for (int e = 0; nregs > 4 && e < 4; e++)
+            if (fr->vec[e] == ar->reg || (stride.kind == WS_OK_REG && fr->vec[e] == stride.reg))
+                return err_at(p, &p->t[fr->tok], "a 'wmma.load' fragment that includes its address or stride register "
+                              "is not supported");
+    for (int part = 0; part * 4 < nregs; part++) {
+        uint32_t ii = p->k->ninsts;
+        ws_inst *in;
+        if (wmma_inst(p, first, guard, gneg, store ? WS_OP_WMMA_STORE : WS_OP_WMMA_LOAD, &in)) return -1;
+        in->subop = (uint8_t)(w->matrix | part << 2 | (w->col ? WS_WMMA_COL : 0) | (w->shape - 1) << 4);
+        in->type = (uint8_t)w->types[0];
+        in->space = (uint8_t)(w->space ? w->space : WS_SP_GENERIC);
+        ws_operand *ao = &in->src[0];
+        ao->kind = WS_OK_ADDR;
+        ao->reg = ar->reg;
+        ao->imm = ar->off;
+        if (ar->has_name && resolve_symbol(p, in, ii, 0, ar, ao)) return -1;
+        if (store) {
+            wmma_vec(&in->src[1], fr, 4 * part, 4);
+            in->src[2] = stride;
+            in->nsrc = 3;
+        } else {
+            in->ndst = 1;
+            wmma_vec(&in->dst[0], fr, 4 * part, 4);
+            in->src[1] = stride;
+            in->nsrc = 2;
+        }
+    }
+    return 0;
+}
+
+static int parse_wmma(P *p, const ws_tok *first, uint32_t guard, int gneg)
+{
+    const ws_tok *optok = cur(p);
+    wmma_mods w;
+    memset(&w, 0, sizeof w);
+    w.matrix = -1;
+    adv(p);
+    while (cur(p)->kind == WS_TK_DOT && cur(p)->adj) {
+        if (wmma_mod(p, &w, cur(p))) return -1;
+        adv(p);
+    }
+    if (!w.kind) return err_at(p, optok, "'wmma' needs .load, .store or .mma (%s)", wmma_supported);
+    if (!w.sync || !w.aligned || !w.shape || w.nlayout != (w.kind == 'm' ? 2 : 1) ||
+        w.ntypes != (w.kind == 'm' ? 2 : 1) || (w.kind != 'm' && w.matrix < 0))
+        return err_at(p, optok, "this 'wmma' form is incomplete or not supported (%s)", wmma_supported);
+    if (w.kind == 'l' && w.matrix != WS_WMMA_C && w.types[0] != WS_TY_F16)
+        return err_at(p, optok, "'wmma.load.%c' takes .f16 (%s)", 'a' + w.matrix, wmma_supported);
+    raw ops[4];
+    int nops = 0;
+    while (!is_punct(cur(p), ';')) {
+        if (nops >= 4) return err_at(p, cur(p), "too many operands for 'wmma'");
+        if (parse_operand(p, &ops[nops])) return -1;
+        nops++;
+        if (is_punct(cur(p), ',')) { adv(p); continue; }
+        break;
+    }
+    if (!is_punct(cur(p), ';')) return err_at(p, cur(p), "expected ',' or ';' after operand of 'wmma', got '%.*s'", TK(cur(p)));
+    adv(p);
+    if (w.kind == 'm') {
+        if (nops != 4) return err_at(p, optok, "'wmma.mma' takes 4 operands (d, a, b, c), got %d", nops);
+        return wmma_emit_mma(p, first, guard, gneg, &w, ops);
+    }
+    if (nops < 2) return err_at(p, optok, "'wmma.%s' takes 2 or 3 operands, got %d", w.kind == 's' ? "store" : "load", nops);
+    return wmma_emit_ldst(p, first, guard, gneg, &w, ops, nops);
+}
+
 static int parse_inst(P *p)
 {
     ws_kernel *k = p->k;
@@ -1867,6 +2109,7 @@ static int parse_inst(P *p)
         if (guard != WS_NO_REG) return err_at(p, first, "guarded calls ('@p call') are not supported");
         return parse_call(p, optok);
     }
+    if (tok_eq(optok, "wmma")) return parse_wmma(p, first, guard, gneg);
     uint32_t nt;
     int op = lookup_opcode(p, &nt);
     for (size_t v = 0; op < 0 && v < sizeof video_refused / sizeof video_refused[0]; v++)

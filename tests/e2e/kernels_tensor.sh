@@ -69,8 +69,14 @@ refuse count 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3
   "count\.ptx:9:[0-9]+: the A fragment of this 'mma' form is \{4 registers\}"
 refuse sparse 'mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2}, {%r5,%r6}, {%f5,%f6,%f7,%f8}, %r9, 0x0;' \
   "sparse\.ptx:9:4: modifier '\.sp' is not supported on 'mma'"
-refuse wmma 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0}, {%r1}, {%f8};' \
-  "wmma\.ptx:9:1: instruction 'wmma' is not supported: its fragment layout is implementation-defined"
+refuse wmmashape 'wmma.mma.sync.aligned.row.col.m16n16k8.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0}, {%r1}, {%f8};' \
+  "wmmashape\.ptx:9:30: wmma shape '\.m16n16k8' is not supported \(supported: shapes \.m16n16k16"
+refuse wmmatype 'wmma.load.a.sync.aligned.row.m16n16k16.global.bf16 {%r0,%r1,%r2,%r3}, [%rd0];' \
+  "wmmatype\.ptx:9:[0-9]+: '\.bf16' is not supported on 'wmma' \(supported: "
+refuse wmmacount 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0}, {%r1}, {%f8};' \
+  "wmmacount\.ptx:9:[0-9]+: the A fragment of this 'wmma' form is \{8 registers\}"
+refuse wmmaalias 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, {%r8,%r9,%r10,%r11,%r12,%r13,%r14,%r15}, {%f4,%f5,%f6,%f7,%f0,%f1,%f2,%f3};' \
+  "wmmaalias\.ptx:9:[0-9]+: 'wmma\.mma' whose D fragment shares registers with A, B or the second half of C"
 refuse ldmnoalign 'ldmatrix.sync.m8n8.x1.shared.b16 {%r1}, [%r2];' \
   "ldmnoalign\\.ptx:9:1: 'ldmatrix' is supported as ldmatrix\\.sync\\.aligned\\.m8n8"
 refuse ldmcount 'ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2}, [%r3];' \
