@@ -698,7 +698,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         done = cp_async_timing(r, c, w, slot, in, &eff, t0, now);
         break;
     default:
-        done = t0 + ws_unit_latency(r, in);
+        done = t0 + r->pinst[sp.pc].lat;
         break;
     }
     if (done > r->last_complete) r->last_complete = done;
@@ -1033,6 +1033,14 @@ static void note_hard_min(const ws_core *c, ws_pipe *p, const ws_cwarp *issuer, 
     }
 }
 
+/* ws_front_end_ready_at with its common case (the buffer holds pc) inline. */
+static inline uint64_t front_end_ready_at(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t pc, uint64_t now)
+{
+    if (!r->ibuf) return 0;
+    if (pc == w->ib_pc && w->ib_left) return w->ib_ready;
+    return ws_front_end_ready_at(r, c, w, pc, now);
+}
+
 /* After w issued at `now`: record when the try at now + 1 would find its
  * next instruction (one split) stalled, exactly as try_warp would: waiting
  * for an operand (a wake time), or with its operands but a busy unit, LD/ST
@@ -1143,7 +1151,7 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
         if (t <= now) {
             /* one instruction buffer per warp: a warp running several
              * splits (convergence barriers) is fetched ideally (docs/model.md) */
-            t = ns == 1 || r->div->owner_keeps_warp ? ws_front_end_ready_at(r, c, w, sp->pc, now) : 0;
+            t = ns == 1 || r->div->owner_keeps_warp ? front_end_ready_at(r, c, w, sp->pc, now) : 0;
             why = WS_STALL_FETCH;
             res = WS_RES_NONE;
         }

@@ -178,6 +178,7 @@ typedef struct ws_llwatch {
 #define WS_PIPE_MAX_RF (sizeof(((ws_inst *)0)->rd) / sizeof(uint32_t))
 typedef struct ws_pipe_inst {
     uint32_t occ;
+    uint64_t lat;                    /* ws_unit_latency */
     uint8_t lsu, rf;                 /* rf: nrf > 0 and collectors modelled */
     uint8_t nrf;                     /* register sources read through the collector ... */
     uint32_t rf_reg[WS_PIPE_MAX_RF]; /* ... (ws_inst.rd minus predicates and out-of-range) */

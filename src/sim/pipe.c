@@ -134,6 +134,7 @@ void ws_pipe_decode(ws_simrun *r)
         const ws_inst *in = &r->k->insts[pc];
         ws_pipe_inst *pi = &r->pinst[pc];
         pi->occ = ws_unit_occupancy(r, in);
+        pi->lat = ws_unit_latency(r, in);
         pi->lsu = r->lsu_bytes && ws_uses_lsu(in);
         pi->rf = r->ncoll && has_rf_sources(r, in);
         pi->nrf = 0;
