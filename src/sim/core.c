@@ -1017,9 +1017,8 @@ static ws_cwarp *last_issuer(ws_core *c, const uint32_t *list, uint32_t start, u
  * the bound exactly; a walk that stopped at `issuer` lowers the old bound by
  * what it saw and by the issuer's new wake (the warps after it did not
  * change). */
-static void note_hard_min(const ws_core *c, ws_pipe *p, const ws_cwarp *issuer, int all, uint64_t hm, uint8_t hr)
+static void note_hard_min(ws_pipe *p, const ws_cwarp *issuer, int all, uint64_t hm, uint8_t hr)
 {
-    (void)c;
     if (issuer && issuer->stall_res == WS_RES_NONE && issuer->wake < hm) {
         hm = issuer->wake;
         hr = issuer->wake_reason;
@@ -1606,8 +1605,7 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                     uint64_t wk = w->wake;
                     if (wk <= now && w->stall_res != WS_RES_NONE) {
                         /* still only waiting for a unit another warp took: no full try */
-                        uint64_t f = w->stall_res < WS_NUNITS ? pp->unit_free[w->stall_res]
-                                                              : ws_resource_free(r, c, w, w->stall_res);
+                        uint64_t f = ws_pipe_resource_free(r, c, pp, w->stall_res);
                         if (f > now) w->wake = w->stall_wake = wk = f;
                     }
                     if (wk > now) {
@@ -1638,7 +1636,7 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                 }
                 if (busy_first <= mw) { mw = busy_first; mr = WS_STALL_UNIT; }
                 if (issued) issued_any = 1;
-                note_hard_min(c, pp, issued ? last_issuer(c, list, start, walked, n) : NULL, walked == n || !left, hm, hr);
+                note_hard_min(pp, issued ? last_issuer(c, list, start, walked, n) : NULL, walked == n || !left, hm, hr);
                 if (issued < r->width) r->idle[mr] += r->width - issued;
                 reasons[ci * r->nsched + si] = mr;
                 uint64_t until = mw;

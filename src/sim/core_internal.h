@@ -301,8 +301,7 @@ static inline uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws
     if (t) { *why = WS_STALL_UNIT; *res = what; }
     return t;
 }
-/* The cycle from which resource `res` of w's scheduler is free. */
-uint64_t ws_resource_free(const ws_simrun *r, const ws_core *c, const ws_cwarp *w, uint8_t res);
+/* The cycle from which resource `res` of scheduler p is free. */
 uint64_t ws_pipe_resource_free(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint8_t res);
 /* Cycle from which the instruction at pc is in w's instruction buffer; books
  * a refetch when it is not (a switch of splits). */

@@ -121,13 +121,6 @@ static int is_rf_source(const ws_simrun *r, uint32_t reg)
     return reg < r->k->nregs && r->k->reg_types[reg] != WS_TY_PRED;
 }
 
-static int has_rf_sources(const ws_simrun *r, const ws_inst *in)
-{
-    for (uint32_t q = 0; q < in->n_rd; q++)
-        if (is_rf_source(r, in->rd[q])) return 1;
-    return 0;
-}
-
 void ws_pipe_decode(ws_simrun *r)
 {
     for (uint32_t pc = 0; pc < r->k->ninsts; pc++) {
@@ -136,10 +129,10 @@ void ws_pipe_decode(ws_simrun *r)
         pi->occ = ws_unit_occupancy(r, in);
         pi->lat = ws_unit_latency(r, in);
         pi->lsu = r->lsu_bytes && ws_uses_lsu(in);
-        pi->rf = r->ncoll && has_rf_sources(r, in);
         pi->nrf = 0;
         for (uint32_t q = 0; q < in->n_rd && q < WS_PIPE_MAX_RF; q++)
             if (is_rf_source(r, in->rd[q])) pi->rf_reg[pi->nrf++] = in->rd[q];
+        pi->rf = r->ncoll && pi->nrf;
         pi->membermask = ws_warp_membermask(in);
     }
 }
@@ -170,11 +163,6 @@ uint64_t ws_front_end_ready_at(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint
         refill(r, c, w, pc, now);                    /* a switch of splits: fetch now */
     }
     return w->ib_ready;
-}
-
-uint64_t ws_resource_free(const ws_simrun *r, const ws_core *c, const ws_cwarp *w, uint8_t res)
-{
-    return ws_pipe_resource_free(r, c, &c->pipes[w->sched], res);
 }
 
 uint64_t ws_pipe_resource_free(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint8_t res)
