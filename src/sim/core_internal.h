@@ -281,6 +281,15 @@ static inline uint32_t ws_earliest_collector(const ws_simrun *r, const ws_pipe *
     return best;
 }
 
+/* The cycle from which resource `res` of scheduler p is free (inline: the
+ * issue loop asks it per skipped cycle and per re-checked warp). */
+static inline uint64_t ws_pipe_resource_free(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint8_t res)
+{
+    if (res == WS_RES_LSU) return c->lsu_free;
+    if (res == WS_RES_COLLECTOR) return p->coll_free[ws_earliest_collector(r, p)];
+    return p->unit_free[res];
+}
+
 /* The cycle the unit, LD/ST pipe and a collector `in` needs are all free
  * (0 if they are at any cycle), with WS_STALL_UNIT in *why and the latest
  * of them in *res; inline: the issue loop asks it twice per instruction. */
@@ -301,8 +310,6 @@ static inline uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws
     if (t) { *why = WS_STALL_UNIT; *res = what; }
     return t;
 }
-/* The cycle from which resource `res` of scheduler p is free. */
-uint64_t ws_pipe_resource_free(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint8_t res);
 /* Cycle from which the instruction at pc is in w's instruction buffer; books
  * a refetch when it is not (a switch of splits). */
 uint64_t ws_front_end_ready_at(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t pc, uint64_t now);

@@ -165,13 +165,6 @@ uint64_t ws_front_end_ready_at(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint
     return w->ib_ready;
 }
 
-uint64_t ws_pipe_resource_free(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint8_t res)
-{
-    if (res == WS_RES_LSU) return c->lsu_free;
-    if (res == WS_RES_COLLECTOR) return p->coll_free[ws_earliest_collector(r, p)];
-    return p->unit_free[res];
-}
-
 /* Schedules the source reads of `in` (warp slot `slot`) from cycle `now`;
  * returns the cycle of the last read. */
 static uint64_t read_sources(const ws_simrun *r, ws_pipe *p, uint32_t slot, const ws_pipe_inst *pi, uint64_t now)
