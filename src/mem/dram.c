@@ -40,7 +40,7 @@ uint64_t ws_dram_request(ws_dram *d, uint64_t t, uint32_t bytes)
 
 int ws_dram_banked_init(ws_dram_banked *d, uint32_t channels, uint32_t banks, uint32_t row_bytes,
                         uint32_t line, uint64_t tRCD, uint64_t tRP, uint64_t tCL, uint64_t latency,
-                        double total_bw, ws_error *err)
+                        double total_bw, uint32_t frfcfs_queue, ws_error *err)
 {
     *d = (ws_dram_banked){0};
     if (channels == 0 || banks == 0 || line == 0 || row_bytes < line || row_bytes % line)
@@ -53,6 +53,7 @@ int ws_dram_banked_init(ws_dram_banked *d, uint32_t channels, uint32_t banks, ui
     d->tRP = tRP;
     d->tCL = tCL;
     d->latency = latency;
+    d->queue = frfcfs_queue;
     d->channel_bw = total_bw > 0 ? total_bw / channels : 0;
     d->chan = calloc(channels, sizeof *d->chan);
     if (!d->chan) return ws_fail(err, "out of memory for %u DRAM channels", channels);
@@ -61,7 +62,8 @@ int ws_dram_banked_init(ws_dram_banked *d, uint32_t channels, uint32_t banks, ui
         ws_dram_init(&ch->bus, 0, d->channel_bw);
         ch->open_row = malloc((size_t)banks * sizeof *ch->open_row);
         ch->bank_free = calloc(banks, sizeof *ch->bank_free);
-        if (!ch->open_row || !ch->bank_free) {
+        ch->window = frfcfs_queue ? calloc(frfcfs_queue, sizeof *ch->window) : NULL;
+        if (!ch->open_row || !ch->bank_free || (frfcfs_queue && !ch->window)) {
             ws_dram_banked_free(d);
             return ws_fail(err, "out of memory for %u DRAM banks", banks);
         }
@@ -73,9 +75,30 @@ int ws_dram_banked_init(ws_dram_banked *d, uint32_t channels, uint32_t banks, ui
 void ws_dram_banked_free(ws_dram_banked *d)
 {
     if (d->chan)
-        for (uint32_t c = 0; c < d->channels; c++) { free(d->chan[c].open_row); free(d->chan[c].bank_free); }
+        for (uint32_t c = 0; c < d->channels; c++) {
+            free(d->chan[c].open_row);
+            free(d->chan[c].bank_free);
+            free(d->chan[c].window);
+        }
     free(d->chan);
     *d = (ws_dram_banked){0};
+}
+
+/* FR-FCFS (Rixner et al., "Memory Access Scheduling", ISCA 2000; GPGPU-Sim
+ * dram_sched.cc frfcfs_scheduler): a bank serves the requests queued for its
+ * open row before older ones for other rows.  Completions are computed when a
+ * request arrives, so the model cannot move a request ahead of ones already
+ * given their times; instead a request whose row a queued request of the same
+ * bank still holds open (its burst not yet over when this one arrives) is served
+ * as a row hit: no precharge or activate, the activations FR-FCFS would save,
+ * its burst appended to the bank's busy time (docs/memory.md, "FR-FCFS"). */
+static int frfcfs_grouped(const ws_dram_chan *ch, uint32_t queue, uint32_t bank, uint64_t row, uint64_t t)
+{
+    for (uint32_t k = 0; k < queue; k++) {
+        const ws_dram_pending *p = &ch->window[k];
+        if (p->end > t && p->bank == bank && p->row == row) return 1;
+    }
+    return 0;
 }
 
 uint64_t ws_dram_banked_request(ws_dram_banked *d, uint64_t t, uint64_t line, uint32_t bytes)
@@ -87,10 +110,19 @@ uint64_t ws_dram_banked_request(ws_dram_banked *d, uint64_t t, uint64_t line, ui
     const uint64_t burst = d->channel_bw > 0 ? (uint64_t)ceil((double)bytes / d->channel_bw) : 0;
     uint64_t start = t > ch->bank_free[bank] ? t : ch->bank_free[bank];
     uint64_t column = start;
-    if (ch->open_row[bank] == row) ch->row_hits++;
-    else column += (ch->open_row[bank] == UINT64_MAX ? 0 : d->tRP) + d->tRCD;
-    ch->open_row[bank] = row;
+    if (ch->open_row[bank] == row) {
+        ch->row_hits++;
+    } else if (d->queue && frfcfs_grouped(ch, d->queue, bank, row, t)) {
+        ch->row_hits++;                  /* served inside its row's group: the open row is the last one's */
+    } else {
+        column += (ch->open_row[bank] == UINT64_MAX ? 0 : d->tRP) + d->tRCD;
+        ch->open_row[bank] = row;
+    }
     ch->bank_free[bank] = column + burst;
+    if (d->queue) {
+        ch->window[ch->window_next] = (ws_dram_pending){.bank = bank, .row = row, .end = column + burst};
+        ch->window_next = ch->window_next + 1 == d->queue ? 0 : ch->window_next + 1;
+    }
     uint64_t data = column + d->tCL;
     uint64_t end = ws_dram_request(&ch->bus, data, bytes);
     ch->bytes += bytes;

@@ -84,6 +84,18 @@ static int init_fail(ws_mem *m)
 /* formats the message while the state is still there, then frees it */
 #define FAIL(...) do { ws_fail(err, __VA_ARGS__); return init_fail(m); } while (0)
 
+/* The L1's ways: l1_ways, or (0) as many as a carve-out of l1_kb keeps l1_sets
+ * sets at (GPGPU-Sim's adaptive L1 scales the associativity, not the sets);
+ * 0 if l1_kb is no whole number of sets. */
+static uint32_t l1_ways(const ws_config *cfg, uint32_t line)
+{
+    uint64_t ways = (uint64_t)ws_cfg_i(cfg, WS_P_l1_ways);
+    if (ways) return (uint32_t)ways;
+    uint64_t set_bytes = (uint64_t)ws_cfg_i(cfg, WS_P_l1_sets) * line;
+    uint64_t bytes = (uint64_t)ws_cfg_i(cfg, WS_P_l1_kb) * 1024;
+    return bytes % set_bytes ? 0 : (uint32_t)(bytes / set_bytes);
+}
+
 static int init_l2(ws_hier *h, const ws_config *cfg, uint64_t l2_bytes, ws_error *err)
 {
     h->has_l2 = 1;
@@ -145,7 +157,9 @@ static int hier_init(ws_mem *m, const ws_config *cfg, uint32_t cores, ws_error *
         && ws_dram_banked_init(&h->dram, (uint32_t)(ws_cfg_i(cfg, WS_P_dram_channels) * scale), banks,
                                (uint32_t)ws_cfg_i(cfg, WS_P_dram_row_bytes), h->line,
                                (uint64_t)ws_cfg_i(cfg, WS_P_dram_tRCD), (uint64_t)ws_cfg_i(cfg, WS_P_dram_tRP),
-                               (uint64_t)ws_cfg_i(cfg, WS_P_dram_tCL), h->latency, dram_bw, err) < 0)
+                               (uint64_t)ws_cfg_i(cfg, WS_P_dram_tCL), h->latency, dram_bw,
+                               ws_cfg_i(cfg, WS_P_dram_sched) == 1 ? (uint32_t)ws_cfg_i(cfg, WS_P_dram_queue) : 0,
+                               err) < 0)
         return init_fail(m);
     h->atom_interval = (uint64_t)ws_cfg_i(cfg, WS_P_atomic_interval);
     h->atom_mem = calloc(ATOM_SLOTS, sizeof *h->atom_mem);
@@ -174,15 +188,18 @@ static int hier_init(ws_mem *m, const ws_config *cfg, uint32_t cores, ws_error *
         h->l1 = calloc(h->ncores, sizeof *h->l1);
         if (!h->l1) FAIL("out of memory for the L1 caches");
         h->has_l1 = 1;
-        ws_cache_geom g = {.name = "L1", .bytes = (uint64_t)kb * 1024, .ways = (uint32_t)ws_cfg_i(cfg, WS_P_l1_ways),
+        ws_cache_geom g = {.name = "L1", .bytes = (uint64_t)kb * 1024, .ways = l1_ways(cfg, h->line),
                            .line = h->line, .sector = h->track,
                            .latency = (uint64_t)ws_cfg_i(cfg, WS_P_l1_latency),
                            .mshrs = (uint32_t)ws_cfg_i(cfg, WS_P_l1_mshrs),
                            .merge_max = (uint32_t)ws_cfg_i(cfg, WS_P_l1_mshr_merge),
                            .write_back = ws_cfg_i(cfg, WS_P_l1_write) == 1};
-        if (g.bytes % ((uint64_t)g.ways * h->line))
-            FAIL("l1_kb=%u is not a multiple of l1_ways x l1_line = %u x %u bytes",
-                                         kb, g.ways, h->line);
+        if (g.ways == 0 || g.bytes % ((uint64_t)g.ways * h->line)) {
+            if (ws_cfg_i(cfg, WS_P_l1_ways) == 0)
+                FAIL("l1_kb=%u is not a multiple of l1_sets x l1_line = %u x %u bytes (l1_ways 0 derives the ways)",
+                     kb, (unsigned)ws_cfg_i(cfg, WS_P_l1_sets), h->line);
+            FAIL("l1_kb=%u is not a multiple of l1_ways x l1_line = %u x %u bytes", kb, g.ways, h->line);
+        }
         for (uint32_t c = 0; c < h->ncores; c++)
             if (ws_cache_init(&h->l1[c], &g, err) < 0) return init_fail(m);
     }

@@ -139,15 +139,25 @@ int ws_l1_store(ws_l1 *c, uint64_t line, uint64_t now);
  *   bank free = column + bytes / channel_bw (next column command)
  *   done   = bus end + mem_latency
  * Requests are served in arrival order per bank (see docs/memory.md). */
+/* One request the channel's FR-FCFS window remembers: its bank, row and the
+ * cycle its burst ends (the row stays open for it until then). */
+typedef struct ws_dram_pending {
+    uint32_t bank;
+    uint64_t row, end;
+} ws_dram_pending;
+
 typedef struct ws_dram_chan {
     ws_dram bus;
     uint64_t *open_row;       /* per bank; UINT64_MAX = closed */
     uint64_t *bank_free;
+    ws_dram_pending *window;  /* the last `queue` requests (ring), FR-FCFS only */
+    uint32_t window_next;
     uint64_t bytes, requests, row_hits, queue_cycles;
 } ws_dram_chan;
 
 typedef struct ws_dram_banked {
     uint32_t channels, banks, lines_per_row, line;
+    uint32_t queue;           /* FR-FCFS scheduler queue per channel; 0 = FCFS */
     uint64_t tRCD, tRP, tCL, latency;
     double channel_bw;        /* bytes per cycle per channel; 0 = unlimited */
     ws_dram_chan *chan;
@@ -155,7 +165,7 @@ typedef struct ws_dram_banked {
 
 int ws_dram_banked_init(ws_dram_banked *d, uint32_t channels, uint32_t banks, uint32_t row_bytes,
                         uint32_t line, uint64_t tRCD, uint64_t tRP, uint64_t tCL, uint64_t latency,
-                        double total_bw, ws_error *err);
+                        double total_bw, uint32_t frfcfs_queue, ws_error *err);
 void ws_dram_banked_free(ws_dram_banked *d);
 /* Completion of a `bytes` transfer of line (chip-wide line address) arriving at t. */
 uint64_t ws_dram_banked_request(ws_dram_banked *d, uint64_t t, uint64_t line, uint32_t bytes);

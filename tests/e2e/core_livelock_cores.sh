@@ -19,10 +19,13 @@ export K
 /usr/bin/python3 "$K/expected.py" --check || { echo "FAIL  expected.py --check: a yaml differs from its model"; exit 1; }
 /usr/bin/python3 - <<'PY'
 import json, os, subprocess, sys
+sys.path.insert(0, os.path.join(os.environ["WS_SOURCE_DIR"], "tests", "e2e"))
+from seed_memory import seed_memory_sets
 BIN, K = os.environ["WS_BIN"], os.environ["K"]
 fails = []
 def sim(name, *sets, extra=()):
-    args = [BIN, "sim", K + "/" + name + ".yaml", "--json", "--set", "max_cycles=400000", *extra]
+    # per-core proofs need cores that share nothing: the seed's fixed-latency memory
+    args = [BIN, "sim", K + "/" + name + ".yaml", "--json", "--set", "max_cycles=400000", *extra, *seed_memory_sets()]
     for s in sets: args += ["--set", s]
     p = subprocess.run(args, capture_output=True, text=True)
     return json.loads(p.stdout), p.stderr

@@ -2,12 +2,15 @@
 """The memory system (issue 5) end to end on the shipped workloads.
 
 usage: mem_checks.py coalescing|locality|bandwidth|banks|correctness
-Expected values come from the analytical model in docs/memory.md (line
+Expected values come from the analytical model in docs/memory.md, on the
+seed's memory (tests/e2e/seed_memory.py) with the stage a check tests turned on (line
 counts, sector bytes, gcd rule, Little's law), never from the simulator.
 Workload variants (other params/grid) are written to a temporary directory
 next to a copy of the kernel's PTX.
 """
 import json, math, os, shutil, subprocess, sys, tempfile
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from seed_memory import seed_memory_sets  # noqa: E402
 
 BIN = os.environ.get("WS_BIN", "build/warpsweep")
 K = os.path.join(os.environ.get("WS_SOURCE_DIR", "."), "sweeps/kernels")
@@ -15,7 +18,8 @@ fails = []
 
 
 def sim(path, **kv):
-    args = [BIN, "sim", path, "--json"]
+    # the issue-5 models assume the seed's memory: each check turns on the stages it tests
+    args = [BIN, "sim", path, "--json"] + seed_memory_sets()
     for k, v in kv.items():
         args += ["--set", "%s=%s" % (k, v)]
     p = subprocess.run(args, capture_output=True, text=True, timeout=900)

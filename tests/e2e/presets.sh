@@ -40,7 +40,13 @@ PY
 SEED_SETS=(--set int_lanes=0 --set fp32_lanes=0 --set fp64_lanes=0 --set sfu_lanes=0 --set fp64_latency=0
            --set int64_cost=1 --set idiv_latency=0 --set idiv_interval=0 --set fdiv_latency=0
            --set fdiv_interval=0 --set ddiv_latency=0 --set ddiv_interval=0 --set lsu_bytes_per_cycle=0
-           --set collectors=0 --set ibuffer=0 --set inst_order=ptx --set issue_width=1)
+           --set collectors=0 --set ibuffer=0 --set inst_order=ptx --set issue_width=1
+           # the memory: the registry's values before the hierarchy became the default (docs/memory.md)
+           --set mem_latency=400 --set l1_kb=0 --set l1_ways=4 --set l1_mshrs=32 --set dram_bw=0
+           --set sector_bytes=0 --set l1_mshr_merge=0 --set icnt_latency=0 --set icnt_req_bw=0
+           --set icnt_reply_bw=0 --set l2_kb=0 --set l2_ways=16 --set l2_latency=200 --set l2_mshrs=64
+           --set l2_mshr_merge=0 --set atomic_interval=0 --set dram_banks=0 --set dram_tRCD=0
+           --set dram_tRP=0 --set dram_tCL=0 --set dram_sched=fcfs --set mem_per_core=0 --set fence=alu)
 "$BIN" sim "$SAXPY" "${SEED_SETS[@]}" --json > "$T/byhand.json" || fail "sim with the seed's values"
 $PY - "$T/seed.json" "$T/byhand.json" <<'PY' || fail "preset=seed differs from the seed's values set by hand"
 import json, sys

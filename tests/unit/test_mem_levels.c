@@ -9,13 +9,24 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 #include "warpsweep/mem.h"
+
+/* The formulas below are derived from the seed's memory defaults (preset=seed):
+ * each test sets only the stages it exercises. */
+static void seed_memory(ws_config *c)
+{
+    ws_error err;
+    ws_config_defaults(c);
+    if (ws_config_set(c, "preset=seed", &err) != 0) fail_msg("preset=seed: %s", err.msg);
+    ws_config_apply_preset(c, NULL);
+}
 
 static void open_mem(ws_mem *m, const char *const *sets, uint32_t cores)
 {
     ws_config c;
-    ws_config_defaults(&c);
+    seed_memory(&c);
     for (; sets && *sets; sets++) {
         ws_error err;
         if (ws_config_set(&c, *sets, &err) != 0) fail_msg("%s: %s", *sets, err.msg);
@@ -29,7 +40,7 @@ static void open_mem(ws_mem *m, const char *const *sets, uint32_t cores)
 static int init_fails(const char *const *sets)
 {
     ws_config c;
-    ws_config_defaults(&c);
+    seed_memory(&c);
     for (; sets && *sets; sets++) {
         ws_error err;
         if (ws_config_set(&c, *sets, &err) != 0) fail_msg("%s: %s", *sets, err.msg);
@@ -309,6 +320,52 @@ static void test_channels_bandwidth(void **state)
     m.ops->fini(&m);
 }
 
+/* FR-FCFS on one bank (docs/memory.md, "FR-FCFS"): n pairs of one-sector reads,
+ * rows 0 and 1 interleaved (lines k and 16 + k, 16 lines per 2 KiB row), all at
+ * cycle 0, no L1/L2/crossbar: b = 32 B / 16 B/cycle = 2 cycles a burst.
+ * fcfs: every request after the first is a row conflict, the last column is at
+ * tRCD + (2n-1)(b + tRP + tRCD).  frfcfs: row 0's later requests group behind
+ * the first, only row 1's first opens a row: the last column is at
+ * 2 tRCD + tRP + (2n-1) b, row hits (2n-2)/2n.  Completion = column + tCL + b + L. */
+static void frfcfs_pairs(const char *sched, uint32_t n, uint64_t *last, double *hit_rate)
+{
+    char sched_set[64];
+    snprintf(sched_set, sizeof sched_set, "dram_sched=%s", sched);
+    const char *sets[] = {"sector_bytes=32", "dram_banks=1", "dram_channels=1", "dram_row_bytes=2048",
+                          "dram_tRCD=14", "dram_tCL=12", "dram_tRP=13", "dram_bw=16", "mem_latency=50",
+                          sched_set, NULL};
+    ws_mem m;
+    open_mem(&m, sets, 1);
+    ws_effect e;
+    *last = 0;
+    for (uint32_t k = 0; k < n; k++)
+        for (uint32_t row = 0; row < 2; row++) {
+            eff_of(&e, 1, 1, G + (16 * row + k) * 128, 0, 4);
+            uint64_t done = acc(&m, 0, 0, 2 * k + row, &e);
+            if (done > *last) *last = done;
+        }
+    ws_value mt[WS_NMETRICS];
+    stats(&m, mt, 1000);
+    *hit_rate = mt[WS_M_dram_row_hit_rate].f;
+    m.ops->fini(&m);
+}
+
+static void test_frfcfs_groups_rows(void **state)
+{
+    (void)state;
+    const uint64_t tRCD = 14, tRP = 13, tCL = 12, b = 2, lat = 50;
+    for (uint32_t n = 2; n <= 8; n *= 2) {
+        uint64_t last;
+        double hits;
+        frfcfs_pairs("fcfs", n, &last, &hits);
+        assert_int_equal(last, tRCD + (2 * n - 1) * (b + tRP + tRCD) + tCL + b + lat);
+        assert_true(hits == 0.0);
+        frfcfs_pairs("frfcfs", n, &last, &hits);
+        assert_int_equal(last, 2 * tRCD + tRP + (2 * n - 1) * b + tCL + b + lat);
+        assert_true(hits == (double)(2 * n - 2) / (double)(2 * n));
+    }
+}
+
 static void test_const_and_errors(void **state)
 {
     (void)state;
@@ -338,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_l2_store_and_fence),
         cmocka_unit_test(test_atomic_serialisation),
         cmocka_unit_test(test_channels_bandwidth),
+        cmocka_unit_test(test_frfcfs_groups_rows),
         cmocka_unit_test(test_const_and_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

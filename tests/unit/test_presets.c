@@ -178,8 +178,9 @@ static void test_presets_are_consistent(void **state)
         const char *sets[] = {set};
         ws_config c = config_of(sets, 1);
         int64_t kb = c.v[WS_P_l1_kb].i, ways = c.v[WS_P_l1_ways].i, line = c.v[WS_P_l1_line].i;
+        if (ways == 0) ways = c.v[WS_P_l1_sets].i;   /* derived ways: l1_kb must be whole sets */
         if (kb && (kb * 1024) % (ways * line) != 0)
-            fail_msg("%s: l1_kb %lld is not a multiple of %lld ways x %lld B", name, (long long)kb,
+            fail_msg("%s: l1_kb %lld is not a multiple of %lld ways (sets) x %lld B", name, (long long)kb,
                      (long long)ways, (long long)line);
         assert_int_equal(line & (line - 1), 0);
         assert_true(c.v[WS_P_warps].i % c.v[WS_P_schedulers].i == 0);

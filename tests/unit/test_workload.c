@@ -578,6 +578,8 @@ static void test_report(void **s)
     res.metrics[WS_M_ipc].f = 0.5;
     ws_config cfg;
     ws_config_defaults(&cfg);
+    ws_error err;
+    assert_int_equal(ws_config_set(&cfg, "mem_latency=400", &err), 0);
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
