@@ -50,18 +50,13 @@
 #include <string.h>
 #include "sched.h"
 #include "sim/core_internal.h"    /* ws_core.scheds: the point system is the core's */
-#include "sim/div/divergence.h"   /* ws_hmix */
-
-#define NO_TAG UINT64_MAX
+#include "sched_vta.h"
 
 /* The core's point system: indexed by warp slot; scheduler 0 owns it. */
 typedef struct ccws_state {
     uint32_t nslots;          /* warp slots of the core */
-    uint32_t entries, ways, sets;
     uint64_t base, kthrottle, decay;
-    uint64_t *tag;            /* nslots x entries VTA tags (line addresses) */
-    uint64_t *stamp;          /* LRU stamps of the tags */
-    uint64_t clock;
+    ws_vta vta;               /* per slot (sched_vta.h) */
     uint32_t *age;            /* the core's resident warps, oldest first */
     uint32_t nage;
     uint64_t *score;          /* per slot: LLS as of cycle `at` */
@@ -101,7 +96,7 @@ static void ccws_add(ws_sched *s, uint32_t slot)
     ccws_state *c = st(s);
     c->score[slot] = c->base;
     c->warp_hits[slot] = c->warp_issued[slot] = 0;
-    for (uint32_t e = 0; e < c->entries; e++) c->tag[(size_t)slot * c->entries + e] = NO_TAG;
+    ws_vta_clear(&c->vta, slot);
     ws_sched_list_append(c->age, &c->nage, slot);
     ws_sched_list_append(s->age, &s->nage, slot);
     c->stale = 1;
@@ -182,41 +177,14 @@ static void ccws_issued(ws_sched *s, uint32_t slot, uint64_t now)
     s->has_last = 1;
 }
 
-/* VTA set of line for warp slot w: its first entry index. */
-static size_t vta_set(const ccws_state *c, uint32_t w, uint64_t line)
-{
-    return (size_t)w * c->entries + (size_t)(line % c->sets) * c->ways;
-}
-
-static void vta_insert(ccws_state *c, uint32_t w, uint64_t line)
-{
-    size_t b = vta_set(c, w, line), v = b;
-    for (uint32_t k = 0; k < c->ways; k++) {
-        if (c->tag[b + k] == line) { v = b + k; break; }
-        if (c->tag[b + k] == NO_TAG) { v = b + k; break; }
-        if (c->stamp[b + k] < c->stamp[v]) v = b + k;
-    }
-    c->tag[v] = line;
-    c->stamp[v] = ++c->clock;
-}
-
-/* Is line in warp w's VTA?  (The tag stays: the paper only probes.) */
-static int vta_probe(const ccws_state *c, uint32_t w, uint64_t line)
-{
-    size_t b = vta_set(c, w, line);
-    for (uint32_t k = 0; k < c->ways; k++)
-        if (c->tag[b + k] == line) return 1;
-    return 0;
-}
-
 static void ccws_mem_event(ws_sched *s, const ws_mem_event *ev, uint64_t now)
 {
     ccws_state *c = st(s);
     decay_to(c, now);
     uint32_t w = ev->warp;
     if (w >= c->nslots) return;
-    if (ev->kind == WS_MEV_EVICT) { vta_insert(c, w, ev->line); return; }
-    if (!vta_probe(c, w, ev->line) || c->nage == 0) return;
+    if (ev->kind == WS_MEV_EVICT) { ws_vta_insert(&c->vta, w, ev->line); return; }
+    if (!ws_vta_probe(&c->vta, w, ev->line) || c->nage == 0) return;
     c->vta_hits++;
     c->warp_hits[w]++;
     /* the lost-locality detected score (Equation 1): the warp's score is set
@@ -265,8 +233,7 @@ static uint64_t ccws_hash(const ws_sched *s, uint64_t h)
     h = ws_sched_hash_common(s, h);
     for (uint32_t i = 0; i < s->nage; i++) {
         uint32_t w = s->age[i];
-        h = ws_hmix(h, c->score[w]);
-        for (uint32_t e = 0; e < c->entries; e++) h = ws_hmix(h, c->tag[(size_t)w * c->entries + e]);
+        h = ws_vta_hash(&c->vta, w, ws_hmix(h, c->score[w]));
     }
     return h;
 }
@@ -277,30 +244,25 @@ static int ccws_alloc_core(ws_sched *s, const ws_config *cfg, void *(*alloc)(voi
     if (!c) return -1;
     memset(c, 0, sizeof *c);
     c->nslots = s->cap * (s->stride > 1 ? s->stride : 1);
-    c->entries = (uint32_t)ws_cfg_i(cfg, WS_P_ccws_vta_entries);
-    c->ways = (uint32_t)ws_cfg_i(cfg, WS_P_ccws_vta_ways);
-    if (c->ways > c->entries) c->ways = c->entries;
-    c->sets = c->entries / c->ways;
-    c->entries = c->sets * c->ways;           /* whole sets */
     c->base = (uint64_t)ws_cfg_i(cfg, WS_P_ccws_base_score);
     c->kthrottle = (uint64_t)ws_cfg_i(cfg, WS_P_ccws_kthrottle);
     c->decay = (uint64_t)ws_cfg_i(cfg, WS_P_ccws_decay);
-    size_t n = c->nslots, tags = n * c->entries;
-    c->tag = alloc(ctx, tags * sizeof *c->tag);
-    c->stamp = alloc(ctx, tags * sizeof *c->stamp);
+    size_t n = c->nslots;
+    if (ws_vta_init(&c->vta, c->nslots, (uint32_t)ws_cfg_i(cfg, WS_P_ccws_vta_entries),
+                    (uint32_t)ws_cfg_i(cfg, WS_P_ccws_vta_ways), alloc, ctx) < 0)
+        return -1;
     c->age = alloc(ctx, n * sizeof *c->age);
     c->score = alloc(ctx, n * sizeof *c->score);
     c->stack = alloc(ctx, n * sizeof *c->stack);
     c->held = alloc(ctx, n * sizeof *c->held);
     c->warp_hits = alloc(ctx, n * sizeof *c->warp_hits);
     c->warp_issued = alloc(ctx, n * sizeof *c->warp_issued);
-    if (!c->tag || !c->stamp || !c->age || !c->score || !c->stack || !c->held || !c->warp_hits ||
+    if (!c->age || !c->score || !c->stack || !c->held || !c->warp_hits ||
         !c->warp_issued)
         return -1;
     memset(c->held, 0, n * sizeof *c->held);
     memset(c->warp_hits, 0, n * sizeof *c->warp_hits);
     memset(c->warp_issued, 0, n * sizeof *c->warp_issued);
-    for (size_t i = 0; i < tags; i++) { c->tag[i] = NO_TAG; c->stamp[i] = 0; }
     for (size_t i = 0; i < n; i++) c->score[i] = c->base;
     s->pstate = c;
     return 0;
