@@ -30,6 +30,10 @@
  *              score (per-warp victim tag arrays fed by L1 evictions)
  *              throttles may not issue global/local loads (may_issue_load);
  *              see sched_ccws.c.
+ *   daws       Rogers et al. (MICRO 2013): GTO; oldest first, warps may load
+ *              while their predicted footprints (per-load-PC locality from
+ *              the VTAs, lines per access, active lanes) fit the L1; see
+ *              sched_daws.c.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -71,6 +75,10 @@ typedef struct ws_sched_ops {
      * (next_event must cover any change with time).  NULL = always (ccws:
      * throttled warps issue everything but these loads). */
     int (*may_issue_load)(ws_sched *s, uint32_t slot, uint64_t now);
+    /* Optional: warp `slot` issued the global/local load at `pc`, touching
+     * `lines` L1 lines with `lanes` active lanes; called before the load's
+     * mem_event calls (daws: per-PC footprints and the PC of a VTA hit). */
+    void (*load_access)(ws_sched *s, uint32_t slot, uint32_t pc, uint32_t lines, uint32_t lanes, uint64_t now);
 } ws_sched_ops;
 
 struct ws_sched {
@@ -118,6 +126,7 @@ static inline uint32_t ws_sched_local(const ws_sched *s, uint32_t slot)
 void ws_sched_gto_build(ws_sched *s, uint32_t limit);
 
 extern const ws_sched_ops ws_sched_lrr, ws_sched_gto, ws_sched_two_level,
-                          ws_sched_oldest, ws_sched_swl, ws_sched_fetch_group, ws_sched_ccws;
+                          ws_sched_oldest, ws_sched_swl, ws_sched_fetch_group, ws_sched_ccws,
+                          ws_sched_daws;
 
 #endif
