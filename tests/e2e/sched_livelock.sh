@@ -28,7 +28,7 @@ def line_of(name, pat):
     for i, l in enumerate(open(K + "/" + name + ".ptx"), 1):
         if re.search(pat, l): return i
 for name in ("retrylock", "volcount"):
-    for sched in ("lrr", "gto", "two_level", "oldest", "swl", "fetch_group", "ccws"):
+    for sched in ("lrr", "gto", "two_level", "oldest", "swl", "fetch_group", "ccws", "daws"):
         for issue in ("scoreboard", "blocking"):
             j = sim(name, "divergence=stack", "scheduler=" + sched, "issue=" + issue)
             m = j["message"]
