@@ -128,7 +128,7 @@ name: dawsstarve
 kernel: dawsstarve.ptx
 grid: 1
 block: 64
-regs_per_thread: 34
+regs_per_thread: 35
 buffers:
   flag: {{type: u32, count: 1, init: 0}}
   a: {{type: u32, count: {32 * 32}, init: iota}}
