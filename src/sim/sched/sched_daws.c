@@ -148,11 +148,14 @@ static void daws_load_access(ws_sched *s, uint32_t slot, uint32_t pc, uint32_t l
     (void)now;
     daws_state *d = st(s);
     if (pc >= d->npcs || slot >= d->nslots) return;
+    daws_pc *p = &d->pc[pc];
     d->cur_pc = pc;
+    if (d->last_pc[slot] == pc && d->lanes[slot] == lanes && p->lines == lines && p->lanes == lanes)
+        return;                               /* no footprint changed */
     d->last_pc[slot] = pc;
     d->lanes[slot] = lanes;
-    d->pc[pc].lines = lines;
-    d->pc[pc].lanes = lanes;
+    p->lines = lines;
+    p->lanes = lanes;
     d->stale = 1;
 }
 
