@@ -1548,9 +1548,11 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
     uint64_t now = 0;
     while (r->done_ctas < r->total_ctas) {
         if (now >= max_cycles) {
-            fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached with %llu of %llu CTAs finished (no deadlock proven%s)",
+            char held[160];
+            ws_starvation_hint(r, held, sizeof held);
+            fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached with %llu of %llu CTAs finished (no deadlock proven%s%s)",
                  (unsigned long long)max_cycles, (unsigned long long)r->done_ctas,
-                 (unsigned long long)r->total_ctas, ws_livelock_why(r));
+                 (unsigned long long)r->total_ctas, ws_livelock_why(r), held);
             break;
         }
         r->now = now;
