@@ -471,6 +471,66 @@ static void test_others_barrier(void **st)
     ASSERT_ORDER(&w, 3, 0);                   /* released: the oldest again */
 }
 
+/* ccws, one point system per core (the authors' GPGPU-Sim: one
+ * scheduling_point_system per shader core): 2 schedulers, warps 0 and 2 on
+ * scheduler 0, 1 and 3 on scheduler 1 (slot w on w % 2), 0 oldest.  Base
+ * 100, KThrottle 2: the cutoff is 4 x 100 = 400 over the core's 4 warps.
+ *   4 instructions issued (warp 0).  Warp 1's line 10 is evicted, warp 1
+ *   misses on it: hit 1, LLDS = 1 x 2 x 400 / 4 = 200 (per scheduler it
+ *   would be 1 x 2 x 200 / 4 = 100, the base: nothing throttled).  Stack 1
+ *   (200), 0, 2, 3: 200, 300, 400 reaches the cutoff at 2: 3 (scheduler 1)
+ *   is held.  Again: hit 2, LLDS = 400: warp 1 alone fills the cutoff, and
+ *   scheduler 0's warps 0 and 2 are held by scheduler 1's warp.
+ *   t100 (100 points of decay since the hit at t0): 300: 1, then 0 (400):
+ *   0 may load, 2 and 3 not. */
+static uint32_t b_res[CAP], b_age[CAP], b_prio[CAP], b_fifo[CAP];
+
+static void test_ccws_per_core(void **st)
+{
+    (void)st;
+    const char *sets[] = {"ccws_base_score=100", "ccws_kthrottle=2", "ccws_decay=1", "ccws_vta_entries=4",
+                          "ccws_vta_ways=2", NULL};
+    ws_sched sc[2];
+    sc[0] = mk(&ws_sched_ccws, 0);
+    sc[1] = sc[0];
+    sc[1].res = b_res; sc[1].age = b_age; sc[1].prio = b_prio; sc[1].fifo = b_fifo;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    for (const char *const *p = sets; *p; p++) {
+        ws_error err;
+        if (ws_config_set(&cfg, *p, &err) != 0) fail_msg("%s: %s", *p, err.msg);
+    }
+    arena_used = 0;
+    fake_core.scheds = sc;
+    for (uint32_t i = 0; i < 2; i++) {
+        sc[i].id = i;
+        sc[i].cap = CAP / 2;
+        sc[i].stride = 2;
+        assert_int_equal(sc[i].ops->setup(&sc[i], &cfg, arena_take, NULL), 0);
+    }
+    assert_ptr_equal(sc[0].pstate, sc[1].pstate);
+    for (uint32_t w = 0; w < 4; w++) { sc[w % 2].ops->add(&sc[w % 2], w); park(w, 0); }
+    for (int i = 0; i < 4; i++) sc[0].ops->issued(&sc[0], 0, 0);
+    ASSERT_ORDER(&sc[0], 0, 0, 2);
+    ASSERT_ORDER(&sc[1], 0, 1, 3);
+    mev(&sc[1], WS_MEV_EVICT, 10, 1, 0);
+    mev(&sc[1], WS_MEV_MISS, 10, 1, 0);
+    assert_true(sc[0].ops->may_issue_load(&sc[0], 0, 0));
+    assert_true(sc[0].ops->may_issue_load(&sc[0], 2, 0));
+    assert_true(sc[1].ops->may_issue_load(&sc[1], 1, 0));
+    assert_false(sc[1].ops->may_issue_load(&sc[1], 3, 0));
+    mev(&sc[1], WS_MEV_MISS, 10, 1, 0);
+    assert_false(sc[0].ops->may_issue_load(&sc[0], 0, 0));
+    assert_false(sc[0].ops->may_issue_load(&sc[0], 2, 0));
+    assert_true(sc[1].ops->may_issue_load(&sc[1], 1, 0));
+    assert_false(sc[1].ops->may_issue_load(&sc[1], 3, 0));
+    assert_true(sc[0].ops->may_issue_load(&sc[0], 0, 100));
+    assert_false(sc[0].ops->may_issue_load(&sc[0], 2, 100));
+    assert_false(sc[1].ops->may_issue_load(&sc[1], 3, 100));
+    ASSERT_ORDER(&sc[0], 100, 0, 2);          /* the orders stay each scheduler's gto */
+    fake_core.scheds = NULL;
+}
+
 /* daws: a 12-instruction kernel with two loops (bra at 9 back to 2: the
  * outer loop 2..9; bra at 6 back to 4: the inner loop 4..6; the forward bra
  * at 1 is no loop) and loads at 3 and 8 (outer), 5 (inner), 10 (no loop).
@@ -574,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_fetch_group),
         cmocka_unit_test(test_ccws),
         cmocka_unit_test(test_ccws_holds_loads_only),
+        cmocka_unit_test(test_ccws_per_core),
         cmocka_unit_test(test_daws),
         cmocka_unit_test(test_two_level_barrier),
         cmocka_unit_test(test_others_barrier),
