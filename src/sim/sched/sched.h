@@ -64,7 +64,9 @@ typedef struct ws_sched_ops {
     const char *limit_param;   /* the parameter bounding the eligible set, or NULL */
     /* Optional: reads the policy's parameters and allocates its state with
      * alloc (the run's arena: freed with the run; not zeroed) once per
-     * scheduler, after the common fields are set.  -1: out of memory. */
+     * scheduler, after the common fields are set, schedulers in order (a
+     * policy with per-core state allocates it for scheduler 0 and the others
+     * take s->core->scheds[0].pstate).  -1: out of memory. */
     int (*setup)(ws_sched *s, const ws_config *cfg, void *(*alloc)(void *ctx, size_t n), void *ctx);
     /* Optional: an L1 event (mem.h ws_mem_event) of a load issued at `now`
      * concerning warp ev->warp of this scheduler: the core passes every load
@@ -102,7 +104,7 @@ struct ws_sched {
     uint32_t limit;        /* two_level_active / swl_limit / fetch_group_size */
     uint32_t stride;       /* schedulers per core: slot w is local warp w / stride */
     uint32_t group;        /* fetch_group: the active group */
-    void *pstate;          /* policy state allocated by ops->setup (ccws) */
+    void *pstate;          /* policy state from ops->setup (ccws, daws: the core's, shared by its schedulers) */
 };
 
 /* Shared helpers (sched_common in sched_lrr.c). */
