@@ -186,7 +186,8 @@ static void assert_loads(ws_sched *s, uint64_t now, uint32_t want)
  *   t0: 4 instructions issued (warp 0); all scores 100, the stack is exactly
  *       the cutoff: GTO 0 1 2 3, every warp may load
  *   line 10 (warp 2's) is evicted: it enters warp 2's VTA; warp 1 missing
- *       on line 10 is no VTA hit (not in its VTA)
+ *       on line 10 is no VTA hit (not in its VTA), nor is warp 2 hitting it
+ *       (an own hit: no miss)
  *   t1: warp 2 misses on line 10: hit 1, LLDS = 1 x 2 x 400 / 4 = 200.
  *       Stack 2 (200), 0, 1, 3 (100, oldest first): cumulative 200, 300,
  *       400, 500 > 400: 3's loads held; loads: 0 1 2
@@ -214,6 +215,8 @@ static void test_ccws(void **st)
     assert_loads(&s, 0, 0xf);
     mev(&s, WS_MEV_EVICT, 10, 2, 0);
     mev(&s, WS_MEV_MISS, 10, 1, 0);
+    assert_loads(&s, 0, 0xf);
+    mev(&s, WS_MEV_OWN_HIT, 10, 2, 0);          /* a hit is no lost locality, even on a VTA tag */
     assert_loads(&s, 0, 0xf);
     mev(&s, WS_MEV_MISS, 10, 2, 1);
     ASSERT_ORDER(&s, 1, 0, 1, 2, 3);
@@ -569,9 +572,9 @@ static void access_at(ws_sched *s, uint32_t w, uint32_t pc, uint32_t lines, uint
     s->ops->load_access(s, w, pc, lines, lanes, 0);
 }
 
-static void test_daws(void **st)
+/* The kernel above, as the fake core's run. */
+static void daws_kernel_setup(void)
 {
-    (void)st;
     memset(daws_insts, 0, sizeof daws_insts);
     for (uint32_t i = 0; i < 12; i++) daws_insts[i].op = WS_OP_ADD;
     daws_insts[1] = (ws_inst){.op = WS_OP_BRA, .target = 11};
@@ -581,6 +584,12 @@ static void test_daws(void **st)
     daws_kernel.ninsts = 12;
     daws_run.k = &daws_kernel;
     fake_core.run = &daws_run;
+}
+
+static void test_daws(void **st)
+{
+    (void)st;
+    daws_kernel_setup();
     const char *sets[] = {"l1_kb=1", "l1_line=128", "ccws_vta_entries=4", "ccws_vta_ways=2", NULL};
     ws_sched s = mk_setup(&ws_sched_daws, sets);
     for (uint32_t w = 0; w < 4; w++) { s.ops->add(&s, w); park(w, 0); }
@@ -623,6 +632,26 @@ static void test_daws(void **st)
     fake_core.run = NULL;
 }
 
+/* daws, locality from an own hit (the same 12-instruction kernel, 8 L1
+ * lines): warps 0 and 1 load at 3 (outer loop) with 5 lines over 32 lanes:
+ * no locality, both load.  Warp 1 hits a line it allocated (line 40) at 3:
+ * PC 3 has locality, each warp predicts 5 lines: 5 + 5 > 8, 1 is held. */
+static void test_daws_own_hit(void **st)
+{
+    (void)st;
+    daws_kernel_setup();
+    const char *sets[] = {"l1_kb=1", "l1_line=128", "ccws_vta_entries=4", "ccws_vta_ways=2", NULL};
+    ws_sched s = mk_setup(&ws_sched_daws, sets);
+    for (uint32_t w = 0; w < 2; w++) { s.ops->add(&s, w); park(w, 0); }
+    access_at(&s, 0, 3, 5, 32);
+    access_at(&s, 1, 3, 5, 32);
+    assert_true(s.ops->may_issue_load(&s, 1, 0));
+    mev(&s, WS_MEV_OWN_HIT, 40, 1, 0);
+    assert_true(s.ops->may_issue_load(&s, 0, 0));
+    assert_false(s.ops->may_issue_load(&s, 1, 0));
+    fake_core.run = NULL;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -636,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_ccws_holds_loads_only),
         cmocka_unit_test(test_ccws_per_core),
         cmocka_unit_test(test_daws),
+        cmocka_unit_test(test_daws_own_hit),
         cmocka_unit_test(test_two_level_barrier),
         cmocka_unit_test(test_others_barrier),
     };

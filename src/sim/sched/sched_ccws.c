@@ -184,6 +184,7 @@ static void ccws_mem_event(ws_sched *s, const ws_mem_event *ev, uint64_t now)
     uint32_t w = ev->warp;
     if (w >= c->nslots) return;
     if (ev->kind == WS_MEV_EVICT) { ws_vta_insert(&c->vta, w, ev->line); return; }
+    if (ev->kind != WS_MEV_MISS) return;       /* own hits score nothing (the authors' 0 points) */
     if (!ws_vta_probe(&c->vta, w, ev->line) || c->nage == 0) return;
     c->vta_hits++;
     c->warp_hits[w]++;

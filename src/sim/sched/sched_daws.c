@@ -6,11 +6,11 @@
  * footprints fit the L1.  Like ccws, one state per core (the L1 is the
  * core's), shared by its schedulers.
  *
- * Locality detection: the per-warp victim tag arrays of ccws (sched_vta.h,
- * ccws_vta_entries / ccws_vta_ways): an evicted line's tag enters the VTA
- * of the warp that allocated it; a warp's L1 miss on a line its VTA holds
- * marks the load PC that missed as having intra-warp locality (for the rest
- * of the run).
+ * Locality detection: a load PC has intra-warp locality (for the rest of
+ * the run) once one of its accesses hits an L1 line the same warp slot
+ * allocated (OWN_HIT), or misses on a line the warp lost: the per-warp
+ * victim tag arrays of ccws (sched_vta.h, ccws_vta_entries / ccws_vta_ways)
+ * hold the tags of the lines the L1 evicted from each warp.
  *
  * Footprint prediction: every global/local load tells the policy its PC,
  * the L1 lines it touched and its active lanes (load_access).  Loops are the
@@ -165,7 +165,9 @@ static void daws_mem_event(ws_sched *s, const ws_mem_event *ev, uint64_t now)
     daws_state *d = st(s);
     if (ev->warp >= d->nslots) return;
     if (ev->kind == WS_MEV_EVICT) { ws_vta_insert(&d->vta, ev->warp, ev->line); return; }
-    if (d->cur_pc == NO_PC || d->pc[d->cur_pc].locality || !ws_vta_probe(&d->vta, ev->warp, ev->line)) return;
+    if (d->cur_pc == NO_PC || d->pc[d->cur_pc].locality) return;
+    /* intra-warp locality: a hit on a line this warp brought in, or a miss on one it lost */
+    if (ev->kind == WS_MEV_MISS && !ws_vta_probe(&d->vta, ev->warp, ev->line)) return;
     d->pc[d->cur_pc].locality = 1;
     d->stale = 1;
 }
