@@ -17,7 +17,8 @@ import json, os, re, subprocess, sys
 BIN, K = os.environ["WS_BIN"], os.environ["K"]
 fails = []
 def sim(name, *sets):
-    args = [BIN, "sim", K + "/" + name + ".yaml", "--json", "--set", "max_cycles=300000"]
+    # the seed's memory, not the registry's defaults (ccws and daws watch the L1)
+    args = [BIN, "sim", K + "/" + name + ".yaml", "--json", "--set", "preset=seed", "--set", "max_cycles=300000"]
     for s in sets: args += ["--set", s]
     return json.loads(subprocess.run(args, capture_output=True, text=True).stdout)
 def expect(c, what):
