@@ -21,18 +21,19 @@
 #include "exec.h"
 
 /* L1 events of one load access, for a scheduler that watches locality
- * (sched_ccws.c): every line the access misses in the L1 (MISS: not present
- * and no fill in flight; a merge into a fill in flight is no miss) and every
- * valid line its fills evict, with the core-local warp slot that allocated
- * the victim (the owner is the slot whose miss allocated the line; a later
- * warp in the same slot inherits it).  The core owns the buffer (allocated
- * at init, cap >= 2 * WS_COALESCE_MAX: at most one miss and one eviction per
- * line) and resets n before each access; a memory model without an L1
- * leaves it empty. */
-enum { WS_MEV_MISS, WS_MEV_EVICT };
+ * (sched_ccws.c, sched_daws.c): every line the access misses in the L1
+ * (MISS: not present and no fill in flight; a merge into a fill in flight is
+ * no miss), every line it finds whose owner is the accessing warp slot
+ * (OWN_HIT: intra-warp reuse), and every valid line its fills evict, with
+ * the core-local warp slot that allocated the victim (the owner is the slot
+ * whose miss allocated the line; a later warp in the same slot inherits it).
+ * The core owns the buffer (allocated at init, cap >= 2 * WS_COALESCE_MAX: per
+ * line at most a miss or an own hit, and one eviction) and resets n before
+ * each access; a memory model without an L1 leaves it empty. */
+enum { WS_MEV_MISS, WS_MEV_EVICT, WS_MEV_OWN_HIT };
 typedef struct ws_mem_event {
     uint64_t line;            /* line address (byte address / l1_line; local lines carry the warp tag) */
-    uint32_t warp;            /* MISS: the warp that missed; EVICT: the victim's owner */
+    uint32_t warp;            /* MISS, OWN_HIT: the accessing warp; EVICT: the victim's owner */
     uint32_t kind;            /* WS_MEV_* */
 } ws_mem_event;
 

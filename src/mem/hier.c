@@ -348,8 +348,10 @@ static uint64_t load_line(ws_hier *h, ws_mem_events *evs, uint32_t core, uint32_
     ws_cache *l1 = &h->l1[core];
     ws_cache_look lk;
     ws_cache_read(l1, line, tmask, t, warp, &lk);
-    /* locality events (mem.h): a miss (sectors to fetch; a merge is none), then its victim */
+    /* locality events (mem.h): a miss (sectors to fetch; a merge is none) or a
+     * hit on a line the same warp slot allocated, then the miss's victim */
     if (lk.miss) ws_mem_event_push(evs, WS_MEV_MISS, line, warp);
+    else if (evs && lk.way != SIZE_MAX && l1->owner[lk.way] == warp) ws_mem_event_push(evs, WS_MEV_OWN_HIT, line, warp);
     if (lk.ev.valid) {
         ws_mem_event_push(evs, WS_MEV_EVICT, lk.ev.line, lk.ev.owner);
         if (lk.ev.dirty)

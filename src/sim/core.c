@@ -686,6 +686,8 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
             ws_mem_req req = {.cycle = t0, .core = c->id, .warp = slot, .inst = in, .eff = &eff, .lines_out = &lines};
             if (r->mev.cap) { r->mev.n = 0; req.events = &r->mev; }
             done = r->memsys.ops->access(&r->memsys, &req);
+            if (r->sched->load_access && (in->op == WS_OP_LD || in->op == WS_OP_LDU))
+                r->sched->load_access(&c->scheds[w->sched], slot, sp.pc, lines, (uint32_t)lanes_in(eff.mem_mask), now);
             if (r->mev.n) sched_mem_events(r, c, now);
             if (done <= t0) done = t0 + 1;
             /* the line requests leave the LD/ST pipe one after another */
@@ -1199,6 +1201,7 @@ static const ws_sched_ops *sched_ops(int64_t idx)
     case 4: return &ws_sched_swl;
     case 5: return &ws_sched_fetch_group;
     case 6: return &ws_sched_ccws;
+    case 7: return &ws_sched_daws;
     default: return &ws_sched_lrr;
     }
 }
@@ -1545,9 +1548,11 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
     uint64_t now = 0;
     while (r->done_ctas < r->total_ctas) {
         if (now >= max_cycles) {
-            fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached with %llu of %llu CTAs finished (no deadlock proven%s)",
+            char held[160];
+            ws_starvation_hint(r, held, sizeof held);
+            fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached with %llu of %llu CTAs finished (no deadlock proven%s%s)",
                  (unsigned long long)max_cycles, (unsigned long long)r->done_ctas,
-                 (unsigned long long)r->total_ctas, ws_livelock_why(r));
+                 (unsigned long long)r->total_ctas, ws_livelock_why(r), held);
             break;
         }
         r->now = now;

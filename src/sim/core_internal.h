@@ -338,6 +338,10 @@ int ws_livelock_backedge(ws_simrun *r, ws_core *c);
 void ws_livelock_watch(ws_simrun *r, const ws_inst *in, uint32_t pc, const ws_effect *eff);
 /* "" or "; no livelock proof: why", for the timeout message. */
 const char *ws_livelock_why(ws_simrun *r);
+/* For a timeout message: "; ccws (ccws_kthrottle=8) has not issued warp 1 since
+ * cycle N and does not offer it" when the policy withholds live warps that
+ * issued nothing in the second half of the run; "" otherwise. */
+void ws_starvation_hint(ws_simrun *r, char *buf, size_t len);
 /* Every live thread blocked and nothing pending: fills r->msg. */
 void ws_deadlock_report(ws_simrun *r);
 int ws_describe_warp(ws_simrun *r, ws_core *c, uint32_t w, char *buf, size_t len);

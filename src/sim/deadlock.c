@@ -337,6 +337,42 @@ static size_t describe_others(ws_simrun *r, uint64_t since, char *buf, size_t le
 }
 
 /* If some warp is starved by the policy: sets status and message, returns 1. */
+/* A starvation no proof can show (the policy's state keeps changing, e.g.
+ * ccws's scores): at a timeout, the live warps that could progress, issued
+ * nothing in the second half of the run and are not offered by the policy now. */
+static int withheld(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t since)
+{
+    return could_progress(c, slot) && c->warps[slot].last_issue <= since && starved(r, c, slot, WS_NEVER);
+}
+
+void ws_starvation_hint(ws_simrun *r, char *buf, size_t len)
+{
+    uint32_t used = r->ctas_per_core * r->warps_per_cta, count = 0;
+    uint64_t since = r->now / 2;
+    size_t n = 0;
+    buf[0] = 0;
+    for (uint32_t ci = 0; ci < r->ncores && n + 1 < len; ci++) {
+        ws_core *c = &r->cores[ci];
+        for (uint32_t wi = 0; wi < used && n + 1 < len; wi++) {
+            if (!withheld(r, c, wi, since)) continue;
+            if (!count) {
+                const char *lp = r->sched->limit_param;
+                int id = lp ? ws_param_find(lp) : -1;
+                n = id >= 0 ? (size_t)snprintf(buf, len, "; %s (%s=%lld) has not issued warp", r->sched->name, lp,
+                                               (long long)ws_cfg_i(r->cfg, (ws_param_id)id))
+                            : (size_t)snprintf(buf, len, "; %s has not issued warp", r->sched->name);
+            }
+            if (n + 1 >= len) break;
+            if (r->ncores > 1) n += (size_t)snprintf(buf + n, len - n, "%score %u: %u", count ? ", " : " ", ci, wi);
+            else n += (size_t)snprintf(buf + n, len - n, "%s%u", count ? ", " : " ", wi);
+            count++;
+        }
+    }
+    if (count && n + 1 < len)
+        snprintf(buf + n, len - n, " since cycle %llu and does not offer %s now (scheduler starvation?)",
+                 (unsigned long long)since, count > 1 ? "them" : "it");
+}
+
 static int starvation_report(ws_simrun *r, uint64_t since, const char *what)
 {
     char buf[WS_ERROR_LEN];

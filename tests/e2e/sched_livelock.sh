@@ -17,7 +17,8 @@ import json, os, re, subprocess, sys
 BIN, K = os.environ["WS_BIN"], os.environ["K"]
 fails = []
 def sim(name, *sets):
-    args = [BIN, "sim", K + "/" + name + ".yaml", "--json", "--set", "max_cycles=300000"]
+    # the seed's memory, not the registry's defaults (ccws and daws watch the L1)
+    args = [BIN, "sim", K + "/" + name + ".yaml", "--json", "--set", "preset=seed", "--set", "max_cycles=300000"]
     for s in sets: args += ["--set", s]
     return json.loads(subprocess.run(args, capture_output=True, text=True).stdout)
 def expect(c, what):
@@ -28,7 +29,7 @@ def line_of(name, pat):
     for i, l in enumerate(open(K + "/" + name + ".ptx"), 1):
         if re.search(pat, l): return i
 for name in ("retrylock", "volcount"):
-    for sched in ("lrr", "gto", "two_level", "oldest", "swl", "fetch_group", "ccws"):
+    for sched in ("lrr", "gto", "two_level", "oldest", "swl", "fetch_group", "ccws", "daws"):
         for issue in ("scoreboard", "blocking"):
             j = sim(name, "divergence=stack", "scheduler=" + sched, "issue=" + issue)
             m = j["message"]

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Study 3 (docs/studies.md): runs sweeps/study_sched_l1.yaml, draws its figure
-# and asserts from the HDF5 file (tests/e2e/study_sched_l1_check.py): with
-# limited DRAM bandwidth a small swl limit beats lrr in IPC on cachesens, with
-# the hit rates derived by hand (7/8 vs 0 at 8 KiB, 7/8 for all at 64 KiB).
+# and asserts from the HDF5 file (tests/e2e/study_sched_l1_check.py), on the
+# Volta SM the sweep sets: with limited DRAM bandwidth swl 2 beats lrr in IPC on
+# cachesens at 16 KiB, with the hit rates derived by hand (swl 1 7/8 vs lrr 0 at
+# 8 KiB, swl 2 7/8 at 16 KiB, 7/8 for all at 64 KiB), and ccws / daws run as gto
+# where they can hold nothing.
 set -euo pipefail
 BIN=${WS_BIN:-$PWD/build/warpsweep}
 SRC=${WS_SOURCE_DIR:-$PWD}

@@ -83,9 +83,9 @@ static void test_l1_events(void **state)
     struct { uint64_t cycle; uint32_t warp; uint64_t line; uint32_t n; ws_mem_event e[2]; } step[] = {
         {0, 3, b, 1, {{b, 3, WS_MEV_MISS}}},
         {1, 5, b + 4, 1, {{b + 4, 5, WS_MEV_MISS}}},
-        {500, 3, b, 0, {{0}}},
+        {500, 3, b, 1, {{b, 3, WS_MEV_OWN_HIT}}},      /* 3 re-reads the line it allocated */
         {501, 7, b + 8, 2, {{b + 8, 7, WS_MEV_MISS}, {b + 4, 5, WS_MEV_EVICT}}},
-        {502, 9, b + 8, 0, {{0}}},
+        {502, 9, b + 8, 0, {{0}}},                     /* a hit on warp 7's line: no event */
         {1000, 3, b + 4, 2, {{b + 4, 3, WS_MEV_MISS}, {b, 3, WS_MEV_EVICT}}},
     };
     for (unsigned i = 0; i < sizeof step / sizeof *step; i++) {

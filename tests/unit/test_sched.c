@@ -144,9 +144,9 @@ static void *arena_take(void *ctx, size_t n)
     return p;
 }
 
-static ws_sched mk_ccws(const char *const *sets)
+static ws_sched mk_setup(const ws_sched_ops *ops, const char *const *sets)
 {
-    ws_sched s = mk(&ws_sched_ccws, 0);
+    ws_sched s = mk(ops, 0);
     ws_config cfg;
     ws_config_defaults(&cfg);
     for (; *sets; sets++) {
@@ -157,6 +157,8 @@ static ws_sched mk_ccws(const char *const *sets)
     assert_int_equal(s.ops->setup(&s, &cfg, arena_take, NULL), 0);
     return s;
 }
+
+static ws_sched mk_ccws(const char *const *sets) { return mk_setup(&ws_sched_ccws, sets); }
 
 static void mev(ws_sched *s, uint32_t kind, uint64_t line, uint32_t warp, uint64_t now)
 {
@@ -184,7 +186,8 @@ static void assert_loads(ws_sched *s, uint64_t now, uint32_t want)
  *   t0: 4 instructions issued (warp 0); all scores 100, the stack is exactly
  *       the cutoff: GTO 0 1 2 3, every warp may load
  *   line 10 (warp 2's) is evicted: it enters warp 2's VTA; warp 1 missing
- *       on line 10 is no VTA hit (not in its VTA)
+ *       on line 10 is no VTA hit (not in its VTA), nor is warp 2 hitting it
+ *       (an own hit: no miss)
  *   t1: warp 2 misses on line 10: hit 1, LLDS = 1 x 2 x 400 / 4 = 200.
  *       Stack 2 (200), 0, 1, 3 (100, oldest first): cumulative 200, 300,
  *       400, 500 > 400: 3's loads held; loads: 0 1 2
@@ -212,6 +215,8 @@ static void test_ccws(void **st)
     assert_loads(&s, 0, 0xf);
     mev(&s, WS_MEV_EVICT, 10, 2, 0);
     mev(&s, WS_MEV_MISS, 10, 1, 0);
+    assert_loads(&s, 0, 0xf);
+    mev(&s, WS_MEV_OWN_HIT, 10, 2, 0);          /* a hit is no lost locality, even on a VTA tag */
     assert_loads(&s, 0, 0xf);
     mev(&s, WS_MEV_MISS, 10, 2, 1);
     ASSERT_ORDER(&s, 1, 0, 1, 2, 3);
@@ -469,6 +474,184 @@ static void test_others_barrier(void **st)
     ASSERT_ORDER(&w, 3, 0);                   /* released: the oldest again */
 }
 
+/* ccws, one point system per core (the authors' GPGPU-Sim: one
+ * scheduling_point_system per shader core): 2 schedulers, warps 0 and 2 on
+ * scheduler 0, 1 and 3 on scheduler 1 (slot w on w % 2), 0 oldest.  Base
+ * 100, KThrottle 2: the cutoff is 4 x 100 = 400 over the core's 4 warps.
+ *   4 instructions issued (warp 0).  Warp 1's line 10 is evicted, warp 1
+ *   misses on it: hit 1, LLDS = 1 x 2 x 400 / 4 = 200 (per scheduler it
+ *   would be 1 x 2 x 200 / 4 = 100, the base: nothing throttled).  Stack 1
+ *   (200), 0, 2, 3: 200, 300, 400 reaches the cutoff at 2: 3 (scheduler 1)
+ *   is held.  Again: hit 2, LLDS = 400: warp 1 alone fills the cutoff, and
+ *   scheduler 0's warps 0 and 2 are held by scheduler 1's warp.
+ *   t100 (100 points of decay since the hit at t0): 300: 1, then 0 (400):
+ *   0 may load, 2 and 3 not. */
+static uint32_t b_res[CAP], b_age[CAP], b_prio[CAP], b_fifo[CAP];
+
+static void test_ccws_per_core(void **st)
+{
+    (void)st;
+    const char *sets[] = {"ccws_base_score=100", "ccws_kthrottle=2", "ccws_decay=1", "ccws_vta_entries=4",
+                          "ccws_vta_ways=2", NULL};
+    ws_sched sc[2];
+    sc[0] = mk(&ws_sched_ccws, 0);
+    sc[1] = sc[0];
+    sc[1].res = b_res; sc[1].age = b_age; sc[1].prio = b_prio; sc[1].fifo = b_fifo;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    for (const char *const *p = sets; *p; p++) {
+        ws_error err;
+        if (ws_config_set(&cfg, *p, &err) != 0) fail_msg("%s: %s", *p, err.msg);
+    }
+    arena_used = 0;
+    fake_core.scheds = sc;
+    for (uint32_t i = 0; i < 2; i++) {
+        sc[i].id = i;
+        sc[i].cap = CAP / 2;
+        sc[i].stride = 2;
+        assert_int_equal(sc[i].ops->setup(&sc[i], &cfg, arena_take, NULL), 0);
+    }
+    assert_ptr_equal(sc[0].pstate, sc[1].pstate);
+    for (uint32_t w = 0; w < 4; w++) { sc[w % 2].ops->add(&sc[w % 2], w); park(w, 0); }
+    for (int i = 0; i < 4; i++) sc[0].ops->issued(&sc[0], 0, 0);
+    ASSERT_ORDER(&sc[0], 0, 0, 2);
+    ASSERT_ORDER(&sc[1], 0, 1, 3);
+    mev(&sc[1], WS_MEV_EVICT, 10, 1, 0);
+    mev(&sc[1], WS_MEV_MISS, 10, 1, 0);
+    assert_true(sc[0].ops->may_issue_load(&sc[0], 0, 0));
+    assert_true(sc[0].ops->may_issue_load(&sc[0], 2, 0));
+    assert_true(sc[1].ops->may_issue_load(&sc[1], 1, 0));
+    assert_false(sc[1].ops->may_issue_load(&sc[1], 3, 0));
+    mev(&sc[1], WS_MEV_MISS, 10, 1, 0);
+    assert_false(sc[0].ops->may_issue_load(&sc[0], 0, 0));
+    assert_false(sc[0].ops->may_issue_load(&sc[0], 2, 0));
+    assert_true(sc[1].ops->may_issue_load(&sc[1], 1, 0));
+    assert_false(sc[1].ops->may_issue_load(&sc[1], 3, 0));
+    assert_true(sc[0].ops->may_issue_load(&sc[0], 0, 100));
+    assert_false(sc[0].ops->may_issue_load(&sc[0], 2, 100));
+    assert_false(sc[1].ops->may_issue_load(&sc[1], 3, 100));
+    ASSERT_ORDER(&sc[0], 100, 0, 2);          /* the orders stay each scheduler's gto */
+    fake_core.scheds = NULL;
+}
+
+/* daws: a 12-instruction kernel with two loops (bra at 9 back to 2: the
+ * outer loop 2..9; bra at 6 back to 4: the inner loop 4..6; the forward bra
+ * at 1 is no loop) and loads at 3 and 8 (outer), 5 (inner), 10 (no loop).
+ * l1_kb 1, l1_line 128: the L1 holds 8 lines.  VTAs of 4 tags in 2 ways.
+ * 4 warps, 0 oldest.  A warp's footprint: the loads with locality of the
+ * loop of its last load, each converged one (last access 1 line) 1 line,
+ * else ceil(lines x its lanes / lanes of that access).  Oldest first, warps
+ * may load while the footprints fit 8 lines; the first that does not and
+ * the younger ones are held; the oldest always may.  By hand:
+ *   no locality yet: every footprint 0: loads 0 1 2 3
+ *   0 and 1 load at 3 (2 lines, 32 lanes); 0 misses on line 50: not in its
+ *     VTA, no locality: 0 1 2 3
+ *   line 50 (0's) is evicted, 0 misses on it at 3: PC 3 has locality.
+ *     0: 2, 1: 2 (last load at 3), 2 and 3: 0 (no load): 2 4 4 4: all load
+ *   2's line 60 is evicted, 2 misses on it at 5 (1 line): PC 5 (inner loop)
+ *     has locality: 2's footprint 1 (converged): 2 4 5 5: all load
+ *   3 loads at 3 with 6 lines (memory divergence): 0: 6, 1: 6 -> 12 > 8:
+ *     1 and the younger ones held: loads 0
+ *   1 loads at 3 with 2 lines over 8 lanes (control divergence): 0 (32
+ *     lanes) ceil(2 x 32 / 8) = 8 (the oldest, fits), 1: 2 -> 10: loads 0
+ *   0 loads at 10 (no loop): 0: 0, 1: 2, 2: 1, 3 (32 lanes at 3): 8 -> 11:
+ *     loads 0 1 2
+ *   2 finishes: 0 + 2 + 8 = 10: 3 held; 1 parks at a CTA barrier (no share):
+ *     0 + 8 = 8: all load; 1 unparks: 3 held again
+ *   0 loads at 3 with 40 lines over 32 lanes: 0 alone exceeds 8 but is the
+ *     oldest: loads 0 (1: ceil(40 x 8 / 32) = 10 held, 3 held)
+ *   1 parks; 0 loads at 3 (32 lanes), then 3 with 2 lines over 10 lanes:
+ *     0: ceil(2 x 32 / 10) = ceil(6.4) = 7, 3: 2 -> 9 > 8: 3 held
+ * The order stays GTO over the resident warps (3 issued: 3 0 1). */
+static ws_inst daws_insts[12];
+static ws_kernel daws_kernel;
+static ws_simrun daws_run;
+
+static void access_at(ws_sched *s, uint32_t w, uint32_t pc, uint32_t lines, uint32_t lanes)
+{
+    s->ops->load_access(s, w, pc, lines, lanes, 0);
+}
+
+/* The kernel above, as the fake core's run. */
+static void daws_kernel_setup(void)
+{
+    memset(daws_insts, 0, sizeof daws_insts);
+    for (uint32_t i = 0; i < 12; i++) daws_insts[i].op = WS_OP_ADD;
+    daws_insts[1] = (ws_inst){.op = WS_OP_BRA, .target = 11};
+    daws_insts[6] = (ws_inst){.op = WS_OP_BRA, .target = 4};
+    daws_insts[9] = (ws_inst){.op = WS_OP_BRA, .target = 2};
+    daws_kernel.insts = daws_insts;
+    daws_kernel.ninsts = 12;
+    daws_run.k = &daws_kernel;
+    fake_core.run = &daws_run;
+}
+
+static void test_daws(void **st)
+{
+    (void)st;
+    daws_kernel_setup();
+    const char *sets[] = {"l1_kb=1", "l1_line=128", "ccws_vta_entries=4", "ccws_vta_ways=2", NULL};
+    ws_sched s = mk_setup(&ws_sched_daws, sets);
+    for (uint32_t w = 0; w < 4; w++) { s.ops->add(&s, w); park(w, 0); }
+    ASSERT_ORDER(&s, 0, 0, 1, 2, 3);
+    assert_loads(&s, 0, 0xf);
+    access_at(&s, 0, 3, 2, 32);
+    mev(&s, WS_MEV_MISS, 50, 0, 0);
+    access_at(&s, 1, 3, 2, 32);
+    assert_loads(&s, 0, 0xf);
+    mev(&s, WS_MEV_EVICT, 50, 0, 0);
+    access_at(&s, 0, 3, 2, 32);
+    mev(&s, WS_MEV_MISS, 50, 0, 0);
+    assert_loads(&s, 0, 0xf);
+    mev(&s, WS_MEV_EVICT, 60, 2, 0);
+    access_at(&s, 2, 5, 1, 32);
+    mev(&s, WS_MEV_MISS, 60, 2, 0);
+    assert_loads(&s, 0, 0xf);
+    access_at(&s, 3, 3, 6, 32);
+    assert_loads(&s, 0, 0x1);
+    access_at(&s, 1, 3, 2, 8);
+    assert_loads(&s, 0, 0x1);
+    access_at(&s, 0, 10, 1, 32);
+    assert_loads(&s, 0, 0x7);
+    assert_false(s.ops->eligible(&s, 3));
+    assert_true(s.ops->eligible(&s, 2));
+    s.ops->remove(&s, 2);
+    assert_loads(&s, 0, 0x7);                 /* 2 is gone: nothing holds it */
+    park(1, 1); s.ops->parking(&s, 1);
+    assert_loads(&s, 0, 0xf);
+    park(1, 0); s.ops->parking(&s, 1);
+    assert_loads(&s, 0, 0x7);
+    access_at(&s, 0, 3, 40, 32);
+    assert_loads(&s, 0, 0x5);
+    park(1, 1); s.ops->parking(&s, 1);
+    access_at(&s, 0, 3, 2, 32);
+    access_at(&s, 3, 3, 2, 10);
+    assert_loads(&s, 0, 0x7);
+    s.ops->issued(&s, 3, 1);
+    ASSERT_ORDER(&s, 1, 3, 0, 1);
+    fake_core.run = NULL;
+}
+
+/* daws, locality from an own hit (the same 12-instruction kernel, 8 L1
+ * lines): warps 0 and 1 load at 3 (outer loop) with 5 lines over 32 lanes:
+ * no locality, both load.  Warp 1 hits a line it allocated (line 40) at 3:
+ * PC 3 has locality, each warp predicts 5 lines: 5 + 5 > 8, 1 is held. */
+static void test_daws_own_hit(void **st)
+{
+    (void)st;
+    daws_kernel_setup();
+    const char *sets[] = {"l1_kb=1", "l1_line=128", "ccws_vta_entries=4", "ccws_vta_ways=2", NULL};
+    ws_sched s = mk_setup(&ws_sched_daws, sets);
+    for (uint32_t w = 0; w < 2; w++) { s.ops->add(&s, w); park(w, 0); }
+    access_at(&s, 0, 3, 5, 32);
+    access_at(&s, 1, 3, 5, 32);
+    assert_true(s.ops->may_issue_load(&s, 1, 0));
+    mev(&s, WS_MEV_OWN_HIT, 40, 1, 0);
+    assert_true(s.ops->may_issue_load(&s, 0, 0));
+    assert_false(s.ops->may_issue_load(&s, 1, 0));
+    fake_core.run = NULL;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -480,6 +663,9 @@ int main(void)
         cmocka_unit_test(test_fetch_group),
         cmocka_unit_test(test_ccws),
         cmocka_unit_test(test_ccws_holds_loads_only),
+        cmocka_unit_test(test_ccws_per_core),
+        cmocka_unit_test(test_daws),
+        cmocka_unit_test(test_daws_own_hit),
         cmocka_unit_test(test_two_level_barrier),
         cmocka_unit_test(test_others_barrier),
     };

@@ -30,6 +30,10 @@
  *              score (per-warp victim tag arrays fed by L1 evictions)
  *              throttles may not issue global/local loads (may_issue_load);
  *              see sched_ccws.c.
+ *   daws       Rogers et al. (MICRO 2013): GTO; oldest first, warps may load
+ *              while their predicted footprints (per-load-PC locality from
+ *              the VTAs, lines per access, active lanes) fit the L1; see
+ *              sched_daws.c.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -60,7 +64,9 @@ typedef struct ws_sched_ops {
     const char *limit_param;   /* the parameter bounding the eligible set, or NULL */
     /* Optional: reads the policy's parameters and allocates its state with
      * alloc (the run's arena: freed with the run; not zeroed) once per
-     * scheduler, after the common fields are set.  -1: out of memory. */
+     * scheduler, after the common fields are set, schedulers in order (a
+     * policy with per-core state allocates it for scheduler 0 and the others
+     * take s->core->scheds[0].pstate).  -1: out of memory. */
     int (*setup)(ws_sched *s, const ws_config *cfg, void *(*alloc)(void *ctx, size_t n), void *ctx);
     /* Optional: an L1 event (mem.h ws_mem_event) of a load issued at `now`
      * concerning warp ev->warp of this scheduler: the core passes every load
@@ -71,6 +77,10 @@ typedef struct ws_sched_ops {
      * (next_event must cover any change with time).  NULL = always (ccws:
      * throttled warps issue everything but these loads). */
     int (*may_issue_load)(ws_sched *s, uint32_t slot, uint64_t now);
+    /* Optional: warp `slot` issued the global/local load at `pc`, touching
+     * `lines` L1 lines with `lanes` active lanes; called before the load's
+     * mem_event calls (daws: per-PC footprints and the PC of a VTA hit). */
+    void (*load_access)(ws_sched *s, uint32_t slot, uint32_t pc, uint32_t lines, uint32_t lanes, uint64_t now);
 } ws_sched_ops;
 
 struct ws_sched {
@@ -94,7 +104,7 @@ struct ws_sched {
     uint32_t limit;        /* two_level_active / swl_limit / fetch_group_size */
     uint32_t stride;       /* schedulers per core: slot w is local warp w / stride */
     uint32_t group;        /* fetch_group: the active group */
-    void *pstate;          /* policy state allocated by ops->setup (ccws) */
+    void *pstate;          /* policy state from ops->setup (ccws, daws: the core's, shared by its schedulers) */
 };
 
 /* Shared helpers (sched_common in sched_lrr.c). */
@@ -118,6 +128,7 @@ static inline uint32_t ws_sched_local(const ws_sched *s, uint32_t slot)
 void ws_sched_gto_build(ws_sched *s, uint32_t limit);
 
 extern const ws_sched_ops ws_sched_lrr, ws_sched_gto, ws_sched_two_level,
-                          ws_sched_oldest, ws_sched_swl, ws_sched_fetch_group, ws_sched_ccws;
+                          ws_sched_oldest, ws_sched_swl, ws_sched_fetch_group, ws_sched_ccws,
+                          ws_sched_daws;
 
 #endif
