@@ -351,6 +351,55 @@ static int exec_ldmatrix(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
+/* stmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (PTX ISA 9.7.9.27, sm_90): the inverse of
+ * ldmatrix. Per 32-lane group, lanes 8m .. 8m + 7 give the addresses of the eight 16-byte
+ * rows of matrix m (m < N); lane l stores from register m the two b16 elements of row l / 4,
+ * columns 2 (l % 4) and 2 (l % 4) + 1, the lower column in the lower half ("a group of four
+ * threads stores an entire row", the ISA's stmatrix fragment figure); with .trans the
+ * matrix is stored column-major, i.e. element (r, c) of the fragment goes to row c, column
+ * r. .aligned: every lane of the group executes it. The effect: a shared store of 16 bytes
+ * by each address lane. All registers are read before memory is written. */
+static int exec_stmatrix(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    const unsigned nm = in->subop & 7, trans = (in->subop & WS_LDM_TRANS) != 0;
+    if (x->ws < 32) return ws_xfault(x, 0, "stmatrix.sync.aligned needs 32-lane warps (warp_size is %u)", x->ws);
+    memctx mc = { x, NULL, WS_OP_ST, 16, 1 };
+    uint64_t provided = 0;
+    for (unsigned base = 0; base < x->ws; base += 32) {
+        uint32_t g = (uint32_t)(x->exec >> base);
+        if (!g) continue;
+        if (g != 0xffffffffu)
+            return ws_xfault(x, base + (unsigned)__builtin_ctzll(~(uint64_t)g & 0xffffffffull),
+                             "stmatrix.sync.aligned executed by a partial warp (lanes 0x%08x of the 32-lane group at "
+                             "lane %u): every lane must execute it", g, base);
+        uint16_t M[4][8][8];
+        for (unsigned m = 0; m < nm; m++) {
+            const uint64_t *r = &x->w->regs[(uint64_t)in->src[1].vec[m] * x->ws + base];
+            for (unsigned l = 0; l < 32; l++) {
+                unsigned g4 = l >> 2, c2 = 2 * (l & 3);
+                uint16_t lo = (uint16_t)r[l], hi = (uint16_t)(r[l] >> 16);
+                if (trans) { M[m][c2][g4] = lo; M[m][c2 + 1][g4] = hi; }
+                else { M[m][g4][c2] = lo; M[m][g4][c2 + 1] = hi; }
+            }
+        }
+        for (unsigned m = 0; m < nm; m++)
+            for (unsigned r = 0; r < 8; r++) {
+                unsigned l = base + 8 * m + r;
+                uint8_t *p;
+                if (resolve(&mc, l, in->space, addr_of(x, &in->src[0], l), &p)) return WS_EXEC_FAULT;
+                if (memcmp(p, M[m][r], 16)) { x->env->mem_changes++; memcpy(p, M[m][r], 16); }
+                provided |= 1ull << l;
+            }
+    }
+    ws_effect *eff = x->eff;
+    eff->mem_kind = 2;
+    eff->mem_bytes = 16;
+    eff->mem_mask = provided;
+    eff->mem_space = WS_SP_SHARED;
+    return WS_EXEC_OK;
+}
+
 /* The model's wmma fragment layout (exec_tensor.c, ws_wmma_pos). */
 void ws_wmma_pos(unsigned shape, unsigned matrix, int f16, unsigned reg, unsigned e, unsigned lane, unsigned *r,
                  unsigned *c);
@@ -581,6 +630,7 @@ int ws_exec_mem(ws_xctx *x)
     case WS_OP_ATOM: case WS_OP_RED: return exec_atom(x);
     case WS_OP_CVTA: return exec_cvta(x);
     case WS_OP_LDMATRIX: return exec_ldmatrix(x);
+    case WS_OP_STMATRIX: return exec_stmatrix(x);
     case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: return exec_wmma(x);
     case WS_OP_CP_ASYNC: return exec_cp_async(x);
     case WS_OP_MBARRIER: return exec_mbarrier(x);

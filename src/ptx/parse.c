@@ -735,6 +735,7 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_MBARRIER] = B(A_MBAR) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_TYPE),
     [WS_OP_CREATEPOLICY] = B(A_GRIDDEP) | B(A_CACHE) | B(A_TYPE),
     [WS_OP_LDMATRIX] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LDM) | B(A_SPACE) | B(A_TYPE),
+    [WS_OP_STMATRIX] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LDM) | B(A_SPACE) | B(A_TYPE),
     [WS_OP_DP4A] = B(A_TYPE2), [WS_OP_DP2A] = B(A_TYPE2) | B(A_HILO),
     [WS_OP_FNS] = B(A_TYPE), [WS_OP_BMSK] = B(A_TYPE) | B(A_BMODE), [WS_OP_SZEXT] = B(A_TYPE) | B(A_BMODE),
     [WS_OP_CVT_PACK] = B(A_PACK) | B(A_SAT) | B(A_TYPE), [WS_OP_LOP3] = B(A_TYPE),
@@ -754,7 +755,6 @@ static const char *const video_refused[] = {"vadd", "vsub", "vabsdiff", "vmin", 
 
 /* instructions of recent PTX refused by name, with the reason and what is supported instead */
 static const struct { const char *name, *why; } refused_insts[] = {
-    {"stmatrix", "sm_90 stmatrix is outside the subset (ldmatrix is supported)"},
     {"wgmma", "sm_90a warpgroup mma is outside the subset (mma.sync is supported)"},
     {"tcgen05", "sm_100 tensor-core instructions are outside the subset (mma.sync is supported)"},
     {"mapa", "thread-block cluster instructions (sm_90) are outside the subset: one CTA is its own cluster here"},
@@ -779,14 +779,18 @@ typedef struct modstate {
     uint32_t type_tok[4];
 } modstate;
 
-/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (PTX ISA 9.7.9.26) */
+/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (PTX ISA 9.7.9.26) and
+ * stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (9.7.9.27, sm_90) */
 static int ldm_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char *s, size_t n)
 {
     if (n == 4 && !memcmp(s, "sync", 4)) { ms->sync = 1; return A_SYNC; }
     if (n == 7 && !memcmp(s, "aligned", 7)) { in->mods |= WS_MOD_ALIGNED; return A_ALIGNED; }
     if (n == 4 && !memcmp(s, "m8n8", 4)) { ms->shape = 1; return A_SHAPE; }
+    if (n >= 4 && s[0] == 'm' && s[1] >= '1' && s[1] <= '9')   /* .m16n8 (.b8), .m8n16, .m16n16: sm_100a */
+        return err_at(p, t, "shape '%.*s' is not supported on '%s' (supported: %s.sync.aligned.m8n8.{x1,x2,x4}{.trans}"
+                      ".shared{::cta}.b16)", TK(t), ws_opcode_name(in->op), ws_opcode_name(in->op)), -2;
     if (n == 2 && s[0] == 'x' && (s[1] == '1' || s[1] == '2' || s[1] == '4')) {
-        if (in->subop & 7) return err_at(p, t, "more than one matrix count on 'ldmatrix'"), -2;
+        if (in->subop & 7) return err_at(p, t, "more than one matrix count on '%s'", ws_opcode_name(in->op)), -2;
         in->subop |= (uint8_t)(s[1] - '0');
         return A_LDM;
     }
@@ -797,7 +801,7 @@ static int ldm_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char 
     }
     ws_type ty = ws_type_from_name(s, n);
     if (ty == WS_TY_NONE) return -1;
-    if (ms->ntypes >= 1) return err_at(p, t, "too many types on 'ldmatrix'"), -2;
+    if (ms->ntypes >= 1) return err_at(p, t, "too many types on '%s'", ws_opcode_name(in->op)), -2;
     ms->type_tok[0] = (uint32_t)(t - p->t);
     ms->types[ms->ntypes++] = ty;
     return A_TYPE;
@@ -864,7 +868,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     size_t n = t->n - 1;
     int op = in->op, x;
     if (op == WS_OP_MMA) return mma_mod(p, in, ms, t, s, n);
-    if (op == WS_OP_LDMATRIX) return ldm_mod(p, in, ms, t, s, n);
+    if (op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) return ldm_mod(p, in, ms, t, s, n);
     if (op == WS_OP_CP_ASYNC) return cpa_mod(p, in, t, s, n);
     if (op == WS_OP_GRIDDEP && n == 4 && !memcmp(s, "wait", 4)) { in->subop = WS_GRIDDEP_WAIT; return A_GRIDDEP; }
     if (op == WS_OP_GRIDDEP && n == 17 && !memcmp(s, "launch_dependents", 17)) { in->subop = WS_GRIDDEP_LAUNCH; return A_GRIDDEP; }
@@ -1259,6 +1263,7 @@ static int src_class(const ws_inst *in, int j, int nsrc)
     case WS_OP_CP_ASYNC: return in->subop == WS_CPA_COPY && j < 2 ? C_ADDR : C_VAL;
     case WS_OP_MBARRIER: return j == 0 && in->subop != WS_MBAR_PENDING_COUNT ? C_ADDR : C_VAL;
     case WS_OP_ST: return j == 0 ? C_ADDR : j == 2 ? C_VAL : C_VALVEC;
+    case WS_OP_STMATRIX: return j == 0 ? C_ADDR : C_VALVEC;
     case WS_OP_CREATEPOLICY: return in->subop == 2 && j == 0 ? C_ADDR : C_VAL;   /* .range [a], ... */
     case WS_OP_BRA: return C_LABEL;
     case WS_OP_BRX: return j == 0 ? C_VAL : C_BRXLIST;
@@ -1326,6 +1331,7 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     case WS_OP_CVT:   /* cvt.rn.f16x2.f32 d, a, b (PTX ISA 9.7.9.21) */
         *smin = *smax = in->type == WS_TY_F16X2 || in->type == WS_TY_BF16X2 ? 2 : 1; break;
     case WS_OP_SETP: case WS_OP_SET: *smin = *smax = in->boolop ? 3 : 2; break;
+    case WS_OP_STMATRIX: *nd = 0; break;   /* [p], {r...} */
     case WS_OP_ST: case WS_OP_RED:
         *nd = 0;
         if (in->mods & WS_MOD_CACHE_HINT) *smin = *smax = 3;
@@ -1502,7 +1508,7 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
         if (r->kind == R_PAIR) return err_at(p, t, "'a|b' is only allowed as a destination");
         if (r->kind == R_VEC) {
             if (cls != C_VALVEC) return err_at(p, t, "vector operand is not allowed as operand %d of '%s'", nd + j + 1, mn);
-            if (r->nvec == 1 && in->op != WS_OP_MMA) return err_at(p, t, "vector operand must have 2 or 4 elements, not 1");
+            if (r->nvec == 1 && in->op != WS_OP_MMA && in->op != WS_OP_STMATRIX) return err_at(p, t, "vector operand must have 2 or 4 elements, not 1");
             o->kind = WS_OK_VEC;
             o->nvec = r->nvec;
             memcpy(o->vec, r->vec, sizeof o->vec);
@@ -2192,9 +2198,10 @@ static int parse_inst(P *p)
         return err_at(p, optok, "'cp.async' needs .ca/.cg (a copy), .commit_group, .wait_group or .wait_all");
     if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_COPY && in->space != WS_SP_SHARED)
         return err_at(p, optok, "'cp.async' copies .shared.global (cp.async.ca.shared.global)");
-    if (op == WS_OP_LDMATRIX && (!ms.sync || !(in->mods & WS_MOD_ALIGNED) || !ms.shape || !(in->subop & 7) ||
-                                 in->space != WS_SP_SHARED || in->type != WS_TY_B16))
-        return err_at(p, optok, "'ldmatrix' is supported as ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16");
+    if ((op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) &&
+        (!ms.sync || !(in->mods & WS_MOD_ALIGNED) || !ms.shape || !(in->subop & 7) || in->space != WS_SP_SHARED ||
+         in->type != WS_TY_B16))
+        return err_at(p, optok, "'%s' is supported as %s.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16", mn, mn);
     if (check_new_forms(p, in, optok)) return -1;
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in->cmp) return err_at(p, optok, "'%s' needs a comparison (.eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan)", mn);
     if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");
@@ -2278,6 +2285,9 @@ static int parse_inst(P *p)
         return err_at(p, &p->t[ops[0].tok], "'cp.async.wait_group' takes an integer constant");
     if (op == WS_OP_LDMATRIX && (in->dst[0].kind != WS_OK_VEC || in->dst[0].nvec != (in->subop & 7)))
         return err_at(p, &p->t[ops[0].tok], "'ldmatrix.x%u' writes {%u register%s}", in->subop & 7, in->subop & 7,
+                      (in->subop & 7) == 1 ? "" : "s");
+    if (op == WS_OP_STMATRIX && (in->src[1].kind != WS_OK_VEC || in->src[1].nvec != (in->subop & 7)))
+        return err_at(p, &p->t[ops[1].tok], "'stmatrix.x%u' stores {%u register%s}", in->subop & 7, in->subop & 7,
                       (in->subop & 7) == 1 ? "" : "s");
     /* st.param only writes a call's or function's .param variables (now .local) */
     if (op == WS_OP_LOP3 && in->src[3].kind != WS_OK_IMM)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tensor-core kernels (tests/kernels/tensor/, nvcc 13 PTX for sm_80 from inline-asm
-# mma.sync): the committed yaml files are what the independent Python model produces
-# (expected.py --check), and each D equals the model's A * B + C under the MIMD reference
+# mma.sync and ldmatrix, for sm_90 from inline-asm stmatrix): the committed yaml files are
+# what the independent Python model produces (expected.py --check), and each D (stmatrix: each
+# shared tile) equals the model's A * B + C under the MIMD reference
 # and the cycle-level core (stack and barrier divergence, lrr and gto, warp size 64);
 # mma on warps narrower than 32 and the forms outside the subset are refused clearly.
 set -u
@@ -23,7 +24,7 @@ for y in "$K"/*.yaml; do
     fi
   done
 done
-[ "$n" -ge 9 ] || bad "only $n tensor workloads"
+[ "$n" -ge 10 ] || bad "only $n tensor workloads"
 /usr/bin/python3 "$K/gen_rate.py" --check || bad "rate.ptx differs from gen_rate.py"
 
 # Timing (docs/model.md, "Tensor cores"): the slope in cycles per loop iteration (iters 10 -> 20;
@@ -81,7 +82,9 @@ refuse ldmnoalign 'ldmatrix.sync.m8n8.x1.shared.b16 {%r1}, [%r2];' \
   "ldmnoalign\\.ptx:9:1: 'ldmatrix' is supported as ldmatrix\\.sync\\.aligned\\.m8n8"
 refuse ldmcount 'ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2}, [%r3];' \
   "ldmcount\\.ptx:9:[0-9]+: 'ldmatrix\\.x4' writes \\{4 registers\\}"
-refuse stmatrix 'stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r2], {%r1};' \
-  "stmatrix\\.ptx:9:1: instruction 'stmatrix' is not supported: sm_90 stmatrix"
+refuse stmshape 'stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 [%r2], {%r1};' \
+  "stmshape\\.ptx:9:22: shape '\\.m16n8' is not supported on 'stmatrix' \\(supported: stmatrix\\.sync\\.aligned\\.m8n8"
+refuse stmcount 'stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r3], {%r1, %r2};' \
+  "stmcount\\.ptx:9:[0-9]+: 'stmatrix\\.x4' stores \\{4 registers\\}"
 [ "$fail" -eq 0 ] && echo "all tensor kernels ok"
 exit "$fail"
