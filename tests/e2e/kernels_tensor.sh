@@ -70,10 +70,26 @@ refuse count 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3
   "count\.ptx:9:[0-9]+: the A fragment of this 'mma' form is \{4 registers\}"
 refuse sparse 'mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2}, {%r5,%r6}, {%f5,%f6,%f7,%f8}, %r9, 0x0;' \
   "sparse\.ptx:9:4: modifier '\.sp' is not supported on 'mma'"
-refuse wmmashape 'wmma.mma.sync.aligned.row.col.m16n16k8.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0}, {%r1}, {%f8};' \
-  "wmmashape\.ptx:9:30: wmma shape '\.m16n16k8' is not supported \(supported: shapes \.m16n16k16"
-refuse wmmatype 'wmma.load.a.sync.aligned.row.m16n16k16.global.bf16 {%r0,%r1,%r2,%r3}, [%rd0];' \
-  "wmmatype\.ptx:9:[0-9]+: '\.bf16' is not supported on 'wmma' \(supported: "
+refuse wmmashape 'wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32 {%r0,%r1}, {%r2}, {%r3}, {%r4,%r5};' \
+  "wmmashape\.ptx:9:30: wmma shape '\.m8n8k32' is not supported \(supported: \.m16n16k16 \.m32n8k16 \.m8n32k16 with \.f16"
+refuse wmmab1 'wmma.load.a.sync.aligned.row.m8n8k128.global.b1 {%r0}, [%rd0];' \
+  "wmmab1\.ptx:9:29: wmma shape '\.m8n8k128' is not supported \(supported: "
+refuse wmmatype 'wmma.load.a.sync.aligned.row.m16n16k16.global.s4 {%r0}, [%rd0];' \
+  "wmmatype\.ptx:9:46: '\.s4' is not supported on 'wmma' \(supported: "
+refuse wmmafp8 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.e4m3.e4m3.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0,%r1,%r2,%r3}, {%r8,%r9,%r10,%r11}, {%f8,%f9,%f10,%f11,%f12,%f13,%f14,%f15};' \
+  "wmmafp8\.ptx:9:44: '\.e4m3' is not supported on 'wmma' \(supported: .*\.bf16 \(\.f32\) or \.s8/\.u8"
+refuse wmmashapetype 'wmma.load.a.sync.aligned.row.m16n16k8.global.bf16 {%r0,%r1,%r2,%r3}, [%rd0];' \
+  "wmmashapetype\.ptx:9:1: 'wmma\.load\.a' with this shape and type is not supported \(supported: .*\.m16n16k8 \.tf32"
+refuse wmmasatf 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32.satfinite {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, {%r8,%r9,%r10,%r11,%r12,%r13,%r14,%r15}, {%f8,%f9,%f10,%f11,%f12,%f13,%f14,%f15};' \
+  "wmmasatf\.ptx:9:1: '\.satfinite' on 'wmma\.mma' is supported for \.s8/\.u8 only"
+refuse wmmarz 'wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz {%rd0,%rd1}, {%rd2}, {%rd3}, {%rd0,%rd1};' \
+  "wmmarz\.ptx:9:53: '\.rz' is not supported on 'wmma' \(supported: .*\.m8n8k4 \.f64 \(\.rn\)"
+refuse wmmamix 'wmma.mma.sync.aligned.row.col.m16n16k16.s32.bf16.bf16.s32 {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, {%r8,%r9,%r10,%r11}, {%r12,%r13,%r14,%r15}, {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7};' \
+  "wmmamix\.ptx:9:1: this 'wmma\.mma' type combination is not supported \(supported: "
+refuse mmafp8 'mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};' \
+  "mmafp8\.ptx:9:38: type '\.e4m3' is not supported \(supported types: "
+refuse wgmma 'wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0,%f1,%f2,%f3}, %rd1, %rd2, 1, 1, 1, 0, 0;' \
+  "wgmma\.ptx:9:1: instruction 'wgmma' is not supported: sm_90a warpgroup mma is outside the subset \(mma\.sync is supported\)"
 refuse wmmacount 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0}, {%r1}, {%f8};' \
   "wmmacount\.ptx:9:[0-9]+: the A fragment of this 'wmma' form is \{8 registers\}"
 refuse wmmaalias 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, {%r8,%r9,%r10,%r11,%r12,%r13,%r14,%r15}, {%f4,%f5,%f6,%f7,%f0,%f1,%f2,%f3};' \
