@@ -98,6 +98,8 @@ enum { WS_BMODE_CLAMP = 1, WS_BMODE_WRAP };
 /* cvt.pack.sat: the convert type (PTX ISA 9.7.9.22 cvt.pack); .abType is in->type (.s32),
  * .cType in->type2 (.b32, absent for the 16-bit forms) */
 enum { WS_PACK_U2 = 1, WS_PACK_S2, WS_PACK_U4, WS_PACK_S4, WS_PACK_U8, WS_PACK_S8, WS_PACK_U16, WS_PACK_S16 };
+/* cvt.rna.tf32.f32 (PTX ISA 9.7.9.21): ws_inst.subop (type .b32, type2 .f32) */
+#define WS_CVT_TF32_RNA 1u
 /* SIMD video vop2/vop4 (PTX ISA 9.7.16.2): in->type = .dtype, in->type2 = .atype,
  * in->subop = .btype (a ws_type); WS_MOD_ADD selects the secondary accumulate */
 /* mma.sync.aligned (PTX ISA 9.7.14.5): ws_inst.subop = the form (shape and operand family),

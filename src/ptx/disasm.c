@@ -114,6 +114,7 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     }
     if (op == WS_OP_GRIDDEP) { put(&b, in->subop == WS_GRIDDEP_WAIT ? ".wait" : ".launch_dependents"); goto operands; }
     if (op == WS_OP_ELECT) { put(&b, ".sync"); goto operands; }
+    if (op == WS_OP_CVT && in->subop == WS_CVT_TF32_RNA) { put(&b, ".rna.tf32.f32"); goto operands; }
     if (op == WS_OP_CP_ASYNC) {
         static const char *const f[] = {"", "", ".commit_group", ".wait_group", ".wait_all"};
         if (in->subop == WS_CPA_COPY) put(&b, ".%s.shared.global", in->boolop == 2 ? "cg" : "ca");

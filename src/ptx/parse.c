@@ -2207,11 +2207,25 @@ static int parse_inst(P *p)
     in->ipdom = WS_PC_EXIT;
     modstate ms;
     memset(&ms, 0, sizeof ms);
+    /* cvt.rna.tf32.f32 (PTX ISA 9.7.9.21, sm_80): the one .tf32 conversion in the subset, the
+     * rounding nvcc emits for wmma::__float_to_tf32; a .b32 result (WS_CVT_TF32_RNA) */
+    if (op == WS_OP_CVT && p->i + 3 <= p->nt && is_dir(&p->t[p->i], ".rna") && p->t[p->i].adj &&
+        is_dir(&p->t[p->i + 1], ".tf32") && p->t[p->i + 1].adj && is_dir(&p->t[p->i + 2], ".f32") && p->t[p->i + 2].adj &&
+        !(p->t[p->i + 3].kind == WS_TK_DOT && p->t[p->i + 3].adj)) {
+        ms.types[0] = WS_TY_B32; ms.type_tok[0] = p->i + 1;
+        ms.types[1] = WS_TY_F32; ms.type_tok[1] = p->i + 2;
+        ms.ntypes = 2;
+        in->subop = WS_CVT_TF32_RNA;
+        adv(p); adv(p); adv(p);
+    }
     /* a type outside the subset is the reason, even behind modifiers only its forms have
      * (cvt.rn.satfinite.e4m3x2.f32): name it first */
     for (uint32_t j = p->i; j < p->nt && p->t[j].kind == WS_TK_DOT && p->t[j].adj; j++)
-        if (is_refused_type(p->t[j].s + 1, p->t[j].n - 1) && !(op == WS_OP_MMA && tok_eq(&p->t[j], ".tf32")))
+        if (is_refused_type(p->t[j].s + 1, p->t[j].n - 1) && !(op == WS_OP_MMA && tok_eq(&p->t[j], ".tf32"))) {
+            if (op == WS_OP_CVT && tok_eq(&p->t[j], ".tf32"))
+                return err_at(p, &p->t[j], "type '.tf32' is supported only in cvt.rna.tf32.f32 (this conversion is not supported)");
             return err_at(p, &p->t[j], "type '%.*s' is not supported (supported types: %s)", TK(&p->t[j]), supported_types);
+        }
     while (cur(p)->kind == WS_TK_DOT && cur(p)->adj) {
         ws_tok *m = cur(p);
         int c = apply_mod(p, in, &ms, m);
