@@ -351,7 +351,7 @@ static int exec_ldmatrix(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
-/* stmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (PTX ISA 9.7.9.27, sm_90): the inverse of
+/* stmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (PTX ISA "stmatrix", PTX 7.8, sm_90): the inverse of
  * ldmatrix. Per 32-lane group, lanes 8m .. 8m + 7 give the addresses of the eight 16-byte
  * rows of matrix m (m < N); lane l stores from register m the two b16 elements of row l / 4,
  * columns 2 (l % 4) and 2 (l % 4) + 1, the lower column in the lower half ("a group of four

@@ -780,7 +780,7 @@ typedef struct modstate {
 } modstate;
 
 /* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (PTX ISA 9.7.9.26) and
- * stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (9.7.9.27, sm_90) */
+ * stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (PTX ISA "stmatrix", sm_90) */
 static int ldm_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char *s, size_t n)
 {
     if (n == 4 && !memcmp(s, "sync", 4)) { ms->sync = 1; return A_SYNC; }

@@ -1,4 +1,4 @@
-/* stmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (PTX ISA 9.7.9.27, sm_90), PTX text through
+/* stmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (PTX ISA "stmatrix", PTX 7.8, sm_90), PTX text through
  * the loader and the executor on one 32-lane warp. The ISA: lanes 8m .. 8m + 7 give the
  * addresses of the rows of matrix m; "a group of four threads stores an entire row", lane l
  * holding from register m the elements (row l / 4, columns 2 (l % 4), 2 (l % 4) + 1), the

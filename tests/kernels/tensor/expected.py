@@ -179,7 +179,7 @@ def w_ldmatrix():
 
 
 def w_stmatrix():
-    """PTX ISA stmatrix (9.7.9.27): lanes 8m..8m+7 give the addresses of the rows of matrix m; lane l
+    """PTX ISA "stmatrix" (PTX 7.8, sm_90): lanes 8m..8m+7 give the addresses of the rows of matrix m; lane l
     stores from register m the elements (row l / 4, columns 2 (l % 4), 2 (l % 4) + 1), the lower
     column in the lower half; .trans stores the matrix column-major (element (r, c) at row c, col r)"""
     data = [(i * 2654435761 + 12345) & 0xffffffff for i in range(128)]
