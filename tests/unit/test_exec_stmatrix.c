@@ -76,9 +76,9 @@ static uint16_t smem16(size_t byte)
     return v;
 }
 
-/* rows in reverse order: lane r of matrix m gives row 7 - r at m * 128 + (7 - r) * 16... i.e. the
- * row of matrix m provided by lane 8m + r sits at m * 128 + (7 - r) * 16. Lanes whose address the
- * form does not use point outside shared memory (a use would fault). */
+/* rows in reverse order: the row lane 8m + r provides (row r of matrix m) sits at shared offset
+ * m * 128 + (7 - r) * 16. Lanes whose address the form does not use point outside shared memory
+ * (a use would fault). */
 static unsigned g_nm;
 static uint64_t reversed_rows(unsigned lane)
 {
