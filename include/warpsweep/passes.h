@@ -143,8 +143,9 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_po
  * branch) is a WAIT, the WAIT moves down to just after the last memory write
  * (st / atom / red: the release) of the following straight-line code of the
  * same block, stopping at a branch, ret/exit/trap, a guarded instruction, a
- * CTA barrier, a warp-level .sync op or another ADD/WAIT/YIELD. No write
- * there: the WAIT stays. Edges into the exit block now enter at its code.
+ * CTA barrier, a warp-level .sync op, an .aligned warp instruction (mma,
+ * ldmatrix, stmatrix, the wmma parts: they need the warp the WAIT converges)
+ * or another ADD/WAIT/YIELD. No write there: the WAIT stays. Edges into the exit block now enter at its code.
  * Returns 0, or -1 (err set) if the CFG cannot be rebuilt. */
 int ws_barrier_sink_release(ws_kernel *k, ws_error *err);
 

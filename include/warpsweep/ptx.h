@@ -98,6 +98,8 @@ enum { WS_BMODE_CLAMP = 1, WS_BMODE_WRAP };
 /* cvt.pack.sat: the convert type (PTX ISA 9.7.9.22 cvt.pack); .abType is in->type (.s32),
  * .cType in->type2 (.b32, absent for the 16-bit forms) */
 enum { WS_PACK_U2 = 1, WS_PACK_S2, WS_PACK_U4, WS_PACK_S4, WS_PACK_U8, WS_PACK_S8, WS_PACK_U16, WS_PACK_S16 };
+/* cvt.rna.tf32.f32 (PTX ISA 9.7.9.21): ws_inst.subop (type .b32, type2 .f32) */
+#define WS_CVT_TF32_RNA 1u
 /* SIMD video vop2/vop4 (PTX ISA 9.7.16.2): in->type = .dtype, in->type2 = .atype,
  * in->subop = .btype (a ws_type); WS_MOD_ADD selects the secondary accumulate */
 /* mma.sync.aligned (PTX ISA 9.7.14.5): ws_inst.subop = the form (shape and operand family),
@@ -108,14 +110,40 @@ enum { WS_MMA_M16N8K16_F16 = 1, WS_MMA_M16N8K8_F16, WS_MMA_M16N8K8_TF32, WS_MMA_
  * | WS_LDM_TRANS */
 #define WS_LDM_TRANS 8u
 /* wmma.load/.store (PTX ISA 9.7.14.4): ws_inst.subop = matrix | part << 2 | WS_WMMA_COL |
- * shape << 4; ws_inst.type the element type (.f16 or .f32); src[0] (load) or src[0] /
- * src[1] (store: address, fragment part) and the stride as the last source (an immediate
- * when the instruction has none: the default). The fragment layout: docs/model.md. */
+ * shape << 4; ws_inst.type the element type (.f16 .bf16 .s8 .u8 .f64, .b32 for .tf32; C/D
+ * .f16 .f32 .s32 .f64); src[0] (load) or src[0] / src[1] (store: address, fragment part)
+ * and the stride as the last source (an immediate when the instruction has none: the
+ * default). The fragment layout: docs/model.md, src/exec/exec_tensor.c. */
 enum { WS_WMMA_A = 0, WS_WMMA_B = 1, WS_WMMA_C = 2 };
-enum { WS_WMMA_M16N16K16 = 0, WS_WMMA_M32N8K16 = 1, WS_WMMA_M8N32K16 = 2 };
+enum { WS_WMMA_M16N16K16 = 0, WS_WMMA_M32N8K16 = 1, WS_WMMA_M8N32K16 = 2, WS_WMMA_M16N16K8 = 3,
+       WS_WMMA_M8N8K4 = 4, WS_NWMMA_SHAPES };
 #define WS_WMMA_PART(subop) (((subop) >> 2) & 1u)
-#define WS_WMMA_SHAPE(subop) (((subop) >> 4) & 3u)
+#define WS_WMMA_SHAPE(subop) (((subop) >> 4) & 7u)
 #define WS_WMMA_COL 8u
+
+/* How a wmma tile maps onto mma.sync (the model's choice, src/exec/exec_tensor.c): for the
+ * A/B element type ab (.f16 .bf16, .b32 = tf32, .s8/.u8, .f64) the mma.sync form, the
+ * registers of its A and B fragments (mma_a, mma_b), and the registers of the wmma A and B
+ * fragments (frag_a, frag_b: PTX ISA 9.7.14.4.1's counts; .f16 keeps eight with copies).
+ * m8n8k4 is one mma.sync, the other shapes two. form 0: not a wmma form. */
+typedef struct ws_wmma_geom { uint8_t form, mma_a, mma_b, frag_a, frag_b, nmma; } ws_wmma_geom;
+
+static inline ws_wmma_geom ws_wmma_geometry(unsigned shape, unsigned ab)
+{
+    ws_wmma_geom g = {0, 0, 0, 0, 0, 2};
+    int k16 = shape <= WS_WMMA_M8N32K16;
+    if ((ab == WS_TY_F16 || ab == WS_TY_BF16) && k16) g = (ws_wmma_geom){WS_MMA_M16N8K16_F16, 4, 2, 0, 0, 2};
+    else if ((ab == WS_TY_S8 || ab == WS_TY_U8) && k16) g = (ws_wmma_geom){WS_MMA_M16N8K16_I8, 2, 1, 0, 0, 2};
+    else if (ab == WS_TY_B32 && shape == WS_WMMA_M16N16K8) g = (ws_wmma_geom){WS_MMA_M16N8K8_TF32, 4, 2, 0, 0, 2};
+    else if (ab == WS_TY_F64 && shape == WS_WMMA_M8N8K4) return (ws_wmma_geom){WS_MMA_M8N8K4_F64, 1, 1, 1, 1, 1};
+    else return g;
+    if (ab == WS_TY_F16) { g.frag_a = g.frag_b = 8; return g; }
+    /* m32n8k16 stacks two A fragments (rows 0-15, 16-31); m16n16k16/k8 two B fragments
+     * (columns 0-7, 8-15); m8n32k16 is the transposed m32n8k16 (A and B exchange roles) */
+    g.frag_a = (uint8_t)(shape == WS_WMMA_M32N8K16 ? 2 * g.mma_a : shape == WS_WMMA_M8N32K16 ? g.mma_b : g.mma_a);
+    g.frag_b = (uint8_t)(shape == WS_WMMA_M32N8K16 ? g.mma_b : shape == WS_WMMA_M8N32K16 ? 2 * g.mma_a : 2 * g.mma_b);
+    return g;
+}
 /* cp.async (PTX ISA 9.7.9.25): ws_inst.subop; .cg is WS_MOD_NONCOHERENT-free: in->rnd unused,
  * the copy's cache operator is in ws_inst.boolop (1 .ca, 2 .cg) */
 enum { WS_CPA_COPY = 1, WS_CPA_COMMIT, WS_CPA_WAIT, WS_CPA_WAIT_ALL };

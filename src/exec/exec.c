@@ -190,7 +190,7 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
     case WS_OP_CVT:
         return exec ? ws_exec_cvt(&x) : WS_EXEC_OK;
     case WS_OP_CVTA: case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX:
-    case WS_OP_CP_ASYNC: case WS_OP_MBARRIER: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE:
+    case WS_OP_CP_ASYNC: case WS_OP_MBARRIER: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
         return exec ? ws_exec_mem(&x) : WS_EXEC_OK;
     case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_ACTIVEMASK: case WS_OP_ELECT:
         return exec ? ws_exec_warp(&x) : WS_EXEC_OK;

@@ -114,8 +114,27 @@ static int cvt_half(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
+/* cvt.rna.tf32.f32 (PTX ISA 9.7.9.21): a to tf32 (8 exponent bits, 10 fraction bits) rounding
+ * to nearest, ties away from zero, held as an f32 bit pattern whose low 13 bits are zero.
+ * Adding half a tf32 ulp to the magnitude bits and truncating is exactly that rounding
+ * (a carry out of the fraction bumps the exponent; the largest values round to infinity).
+ * A NaN becomes the canonical NaN 0x7fffffff (the model's choice: rounding its payload
+ * could turn it into an infinity). */
+static int cvt_tf32(ws_xctx *x)
+{
+    ws_src a = ws_opnd(x, &x->in->src[0], 0);
+    uint64_t *d = ws_dst(x, &x->in->dst[0]);
+    LANE_LOOP(x->exec) {
+        unsigned l = LANE;
+        uint32_t b = (uint32_t)SV(a, l);
+        d[l] = (b & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : ((b + 0x1000u) & 0xffffe000u);
+    }
+    return WS_EXEC_OK;
+}
+
 int ws_exec_cvt(ws_xctx *x)
 {
+    if (x->in->subop == WS_CVT_TF32_RNA) return cvt_tf32(x);
     const ws_inst *in = x->in;
     const unsigned dt = in->type, st = in->type2 ? in->type2 : in->type;
     const uint64_t E = x->exec;

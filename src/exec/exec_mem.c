@@ -351,8 +351,57 @@ static int exec_ldmatrix(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
+/* stmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (PTX ISA "stmatrix", PTX 7.8, sm_90): the inverse of
+ * ldmatrix. Per 32-lane group, lanes 8m .. 8m + 7 give the addresses of the eight 16-byte
+ * rows of matrix m (m < N); lane l stores from register m the two b16 elements of row l / 4,
+ * columns 2 (l % 4) and 2 (l % 4) + 1, the lower column in the lower half ("a group of four
+ * threads stores an entire row", the ISA's stmatrix fragment figure); with .trans the
+ * matrix is stored column-major, i.e. element (r, c) of the fragment goes to row c, column
+ * r. .aligned: every lane of the group executes it. The effect: a shared store of 16 bytes
+ * by each address lane. All registers are read before memory is written. */
+static int exec_stmatrix(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    const unsigned nm = in->subop & 7, trans = (in->subop & WS_LDM_TRANS) != 0;
+    if (x->ws < 32) return ws_xfault(x, 0, "stmatrix.sync.aligned needs 32-lane warps (warp_size is %u)", x->ws);
+    memctx mc = { x, NULL, WS_OP_ST, 16, 1 };
+    uint64_t provided = 0;
+    for (unsigned base = 0; base < x->ws; base += 32) {
+        uint32_t g = (uint32_t)(x->exec >> base);
+        if (!g) continue;
+        if (g != 0xffffffffu)
+            return ws_xfault(x, base + (unsigned)__builtin_ctzll(~(uint64_t)g & 0xffffffffull),
+                             "stmatrix.sync.aligned executed by a partial warp (lanes 0x%08x of the 32-lane group at "
+                             "lane %u): every lane must execute it", g, base);
+        uint16_t M[4][8][8];
+        for (unsigned m = 0; m < nm; m++) {
+            const uint64_t *r = &x->w->regs[(uint64_t)in->src[1].vec[m] * x->ws + base];
+            for (unsigned l = 0; l < 32; l++) {
+                unsigned g4 = l >> 2, c2 = 2 * (l & 3);
+                uint16_t lo = (uint16_t)r[l], hi = (uint16_t)(r[l] >> 16);
+                if (trans) { M[m][c2][g4] = lo; M[m][c2 + 1][g4] = hi; }
+                else { M[m][g4][c2] = lo; M[m][g4][c2 + 1] = hi; }
+            }
+        }
+        for (unsigned m = 0; m < nm; m++)
+            for (unsigned r = 0; r < 8; r++) {
+                unsigned l = base + 8 * m + r;
+                uint8_t *p;
+                if (resolve(&mc, l, in->space, addr_of(x, &in->src[0], l), &p)) return WS_EXEC_FAULT;
+                if (memcmp(p, M[m][r], 16)) { x->env->mem_changes++; memcpy(p, M[m][r], 16); }
+                provided |= 1ull << l;
+            }
+    }
+    ws_effect *eff = x->eff;
+    eff->mem_kind = 2;
+    eff->mem_bytes = 16;
+    eff->mem_mask = provided;
+    eff->mem_space = WS_SP_SHARED;
+    return WS_EXEC_OK;
+}
+
 /* The model's wmma fragment layout (exec_tensor.c, ws_wmma_pos). */
-void ws_wmma_pos(unsigned shape, unsigned matrix, int f16, unsigned reg, unsigned e, unsigned lane, unsigned *r,
+void ws_wmma_pos(unsigned shape, unsigned matrix, unsigned ty, unsigned reg, unsigned e, unsigned lane, unsigned *r,
                  unsigned *c);
 
 /* The memory footprint of one part of a wmma fragment, for the timing model: the
@@ -361,24 +410,26 @@ void ws_wmma_pos(unsigned shape, unsigned matrix, int f16, unsigned reg, unsigne
  * a part that only repeats elements of part 0 (no traffic of its own). */
 typedef struct wmma_part { unsigned r0, c0, rows, cols, mem; } wmma_part;
 
-static wmma_part wmma_footprint(unsigned shape, unsigned matrix, int f16, unsigned part)
+static wmma_part wmma_footprint(unsigned shape, unsigned matrix, unsigned esize, unsigned part)
 {
-    static const uint8_t dims[3][3][2] = {   /* rows, cols of A, B, C by shape */
+    static const uint8_t dims[WS_NWMMA_SHAPES][3][2] = {   /* rows, cols of A, B, C by shape */
         [WS_WMMA_M16N16K16] = {{16, 16}, {16, 16}, {16, 16}},
         [WS_WMMA_M32N8K16] = {{32, 16}, {16, 8}, {32, 8}},
         [WS_WMMA_M8N32K16] = {{8, 16}, {16, 32}, {8, 32}},
+        [WS_WMMA_M16N16K8] = {{16, 8}, {8, 16}, {16, 16}},
+        [WS_WMMA_M8N8K4] = {{8, 4}, {4, 8}, {8, 8}},
     };
     const unsigned rows = dims[shape][matrix][0], cols = dims[shape][matrix][1];
-    const int whole = rows * cols * (f16 ? 2 : 4) <= 512;   /* one part covers the matrix */
+    const int whole = rows * cols * esize <= 512;   /* one part (four registers x 32 lanes) covers the matrix */
     if (whole) return (wmma_part){0, 0, rows, cols, part == 0};
     /* two parts: the halves along the dimension the two mma.sync split */
-    if (shape == WS_WMMA_M16N16K16) return (wmma_part){0, 8 * part, 16, 8, 1};          /* .f32 C/D */
-    if (shape == WS_WMMA_M32N8K16) return (wmma_part){16 * part, 0, 16, cols, 1};       /* A, .f32 C/D */
+    if (shape == WS_WMMA_M16N16K16 || shape == WS_WMMA_M16N16K8) return (wmma_part){0, 8 * part, 16, 8, 1};   /* C/D */
+    if (shape == WS_WMMA_M32N8K16) return (wmma_part){16 * part, 0, 16, cols, 1};       /* A, C/D */
     return (wmma_part){0, 16 * part, rows, 16, 1};                                      /* m8n32k16 B, C/D */
 }
 
-/* wmma.load.{a,b,c} / wmma.store.d .sync.aligned.{row,col}.shape{.ss}.{f16,f32}
- * (PTX ISA 9.7.14.4.x): one part (registers 4*part ..) of a fragment; element (r, c)
+/* wmma.load.{a,b,c} / wmma.store.d .sync.aligned.{row,col}.shape{.ss}.type (PTX ISA
+ * 9.7.14.4.x): one part (registers 4*part ..) of a fragment; element (r, c)
  * of the matrix is at p + (row ? r * stride + c : c * stride + r) * element size, the
  * stride in elements. .aligned: every lane of each 32-lane group executes it. */
 static int exec_wmma(ws_xctx *x)
@@ -387,15 +438,14 @@ static int exec_wmma(ws_xctx *x)
     const int store = in->op == WS_OP_WMMA_STORE;
     const unsigned matrix = in->subop & 3, part = WS_WMMA_PART(in->subop), col = (in->subop & WS_WMMA_COL) != 0;
     const unsigned shape = WS_WMMA_SHAPE(in->subop);
-    const int f16 = in->type == WS_TY_F16;
-    const unsigned esize = f16 ? 2 : 4, per_reg = f16 ? 2 : 1;
+    const unsigned esize = ws_ty_bits[in->type] / 8, per_reg = esize < 4 ? 4 / esize : 1, ebits = 8 * esize;
     const ws_operand *frag = store ? &in->src[1] : &in->dst[0];
     const ws_operand *ao = &in->src[0];
     const char *what = store ? "wmma.store" : "wmma.load";
     if (x->ws < 32) return ws_xfault(x, 0, "%s.sync.aligned needs 32-lane warps (warp_size is %u)", what, x->ws);
     ws_src stride = ws_opnd(x, &in->src[in->nsrc - 1], in->nsrc - 1);
     memctx mc = { x, NULL, store ? WS_OP_ST : WS_OP_LD, esize, store };
-    const wmma_part fp = wmma_footprint(shape, matrix, f16, part);
+    const wmma_part fp = wmma_footprint(shape, matrix, esize, part);
     const unsigned piece = fp.rows * fp.cols * esize / 32, lines = col ? fp.cols : fp.rows;
     const unsigned per_line = 32 / lines;
     uint64_t out[4][WS_MAX_WARP_SIZE];
@@ -414,16 +464,16 @@ static int exec_wmma(ws_xctx *x)
                 uint64_t v = 0;
                 for (unsigned e = 0; e < per_reg; e++) {
                     unsigned r, c;
-                    ws_wmma_pos(shape, matrix, f16, 4 * part + j, e, lane, &r, &c);
+                    ws_wmma_pos(shape, matrix, in->type, 4 * part + j, e, lane, &r, &c);
                     uint8_t *p;
                     if (resolve(&mc, l, in->space, a0 + (col ? c * ld + r : r * ld + c) * esize, &p)) return WS_EXEC_FAULT;
                     if (store) {
-                        uint64_t bits = *reg >> (16 * e);
+                        uint64_t bits = *reg >> (ebits * e);
                         if (memcmp(p, &bits, esize)) { x->env->mem_changes++; memcpy(p, &bits, esize); }
                     } else {
                         uint64_t bits = 0;
                         memcpy(&bits, p, esize);   /* little-endian host, as ld */
-                        v |= bits << (16 * e);
+                        v |= bits << (ebits * e);
                     }
                 }
                 out[j][l] = v;
@@ -581,6 +631,7 @@ int ws_exec_mem(ws_xctx *x)
     case WS_OP_ATOM: case WS_OP_RED: return exec_atom(x);
     case WS_OP_CVTA: return exec_cvta(x);
     case WS_OP_LDMATRIX: return exec_ldmatrix(x);
+    case WS_OP_STMATRIX: return exec_stmatrix(x);
     case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: return exec_wmma(x);
     case WS_OP_CP_ASYNC: return exec_cp_async(x);
     case WS_OP_MBARRIER: return exec_mbarrier(x);

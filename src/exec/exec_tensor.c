@@ -185,54 +185,62 @@ int ws_exec_mma(ws_xctx *x)
 
 /*
  * wmma fragments (PTX ISA 9.7.14.4). The distribution of the elements over a fragment's
- * registers is unspecified, so this is the model's choice: the mma.sync m16n8k16 layout
- * above, extended so that one wmma.mma is exactly two mma.sync m16n8k16 (the loader emits
- * the pair, src/ptx/parse.c):
- * m16n16k16 (the two mma: columns 0-7 and 8-15 of B, C, D)
- *   A (8 .f16x2): registers 0-3 the m16n8k16 A fragment, 4-7 a copy of them
- *   B (8 .f16x2): registers 0-1 the B fragment of columns 0-7, 2-3 of columns 8-15,
- *                 4-7 a copy of 0-3
- *   C/D .f32 (8): registers 0-3 the C fragment of columns 0-7, 4-7 of columns 8-15
- *   C/D .f16 (4 .f16x2): registers 0-1 columns 0-7, 2-3 columns 8-15
+ * registers is unspecified, so this is the model's choice: the mma.sync layouts above,
+ * extended so that one wmma.mma is exactly one or two mma.sync of the form
+ * ws_wmma_geometry names (.f16/.bf16: m16n8k16, .tf32: m16n8k8, .s8/.u8: m16n8k16,
+ * .f64: m8n8k4; the loader emits them, src/ptx/parse.c). With na, nb the registers of the
+ * mma.sync A and B fragments and nc those of its C fragment (four 32-bit, two .f16x2 or two
+ * .f64), wmma register reg holds mma.sync register reg % n of block reg / n:
+ * m16n16k16, m16n16k8 (the two mma: columns 0-7 and 8-15 of B, C, D)
+ *   A: the mma A fragment (na registers; .f16 repeats it in registers 4-7)
+ *   B: block 0 columns 0-7, block 1 columns 8-15 (.f16: registers 4-7 repeat 0-3)
+ *   C/D: block 0 columns 0-7, block 1 columns 8-15
  * m32n8k16 (the two mma: rows 0-15 and 16-31 of A, C, D)
- *   A: registers 0-3 rows 0-15, 4-7 rows 16-31; B: registers 0-1 the B fragment, 2-7
- *   copies of them; C/D .f32: 0-3 rows 0-15, 4-7 rows 16-31 (.f16: 0-1 and 2-3)
+ *   A: block 0 rows 0-15, block 1 rows 16-31; B: the mma B fragment (.f16: repeated);
+ *   C/D: block 0 rows 0-15, block 1 rows 16-31
  * m8n32k16: the transpose of m32n8k16 (D^T = B^T A^T + C^T): B holds B^T (32x16) as the
  *   m32n8k16 A, A holds A^T (16x8) as the m32n8k16 B, C and D hold their transposes.
- * Register reg (0..7) element e (the half: 0 low, 1 high; 0 for .f32) of lane:
+ * m8n8k4 .f64: exactly the mma.sync m8n8k4 fragments (one mma).
+ * Register reg element e (its place in the register, low first) of lane:
  */
-static void wmma16_pos(unsigned matrix, int f16, unsigned reg, unsigned e, unsigned lane, unsigned *r, unsigned *c)
+static unsigned elems_per_reg(unsigned ty)
 {
-    const unsigned form = WS_MMA_M16N8K16_F16;
-    if (matrix == WS_WMMA_A) { a_pos(form, lane, 2 * (reg & 3) + e, r, c); return; }
-    if (matrix == WS_WMMA_B) {
-        b_pos(form, lane, 2 * (reg & 1) + e, r, c);
-        *c += 8 * ((reg >> 1) & 1);
+    unsigned bits = ws_ty_bits[ty];
+    return bits && bits < 32 ? 32 / bits : 1;
+}
+
+static void wmma_ab_pos(unsigned shape, unsigned matrix, unsigned ab, unsigned reg, unsigned e, unsigned lane,
+                        unsigned *r, unsigned *c)
+{
+    const ws_wmma_geom g = ws_wmma_geometry(shape, ab);
+    const unsigned per = elems_per_reg(ab);
+    if (matrix == WS_WMMA_A) {
+        a_pos(g.form, lane, (reg % g.mma_a) * per + e, r, c);
+        if (shape == WS_WMMA_M32N8K16) *r += 16 * ((reg / g.mma_a) & 1);
         return;
     }
-    if (f16) { c_pos(form, lane, 2 * (reg & 1) + e, r, c); *c += 8 * (reg >> 1); return; }
-    c_pos(form, lane, reg & 3, r, c);
-    *c += 8 * (reg >> 2);
+    b_pos(g.form, lane, (reg % g.mma_b) * per + e, r, c);
+    if (shape == WS_WMMA_M16N16K16 || shape == WS_WMMA_M16N16K8) *c += 8 * ((reg / g.mma_b) & 1);
 }
 
-static void wmma32_pos(unsigned matrix, int f16, unsigned reg, unsigned e, unsigned lane, unsigned *r, unsigned *c)
+static void wmma_c_pos(unsigned shape, unsigned ct, unsigned reg, unsigned e, unsigned lane, unsigned *r, unsigned *c)
 {
-    const unsigned form = WS_MMA_M16N8K16_F16;
-    if (matrix == WS_WMMA_A) { a_pos(form, lane, 2 * (reg & 3) + e, r, c); *r += 16 * (reg >> 2); return; }
-    if (matrix == WS_WMMA_B) { b_pos(form, lane, 2 * (reg & 1) + e, r, c); return; }
-    if (f16) { c_pos(form, lane, 2 * (reg & 1) + e, r, c); *r += 16 * (reg >> 1); return; }
-    c_pos(form, lane, reg & 3, r, c);
-    *r += 16 * (reg >> 2);
+    const unsigned per = elems_per_reg(ct), n = ct == WS_TY_F16 || ct == WS_TY_F64 ? 2 : 4;
+    c_pos(shape == WS_WMMA_M8N8K4 ? WS_MMA_M8N8K4_F64 : WS_MMA_M16N8K16_F16, lane, (reg % n) * per + e, r, c);
+    if (shape == WS_WMMA_M32N8K16) *r += 16 * (reg / n);
+    else if (shape != WS_WMMA_M8N8K4) *c += 8 * (reg / n);
 }
 
-void ws_wmma_pos(unsigned shape, unsigned matrix, int f16, unsigned reg, unsigned e, unsigned lane, unsigned *r,
+void ws_wmma_pos(unsigned shape, unsigned matrix, unsigned ty, unsigned reg, unsigned e, unsigned lane, unsigned *r,
                  unsigned *c)
 {
-    if (shape == WS_WMMA_M16N16K16) { wmma16_pos(matrix, f16, reg, e, lane, r, c); return; }
-    if (shape == WS_WMMA_M32N8K16) { wmma32_pos(matrix, f16, reg, e, lane, r, c); return; }
-    /* m8n32k16: the transposed m32n8k16 position, A and B exchanging roles */
-    unsigned tr, tc;
-    wmma32_pos(matrix == WS_WMMA_A ? WS_WMMA_B : matrix == WS_WMMA_B ? WS_WMMA_A : matrix, f16, reg, e, lane, &tr, &tc);
-    *r = tc;
-    *c = tr;
+    if (shape == WS_WMMA_M8N32K16) {   /* the transposed m32n8k16 position, A and B exchanging roles */
+        unsigned tr, tc, m = matrix == WS_WMMA_A ? WS_WMMA_B : matrix == WS_WMMA_B ? WS_WMMA_A : matrix;
+        ws_wmma_pos(WS_WMMA_M32N8K16, m, ty, reg, e, lane, &tr, &tc);
+        *r = tc;
+        *c = tr;
+        return;
+    }
+    if (matrix == WS_WMMA_C) wmma_c_pos(shape, ty, reg, e, lane, r, c);
+    else wmma_ab_pos(shape, matrix, ty, reg, e, lane, r, c);
 }

@@ -56,7 +56,8 @@ const ws_operand *ws_warp_membermask(const ws_inst *in)
 
 int ws_warp_aligned(const ws_inst *in)
 {
-    return in->op == WS_OP_MMA || in->op == WS_OP_LDMATRIX || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE;
+    return in->op == WS_OP_MMA || in->op == WS_OP_LDMATRIX || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE ||
+           in->op == WS_OP_STMATRIX;
 }
 
 int ws_warp_same_kind(const ws_inst *a, const ws_inst *b)

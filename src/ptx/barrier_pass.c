@@ -883,7 +883,10 @@ done:
 
 /* ------------------------------------------------- BSYNC after a release -- */
 
-/* May a WAIT move down past in (same block, nothing it must stay ahead of)? */
+/* May a WAIT move down past in (same block, nothing it must stay ahead of)? Not past an
+ * .aligned warp instruction (mma, ldmatrix, stmatrix, the wmma parts): the ISA requires every
+ * thread of the warp to execute it together, which only the WAIT before it guarantees -- the
+ * threads that leave a spin loop first would otherwise run it as a partial warp. */
 static int sink_passes(const ws_inst *in)
 {
     switch (in->op) {
@@ -891,7 +894,7 @@ static int sink_passes(const ws_inst *in)
     case WS_OP_BADD: case WS_OP_BWAIT: case WS_OP_YIELD: case WS_OP_BAR: case WS_OP_BARRIER:
         return 0;
     default:
-        return ws_warp_membermask(in) == NULL && in->guard == WS_NO_REG;
+        return ws_warp_membermask(in) == NULL && !ws_warp_aligned(in) && in->guard == WS_NO_REG;
     }
 }
 

@@ -114,6 +114,7 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     }
     if (op == WS_OP_GRIDDEP) { put(&b, in->subop == WS_GRIDDEP_WAIT ? ".wait" : ".launch_dependents"); goto operands; }
     if (op == WS_OP_ELECT) { put(&b, ".sync"); goto operands; }
+    if (op == WS_OP_CVT && in->subop == WS_CVT_TF32_RNA) { put(&b, ".rna.tf32.f32"); goto operands; }
     if (op == WS_OP_CP_ASYNC) {
         static const char *const f[] = {"", "", ".commit_group", ".wait_group", ".wait_all"};
         if (in->subop == WS_CPA_COPY) put(&b, ".%s.shared.global", in->boolop == 2 ? "cg" : "ca");
@@ -121,14 +122,14 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
         goto operands;
     }
     if (op == WS_OP_WMMA_LOAD || op == WS_OP_WMMA_STORE) {   /* one part of a fragment: registers 4 * part .. */
-        static const char *const shapes[] = {"m16n16k16", "m32n8k16", "m8n32k16", "?"};
+        static const char *const shapes[8] = {"m16n16k16", "m32n8k16", "m8n32k16", "m16n16k8", "m8n8k4", "?", "?", "?"};
         put(&b, ".%c.sync.aligned.%s.%s", op == WS_OP_WMMA_STORE ? 'd' : "abc"[in->subop & 3],
             (in->subop & WS_WMMA_COL) ? "col" : "row", shapes[WS_WMMA_SHAPE(in->subop)]);
         if (in->space > WS_SP_GENERIC && in->space < WS_NSPACE_NAMES) put(&b, ".%s", ws_space_names[in->space]);
-        put(&b, ".%s.part%u", ws_type_name((ws_type)in->type), WS_WMMA_PART(in->subop));
+        put(&b, ".%s.part%u", in->type == WS_TY_B32 ? "tf32" : ws_type_name((ws_type)in->type), WS_WMMA_PART(in->subop));
         goto operands;
     }
-    if (op == WS_OP_LDMATRIX) {
+    if (op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) {
         put(&b, ".sync.aligned.m8n8.x%u%s.shared.b16", in->subop & 7, (in->subop & WS_LDM_TRANS) ? ".trans" : "");
         goto operands;
     }

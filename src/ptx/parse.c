@@ -735,6 +735,7 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_MBARRIER] = B(A_MBAR) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_TYPE),
     [WS_OP_CREATEPOLICY] = B(A_GRIDDEP) | B(A_CACHE) | B(A_TYPE),
     [WS_OP_LDMATRIX] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LDM) | B(A_SPACE) | B(A_TYPE),
+    [WS_OP_STMATRIX] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LDM) | B(A_SPACE) | B(A_TYPE),
     [WS_OP_DP4A] = B(A_TYPE2), [WS_OP_DP2A] = B(A_TYPE2) | B(A_HILO),
     [WS_OP_FNS] = B(A_TYPE), [WS_OP_BMSK] = B(A_TYPE) | B(A_BMODE), [WS_OP_SZEXT] = B(A_TYPE) | B(A_BMODE),
     [WS_OP_CVT_PACK] = B(A_PACK) | B(A_SAT) | B(A_TYPE), [WS_OP_LOP3] = B(A_TYPE),
@@ -754,7 +755,6 @@ static const char *const video_refused[] = {"vadd", "vsub", "vabsdiff", "vmin", 
 
 /* instructions of recent PTX refused by name, with the reason and what is supported instead */
 static const struct { const char *name, *why; } refused_insts[] = {
-    {"stmatrix", "sm_90 stmatrix is outside the subset (ldmatrix is supported)"},
     {"wgmma", "sm_90a warpgroup mma is outside the subset (mma.sync is supported)"},
     {"tcgen05", "sm_100 tensor-core instructions are outside the subset (mma.sync is supported)"},
     {"mapa", "thread-block cluster instructions (sm_90) are outside the subset: one CTA is its own cluster here"},
@@ -779,14 +779,18 @@ typedef struct modstate {
     uint32_t type_tok[4];
 } modstate;
 
-/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (PTX ISA 9.7.9.26) */
+/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (PTX ISA 9.7.9.26) and
+ * stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (PTX ISA "stmatrix", sm_90) */
 static int ldm_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char *s, size_t n)
 {
     if (n == 4 && !memcmp(s, "sync", 4)) { ms->sync = 1; return A_SYNC; }
     if (n == 7 && !memcmp(s, "aligned", 7)) { in->mods |= WS_MOD_ALIGNED; return A_ALIGNED; }
     if (n == 4 && !memcmp(s, "m8n8", 4)) { ms->shape = 1; return A_SHAPE; }
+    if (n >= 4 && s[0] == 'm' && s[1] >= '1' && s[1] <= '9')   /* .m16n8 (.b8), .m8n16, .m16n16: sm_100a */
+        return err_at(p, t, "shape '%.*s' is not supported on '%s' (supported: %s.sync.aligned.m8n8.{x1,x2,x4}{.trans}"
+                      ".shared{::cta}.b16)", TK(t), ws_opcode_name(in->op), ws_opcode_name(in->op)), -2;
     if (n == 2 && s[0] == 'x' && (s[1] == '1' || s[1] == '2' || s[1] == '4')) {
-        if (in->subop & 7) return err_at(p, t, "more than one matrix count on 'ldmatrix'"), -2;
+        if (in->subop & 7) return err_at(p, t, "more than one matrix count on '%s'", ws_opcode_name(in->op)), -2;
         in->subop |= (uint8_t)(s[1] - '0');
         return A_LDM;
     }
@@ -797,7 +801,7 @@ static int ldm_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char 
     }
     ws_type ty = ws_type_from_name(s, n);
     if (ty == WS_TY_NONE) return -1;
-    if (ms->ntypes >= 1) return err_at(p, t, "too many types on 'ldmatrix'"), -2;
+    if (ms->ntypes >= 1) return err_at(p, t, "too many types on '%s'", ws_opcode_name(in->op)), -2;
     ms->type_tok[0] = (uint32_t)(t - p->t);
     ms->types[ms->ntypes++] = ty;
     return A_TYPE;
@@ -864,7 +868,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     size_t n = t->n - 1;
     int op = in->op, x;
     if (op == WS_OP_MMA) return mma_mod(p, in, ms, t, s, n);
-    if (op == WS_OP_LDMATRIX) return ldm_mod(p, in, ms, t, s, n);
+    if (op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) return ldm_mod(p, in, ms, t, s, n);
     if (op == WS_OP_CP_ASYNC) return cpa_mod(p, in, t, s, n);
     if (op == WS_OP_GRIDDEP && n == 4 && !memcmp(s, "wait", 4)) { in->subop = WS_GRIDDEP_WAIT; return A_GRIDDEP; }
     if (op == WS_OP_GRIDDEP && n == 17 && !memcmp(s, "launch_dependents", 17)) { in->subop = WS_GRIDDEP_LAUNCH; return A_GRIDDEP; }
@@ -1259,6 +1263,7 @@ static int src_class(const ws_inst *in, int j, int nsrc)
     case WS_OP_CP_ASYNC: return in->subop == WS_CPA_COPY && j < 2 ? C_ADDR : C_VAL;
     case WS_OP_MBARRIER: return j == 0 && in->subop != WS_MBAR_PENDING_COUNT ? C_ADDR : C_VAL;
     case WS_OP_ST: return j == 0 ? C_ADDR : j == 2 ? C_VAL : C_VALVEC;
+    case WS_OP_STMATRIX: return j == 0 ? C_ADDR : C_VALVEC;
     case WS_OP_CREATEPOLICY: return in->subop == 2 && j == 0 ? C_ADDR : C_VAL;   /* .range [a], ... */
     case WS_OP_BRA: return C_LABEL;
     case WS_OP_BRX: return j == 0 ? C_VAL : C_BRXLIST;
@@ -1326,6 +1331,7 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     case WS_OP_CVT:   /* cvt.rn.f16x2.f32 d, a, b (PTX ISA 9.7.9.21) */
         *smin = *smax = in->type == WS_TY_F16X2 || in->type == WS_TY_BF16X2 ? 2 : 1; break;
     case WS_OP_SETP: case WS_OP_SET: *smin = *smax = in->boolop ? 3 : 2; break;
+    case WS_OP_STMATRIX: *nd = 0; break;   /* [p], {r...} */
     case WS_OP_ST: case WS_OP_RED:
         *nd = 0;
         if (in->mods & WS_MOD_CACHE_HINT) *smin = *smax = 3;
@@ -1502,7 +1508,7 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
         if (r->kind == R_PAIR) return err_at(p, t, "'a|b' is only allowed as a destination");
         if (r->kind == R_VEC) {
             if (cls != C_VALVEC) return err_at(p, t, "vector operand is not allowed as operand %d of '%s'", nd + j + 1, mn);
-            if (r->nvec == 1 && in->op != WS_OP_MMA) return err_at(p, t, "vector operand must have 2 or 4 elements, not 1");
+            if (r->nvec == 1 && in->op != WS_OP_MMA && in->op != WS_OP_STMATRIX) return err_at(p, t, "vector operand must have 2 or 4 elements, not 1");
             o->kind = WS_OK_VEC;
             o->nvec = r->nvec;
             memcpy(o->vec, r->vec, sizeof o->vec);
@@ -1851,26 +1857,28 @@ static int check_mma_operands(P *p, const ws_inst *in, const raw *ops)
 /* ---- wmma (PTX ISA 9.7.14.4) ------------------------------------------------------
  * wmma.load.{a,b,c}.sync.aligned.{row,col}.shape{.global,.shared{::cta}}.type r, [p]{, stride}
  * wmma.store.d.sync.aligned.{row,col}.shape{.ss}.type [p], r{, stride}
- * wmma.mma.sync.aligned.{row,col}.{row,col}.shape.dtype.ctype d, a, b, c  (shape m16n16k16, m32n8k16, m8n32k16)
+ * wmma.mma.sync.aligned.{row,col}.{row,col}.shape.dtype.ctype d, a, b, c          (.f16 A/B)
+ * wmma.mma.sync.aligned.{row,col}.{row,col}.shape.dtype.atype.btype.ctype{.satfinite,.rn} d, a, b, c
  * A fragment of eight registers does not fit one ws_inst (four per vector), so the loader
  * emits the parts: a load or store per four registers (WS_OP_WMMA_LOAD/_STORE, subop
- * part), and wmma.mma as the two mma.sync m16n8k16 it is in the model's fragment layout
- * (columns 0-7 and 8-15 of D; src/exec/exec_tensor.c, ws_wmma_pos). */
-static const char wmma_supported[] = "supported: shapes .m16n16k16 .m32n8k16 .m8n32k16; wmma.load.{a,b}...f16, "
-    "wmma.load.c / wmma.store.d ...{f16,f32} with .sync.aligned.{row,col} and .global, .shared{::cta} or generic "
-    "addresses; wmma.mma.sync.aligned.{row,col}.{row,col}.shape.{f16,f32}.{f16,f32}";
+ * part), and wmma.mma as the one or two mma.sync it is in the model's fragment layout
+ * (ws_wmma_geometry; src/exec/exec_tensor.c, ws_wmma_pos). */
+static const char wmma_supported[] = "supported: .m16n16k16 .m32n8k16 .m8n32k16 with .f16 (.f16/.f32 accumulators), "
+    ".bf16 (.f32) or .s8/.u8 (.s32, .satfinite); .m16n16k8 .tf32 (.f32); .m8n8k4 .f64 (.rn); .sync.aligned.{row,col}, "
+    ".global, .shared{::cta} or generic addresses";
 
 typedef struct wmma_mods {
     int kind;          /* 'l' load, 's' store, 'm' mma */
     int matrix;        /* WS_WMMA_A/B/C (store: C) */
     int sync, aligned, shape, nlayout, col;   /* shape: WS_WMMA_* + 1 */
-    int space;
-    ws_type types[2];
+    int space, satfinite, rn;
+    ws_type types[4];  /* .tf32: WS_TY_B32 */
     int ntypes;
 } wmma_mods;
 
 static int wmma_mod(P *p, wmma_mods *w, const ws_tok *t)
 {
+    static const char *const shapes[WS_NWMMA_SHAPES] = {".m16n16k16", ".m32n8k16", ".m8n32k16", ".m16n16k8", ".m8n8k4"};
     const char *s = t->s + 1;
     size_t n = t->n - 1;
     if (!w->kind) {
@@ -1895,31 +1903,43 @@ static int wmma_mod(P *p, wmma_mods *w, const ws_tok *t)
         w->nlayout++;
         return 0;
     }
-    if (tok_eq(t, ".m16n16k16")) { w->shape = WS_WMMA_M16N16K16 + 1; return 0; }
-    if (tok_eq(t, ".m32n8k16")) { w->shape = WS_WMMA_M32N8K16 + 1; return 0; }
-    if (tok_eq(t, ".m8n32k16")) { w->shape = WS_WMMA_M8N32K16 + 1; return 0; }
-    if (n >= 6 && s[0] == 'm' && (tok_eq(t, ".m16n16k8") || tok_eq(t, ".m8n8k4") || tok_eq(t, ".m8n8k32") ||
-                                  tok_eq(t, ".m8n8k128")))
+    for (int i = 0; i < WS_NWMMA_SHAPES; i++)
+        if (tok_eq(t, shapes[i])) { w->shape = i + 1; return 0; }
+    if (n >= 6 && s[0] == 'm' && s[1] >= '1' && s[1] <= '9')   /* .m8n8k32 (.s4/.u4), .m8n8k128 (.b1) ... */
         return err_at(p, t, "wmma shape '%.*s' is not supported (%s)", TK(t), wmma_supported);
     if (w->kind != 'm' && (tok_eq(t, ".global") || tok_eq(t, ".shared") || tok_eq(t, ".shared::cta"))) {
         w->space = s[0] == 'g' ? WS_SP_GLOBAL : WS_SP_SHARED;
         return 0;
     }
-    ws_type ty = ws_type_from_name(s, n);
-    if (ty != WS_TY_F16 && ty != WS_TY_F32)
+    if (w->kind == 'm' && tok_eq(t, ".satfinite")) { w->satfinite = 1; return 0; }
+    if (w->kind == 'm' && tok_eq(t, ".rn")) { w->rn = 1; return 0; }
+    ws_type ty = tok_eq(t, ".tf32") ? WS_TY_B32 : ws_type_from_name(s, n);
+    if (ty != WS_TY_F16 && ty != WS_TY_F32 && ty != WS_TY_BF16 && ty != WS_TY_B32 && ty != WS_TY_S8 &&
+        ty != WS_TY_U8 && ty != WS_TY_S32 && ty != WS_TY_F64)
         return err_at(p, t, "'%.*s' is not supported on 'wmma' (%s)", TK(t), wmma_supported);
-    if (w->ntypes >= (w->kind == 'm' ? 2 : 1))
+    if (w->ntypes >= (w->kind == 'm' ? 4 : 1))
         return err_at(p, t, "too many types on 'wmma' (%s)", wmma_supported);
     w->types[w->ntypes++] = ty;
     return 0;
 }
+
+/* the accumulator types a shape takes: .f16/.f32/.s32 with k16 shapes, .f32 with m16n16k8, .f64 with m8n8k4 */
+static int wmma_acc_ok(int shape, ws_type t)
+{
+    if (shape == WS_WMMA_M16N16K8) return t == WS_TY_F32;
+    if (shape == WS_WMMA_M8N8K4) return t == WS_TY_F64;
+    return t == WS_TY_F16 || t == WS_TY_F32 || t == WS_TY_S32;
+}
+
+/* registers of a C/D fragment: 4 .f16x2, 8 .f32/.s32, 2 .f64 (m8n8k4) */
+static int wmma_acc_regs(ws_type t) { return t == WS_TY_F16 ? 4 : t == WS_TY_F64 ? 2 : 8; }
 
 /* a fragment operand of want registers */
 static int wmma_frag(P *p, const raw *r, int want, const char *what)
 {
     const ws_tok *t = &p->t[r->tok];
     if (r->kind != R_VEC || r->nvec != want || r->vimm_mask)
-        return err_at(p, t, "the %s fragment of this 'wmma' form is {%d registers}", what, want);
+        return err_at(p, t, "the %s fragment of this 'wmma' form is {%d register%s}", what, want, want == 1 ? "" : "s");
     for (int e = 0; e < want; e++)
         if (r->vec[e] == WS_NO_REG) return err_at(p, t, "'wmma' fragments take registers only");
     return 0;
@@ -1955,56 +1975,102 @@ static int vec_has(const raw *r, int from, int n, uint32_t reg)
     return 0;
 }
 
-/* wmma.mma: two mma.sync.aligned.m16n8k16.row.col.dtype.f16.f16.ctype. The halves (the
- * model's fragment layout, src/exec/exec_tensor.c): m16n16k16 A 0-3 x B 2h..2h+1;
- * m32n8k16 A 4h..4h+3 x B 0-1; m8n32k16 (transposed) B 4h..4h+3 x A 0-1; C and D half h. */
+/* One mma.sync of a wmma.mma (the model's fragment layout, src/exec/exec_tensor.c): the A and
+ * B registers of half h. m16n16k16/k8: A 0 .. na-1 x B h*nb ..; m32n8k16: A h*na .. x B 0 ..;
+ * m8n32k16 (transposed): the wmma B h*na .. as A x the wmma A 0 .. as B; m8n8k4: one mma.
+ * C and D: block h (nc, nd registers each). */
 typedef struct mma_half { const raw *a, *b; int a0, b0; } mma_half;
 
-static mma_half wmma_half(int shape, const raw *ops, int h)
+static mma_half wmma_half(int shape, const ws_wmma_geom *g, const raw *ops, int h)
 {
-    if (shape == WS_WMMA_M16N16K16) return (mma_half){&ops[1], &ops[2], 0, 2 * h};
-    if (shape == WS_WMMA_M32N8K16) return (mma_half){&ops[1], &ops[2], 4 * h, 0};
-    return (mma_half){&ops[2], &ops[1], 4 * h, 0};
+    if (shape == WS_WMMA_M32N8K16) return (mma_half){&ops[1], &ops[2], h * g->mma_a, 0};
+    if (shape == WS_WMMA_M8N32K16) return (mma_half){&ops[2], &ops[1], h * g->mma_a, 0};
+    return (mma_half){&ops[1], &ops[2], 0, h * g->mma_b};
 }
 
-static int wmma_emit_mma(P *p, const ws_tok *first, uint32_t guard, int gneg, const wmma_mods *w, const raw *ops)
+/* the wmma.mma type combination: dtype/ctype with .f16 A/B (two types) or four types */
+static int wmma_mma_types(P *p, const ws_tok *optok, const wmma_mods *w, ws_type *d, ws_type *a, ws_type *b, ws_type *c)
 {
-    const int nd = w->types[0] == WS_TY_F16 ? 4 : 8, nc = w->types[1] == WS_TY_F16 ? 4 : 8, shape = w->shape - 1;
-    if (wmma_frag(p, &ops[0], nd, "D") || wmma_frag(p, &ops[1], 8, "A") || wmma_frag(p, &ops[2], 8, "B") ||
+    const int shape = w->shape - 1;
+    if (w->ntypes == 2) { *d = w->types[0]; *c = w->types[1]; *a = *b = WS_TY_F16; }
+    else { *d = w->types[0]; *a = w->types[1]; *b = w->types[2]; *c = w->types[3]; }
+    const ws_wmma_geom g = ws_wmma_geometry((unsigned)shape, *a);
+    const int i8 = *a == WS_TY_S8 || *a == WS_TY_U8;
+    int ok = g.form && *a == *b;
+    if (*a == WS_TY_F16) ok = ok && w->ntypes == 2 && (*d == WS_TY_F16 || *d == WS_TY_F32) && (*c == WS_TY_F16 || *c == WS_TY_F32);
+    else if (i8) ok = ok && *d == WS_TY_S32 && *c == WS_TY_S32;
+    else if (*a == WS_TY_F64) ok = ok && *d == WS_TY_F64 && *c == WS_TY_F64;
+    else ok = ok && *d == WS_TY_F32 && *c == WS_TY_F32;   /* .bf16, .tf32 */
+    if (!ok)
+        return err_at(p, optok, "this 'wmma.mma' type combination is not supported (%s)", wmma_supported);
+    if (w->satfinite && !i8) return err_at(p, optok, "'.satfinite' on 'wmma.mma' is supported for .s8/.u8 only (%s)",
+                                          wmma_supported);
+    if (w->rn && *a != WS_TY_F64) return err_at(p, optok, "'.rn' on 'wmma.mma' is for .f64 (%s)", wmma_supported);
+    return 0;
+}
+
+static int wmma_emit_mma(P *p, const ws_tok *first, const ws_tok *optok, uint32_t guard, int gneg, const wmma_mods *w,
+                         const raw *ops)
+{
+    ws_type dt, at, bt, ct;
+    if (wmma_mma_types(p, optok, w, &dt, &at, &bt, &ct)) return -1;
+    const int shape = w->shape - 1;
+    const ws_wmma_geom g = ws_wmma_geometry((unsigned)shape, at);
+    const int nd = wmma_acc_regs(dt), nc = wmma_acc_regs(ct), hd = nd / g.nmma, hc = nc / g.nmma;
+    if (wmma_frag(p, &ops[0], nd, "D") || wmma_frag(p, &ops[1], g.frag_a, "A") || wmma_frag(p, &ops[2], g.frag_b, "B") ||
         wmma_frag(p, &ops[3], nc, "C"))
         return -1;
     /* the first half writes D's first registers before the second reads its A, B and C */
-    const mma_half second = wmma_half(shape, ops, 1);
-    for (int e = 0; e < nd / 2; e++) {
-        uint32_t d = ops[0].vec[e];
-        if (vec_has(second.a, second.a0, 4, d) || vec_has(second.b, second.b0, 2, d) || vec_has(&ops[3], nc / 2, nc / 2, d))
-            return err_at(p, &p->t[ops[0].tok], "'wmma.mma' whose D fragment shares registers with A, B or the second "
-                          "half of C is not supported");
+    if (g.nmma == 2) {
+        const mma_half second = wmma_half(shape, &g, ops, 1);
+        for (int e = 0; e < hd; e++) {
+            uint32_t d = ops[0].vec[e];
+            if (vec_has(second.a, second.a0, g.mma_a, d) || vec_has(second.b, second.b0, g.mma_b, d) ||
+                vec_has(&ops[3], hc, hc, d))
+                return err_at(p, &p->t[ops[0].tok], "'wmma.mma' whose D fragment shares registers with A, B or the "
+                              "second half of C is not supported");
+        }
     }
-    for (int h = 0; h < 2; h++) {
-        const mma_half mh = wmma_half(shape, ops, h);
+    for (int h = 0; h < g.nmma; h++) {
+        const mma_half mh = wmma_half(shape, &g, ops, h);
         ws_inst *in;
         if (wmma_inst(p, first, guard, gneg, WS_OP_MMA, &in)) return -1;
-        in->subop = WS_MMA_M16N8K16_F16;
-        in->type = (uint8_t)w->types[0];
-        in->type2 = in->cmp = WS_TY_F16;
-        in->boolop = (uint8_t)w->types[1];
+        in->subop = g.form;
+        in->type = (uint8_t)dt;
+        in->type2 = (uint8_t)(shape == WS_WMMA_M8N32K16 ? bt : at);   /* the transposed form: B^T is the mma A */
+        in->cmp = (uint8_t)(shape == WS_WMMA_M8N32K16 ? at : bt);
+        in->boolop = (uint8_t)ct;
+        if (w->satfinite) in->mods |= WS_MOD_SAT;
         in->ndst = 1;
         in->nsrc = 3;
-        wmma_vec(&in->dst[0], &ops[0], h * nd / 2, nd / 2);
-        wmma_vec(&in->src[0], mh.a, mh.a0, 4);
-        wmma_vec(&in->src[1], mh.b, mh.b0, 2);
-        wmma_vec(&in->src[2], &ops[3], h * nc / 2, nc / 2);
+        wmma_vec(&in->dst[0], &ops[0], h * hd, hd);
+        wmma_vec(&in->src[0], mh.a, mh.a0, g.mma_a);
+        wmma_vec(&in->src[1], mh.b, mh.b0, g.mma_b);
+        wmma_vec(&in->src[2], &ops[3], h * hc, hc);
     }
     return 0;
 }
 
 /* wmma.load / wmma.store: one instruction per four fragment registers */
-static int wmma_emit_ldst(P *p, const ws_tok *first, uint32_t guard, int gneg, const wmma_mods *w, raw *ops, int nops)
+static int wmma_emit_ldst(P *p, const ws_tok *first, const ws_tok *optok, uint32_t guard, int gneg, const wmma_mods *w,
+                          raw *ops, int nops)
 {
-    const int store = w->kind == 's';
+    const int store = w->kind == 's', shape = w->shape - 1;
     const raw *fr = &ops[store ? 1 : 0], *ar = &ops[store ? 0 : 1];
-    const int nregs = w->matrix == WS_WMMA_C && w->types[0] == WS_TY_F16 ? 4 : 8;
+    const ws_type ty = w->types[0];
+    int nregs;
+    if (w->matrix == WS_WMMA_C) {
+        if (!wmma_acc_ok(shape, ty))
+            return err_at(p, optok, "'wmma.%s' with this shape and type is not supported (%s)",
+                          store ? "store.d" : "load.c", wmma_supported);
+        nregs = wmma_acc_regs(ty);
+    } else {
+        const ws_wmma_geom g = ws_wmma_geometry((unsigned)shape, ty);
+        if (!g.form)
+            return err_at(p, optok, "'wmma.load.%c' with this shape and type is not supported (%s)", 'a' + w->matrix,
+                          wmma_supported);
+        nregs = w->matrix == WS_WMMA_A ? g.frag_a : g.frag_b;
+    }
     if (nops != 2 && nops != 3)
         return err_at(p, &p->t[ops[0].tok], "'wmma.%s' takes %s{, stride}", store ? "store" : "load",
                       store ? "[p], fragment" : "fragment, [p]");
@@ -2012,9 +2078,10 @@ static int wmma_emit_ldst(P *p, const ws_tok *first, uint32_t guard, int gneg, c
         return -1;
     if (ar->kind != R_ADDR) return err_at(p, &p->t[ar->tok], "'wmma' expects a memory operand '[...]' here");
     /* the default stride: the leading dimension (columns of a row-major matrix, rows of a column-major one) */
-    static const uint8_t dims[3][3][2] = {{{16, 16}, {16, 16}, {16, 16}}, {{32, 16}, {16, 8}, {32, 8}},
-                                          {{8, 16}, {16, 32}, {8, 32}}};
-    ws_operand stride = { .kind = WS_OK_IMM, .reg = WS_NO_REG, .imm = dims[w->shape - 1][w->matrix][w->col ? 0 : 1] };
+    static const uint8_t dims[WS_NWMMA_SHAPES][3][2] = {{{16, 16}, {16, 16}, {16, 16}}, {{32, 16}, {16, 8}, {32, 8}},
+                                                        {{8, 16}, {16, 32}, {8, 32}}, {{16, 8}, {8, 16}, {16, 16}},
+                                                        {{8, 4}, {4, 8}, {8, 8}}};
+    ws_operand stride = { .kind = WS_OK_IMM, .reg = WS_NO_REG, .imm = dims[shape][w->matrix][w->col ? 0 : 1] };
     if (nops == 3) {
         const raw *sr = &ops[2];
         if (sr->kind == R_REG) { stride.kind = WS_OK_REG; stride.reg = sr->reg; }
@@ -2028,10 +2095,11 @@ static int wmma_emit_ldst(P *p, const ws_tok *first, uint32_t guard, int gneg, c
                               "is not supported");
     for (int part = 0; part * 4 < nregs; part++) {
         uint32_t ii = p->k->ninsts;
+        const int n = nregs - 4 * part < 4 ? nregs - 4 * part : 4;
         ws_inst *in;
         if (wmma_inst(p, first, guard, gneg, store ? WS_OP_WMMA_STORE : WS_OP_WMMA_LOAD, &in)) return -1;
-        in->subop = (uint8_t)(w->matrix | part << 2 | (w->col ? WS_WMMA_COL : 0) | (w->shape - 1) << 4);
-        in->type = (uint8_t)w->types[0];
+        in->subop = (uint8_t)(w->matrix | part << 2 | (w->col ? WS_WMMA_COL : 0) | shape << 4);
+        in->type = (uint8_t)ty;
         in->space = (uint8_t)(w->space ? w->space : WS_SP_GENERIC);
         ws_operand *ao = &in->src[0];
         ao->kind = WS_OK_ADDR;
@@ -2039,12 +2107,12 @@ static int wmma_emit_ldst(P *p, const ws_tok *first, uint32_t guard, int gneg, c
         ao->imm = ar->off;
         if (ar->has_name && resolve_symbol(p, in, ii, 0, ar, ao)) return -1;
         if (store) {
-            wmma_vec(&in->src[1], fr, 4 * part, 4);
+            wmma_vec(&in->src[1], fr, 4 * part, n);
             in->src[2] = stride;
             in->nsrc = 3;
         } else {
             in->ndst = 1;
-            wmma_vec(&in->dst[0], fr, 4 * part, 4);
+            wmma_vec(&in->dst[0], fr, 4 * part, n);
             in->src[1] = stride;
             in->nsrc = 2;
         }
@@ -2065,10 +2133,8 @@ static int parse_wmma(P *p, const ws_tok *first, uint32_t guard, int gneg)
     }
     if (!w.kind) return err_at(p, optok, "'wmma' needs .load, .store or .mma (%s)", wmma_supported);
     if (!w.sync || !w.aligned || !w.shape || w.nlayout != (w.kind == 'm' ? 2 : 1) ||
-        w.ntypes != (w.kind == 'm' ? 2 : 1) || (w.kind != 'm' && w.matrix < 0))
+        (w.kind == 'm' ? w.ntypes != 2 && w.ntypes != 4 : w.ntypes != 1) || (w.kind != 'm' && w.matrix < 0))
         return err_at(p, optok, "this 'wmma' form is incomplete or not supported (%s)", wmma_supported);
-    if (w.kind == 'l' && w.matrix != WS_WMMA_C && w.types[0] != WS_TY_F16)
-        return err_at(p, optok, "'wmma.load.%c' takes .f16 (%s)", 'a' + w.matrix, wmma_supported);
     raw ops[4];
     int nops = 0;
     while (!is_punct(cur(p), ';')) {
@@ -2082,10 +2148,10 @@ static int parse_wmma(P *p, const ws_tok *first, uint32_t guard, int gneg)
     adv(p);
     if (w.kind == 'm') {
         if (nops != 4) return err_at(p, optok, "'wmma.mma' takes 4 operands (d, a, b, c), got %d", nops);
-        return wmma_emit_mma(p, first, guard, gneg, &w, ops);
+        return wmma_emit_mma(p, first, optok, guard, gneg, &w, ops);
     }
     if (nops < 2) return err_at(p, optok, "'wmma.%s' takes 2 or 3 operands, got %d", w.kind == 's' ? "store" : "load", nops);
-    return wmma_emit_ldst(p, first, guard, gneg, &w, ops, nops);
+    return wmma_emit_ldst(p, first, optok, guard, gneg, &w, ops, nops);
 }
 
 static int parse_inst(P *p)
@@ -2141,11 +2207,25 @@ static int parse_inst(P *p)
     in->ipdom = WS_PC_EXIT;
     modstate ms;
     memset(&ms, 0, sizeof ms);
+    /* cvt.rna.tf32.f32 (PTX ISA 9.7.9.21, sm_80): the one .tf32 conversion in the subset, the
+     * rounding nvcc emits for wmma::__float_to_tf32; a .b32 result (WS_CVT_TF32_RNA) */
+    if (op == WS_OP_CVT && p->i + 3 <= p->nt && is_dir(&p->t[p->i], ".rna") && p->t[p->i].adj &&
+        is_dir(&p->t[p->i + 1], ".tf32") && p->t[p->i + 1].adj && is_dir(&p->t[p->i + 2], ".f32") && p->t[p->i + 2].adj &&
+        !(p->t[p->i + 3].kind == WS_TK_DOT && p->t[p->i + 3].adj)) {
+        ms.types[0] = WS_TY_B32; ms.type_tok[0] = p->i + 1;
+        ms.types[1] = WS_TY_F32; ms.type_tok[1] = p->i + 2;
+        ms.ntypes = 2;
+        in->subop = WS_CVT_TF32_RNA;
+        adv(p); adv(p); adv(p);
+    }
     /* a type outside the subset is the reason, even behind modifiers only its forms have
      * (cvt.rn.satfinite.e4m3x2.f32): name it first */
     for (uint32_t j = p->i; j < p->nt && p->t[j].kind == WS_TK_DOT && p->t[j].adj; j++)
-        if (is_refused_type(p->t[j].s + 1, p->t[j].n - 1) && !(op == WS_OP_MMA && tok_eq(&p->t[j], ".tf32")))
+        if (is_refused_type(p->t[j].s + 1, p->t[j].n - 1) && !(op == WS_OP_MMA && tok_eq(&p->t[j], ".tf32"))) {
+            if (op == WS_OP_CVT && tok_eq(&p->t[j], ".tf32"))
+                return err_at(p, &p->t[j], "type '.tf32' is supported only in cvt.rna.tf32.f32 (this conversion is not supported)");
             return err_at(p, &p->t[j], "type '%.*s' is not supported (supported types: %s)", TK(&p->t[j]), supported_types);
+        }
     while (cur(p)->kind == WS_TK_DOT && cur(p)->adj) {
         ws_tok *m = cur(p);
         int c = apply_mod(p, in, &ms, m);
@@ -2192,9 +2272,10 @@ static int parse_inst(P *p)
         return err_at(p, optok, "'cp.async' needs .ca/.cg (a copy), .commit_group, .wait_group or .wait_all");
     if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_COPY && in->space != WS_SP_SHARED)
         return err_at(p, optok, "'cp.async' copies .shared.global (cp.async.ca.shared.global)");
-    if (op == WS_OP_LDMATRIX && (!ms.sync || !(in->mods & WS_MOD_ALIGNED) || !ms.shape || !(in->subop & 7) ||
-                                 in->space != WS_SP_SHARED || in->type != WS_TY_B16))
-        return err_at(p, optok, "'ldmatrix' is supported as ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16");
+    if ((op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) &&
+        (!ms.sync || !(in->mods & WS_MOD_ALIGNED) || !ms.shape || !(in->subop & 7) || in->space != WS_SP_SHARED ||
+         in->type != WS_TY_B16))
+        return err_at(p, optok, "'%s' is supported as %s.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16", mn, mn);
     if (check_new_forms(p, in, optok)) return -1;
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in->cmp) return err_at(p, optok, "'%s' needs a comparison (.eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan)", mn);
     if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");
@@ -2278,6 +2359,9 @@ static int parse_inst(P *p)
         return err_at(p, &p->t[ops[0].tok], "'cp.async.wait_group' takes an integer constant");
     if (op == WS_OP_LDMATRIX && (in->dst[0].kind != WS_OK_VEC || in->dst[0].nvec != (in->subop & 7)))
         return err_at(p, &p->t[ops[0].tok], "'ldmatrix.x%u' writes {%u register%s}", in->subop & 7, in->subop & 7,
+                      (in->subop & 7) == 1 ? "" : "s");
+    if (op == WS_OP_STMATRIX && (in->src[1].kind != WS_OK_VEC || in->src[1].nvec != (in->subop & 7)))
+        return err_at(p, &p->t[ops[1].tok], "'stmatrix.x%u' stores {%u register%s}", in->subop & 7, in->subop & 7,
                       (in->subop & 7) == 1 ? "" : "s");
     /* st.param only writes a call's or function's .param variables (now .local) */
     if (op == WS_OP_LOP3 && in->src[3].kind != WS_OK_IMM)

@@ -91,7 +91,7 @@ static memkind mem_kind(const ws_inst *in)
                                                                                               : MEM_LOAD;
     case WS_OP_PREFETCH: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD:
         return MEM_LOAD;
-    case WS_OP_ST: case WS_OP_WMMA_STORE: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_MEMBAR: case WS_OP_FENCE:
+    case WS_OP_ST: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_MEMBAR: case WS_OP_FENCE:
     case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_BAR_WARP: case WS_OP_SHFL: case WS_OP_VOTE:
     case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_ACTIVEMASK: case WS_OP_NANOSLEEP: case WS_OP_CP_ASYNC:
     case WS_OP_ELECT: case WS_OP_GRIDDEP: case WS_OP_MBARRIER:

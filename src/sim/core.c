@@ -666,7 +666,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     int is_mem = 0;
     uint64_t t0 = now + ws_pipe_issue(r, c, w, slot, in, now);
     switch (in->op) {
-    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE:
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
     case WS_OP_MBARRIER:
         if (eff.mem_kind == 0) done = t0 + r->lat_alu;
         else if (eff.mem_space == WS_SP_SHARED) {

@@ -107,7 +107,7 @@ uint64_t ws_unit_latency(const ws_simrun *r, const ws_inst *in)
 int ws_uses_lsu(const ws_inst *in)
 {
     switch (in->op) {
-    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE:
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
         return in->space != WS_SP_PARAM && in->space != WS_SP_CONST;
     default:
         return 0;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tensor-core kernels (tests/kernels/tensor/, nvcc 13 PTX for sm_80 from inline-asm
-# mma.sync): the committed yaml files are what the independent Python model produces
-# (expected.py --check), and each D equals the model's A * B + C under the MIMD reference
+# mma.sync and ldmatrix, for sm_90 from inline-asm stmatrix): the committed yaml files are
+# what the independent Python model produces (expected.py --check), and each D (stmatrix: each
+# shared tile) equals the model's A * B + C under the MIMD reference
 # and the cycle-level core (stack and barrier divergence, lrr and gto, warp size 64);
 # mma on warps narrower than 32 and the forms outside the subset are refused clearly.
 set -u
@@ -23,7 +24,7 @@ for y in "$K"/*.yaml; do
     fi
   done
 done
-[ "$n" -ge 9 ] || bad "only $n tensor workloads"
+[ "$n" -ge 10 ] || bad "only $n tensor workloads"
 /usr/bin/python3 "$K/gen_rate.py" --check || bad "rate.ptx differs from gen_rate.py"
 
 # Timing (docs/model.md, "Tensor cores"): the slope in cycles per loop iteration (iters 10 -> 20;
@@ -69,10 +70,26 @@ refuse count 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3
   "count\.ptx:9:[0-9]+: the A fragment of this 'mma' form is \{4 registers\}"
 refuse sparse 'mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2}, {%r5,%r6}, {%f5,%f6,%f7,%f8}, %r9, 0x0;' \
   "sparse\.ptx:9:4: modifier '\.sp' is not supported on 'mma'"
-refuse wmmashape 'wmma.mma.sync.aligned.row.col.m16n16k8.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0}, {%r1}, {%f8};' \
-  "wmmashape\.ptx:9:30: wmma shape '\.m16n16k8' is not supported \(supported: shapes \.m16n16k16"
-refuse wmmatype 'wmma.load.a.sync.aligned.row.m16n16k16.global.bf16 {%r0,%r1,%r2,%r3}, [%rd0];' \
-  "wmmatype\.ptx:9:[0-9]+: '\.bf16' is not supported on 'wmma' \(supported: "
+refuse wmmashape 'wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32 {%r0,%r1}, {%r2}, {%r3}, {%r4,%r5};' \
+  "wmmashape\.ptx:9:30: wmma shape '\.m8n8k32' is not supported \(supported: \.m16n16k16 \.m32n8k16 \.m8n32k16 with \.f16"
+refuse wmmab1 'wmma.load.a.sync.aligned.row.m8n8k128.global.b1 {%r0}, [%rd0];' \
+  "wmmab1\.ptx:9:29: wmma shape '\.m8n8k128' is not supported \(supported: "
+refuse wmmatype 'wmma.load.a.sync.aligned.row.m16n16k16.global.s4 {%r0}, [%rd0];' \
+  "wmmatype\.ptx:9:46: '\.s4' is not supported on 'wmma' \(supported: "
+refuse wmmafp8 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.e4m3.e4m3.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0,%r1,%r2,%r3}, {%r8,%r9,%r10,%r11}, {%f8,%f9,%f10,%f11,%f12,%f13,%f14,%f15};' \
+  "wmmafp8\.ptx:9:44: '\.e4m3' is not supported on 'wmma' \(supported: .*\.bf16 \(\.f32\) or \.s8/\.u8"
+refuse wmmashapetype 'wmma.load.a.sync.aligned.row.m16n16k8.global.bf16 {%r0,%r1,%r2,%r3}, [%rd0];' \
+  "wmmashapetype\.ptx:9:1: 'wmma\.load\.a' with this shape and type is not supported \(supported: .*\.m16n16k8 \.tf32"
+refuse wmmasatf 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32.satfinite {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, {%r8,%r9,%r10,%r11,%r12,%r13,%r14,%r15}, {%f8,%f9,%f10,%f11,%f12,%f13,%f14,%f15};' \
+  "wmmasatf\.ptx:9:1: '\.satfinite' on 'wmma\.mma' is supported for \.s8/\.u8 only"
+refuse wmmarz 'wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz {%rd0,%rd1}, {%rd2}, {%rd3}, {%rd0,%rd1};' \
+  "wmmarz\.ptx:9:53: '\.rz' is not supported on 'wmma' \(supported: .*\.m8n8k4 \.f64 \(\.rn\)"
+refuse wmmamix 'wmma.mma.sync.aligned.row.col.m16n16k16.s32.bf16.bf16.s32 {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, {%r8,%r9,%r10,%r11}, {%r12,%r13,%r14,%r15}, {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7};' \
+  "wmmamix\.ptx:9:1: this 'wmma\.mma' type combination is not supported \(supported: "
+refuse mmafp8 'mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};' \
+  "mmafp8\.ptx:9:38: type '\.e4m3' is not supported \(supported types: "
+refuse wgmma 'wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0,%f1,%f2,%f3}, %rd1, %rd2, 1, 1, 1, 0, 0;' \
+  "wgmma\.ptx:9:1: instruction 'wgmma' is not supported: sm_90a warpgroup mma is outside the subset \(mma\.sync is supported\)"
 refuse wmmacount 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0}, {%r1}, {%f8};' \
   "wmmacount\.ptx:9:[0-9]+: the A fragment of this 'wmma' form is \{8 registers\}"
 refuse wmmaalias 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, {%r8,%r9,%r10,%r11,%r12,%r13,%r14,%r15}, {%f4,%f5,%f6,%f7,%f0,%f1,%f2,%f3};' \
@@ -81,7 +98,9 @@ refuse ldmnoalign 'ldmatrix.sync.m8n8.x1.shared.b16 {%r1}, [%r2];' \
   "ldmnoalign\\.ptx:9:1: 'ldmatrix' is supported as ldmatrix\\.sync\\.aligned\\.m8n8"
 refuse ldmcount 'ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2}, [%r3];' \
   "ldmcount\\.ptx:9:[0-9]+: 'ldmatrix\\.x4' writes \\{4 registers\\}"
-refuse stmatrix 'stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r2], {%r1};' \
-  "stmatrix\\.ptx:9:1: instruction 'stmatrix' is not supported: sm_90 stmatrix"
+refuse stmshape 'stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 [%r2], {%r1};' \
+  "stmshape\\.ptx:9:22: shape '\\.m16n8' is not supported on 'stmatrix' \\(supported: stmatrix\\.sync\\.aligned\\.m8n8"
+refuse stmcount 'stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r3], {%r1, %r2};' \
+  "stmcount\\.ptx:9:[0-9]+: 'stmatrix\\.x4' stores \\{4 registers\\}"
 [ "$fail" -eq 0 ] && echo "all tensor kernels ok"
 exit "$fail"

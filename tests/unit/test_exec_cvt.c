@@ -125,6 +125,37 @@ static void test_float_to_float(void **s)
     assert_int_equal(cvt(F32, F32, 0, WS_MOD_SAT, fbits(-1.5f)), 0);
 }
 
+/* cvt.rna.tf32.f32 (PTX ISA 9.7.9.21): tf32 keeps 10 fraction bits (the f32 bit pattern with
+ * its low 13 bits zero), .rna = round to nearest, ties away from zero. At 1.0 the tf32 ulp is
+ * 2^-10 (bit 13), so 1 + 2^-11 (0x3f801000) is a tie: away gives 1 + 2^-10 (0x3f802000), where
+ * ties-to-even would give 1.0; one f32 ulp less rounds down. */
+static uint64_t tf32(uint32_t a)
+{
+    setall(H, 1, a);
+    ws_inst in = inst2(WS_OP_CVT, WS_TY_B32, reg(0), reg(1));
+    in.type2 = F32;
+    in.subop = WS_CVT_TF32_RNA;
+    return run_r(H, &in, 0);
+}
+
+static void test_f32_to_tf32(void **s)
+{
+    (void)s;
+    assert_int_equal(tf32(0x3f801000), 0x3f802000);   /* tie, away from zero */
+    assert_int_equal(tf32(0xbf801000), 0xbf802000);   /* the negative tie: away (more negative) */
+    assert_int_equal(tf32(0x3f800fff), 0x3f800000);   /* below the tie */
+    assert_int_equal(tf32(0x3f801001), 0x3f802000);   /* above it */
+    assert_int_equal(tf32(0x3f803000), 0x3f804000);   /* the tie above an odd tf32 value (ties-to-even agrees) */
+    assert_int_equal(tf32(0x3fbfffff), 0x3fc00000);   /* the carry into the next fraction bit */
+    assert_int_equal(tf32(0x3fffffff), 0x40000000);   /* ... and into the exponent */
+    assert_int_equal(tf32(0x7f7ff000), 0x7f800000);   /* half way from the largest tf32 to 2^128: infinity */
+    assert_int_equal(tf32(0x7f7fefff), 0x7f7fe000);   /* the largest tf32 */
+    assert_int_equal(tf32(0x00001000), 0x00002000);   /* a subnormal tie */
+    assert_int_equal(tf32(0x80000000), 0x80000000);   /* -0 */
+    assert_int_equal(tf32(0xff800000), 0xff800000);   /* -inf */
+    assert_int_equal(tf32(0x40490fdb), 0x40490000);   /* pi: fraction bits 0x0fdb below the tie */
+}
+
 int main(void)
 {
     H = xh_new(32);
@@ -133,6 +164,7 @@ int main(void)
         cmocka_unit_test(test_int_to_int),
         cmocka_unit_test(test_int_to_float),
         cmocka_unit_test(test_float_to_float),
+        cmocka_unit_test(test_f32_to_tf32),
     };
     int r = cmocka_run_group_tests(tests, NULL, NULL);
     free(H);

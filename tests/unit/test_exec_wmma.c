@@ -14,7 +14,7 @@ static uint8_t gbuf[GBYTES], sbuf[SBYTES];
 static ws_region greg[1];
 
 #define PTX_HEAD ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n" \
-    "  .reg .b32 %r<20>;\n  .reg .f32 %f<17>;\n  .reg .b64 %rd<4>;\n"
+    "  .reg .b32 %r<28>;\n  .reg .f32 %f<17>;\n  .reg .b64 %rd<4>;\n  .reg .f64 %fd<8>;\n"
 
 static xh *H;
 static ws_kernel *K;
@@ -184,6 +184,117 @@ static void test_one_hot_shapes(void **s)
     }
 }
 
+/* The element types beyond .f16 (PTX ISA 9.7.14.4: .bf16 .tf32 .s8 .u8 .f64), one-hot: A = a e(ar, ak),
+ * B = b e(ak, bc), C = c everywhere, so D = c except D[ar][bc] = a b + c (s8 .satfinite: clamped
+ * to INT32_MAX), whatever the fragment layout. Row-major with the default strides; A at byte 0,
+ * B at 1024, C at 2048, D at 4096. */
+typedef struct onehot {
+    const char *shape, *ab, *acc, *mma_types, *sat;   /* PTX names */
+    unsigned m, n, k, fa, fb, esize, csize;           /* fragment registers of A and B; element bytes */
+    unsigned ar, ak, bc;
+    uint64_t abits, bbits, cbits, want;               /* raw element bits */
+} onehot;
+
+static void put_elem(uint8_t *b, size_t i, unsigned size, uint64_t v) { memcpy(b + i * size, &v, size); }
+
+static uint64_t get_elem(const uint8_t *b, size_t i, unsigned size)
+{
+    uint64_t v = 0;
+    memcpy(&v, b + i * size, size);
+    return v;
+}
+
+/* "{%P1, %P2, ...}" of n registers from first */
+static char *regs(char *o, const char *pfx, unsigned first, unsigned n)
+{
+    o += sprintf(o, "{");
+    for (unsigned i = 0; i < n; i++) o += sprintf(o, "%s%%%s%u", i ? ", " : "", pfx, first + i);
+    return o + sprintf(o, "}");
+}
+
+static void test_one_hot_types(void **s)
+{
+    (void)s;
+    static const onehot t[] = {
+        /* bf16 1.0 = 0x3f80, 2.0 = 0x4000: D[3][12] = 2 + 0.5 */
+        {"m16n16k16", "bf16", "f32", "f32.bf16.bf16.f32", "", 16, 16, 16, 4, 4, 2, 4, 3, 10, 12,
+         0x3f80, 0x4000, 0x3f000000, 0x40200000},
+        /* bf16 m8n32k16 (the transposed form), column 29 in the second mma: -1.5 * 2 + 0.5 = -2.5 */
+        {"m8n32k16", "bf16", "f32", "f32.bf16.bf16.f32", "", 8, 32, 16, 2, 8, 2, 4, 7, 3, 29,
+         0xbfc0, 0x4000, 0x3f000000, 0xc0200000},
+        /* tf32 (f32 bit patterns) 1.5 * -1 + 0.5 = -1.0; the 13 low bits of A are ignored */
+        {"m16n16k8", "tf32", "f32", "f32.tf32.tf32.f32", "", 16, 16, 8, 4, 4, 4, 4, 14, 5, 9,
+         0x3fc01fff, 0xbf800000, 0x3f000000, 0xbf800000},
+        /* s8 100 * 3 + (2^31 - 100) saturates with .satfinite */
+        {"m16n16k16", "s8", "s32", "s32.s8.s8.s32", ".satfinite", 16, 16, 16, 2, 2, 1, 4, 2, 7, 15,
+         100, 3, 0x7fffff9c, 0x7fffffff},
+        /* u8 m32n8k16 row 25 (the second mma): 200 * 250 + 7 */
+        {"m32n8k16", "u8", "s32", "s32.u8.u8.s32", "", 32, 8, 16, 4, 1, 1, 4, 25, 3, 6, 200, 250, 7, 50007},
+        /* s8 m8n32k16: -5 * 7 + 0 */
+        {"m8n32k16", "s8", "s32", "s32.s8.s8.s32", "", 8, 32, 16, 1, 4, 1, 4, 6, 11, 30, 0xfb, 7, 0, 0xffffffdd},
+        /* f64 m8n8k4 (.rn): 0.5 * 3 + 0.25 = 1.75 */
+        {"m8n8k4", "f64", "f64", "f64.f64.f64.f64", ".rn", 8, 8, 4, 1, 1, 8, 8, 7, 2, 1,
+         0x3fe0000000000000ull, 0x4008000000000000ull, 0x3fd0000000000000ull, 0x3ffc000000000000ull},
+    };
+    for (unsigned i = 0; i < sizeof t / sizeof t[0]; i++) {
+        const onehot *c = &t[i];
+        const int f64 = c->csize == 8, i32 = !strcmp(c->acc, "s32");
+        const char *cr = f64 ? "fd" : i32 ? "r" : "f";
+        const unsigned nc = f64 ? 2 : 8, c0 = f64 ? 3 : i32 ? 9 : 1, d0 = f64 ? 5 : i32 ? 17 : 9;
+        const char *abr = f64 ? "fd" : "r";
+        const unsigned b0 = f64 ? 2 : 5;
+        char body[3072], *o = body;
+        o += sprintf(o, "  wmma.load.a.sync.aligned.row.%s.global.%s ", c->shape, c->ab);
+        o = regs(o, abr, 1, c->fa);
+        o += sprintf(o, ", [%%rd1];\n  wmma.load.b.sync.aligned.row.%s.global.%s ", c->shape, c->ab);
+        o = regs(o, abr, b0, c->fb);
+        o += sprintf(o, ", [%%rd1+1024];\n  wmma.load.c.sync.aligned.row.%s.global.%s ", c->shape, c->acc);
+        o = regs(o, cr, c0, nc);
+        o += sprintf(o, ", [%%rd1+2048];\n  wmma.mma.sync.aligned.row.row.%s.%s%s ", c->shape, c->mma_types, c->sat);
+        o = regs(o, cr, d0, nc);
+        o += sprintf(o, ", ");
+        o = regs(o, abr, 1, c->fa);
+        o += sprintf(o, ", ");
+        o = regs(o, abr, b0, c->fb);
+        o += sprintf(o, ", ");
+        o = regs(o, cr, c0, nc);
+        o += sprintf(o, ";\n  wmma.store.d.sync.aligned.row.%s.global.%s [%%rd2], ", c->shape, c->acc);
+        o = regs(o, cr, d0, nc);
+        sprintf(o, ";\n");
+        memset(gbuf, 0, GBYTES);
+        put_elem(gbuf, c->ar * c->k + c->ak, c->esize, c->abits);
+        put_elem(gbuf + 1024, c->ak * c->n + c->bc, c->esize, c->bbits);
+        for (unsigned e = 0; e < c->m * c->n; e++) put_elem(gbuf + 2048, e, c->csize, c->cbits);
+        run(body);
+        for (unsigned r = 0; r < c->m; r++)
+            for (unsigned col = 0; col < c->n; col++) {
+                uint64_t got = get_elem(gbuf + GBYTES / 2, r * c->n + col, c->csize);
+                uint64_t want = r == c->ar && col == c->bc ? c->want : c->cbits;
+                if (got != want)
+                    fail_msg("%s .%s D[%u][%u] = 0x%llx, expected 0x%llx", c->shape, c->ab, r, col,
+                             (unsigned long long)got, (unsigned long long)want);
+            }
+        done();
+    }
+}
+
+/* The model's layout of the new types (src/exec/exec_tensor.c): a .bf16 m16n16k16 A fragment is
+ * the mma.sync m16n8k16 A fragment (PTX ISA 9.7.14.5.8) without the copy .f16 keeps: lane 5
+ * (g 1, t 1) register 2 high half is element 5: (g, 2t + 1 + 8) = A[1][11]; an .s8 A fragment
+ * is the m16n8k16 .s8 one (9.7.14.5.10): lane 5 register 1 byte 2 is element 6:
+ * (g + 8, 4t + 2) = A[9][6]. A[r][c] = r * 16 + c (raw bits). */
+static void test_new_type_positions(void **s)
+{
+    (void)s;
+    for (unsigned i = 0; i < 256; i++) sh(gbuf, i, (uint16_t)i);
+    for (unsigned i = 0; i < 256; i++) gbuf[1024 + i] = (uint8_t)i;
+    run("  wmma.load.a.sync.aligned.row.m16n16k16.global.bf16 {%r1,%r2,%r3,%r4}, [%rd1];\n"
+        "  wmma.load.a.sync.aligned.row.m16n16k16.global.s8 {%r5,%r6}, [%rd1+1024];\n");
+    assert_int_equal(R("%r3", 5) >> 16, 27);
+    assert_int_equal((R("%r6", 5) >> 16) & 0xff, 9 * 16 + 6);
+    done();
+}
+
 /* the instruction is .aligned: a partial warp faults */
 static void test_partial_warp(void **s)
 {
@@ -209,6 +320,8 @@ int main(void)
         cmocka_unit_test(test_a_position),
         cmocka_unit_test(test_one_hot_mma),
         cmocka_unit_test(test_one_hot_shapes),
+        cmocka_unit_test(test_one_hot_types),
+        cmocka_unit_test(test_new_type_positions),
         cmocka_unit_test(test_partial_warp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
