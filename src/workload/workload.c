@@ -17,8 +17,10 @@
  *   params: [a, 64, 2.5]        one value per .param: a buffer name or a number
  *   expect:                     buffer: EXPECT
  *
- *   INIT:   number | iota | [v, ...] | {iota: {start, step}} | {random: {min, max}}
- *   EXPECT: number | iota | [v, ...] | {iota: {start, step}} | reference
+ *   INIT:   number | iota | [v, ...] | {iota: {start, step}} | {random: {min, max}} | FILE
+ *   EXPECT: number | iota | [v, ...] | {iota: {start, step}} | reference | FILE [, ulp: N | rel: R]
+ *   FILE:   {file: x.bin | x.npy} | {mtx: m.mtx, part: P} | {edges: g.el, part: P [, undirected: B]}
+ *           P: row_ptr | col_idx | values (wl_file.c); count may be omitted: the file gives it
  *
  * Types: u8..u64, s8..s64, b8..b64, f32, f64.
  */
@@ -488,8 +490,9 @@ static int parse_values(parser *p, yaml_node_t *n, int type, uint64_t count, int
     char what[160];
     snprintf(what, sizeof what, "%s '%s'", is_expect ? "expect for" : "init of", bufname);
     memset(v, 0, sizeof *v);
-    const char *forms = is_expect ? "a number, iota, [values], {iota: {start, step}} or reference"
-                                  : "a number, iota, [values], {iota: {start, step}} or {random: {min, max}}";
+    const char *forms = is_expect ? "a number, iota, [values], {iota: {start, step}}, {file: F} or reference"
+                                  : "a number, iota, [values], {iota: {start, step}}, {random: {min, max}}, "
+                                    "{file: F}, {mtx: F, part: P} or {edges: F, part: P}";
     if (n->type == YAML_SCALAR_NODE) {
         const char *s = scalar(n);
         if (strcmp(s, "iota") == 0) {
@@ -530,12 +533,13 @@ static int parse_values(parser *p, yaml_node_t *n, int type, uint64_t count, int
     if (n->type == YAML_MAPPING_NODE) {
         yaml_node_pair_t *pr = n->data.mapping.pairs.start;
         int npairs = (int)(n->data.mapping.pairs.top - pr);
-        static const char *const kinds_init[] = {"iota", "random"};
-        static const char *const kinds_expect[] = {"iota"};
+        /* the file forms are listed for suggestions only: is_file_form took them above */
+        static const char *const kinds_init[] = {"iota", "random", "file", "mtx", "edges"};
+        static const char *const kinds_expect[] = {"iota", "file", "mtx", "edges"};
         if (npairs != 1)
             return fail_node(p, n, "%s must be %s", what, forms);
         yaml_node_t *k = node(p, pr->key), *val = node(p, pr->value);
-        int i = key_index(p, k, is_expect ? kinds_expect : kinds_init, is_expect ? 1 : 2, what);
+        int i = key_index(p, k, is_expect ? kinds_expect : kinds_init, is_expect ? 4 : 5, what);
         if (i < 0)
             return -1;
         return i == 0 ? parse_iota(p, val, type, v, what) : parse_random(p, val, type, v, what);
