@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "workload/wl_file.h"
 #include "workload/wl_types.h"
+#include "warpsweep/workload.h"
 
 static char dir[64];
 static char pathbuf[160];
@@ -208,6 +209,84 @@ static void test_edges(void **state)
     assert_non_null(strstr(err.msg, "n.el:2: no edges"));
 }
 
+/* The YAML side: a workload over tests/kernels/files/spmv_csr.ptx (6 params). */
+static ws_workload *load_yaml(const char *buffers_and_expect, ws_error *err)
+{
+    char cwd[512], text[2048];
+    assert_non_null(getcwd(cwd, sizeof cwd));   /* tests run in the source directory */
+    snprintf(text, sizeof text,
+             "kernel: %s/tests/kernels/files/spmv_csr.ptx\ngrid: 1\nblock: 32\nregs_per_thread: 63\n%s"
+             "params: [row_ptr, col_idx, values, x, y, 3]\n", cwd, buffers_and_expect);
+    return ws_workload_load(put_text("w.yaml", text), err);
+}
+
+static void test_workload_forms(void **state)
+{
+    (void)state;
+    ws_error err = {{0}};
+    put_text("m.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 2.5\n3 2 1\n");
+    float x[3] = {1, 2, 3};
+    put("x.bin", x, sizeof x);
+    const char *bufs = "buffers:\n"
+                       "  row_ptr: {type: u32, init: {mtx: m.mtx, part: row_ptr}}\n"
+                       "  col_idx: {type: u32, init: {mtx: m.mtx, part: col_idx}}\n"
+                       "  values:  {type: f32, init: {mtx: m.mtx, part: values}}\n"
+                       "  x:       {type: f32, count: 3, init: {file: x.bin}}\n"
+                       "  y:       {type: f32, count: 3, init: 0}\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%sexpect:\n  y: {file: x.bin, ulp: 1}\n", bufs);
+    ws_workload *wl = load_yaml(text, &err);
+    assert_non_null(wl);
+    /* counts from the files: 3 rows -> 4 row pointers, 2 entries */
+    assert_int_equal(wl->buffers[0].count, 4);
+    assert_int_equal(wl->buffers[1].count, 2);
+    assert_int_equal(wl->buffers[2].count, 2);
+    assert_int_equal(wl->expects[0].values.kind, WS_INIT_FILE);
+    assert_int_equal(wl->expects[0].values.ulp, 1);
+    /* a run's image: the file's elements; its writes do not reach the workload's copy */
+    ws_memimage m;
+    assert_int_equal(ws_memimage_init(&m, wl, 1, &err), 0);
+    assert_int_equal(wl_load(ws_memimage_buffer(&m, 0)->data, WS_TY_U32, 3), 2);
+    float f;
+    memcpy(&f, ws_memimage_buffer(&m, 2)->data, 4);
+    assert_true(f == 2.5f);
+    memcpy(ws_memimage_buffer(&m, 4)->data, x, sizeof x);   /* y = x exactly: passes */
+    char msg[256];
+    assert_int_equal(ws_expect_check(wl, &m, NULL, msg, sizeof msg), 0);
+    /* y[1] one ulp above 2 (0x40000001) passes ulp: 1; two ulps (0x40000002) does not */
+    uint32_t u = 0x40000001;
+    memcpy(ws_memimage_buffer(&m, 4)->data + 4, &u, 4);
+    assert_int_equal(ws_expect_check(wl, &m, NULL, msg, sizeof msg), 0);
+    u = 0x40000002;
+    memcpy(ws_memimage_buffer(&m, 4)->data + 4, &u, 4);
+    assert_int_equal(ws_expect_check(wl, &m, NULL, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "y[1] = 2.00000048, expected 2"));
+    memcpy(ws_memimage_buffer(&m, 3)->data, &u, 4);
+    ws_memimage_free(&m);
+    assert_int_equal(ws_memimage_init(&m, wl, 1, &err), 0);   /* a new run sees the file again */
+    memcpy(&f, ws_memimage_buffer(&m, 3)->data, 4);
+    assert_true(f == 1.0f);
+    ws_memimage_free(&m);
+    ws_workload_free(wl);
+
+    /* errors at the YAML value (line:col counted by hand in the text above) */
+    snprintf(text, sizeof text, "%sexpect:\n  row_ptr: {file: x.bin, ulp: 1}\n", bufs);
+    assert_null(load_yaml(text, &err));
+    assert_non_null(strstr(err.msg, "w.yaml:12:26: expect for 'row_ptr': a tolerance applies to float buffers"));
+    snprintf(text, sizeof text, "%sexpect:\n  y: {file: x.bin, ulp: 1, rel: 0.1}\n", bufs);
+    assert_null(load_yaml(text, &err));
+    assert_non_null(strstr(err.msg, "give ulp or rel, not both"));
+    assert_null(load_yaml("buffers:\n  row_ptr: {type: u32, init: {mtx: m.mtx, part: rowptr}}\n", &err));
+    assert_non_null(strstr(err.msg, "w.yaml:6:49: init of 'row_ptr': part 'rowptr': expected row_ptr, col_idx or "
+                                    "values (did you mean 'row_ptr'?)"));
+    assert_null(load_yaml("buffers:\n  row_ptr: {type: u32, count: 5, init: {mtx: m.mtx, part: row_ptr}}\n", &err));
+    assert_non_null(strstr(err.msg, "m.mtx (row_ptr) holds 4 u32 elements but the buffer's count is 5"));
+    assert_null(load_yaml("buffers:\n  row_ptr: {type: u32, count: 4, init: {fiel: m.mtx}}\n", &err));
+    assert_non_null(strstr(err.msg, "(did you mean 'file'?)"));
+    assert_null(load_yaml("buffers:\n  row_ptr: {type: u32, init: {file: x.bin, part: values}}\n", &err));
+    assert_non_null(strstr(err.msg, "'part' belongs to mtx or edges, not file"));
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -230,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_raw),
         cmocka_unit_test(test_mtx),
         cmocka_unit_test(test_edges),
+        cmocka_unit_test(test_workload_forms),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
