@@ -39,6 +39,11 @@
 #include <unistd.h>
 #include "wl_types.h"
 
+/* Rows and columns of a matrix, vertices of a graph: a workload's buffers hold
+ * at most 4 GiB together, so a larger size line is a typo, not an input (and
+ * would otherwise be allocated before the entries are read). */
+#define MAX_DIM (1ull << 28)
+
 /* ---- mapping ---- */
 
 static int map_range(int fd, uint64_t offset, uint64_t bytes, int prot, void **base, size_t *len, uint8_t **data)
@@ -448,6 +453,9 @@ static int read_mtx(lines *l, triplets *t, wl_csr *c, ws_error *err)
     if (!s || read_uint(&p, &c->rows) < 0 || read_uint(&p, &c->cols) < 0 || read_uint(&p, &nnz) < 0 || !blank(p))
         return ws_fail(err, "%s:%d: expected the size line \"ROWS COLUMNS ENTRIES\"%s", l->path, l->line,
                        s ? "" : " (end of file)");
+    if (c->rows > MAX_DIM || c->cols > MAX_DIM)
+        return ws_fail(err, "%s:%d: size %" PRIu64 " x %" PRIu64 ": expected at most 2^28 rows and columns", l->path,
+                       l->line, c->rows, c->cols);
     if (c->rows == 0 || c->cols == 0 || (b.symmetry && c->rows != c->cols))
         return ws_fail(err, "%s:%d: size %" PRIu64 " x %" PRIu64 ": expected %s", l->path, l->line, c->rows, c->cols,
                        b.symmetry ? "a square matrix (it is symmetric)" : "at least one row and one column");
@@ -506,8 +514,8 @@ static int read_edges(lines *l, triplets *t, wl_csr *c, int undirected, ws_error
             weighted = has_w;
             first = l->line;
         }
-        if (u >= (1ull << 32) || v >= (1ull << 32))
-            return ws_fail(err, "%s:%d: vertex id out of range: expected ids below 2^32", l->path, l->line);
+        if (u >= MAX_DIM || v >= MAX_DIM)
+            return ws_fail(err, "%s:%d: vertex id out of range: expected ids below 2^28", l->path, l->line);
         if (w != floor(w))
             c->integer_values = 0;
         maxid = u > maxid ? u : maxid;

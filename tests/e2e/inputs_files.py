@@ -235,6 +235,8 @@ def main():
     refused({"b.el": "0 1\n1 -2\n"}, ["{edges: b.el, part: row_ptr}", "{edges: b.el, part: col_idx}",
                                       "{edges: b.el, part: values}", "{file: x.npy}"],
             "b.el:2: expected an edge", "negative vertex id")
+    bad_mtx("%%MatrixMarket matrix coordinate real general\n999999999999 2 1\n1 1 1\n",
+            "b.mtx:2: size 999999999999 x 2: expected at most 2^28", "absurd size line (no allocation)")
     refused({}, good + ["{file: nothere.npy}"], "nothere.npy: cannot open", "missing file")
 
     if not os.environ.get("WS_KEEP"):
