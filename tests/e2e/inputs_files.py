@@ -148,6 +148,15 @@ def main():
     _, p = sim(workload(mtx, n, "{file: y_off.npy, rel: 1e-3}"), d, "spmv_rel")
     check(p.returncode == 0, f"the same y passes with rel: 1e-3 (rc {p.returncode}) {p.stderr.strip()}")
 
+    # a sweep with -j 2: the points share the workload's mapped files; every point checks y
+    with open(os.path.join(d, "sweep.yaml"), "w") as f:
+        f.write("name: spmv_files\nworkload: spmv_mtx.yaml\nbase: {preset: seed}\ngrid:\n  warps: [2, 4, 8, 16]\n")
+    out = os.path.join(d, "sweep.h5")
+    p = subprocess.run([WS, "run", os.path.join(d, "sweep.yaml"), "-o", out, "-j", "2", "--force"],
+                       capture_output=True, text=True)
+    info = subprocess.run([WS, "info", out], capture_output=True, text=True).stdout
+    check(p.returncode == 0 and "status:    ok 4 " in info, f"sweep -j 2 over file inputs: 4 points ok ({p.stderr.strip()[-120:]})")
+
     # 2. an unweighted edge list (pattern-like: values 1) with x integers: y exact
     edges = sorted({(rng.randrange(n), rng.randrange(n)) for _ in range(300)}, key=lambda e: rng.random())
     with open(os.path.join(d, "g.el"), "w") as f:
