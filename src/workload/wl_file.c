@@ -104,6 +104,16 @@ static ws_file_data *new_data(const char *path, int fd, uint64_t offset, uint64_
     return f;
 }
 
+/* Replaces control and non-ASCII bytes by '?': a quoted piece of a broken
+ * file must not break the one-line message. */
+static char *printable(char *s)
+{
+    for (char *t = s; *t; t++)
+        if ((unsigned char)*t < 0x20 || (unsigned char)*t >= 0x7f)
+            *t = '?';
+    return s;
+}
+
 /* ---- raw and .npy ---- */
 
 static int open_regular(const char *path, uint64_t *size, ws_error *err)
@@ -183,6 +193,7 @@ static int parse_npy_dict(const char *path, const char *h, uint64_t hoff, int ty
         return ws_fail(err, "%s: offset %" PRIu64 ": header: 'descr' is not a simple dtype string such as '<f4' "
                        "(structured dtypes are not buffers)", path, hoff);
     memcpy(descr, d + 1, (size_t)(strchr(d + 1, '\'') - (d + 1)));
+    printable(descr);
     if (descr[0] == '>')
         return ws_fail(err, "%s: offset %" PRIu64 ": dtype '%s' is big-endian: expected little-endian ('<') %s",
                        path, hoff, descr, wl_type_name(type));
@@ -204,8 +215,12 @@ static int parse_npy_dict(const char *path, const char *h, uint64_t hoff, int ty
         char *end;
         errno = 0;
         unsigned long long dim = strtoull(s, &end, 10);
-        if (end == s || errno || (dim && n > UINT64_MAX / dim))
-            return ws_fail(err, "%s: offset %" PRIu64 ": 'shape' %.40s: expected a tuple of integers", path, hoff, sh);
+        if (end == s || errno || (dim && n > UINT64_MAX / dim)) {
+            char shown[41];
+            snprintf(shown, sizeof shown, "%s", sh);
+            return ws_fail(err, "%s: offset %" PRIu64 ": 'shape' %s: expected a tuple of integers", path, hoff,
+                           printable(shown));
+        }
         n *= dim;
         s = end;
     }
@@ -399,6 +414,8 @@ static int parse_banner(lines *l, const char *s, mm_banner *b, ws_error *err)
 {
     char w[5][32] = {{0}};
     int n = sscanf(s, "%31s %31s %31s %31s %31s", w[0], w[1], w[2], w[3], w[4]);
+    for (int i = 0; i < 5; i++)
+        printable(w[i]);
     if (n < 1 || strcmp(w[0], "%%MatrixMarket") != 0)
         return ws_fail(err, "%s:%d: expected the banner \"%%%%MatrixMarket matrix coordinate FIELD SYMMETRY\"", l->path,
                        l->line);
