@@ -3,6 +3,7 @@
 /* A workload: a kernel plus how it is launched and what its result must be
  * (sweeps/kernels/NAME.yaml; the format is documented in the README). */
 #include <stdint.h>
+#include <stddef.h>
 #include "ptx.h"
 #include "exec.h"
 
@@ -11,7 +12,10 @@ typedef enum ws_init_kind {
     WS_INIT_IOTA,      /* start + i * step                        */
     WS_INIT_LIST,      /* explicit values (rest zero)             */
     WS_INIT_RANDOM,    /* uniform in [min, max], seeded by the run */
+    WS_INIT_FILE,      /* the elements of a file (raw, .npy, a CSR part of .mtx / edges) */
 } ws_init_kind;
+
+struct ws_file_data;   /* src/workload/wl_file.h */
 
 /* A value spec: used for buffer initialisers and for expectations. */
 typedef struct ws_values {
@@ -22,6 +26,9 @@ typedef struct ws_values {
                                   CONST from a file: also list[0]/ilist[0], nlist = 1 */
     int64_t *ilist;            /* LIST as integers (for 64-bit exactness) */
     uint32_t nlist;
+    struct ws_file_data *file; /* FILE: read-only, shared by every run */
+    uint32_t ulp;              /* FILE expect on floats: tolerance in units in the last place */
+    double rel;                /*   or relative: |got - want| <= rel * |want| (0: exact) */
 } ws_values;
 
 typedef struct ws_buffer_spec {
@@ -90,6 +97,8 @@ typedef struct ws_memimage {
     uint8_t *param_buf;
     uint32_t param_bytes;
     uint32_t first_buffer;     /* index in gmem.regions of buffer 0 */
+    struct ws_mapping { void *base; size_t len; } *maps;   /* per buffer: its private
+                                  mapping of a file init (base NULL: data is heap) */
 } ws_memimage;
 
 int ws_memimage_init(ws_memimage *m, const ws_workload *wl, uint64_t seed, ws_error *err);

@@ -17,8 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "warpsweep/workload.h"
 #include "wl_types.h"
+#include "wl_file.h"
 
 #define BUFFER_ALIGN 256ull
 
@@ -107,8 +109,11 @@ int ws_memimage_init(ws_memimage *m, const ws_workload *wl, uint64_t seed, ws_er
     m->gmem.nregions = ndata + wl->nbuffers;
     m->gmem.regions = calloc(m->gmem.nregions ? m->gmem.nregions : 1, sizeof(ws_region));
     m->first_buffer = ndata;
-    if (!m->gmem.regions) {
+    m->maps = calloc(wl->nbuffers ? wl->nbuffers : 1, sizeof *m->maps);
+    if (!m->gmem.regions || !m->maps) {
         free(dvars);
+        free(m->gmem.regions);
+        free(m->maps);
         return ws_fail(err, "%s: out of memory", wl->path);
     }
     for (uint32_t i = 0; i < ndata; i++) {
@@ -138,6 +143,14 @@ int ws_memimage_init(ws_memimage *m, const ws_workload *wl, uint64_t seed, ws_er
         r->size = b->count * (uint64_t)wl_type_bytes(b->type);
         r->type = b->type;
         r->writable = 1;
+        if (b->init.kind == WS_INIT_FILE) {   /* the file's pages, copied only where the kernel writes */
+            if (wl_file_map_private(b->init.file, &m->maps[i].base, &m->maps[i].len, &r->data, err) < 0) {
+                ws_memimage_free(m);
+                return -1;
+            }
+            addr = (addr + r->size + BUFFER_ALIGN - 1) / BUFFER_ALIGN * BUFFER_ALIGN + WS_GLOBAL_GAP;
+            continue;
+        }
         r->data = calloc(1, r->size ? r->size : 1);
         if (!r->data) {
             ws_memimage_free(m);
@@ -161,8 +174,14 @@ void ws_memimage_free(ws_memimage *m)
 {
     if (!m)
         return;
-    for (uint32_t i = 0; i < m->gmem.nregions; i++)
-        free(m->gmem.regions[i].data);
+    for (uint32_t i = 0; i < m->gmem.nregions; i++) {
+        uint32_t b = i - m->first_buffer;
+        if (m->maps && i >= m->first_buffer && m->maps[b].base)
+            munmap(m->maps[b].base, m->maps[b].len);
+        else if (m->gmem.regions)
+            free(m->gmem.regions[i].data);
+    }
+    free(m->maps);
     free(m->gmem.regions);
     free(m->param_buf);
     memset(m, 0, sizeof *m);
@@ -207,6 +226,44 @@ static int elem_equal(int t, uint64_t a, uint64_t b)
     return is_nan_bits(t, a & mask) && is_nan_bits(t, b & mask);
 }
 
+/* A float's bits as an integer that orders like the value (-0 and +0 both
+ * 0), so that the difference of two is their distance in ulps. */
+static int64_t ordered_bits(int t, uint64_t bits)
+{
+    int top = t == WS_TY_F32 ? 31 : 63;
+    uint64_t mag = bits & ((1ull << top) - 1);
+    return (bits >> top) & 1 ? -(int64_t)mag : (int64_t)mag;
+}
+
+static double float_value(int t, uint64_t bits)
+{
+    if (t == WS_TY_F32) {
+        uint32_t u = (uint32_t)bits;
+        float f;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    double d;
+    memcpy(&d, &bits, 8);
+    return d;
+}
+
+/* An expect from a file with ulp: or rel: (floats only; NaN matches NaN only). */
+static int within_tolerance(const ws_values *v, int t, uint64_t got, uint64_t want)
+{
+    if (elem_equal(t, got, want))
+        return 1;
+    if (is_nan_bits(t, got) || is_nan_bits(t, want) || !wl_type_float(t))
+        return 0;
+    if (v->ulp) {
+        int64_t a = ordered_bits(t, got), b = ordered_bits(t, want);
+        uint64_t d = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+        return d <= v->ulp;
+    }
+    double g = float_value(t, got), w = float_value(t, want);
+    return v->rel > 0 && fabs(g - w) <= v->rel * fabs(w);
+}
+
 int ws_expect_check(const ws_workload *wl, ws_memimage *m, ws_memimage *reference, char *msg, size_t len)
 {
     if (len)
@@ -225,16 +282,31 @@ int ws_expect_check(const ws_workload *wl, ws_memimage *m, ws_memimage *referenc
             want = ws_memimage_buffer(reference, x->buffer)->data;
         } else if (x->values.kind == WS_INIT_LIST) {
             n = x->values.nlist;
+        } else if (x->values.kind == WS_INIT_FILE) {
+            want = x->values.file->view;   /* count checked against the file at load */
         }
+        /* bit-identical (the common case): one memcmp, not n element compares */
+        if (want && memcmp(r->data, want, n * (uint64_t)wl_type_bytes(b->type)) == 0)
+            continue;
         for (uint64_t i = 0; i < n; i++) {
             uint64_t got = wl_load(r->data, b->type, i);
             uint64_t exp = want ? wl_load(want, b->type, i) : wl_values_elem(&x->values, b->type, i);
-            if (!elem_equal(b->type, got, exp)) {
+            if (!within_tolerance(&x->values, b->type, got, exp)) {
                 char gs[64], es[64];
                 format_elem(gs, sizeof gs, b->type, got);
                 format_elem(es, sizeof es, b->type, exp);
-                snprintf(msg, len, "mismatch: %s[%" PRIu64 "] = %s, expected %s%s", b->name, i, gs, es,
-                         want ? " (reference run)" : "");
+                const char *from = x->kind == WS_EXPECT_REFERENCE ? " (reference run)" : "";
+                char file_note[600];
+                if (x->kind != WS_EXPECT_REFERENCE && x->values.kind == WS_INIT_FILE) {
+                    if (x->values.ulp)
+                        snprintf(file_note, sizeof file_note, " (%s, within %u ulp)", x->values.file->path, x->values.ulp);
+                    else if (x->values.rel > 0)
+                        snprintf(file_note, sizeof file_note, " (%s, within rel %g)", x->values.file->path, x->values.rel);
+                    else
+                        snprintf(file_note, sizeof file_note, " (%s)", x->values.file->path);
+                    from = file_note;
+                }
+                snprintf(msg, len, "mismatch: %s[%" PRIu64 "] = %s, expected %s%s", b->name, i, gs, es, from);
                 return -1;
             }
         }

@@ -17,8 +17,10 @@
  *   params: [a, 64, 2.5]        one value per .param: a buffer name or a number
  *   expect:                     buffer: EXPECT
  *
- *   INIT:   number | iota | [v, ...] | {iota: {start, step}} | {random: {min, max}}
- *   EXPECT: number | iota | [v, ...] | {iota: {start, step}} | reference
+ *   INIT:   number | iota | [v, ...] | {iota: {start, step}} | {random: {min, max}} | FILE
+ *   EXPECT: number | iota | [v, ...] | {iota: {start, step}} | reference | FILE [, ulp: N | rel: R]
+ *   FILE:   {file: x.bin | x.npy} | {mtx: m.mtx, part: P} | {edges: g.el, part: P [, undirected: B]}
+ *           P: row_ptr | col_idx | values (wl_file.c); count may be omitted: the file gives it
  *
  * Types: u8..u64, s8..s64, b8..b64, f32, f64.
  */
@@ -34,6 +36,7 @@
 #include "warpsweep/ptxas.h"
 #include "warpsweep/workload.h"
 #include "wl_types.h"
+#include "wl_file.h"
 #include "warpsweep/strutil.h"
 
 #define MAX_BLOCK_THREADS 1024u
@@ -47,6 +50,8 @@ typedef struct parser {
     yaml_document_t doc;
     ws_error *err;
     ws_workload *wl;
+    wl_csr *csrs[16];          /* matrices read for CSR parts, each read once per load */
+    int ncsrs;
 } parser;
 
 static int fail_node(parser *p, const yaml_node_t *n, const char *fmt, ...)
@@ -368,6 +373,115 @@ static int parse_random(parser *p, yaml_node_t *n, int type, ws_values *v, const
     return 0;
 }
 
+/* ---- values from files (wl_file.c) ---- */
+
+static char *resolve_path(const char *yaml_path, const char *rel);
+
+/* A mapping with a key file, mtx or edges. */
+static int is_file_form(parser *p, yaml_node_t *n)
+{
+    for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
+        const char *k = scalar(node(p, pr->key));
+        if (k && (!strcmp(k, "file") || !strcmp(k, "mtx") || !strcmp(k, "edges")))
+            return 1;
+    }
+    return 0;
+}
+
+/* The matrix at path, read once per workload load however many buffers name it. */
+static wl_csr *matrix(parser *p, const char *path, int format, int undirected)
+{
+    for (int i = 0; i < p->ncsrs; i++)
+        if (p->csrs[i]->format == format && p->csrs[i]->undirected == undirected && !strcmp(p->csrs[i]->path, path))
+            return p->csrs[i];
+    if (p->ncsrs == (int)(sizeof p->csrs / sizeof p->csrs[0])) {
+        ws_fail(p->err, "%s: more than %d different matrix files in one workload", p->path, p->ncsrs);
+        return NULL;
+    }
+    wl_csr *c = wl_csr_load(path, format, undirected, p->err);
+    if (c)
+        p->csrs[p->ncsrs++] = c;
+    return c;
+}
+
+/* {file: F} | {mtx: F, part: P} | {edges: F, part: P, undirected: B}, and in
+ * an expect also ulp: N or rel: R (floats). count 0: the file gives it. */
+static int parse_file_values(parser *p, yaml_node_t *n, int type, uint64_t count, int is_expect, const char *what,
+                             ws_values *v)
+{
+    enum { F_FILE, F_MTX, F_EDGES, F_PART, F_UNDIRECTED, F_ULP, F_REL, F_N };
+    static const char *const keys[F_N] = {"file", "mtx", "edges", "part", "undirected", "ulp", "rel"};
+    yaml_node_t *val[F_N], *kn[F_N];
+    if (collect(p, n, keys, F_N, what, val, kn) < 0)
+        return -1;
+    int which = val[F_FILE] ? F_FILE : val[F_MTX] ? F_MTX : F_EDGES;
+    if (!!val[F_FILE] + !!val[F_MTX] + !!val[F_EDGES] != 1)
+        return fail_node(p, n, "%s: give one of file, mtx or edges", what);
+    const char *rel = scalar(val[which]);
+    if (!rel || !*rel)
+        return fail_node(p, val[which], "%s: %s must be a file name (relative to the workload)", what, keys[which]);
+    if (which == F_FILE && (val[F_PART] || val[F_UNDIRECTED]))
+        return fail_node(p, kn[val[F_PART] ? F_PART : F_UNDIRECTED], "%s: '%s' belongs to mtx or edges, not file",
+                         what, val[F_PART] ? "part" : "undirected");
+    if (which == F_MTX && val[F_UNDIRECTED])
+        return fail_node(p, kn[F_UNDIRECTED], "%s: 'undirected' belongs to edges (a .mtx says symmetric itself)", what);
+    if (!is_expect && (val[F_ULP] || val[F_REL]))
+        return fail_node(p, kn[val[F_ULP] ? F_ULP : F_REL], "%s: a tolerance belongs to an expect, not an init", what);
+    if (val[F_ULP] && val[F_REL])
+        return fail_node(p, kn[F_REL], "%s: give ulp or rel, not both", what);
+    if ((val[F_ULP] || val[F_REL]) && !wl_type_float(type))
+        return fail_node(p, kn[val[F_ULP] ? F_ULP : F_REL], "%s: a tolerance applies to float buffers; %s compares "
+                         "exactly", what, wl_type_name(type));
+    uint64_t u;
+    if (val[F_ULP]) {
+        if (get_uint(p, val[F_ULP], "ulp", 0, 1u << 30, &u) < 0)
+            return -1;
+        v->ulp = (uint32_t)u;
+    }
+    if (val[F_REL] && get_double(p, val[F_REL], "rel", &v->rel) < 0)
+        return -1;
+    if (val[F_REL] && !(v->rel >= 0 && v->rel < 1))
+        return fail_node(p, val[F_REL], "rel: %s is out of range [0, 1)", scalar(val[F_REL]));
+    int part = 0, undirected = 0;
+    if (which != F_FILE) {
+        static const char *const parts[] = {"row_ptr", "col_idx", "values"};
+        const char *ps = val[F_PART] ? scalar(val[F_PART]) : NULL;
+        if (!val[F_PART])
+            return fail_node(p, n, "%s: missing key 'part' (row_ptr, col_idx or values)", what);
+        for (part = 0; part < 3 && (!ps || strcmp(ps, parts[part])); part++)
+            ;
+        if (part == 3) {
+            char sug[128];
+            return fail_node(p, val[F_PART], "%s: part '%s': expected row_ptr, col_idx or values%s", what,
+                             ps ? ps : "?", ps ? suggest(ps, parts, 3, sug, sizeof sug) : "");
+        }
+        if (val[F_UNDIRECTED]) {
+            const char *b = scalar(val[F_UNDIRECTED]);
+            if (!b || (strcmp(b, "true") && strcmp(b, "false")))
+                return fail_node(p, val[F_UNDIRECTED], "undirected must be true or false");
+            undirected = !strcmp(b, "true");
+        }
+    }
+    char *full = resolve_path(p->path, rel);
+    if (!full)
+        return fail_node(p, n, "out of memory");
+    if (which == F_FILE) {
+        v->file = wl_file_open(full, type, p->err);
+    } else {
+        wl_csr *c = matrix(p, full, which == F_MTX ? WL_CSR_MTX : WL_CSR_EDGES, undirected);
+        v->file = c ? wl_file_from_csr(c, part, type, p->err) : NULL;
+    }
+    free(full);
+    if (!v->file)
+        return -1;   /* the error names the data file and the position in it */
+    v->kind = WS_INIT_FILE;
+    if (count && v->file->count != count)
+        return fail_node(p, val[which], "%s: %s holds %llu %s elements but the buffer's count is %llu", what,
+                         v->file->path, (unsigned long long)v->file->count, wl_type_name(type),
+                         (unsigned long long)count);
+    return 0;
+}
+
 /* Parses an init (is_expect = 0) or expect (1) value spec for a buffer of
  * type/count. Returns 0, -1 on error, or 1 for `reference` (expect only). */
 static int parse_values(parser *p, yaml_node_t *n, int type, uint64_t count, int is_expect, const char *bufname,
@@ -376,8 +490,9 @@ static int parse_values(parser *p, yaml_node_t *n, int type, uint64_t count, int
     char what[160];
     snprintf(what, sizeof what, "%s '%s'", is_expect ? "expect for" : "init of", bufname);
     memset(v, 0, sizeof *v);
-    const char *forms = is_expect ? "a number, iota, [values], {iota: {start, step}} or reference"
-                                  : "a number, iota, [values], {iota: {start, step}} or {random: {min, max}}";
+    const char *forms = is_expect ? "a number, iota, [values], {iota: {start, step}}, {file: F} or reference"
+                                  : "a number, iota, [values], {iota: {start, step}}, {random: {min, max}}, "
+                                    "{file: F}, {mtx: F, part: P} or {edges: F, part: P}";
     if (n->type == YAML_SCALAR_NODE) {
         const char *s = scalar(n);
         if (strcmp(s, "iota") == 0) {
@@ -413,15 +528,18 @@ static int parse_values(parser *p, yaml_node_t *n, int type, uint64_t count, int
         }
         return 0;
     }
+    if (n->type == YAML_MAPPING_NODE && is_file_form(p, n))
+        return parse_file_values(p, n, type, count, is_expect, what, v);
     if (n->type == YAML_MAPPING_NODE) {
         yaml_node_pair_t *pr = n->data.mapping.pairs.start;
         int npairs = (int)(n->data.mapping.pairs.top - pr);
-        static const char *const kinds_init[] = {"iota", "random"};
-        static const char *const kinds_expect[] = {"iota"};
+        /* the file forms are listed for suggestions only: is_file_form took them above */
+        static const char *const kinds_init[] = {"iota", "random", "file", "mtx", "edges"};
+        static const char *const kinds_expect[] = {"iota", "file", "mtx", "edges"};
         if (npairs != 1)
             return fail_node(p, n, "%s must be %s", what, forms);
         yaml_node_t *k = node(p, pr->key), *val = node(p, pr->value);
-        int i = key_index(p, k, is_expect ? kinds_expect : kinds_init, is_expect ? 1 : 2, what);
+        int i = key_index(p, k, is_expect ? kinds_expect : kinds_init, is_expect ? 4 : 5, what);
         if (i < 0)
             return -1;
         return i == 0 ? parse_iota(p, val, type, v, what) : parse_random(p, val, type, v, what);
@@ -431,6 +549,8 @@ static int parse_values(parser *p, yaml_node_t *n, int type, uint64_t count, int
 
 static void values_free(ws_values *v)
 {
+    wl_file_free(v->file);
+    v->file = NULL;
     free(v->list);
     free(v->ilist);
     v->list = NULL;
@@ -486,15 +606,24 @@ static int parse_buffers(parser *p, yaml_node_t *n)
             return -1;
         if (!vals[0])
             return fail_node(p, v, "%s: missing required key 'type'", where);
-        if (!vals[1])
+        int from_file = vals[2] && vals[2]->type == YAML_MAPPING_NODE && is_file_form(p, vals[2]);
+        if (!vals[1] && !from_file)
             return fail_node(p, v, "%s: missing required key 'count'", where);
         if (parse_type(p, vals[0], &b->type) < 0)
             return -1;
-        uint64_t c;
+        uint64_t c = 0;
         char ckey[192];
         snprintf(ckey, sizeof ckey, "%s: count", where);
-        if (get_uint(p, vals[1], ckey, 1, 1ull << 32, &c) < 0)
+        if (vals[1] && get_uint(p, vals[1], ckey, 1, 1ull << 32, &c) < 0)
             return -1;
+        if (from_file) {   /* count optional: the file gives it (and checks a given one) */
+            if (parse_values(p, vals[2], b->type, c, 0, name, &b->init) < 0)
+                return -1;
+            c = b->init.file->count;
+            if (c > 1ull << 32)
+                return fail_node(p, vals[2], "%s: %s holds %llu elements, more than 2^32", where, b->init.file->path,
+                                 (unsigned long long)c);
+        }
         b->count = c;
         total += (c * (uint64_t)wl_type_bytes(b->type) + 255) / 256 * 256;   /* as laid out (memimage.c) */
         if (total > MAX_BUFFER_BYTES)
@@ -503,7 +632,7 @@ static int parse_buffers(parser *p, yaml_node_t *n)
                              (unsigned long long)MAX_BUFFER_BYTES);
         if (!vals[2]) {
             b->init.kind = WS_INIT_CONST;   /* zero */
-        } else {
+        } else if (!from_file) {
             int r = parse_values(p, vals[2], b->type, b->count, 0, name, &b->init);
             if (r < 0)
                 return -1;
@@ -880,6 +1009,8 @@ ws_workload *ws_workload_load(const char *path, ws_error *err)
         ws_fail(err, "%s: out of memory", path);
     }
     yaml_document_delete(&p.doc);
+    for (int i = 0; i < p.ncsrs; i++)   /* their parts live on in the buffers' memory files */
+        wl_csr_free(p.csrs[i]);
     if (rc < 0) {
         ws_workload_free(wl);
         return NULL;

@@ -1,0 +1,713 @@
+/*
+ * Buffers from files (wl_file.h): raw little-endian binary, NumPy .npy, and
+ * Matrix Market / edge-list matrices as CSR arrays.
+ *
+ * Formats:
+ *   raw    the elements back to back, little-endian, nothing else; the
+ *          element count is the file size over the element size.
+ *   .npy   NumPy's format (numpy.lib.format, "A Simple File Format for NumPy
+ *          Arrays", NEP 1): "\x93NUMPY", version 1.0 (2-byte header length)
+ *          or 2.0/3.0 (4-byte), a Python-literal dict {'descr', 'fortran_order',
+ *          'shape'}, then the data. C order, little-endian dtypes only.
+ *   .mtx   Matrix Market coordinate format (NIST, Boisvert, Pozo, Remington,
+ *          "The Matrix Market Exchange Formats: Initial Design", 1996): a
+ *          "%%MatrixMarket matrix coordinate FIELD SYMMETRY" banner, % comments,
+ *          "M N NNZ", then NNZ lines "i j [v]" with 1-based indices. FIELD:
+ *          real, double, integer, pattern (every value 1); SYMMETRY: general,
+ *          symmetric (the lower triangle is stored; each off-diagonal entry
+ *          (i, j) also stands for (j, i)), skew-symmetric (strictly lower; (j, i)
+ *          is -v). Complex / hermitian and the dense "array" format are errors.
+ *   edges  one edge "u v [w]" per line, 0-based vertex ids (as SNAP's graph
+ *          files), '#' or '%' comment lines; vertices = largest id + 1; the
+ *          values are the weights, 1 when the file has none; `undirected`
+ *          adds (v, u) for every edge with u != v.
+ * Every error is one line naming the file and the byte offset (binary) or
+ * file:line (text), and what was expected.
+ */
+#define _GNU_SOURCE   /* memfd_create, getline */
+#include "wl_file.h"
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "wl_types.h"
+
+/* Rows and columns of a matrix, vertices of a graph: a workload's buffers hold
+ * at most 4 GiB together, so a larger size line is a typo, not an input (and
+ * would otherwise be allocated before the entries are read). */
+#define MAX_DIM (1ull << 28)
+
+/* ---- mapping ---- */
+
+static int map_range(int fd, uint64_t offset, uint64_t bytes, int prot, void **base, size_t *len, uint8_t **data)
+{
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t start = offset / page * page;
+    *len = (size_t)(offset - start + bytes);
+    *base = mmap(NULL, *len, prot, MAP_PRIVATE, fd, (off_t)start);
+    if (*base == MAP_FAILED) {
+        *base = NULL;
+        return -1;
+    }
+    *data = (uint8_t *)*base + (offset - start);
+    return 0;
+}
+
+int wl_file_map_private(const ws_file_data *f, void **base, size_t *len, uint8_t **data, ws_error *err)
+{
+    if (map_range(f->fd, f->offset, f->bytes, PROT_READ | PROT_WRITE, base, len, data) < 0)
+        return ws_fail(err, "%s: cannot map %" PRIu64 " bytes: %s", f->path, f->bytes, strerror(errno));
+    return 0;
+}
+
+void wl_file_free(ws_file_data *f)
+{
+    if (!f)
+        return;
+    if (f->map_base)
+        munmap(f->map_base, f->map_len);
+    if (f->fd >= 0)
+        close(f->fd);
+    free(f->path);
+    free(f);
+}
+
+/* Takes fd; sets the range and the read-only view. */
+static ws_file_data *new_data(const char *path, int fd, uint64_t offset, uint64_t bytes, uint64_t count,
+                              ws_error *err)
+{
+    ws_file_data *f = calloc(1, sizeof *f);
+    if (!f || !(f->path = strdup(path))) {
+        free(f);
+        close(fd);
+        ws_fail(err, "%s: out of memory", path);
+        return NULL;
+    }
+    f->fd = fd;
+    f->offset = offset;
+    f->bytes = bytes;
+    f->count = count;
+    uint8_t *view;
+    if (map_range(fd, offset, bytes, PROT_READ, &f->map_base, &f->map_len, &view) < 0) {
+        ws_fail(err, "%s: cannot map %" PRIu64 " bytes: %s", path, bytes, strerror(errno));
+        wl_file_free(f);
+        return NULL;
+    }
+    f->view = view;
+    return f;
+}
+
+/* Replaces control and non-ASCII bytes by '?': a quoted piece of a broken
+ * file must not break the one-line message. */
+static char *printable(char *s)
+{
+    for (char *t = s; *t; t++)
+        if ((unsigned char)*t < 0x20 || (unsigned char)*t >= 0x7f)
+            *t = '?';
+    return s;
+}
+
+/* ---- raw and .npy ---- */
+
+static int open_regular(const char *path, uint64_t *size, ws_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ws_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return ws_fail(err, "%s: not a regular file", path);
+    }
+    *size = (uint64_t)st.st_size;
+    return fd;
+}
+
+static ws_file_data *open_raw(const char *path, int type, int fd, uint64_t size, ws_error *err)
+{
+    uint64_t eb = (uint64_t)wl_type_bytes(type);
+    if (size == 0) {
+        close(fd);
+        ws_fail(err, "%s: empty file: expected at least one %s element", path, wl_type_name(type));
+        return NULL;
+    }
+    if (size % eb) {
+        close(fd);
+        ws_fail(err, "%s: offset %" PRIu64 ": truncated %s element (%" PRIu64 " of %" PRIu64 " bytes): a raw file "
+                "holds whole little-endian elements of the buffer's type", path, size - size % eb,
+                wl_type_name(type), size % eb, eb);
+        return NULL;
+    }
+    return new_data(path, fd, 0, size, size / eb, err);
+}
+
+/* The .npy descr that matches a buffer type, e.g. "<f4"; b-types accept
+ * either signedness of their width. */
+static int descr_matches(const char *d, int type)
+{
+    char kind = d[1];
+    int size = atoi(d + 2);
+    if (size != wl_type_bytes(type))
+        return 0;
+    if (wl_type_float(type))
+        return kind == 'f';
+    if (type >= WS_TY_B8 && type <= WS_TY_B64)
+        return kind == 'i' || kind == 'u';
+    return kind == (wl_type_signed(type) ? 'i' : 'u');
+}
+
+/* The value after 'key': in a .npy header dict, or NULL. */
+static const char *dict_value(const char *h, const char *key)
+{
+    char pat[32];
+    snprintf(pat, sizeof pat, "'%s'", key);
+    const char *s = strstr(h, pat);
+    if (!s)
+        return NULL;
+    s += strlen(pat);
+    while (*s == ' ')
+        s++;
+    if (*s++ != ':')
+        return NULL;
+    while (*s == ' ')
+        s++;
+    return s;
+}
+
+/* Parses the header dict; *count = product of the shape. */
+static int parse_npy_dict(const char *path, const char *h, uint64_t hoff, int type, uint64_t *count, ws_error *err)
+{
+    const char *d = dict_value(h, "descr"), *fo = dict_value(h, "fortran_order"), *sh = dict_value(h, "shape");
+    if (!d || !fo || !sh)
+        return ws_fail(err, "%s: offset %" PRIu64 ": header %s: expected a dict with 'descr', 'fortran_order' and "
+                       "'shape'", path, hoff, !d ? "has no 'descr'" : !fo ? "has no 'fortran_order'" : "has no 'shape'");
+    char descr[16] = {0};
+    if (*d != '\'' || !strchr(d + 1, '\'') || strchr(d + 1, '\'') - (d + 1) >= (long)sizeof descr)
+        return ws_fail(err, "%s: offset %" PRIu64 ": header: 'descr' is not a simple dtype string such as '<f4' "
+                       "(structured dtypes are not buffers)", path, hoff);
+    memcpy(descr, d + 1, (size_t)(strchr(d + 1, '\'') - (d + 1)));
+    printable(descr);
+    if (descr[0] == '>')
+        return ws_fail(err, "%s: offset %" PRIu64 ": dtype '%s' is big-endian: expected little-endian ('<') %s",
+                       path, hoff, descr, wl_type_name(type));
+    if (strlen(descr) < 3 || !strchr("<|=", descr[0]) || !descr_matches(descr, type))
+        return ws_fail(err, "%s: offset %" PRIu64 ": dtype '%s' does not match the buffer's type %s", path, hoff, descr,
+                       wl_type_name(type));
+    if (strncmp(fo, "False", 5) != 0)
+        return ws_fail(err, "%s: offset %" PRIu64 ": fortran_order is %.*s: expected C order (False)", path, hoff,
+                       (int)strspn(fo, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"), fo);
+    if (*sh != '(')
+        return ws_fail(err, "%s: offset %" PRIu64 ": 'shape' is not a tuple", path, hoff);
+    uint64_t n = 1;
+    const char *s = sh + 1;
+    for (;;) {
+        while (*s == ' ' || *s == ',')
+            s++;
+        if (*s == ')')
+            break;
+        char *end;
+        errno = 0;
+        unsigned long long dim = strtoull(s, &end, 10);
+        if (end == s || errno || (dim && n > UINT64_MAX / dim)) {
+            char shown[41];
+            snprintf(shown, sizeof shown, "%s", sh);
+            return ws_fail(err, "%s: offset %" PRIu64 ": 'shape' %s: expected a tuple of integers", path, hoff,
+                           printable(shown));
+        }
+        n *= dim;
+        s = end;
+    }
+    *count = n;
+    return 0;
+}
+
+static ws_file_data *open_npy(const char *path, int type, int fd, uint64_t size, ws_error *err)
+{
+    uint8_t pre[12];
+    ssize_t got = pread(fd, pre, sizeof pre, 0);
+    if (got < 10 || memcmp(pre, "\x93NUMPY", 6) != 0) {
+        close(fd);
+        ws_fail(err, "%s: offset 0: expected the .npy magic \"\\x93NUMPY\"%s", path,
+                got < 10 ? " (file shorter than a header)" : "");
+        return NULL;
+    }
+    int major = pre[6];
+    if (major < 1 || major > 3 || (major > 1 && got < 12)) {
+        close(fd);
+        ws_fail(err, "%s: offset 6: .npy version %d.%d: expected 1.0, 2.0 or 3.0", path, major, pre[7]);
+        return NULL;
+    }
+    uint64_t hoff = major == 1 ? 10 : 12;
+    uint64_t hlen = major == 1 ? (uint64_t)pre[8] | (uint64_t)pre[9] << 8
+                               : (uint64_t)pre[8] | (uint64_t)pre[9] << 8 | (uint64_t)pre[10] << 16 |
+                                 (uint64_t)pre[11] << 24;
+    if (hoff + hlen > size || hlen > (1u << 20)) {
+        close(fd);
+        ws_fail(err, "%s: offset %" PRIu64 ": truncated header: it declares %" PRIu64 " bytes, the file has %" PRIu64
+                " after the length field", path, hoff, hlen, size > hoff ? size - hoff : 0);
+        return NULL;
+    }
+    char *h = malloc(hlen + 1);
+    if (!h || pread(fd, h, hlen, (off_t)hoff) != (ssize_t)hlen) {
+        free(h);
+        close(fd);
+        ws_fail(err, "%s: cannot read the header", path);
+        return NULL;
+    }
+    h[hlen] = 0;
+    uint64_t count = 0;
+    int rc = parse_npy_dict(path, h, hoff, type, &count, err);
+    free(h);
+    if (rc < 0) {
+        close(fd);
+        return NULL;
+    }
+    uint64_t doff = hoff + hlen, eb = (uint64_t)wl_type_bytes(type);
+    if (count == 0 || count > UINT64_MAX / eb) {
+        close(fd);
+        ws_fail(err, "%s: offset %" PRIu64 ": shape holds %" PRIu64 " elements: expected at least one", path, hoff,
+                count);
+        return NULL;
+    }
+    if (size - doff != count * eb) {
+        close(fd);
+        ws_fail(err, "%s: offset %" PRIu64 ": %s data: the header declares %" PRIu64 " elements (%" PRIu64
+                " bytes from offset %" PRIu64 "), the file has %" PRIu64 " bytes there", path,
+                size - doff < count * eb ? size : doff + count * eb,
+                size - doff < count * eb ? "truncated" : "trailing bytes after the", count, count * eb, doff,
+                size - doff);
+        return NULL;
+    }
+    return new_data(path, fd, doff, count * eb, count, err);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+ws_file_data *wl_file_open(const char *path, int type, ws_error *err)
+{
+    uint64_t size = 0;
+    int fd = open_regular(path, &size, err);
+    if (fd < 0)
+        return NULL;
+    return ends_with(path, ".npy") ? open_npy(path, type, fd, size, err) : open_raw(path, type, fd, size, err);
+}
+
+/* ---- text matrices ---- */
+
+typedef struct triplets {
+    uint64_t *row, *col;
+    double *val;
+    uint64_t n, cap;
+} triplets;
+
+static int push(triplets *t, uint64_t r, uint64_t c, double v)
+{
+    if (t->n == t->cap) {
+        uint64_t cap = t->cap ? t->cap * 2 : 1024;
+        uint64_t *nr = realloc(t->row, cap * sizeof *nr);
+        if (nr)
+            t->row = nr;
+        uint64_t *nc = realloc(t->col, cap * sizeof *nc);
+        if (nc)
+            t->col = nc;
+        double *nv = realloc(t->val, cap * sizeof *nv);
+        if (nv)
+            t->val = nv;
+        if (!nr || !nc || !nv)
+            return -1;
+        t->cap = cap;
+    }
+    t->row[t->n] = r;
+    t->col[t->n] = c;
+    t->val[t->n] = v;
+    t->n++;
+    return 0;
+}
+
+static void triplets_free(triplets *t)
+{
+    free(t->row);
+    free(t->col);
+    free(t->val);
+}
+
+/* A line reader that counts lines. */
+typedef struct lines {
+    FILE *f;
+    const char *path;
+    char *buf;
+    size_t cap;
+    int line;
+} lines;
+
+static char *next_line(lines *l)
+{
+    ssize_t n = getline(&l->buf, &l->cap, l->f);
+    if (n < 0)
+        return NULL;
+    l->line++;
+    while (n > 0 && (l->buf[n - 1] == '\n' || l->buf[n - 1] == '\r'))
+        l->buf[--n] = 0;
+    return l->buf;
+}
+
+static int blank(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return *s == 0;
+}
+
+/* Reads a non-negative decimal integer token; *s advances. */
+static int read_uint(const char **s, uint64_t *out)
+{
+    const char *t = *s;
+    while (*t == ' ' || *t == '\t')
+        t++;
+    if (!isdigit((unsigned char)*t))
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(t, &end, 10);
+    if (errno || (*end && *end != ' ' && *end != '\t'))
+        return -1;
+    *out = v;
+    *s = end;
+    return 0;
+}
+
+static int read_double(const char **s, double *out)
+{
+    const char *t = *s;
+    while (*t == ' ' || *t == '\t')
+        t++;
+    char *end;
+    double v = strtod(t, &end);
+    if (end == t || (*end && *end != ' ' && *end != '\t') || !isfinite(v))
+        return -1;
+    *out = v;
+    *s = end;
+    return 0;
+}
+
+static int lower_eq(const char *a, const char *b)
+{
+    return strcasecmp(a, b) == 0;
+}
+
+typedef struct mm_banner {
+    int pattern, integer, symmetry;   /* symmetry: 0 general, 1 symmetric, 2 skew-symmetric */
+} mm_banner;
+
+static int parse_banner(lines *l, const char *s, mm_banner *b, ws_error *err)
+{
+    char w[5][32] = {{0}};
+    int n = sscanf(s, "%31s %31s %31s %31s %31s", w[0], w[1], w[2], w[3], w[4]);
+    for (int i = 0; i < 5; i++)
+        printable(w[i]);
+    if (n < 1 || strcmp(w[0], "%%MatrixMarket") != 0)
+        return ws_fail(err, "%s:%d: expected the banner \"%%%%MatrixMarket matrix coordinate FIELD SYMMETRY\"", l->path,
+                       l->line);
+    if (n != 5 || !lower_eq(w[1], "matrix"))
+        return ws_fail(err, "%s:%d: banner has %d words: expected \"%%%%MatrixMarket matrix coordinate FIELD "
+                       "SYMMETRY\"", l->path, l->line, n);
+    if (!lower_eq(w[2], "coordinate"))
+        return ws_fail(err, "%s:%d: format '%s': expected coordinate (a dense array is not a sparse matrix)", l->path,
+                       l->line, w[2]);
+    b->pattern = lower_eq(w[3], "pattern");
+    b->integer = lower_eq(w[3], "integer");
+    if (!b->pattern && !b->integer && !lower_eq(w[3], "real") && !lower_eq(w[3], "double"))
+        return ws_fail(err, "%s:%d: field '%s': expected real, double, integer or pattern (complex is not supported)",
+                       l->path, l->line, w[3]);
+    if (lower_eq(w[4], "general"))
+        b->symmetry = 0;
+    else if (lower_eq(w[4], "symmetric"))
+        b->symmetry = 1;
+    else if (lower_eq(w[4], "skew-symmetric"))
+        b->symmetry = 2;
+    else
+        return ws_fail(err, "%s:%d: symmetry '%s': expected general, symmetric or skew-symmetric", l->path, l->line,
+                       w[4]);
+    return 0;
+}
+
+/* The first line that is neither blank nor a comment (% or, for an edge list, #). */
+static char *content_line(lines *l, int hash_comments)
+{
+    char *s;
+    while ((s = next_line(l))) {
+        const char *t = s;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (*t && *t != '%' && !(hash_comments && *t == '#'))
+            return s;
+    }
+    return NULL;
+}
+
+static int read_mtx(lines *l, triplets *t, wl_csr *c, ws_error *err)
+{
+    char *s = next_line(l);
+    mm_banner b = {0, 0, 0};
+    if (!s)
+        return ws_fail(err, "%s:1: empty file: expected the %%%%MatrixMarket banner", l->path);
+    if (parse_banner(l, s, &b, err) < 0)
+        return -1;
+    s = content_line(l, 0);
+    const char *p = s;
+    uint64_t nnz;
+    if (!s || read_uint(&p, &c->rows) < 0 || read_uint(&p, &c->cols) < 0 || read_uint(&p, &nnz) < 0 || !blank(p))
+        return ws_fail(err, "%s:%d: expected the size line \"ROWS COLUMNS ENTRIES\"%s", l->path, l->line,
+                       s ? "" : " (end of file)");
+    if (c->rows > MAX_DIM || c->cols > MAX_DIM)
+        return ws_fail(err, "%s:%d: size %" PRIu64 " x %" PRIu64 ": expected at most 2^28 rows and columns", l->path,
+                       l->line, c->rows, c->cols);
+    if (c->rows == 0 || c->cols == 0 || (b.symmetry && c->rows != c->cols))
+        return ws_fail(err, "%s:%d: size %" PRIu64 " x %" PRIu64 ": expected %s", l->path, l->line, c->rows, c->cols,
+                       b.symmetry ? "a square matrix (it is symmetric)" : "at least one row and one column");
+    c->integer_values = b.pattern || b.integer;
+    int size_line = l->line;
+    for (uint64_t k = 0; k < nnz; k++) {
+        s = content_line(l, 0);
+        if (!s)
+            return ws_fail(err, "%s:%d: truncated file: %" PRIu64 " of the %" PRIu64 " entries declared at line %d",
+                           l->path, l->line, k, nnz, size_line);
+        p = s;
+        uint64_t i, j;
+        double v = 1;
+        if (read_uint(&p, &i) < 0 || read_uint(&p, &j) < 0 || (!b.pattern && read_double(&p, &v) < 0) || !blank(p))
+            return ws_fail(err, "%s:%d: entry %" PRIu64 ": expected \"ROW COLUMN%s\"", l->path, l->line, k + 1,
+                           b.pattern ? "" : " VALUE");
+        if (b.integer && v != floor(v))
+            return ws_fail(err, "%s:%d: entry %" PRIu64 ": value %g is not an integer (field integer)", l->path,
+                           l->line, k + 1, v);
+        if (i < 1 || i > c->rows || j < 1 || j > c->cols)
+            return ws_fail(err, "%s:%d: entry %" PRIu64 ": index (%" PRIu64 ", %" PRIu64 ") out of range: expected "
+                           "1..%" PRIu64 ", 1..%" PRIu64 " (1-based)", l->path, l->line, k + 1, i, j, c->rows, c->cols);
+        if ((b.symmetry == 1 && i < j) || (b.symmetry == 2 && i <= j))
+            return ws_fail(err, "%s:%d: entry %" PRIu64 ": (%" PRIu64 ", %" PRIu64 ") is %s the diagonal: a %s matrix "
+                           "stores the %slower triangle", l->path, l->line, k + 1, i, j, i == j ? "on" : "above",
+                           b.symmetry == 1 ? "symmetric" : "skew-symmetric", b.symmetry == 2 ? "strictly " : "");
+        if (push(t, i - 1, j - 1, v) < 0 || (b.symmetry && i != j && push(t, j - 1, i - 1, b.symmetry == 2 ? -v : v) < 0))
+            return ws_fail(err, "%s:%d: out of memory", l->path, l->line);
+    }
+    if (content_line(l, 0))
+        return ws_fail(err, "%s:%d: more entries than the %" PRIu64 " declared at line %d", l->path, l->line, nnz,
+                       size_line);
+    return 0;
+}
+
+static int read_edges(lines *l, triplets *t, wl_csr *c, int undirected, ws_error *err)
+{
+    int weighted = -1, first = 0;
+    uint64_t maxid = 0;
+    char *s;
+    c->integer_values = 1;
+    while ((s = content_line(l, 1))) {
+        const char *p = s;
+        uint64_t u, v;
+        double w = 1;
+        if (read_uint(&p, &u) < 0 || read_uint(&p, &v) < 0)
+            return ws_fail(err, "%s:%d: expected an edge \"SOURCE TARGET [WEIGHT]\" of 0-based vertex ids", l->path,
+                           l->line);
+        int has_w = !blank(p);
+        if (has_w && (read_double(&p, &w) < 0 || !blank(p)))
+            return ws_fail(err, "%s:%d: expected an edge \"SOURCE TARGET [WEIGHT]\": bad weight", l->path, l->line);
+        if (weighted >= 0 && has_w != weighted)
+            return ws_fail(err, "%s:%d: %s weight, but the edge at line %d has %s: expected every edge with a "
+                           "weight or none", l->path, l->line, has_w ? "a" : "no", first, weighted ? "one" : "none");
+        if (weighted < 0) {
+            weighted = has_w;
+            first = l->line;
+        }
+        if (u >= MAX_DIM || v >= MAX_DIM)
+            return ws_fail(err, "%s:%d: vertex id out of range: expected ids below 2^28", l->path, l->line);
+        if (w != floor(w))
+            c->integer_values = 0;
+        maxid = u > maxid ? u : maxid;
+        maxid = v > maxid ? v : maxid;
+        if (push(t, u, v, w) < 0 || (undirected && u != v && push(t, v, u, w) < 0))
+            return ws_fail(err, "%s:%d: out of memory", l->path, l->line);
+    }
+    if (t->n == 0)
+        return ws_fail(err, "%s:%d: no edges: expected lines \"SOURCE TARGET [WEIGHT]\"", l->path, l->line + 1);
+    c->rows = c->cols = maxid + 1;
+    return 0;
+}
+
+/* Stable counting sort of order[] by key[order[i]] in [0, range). */
+static int counting_sort(uint64_t *order, uint64_t n, const uint64_t *key, uint64_t range, uint64_t *counts)
+{
+    uint64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp)
+        return -1;
+    memset(counts, 0, (range + 1) * sizeof *counts);
+    for (uint64_t i = 0; i < n; i++)
+        counts[key[order[i]] + 1]++;
+    for (uint64_t k = 0; k < range; k++)
+        counts[k + 1] += counts[k];
+    for (uint64_t i = 0; i < n; i++)
+        tmp[counts[key[order[i]]]++] = order[i];
+    memcpy(order, tmp, n * sizeof *order);
+    free(tmp);
+    return 0;
+}
+
+/* CSR from triplets: a radix sort by column then (stably) by row. */
+static int build_csr(wl_csr *c, const triplets *t)
+{
+    uint64_t n = t->n, range = c->rows > c->cols ? c->rows : c->cols;
+    uint64_t *order = malloc((n ? n : 1) * sizeof *order);
+    uint64_t *counts = malloc((range + 1) * sizeof *counts);
+    c->row_ptr = calloc(c->rows + 1, sizeof *c->row_ptr);
+    c->col_idx = malloc((n ? n : 1) * sizeof *c->col_idx);
+    c->values = malloc((n ? n : 1) * sizeof *c->values);
+    int ok = order && counts && c->row_ptr && c->col_idx && c->values;
+    if (ok) {
+        for (uint64_t i = 0; i < n; i++)
+            order[i] = i;
+        ok = counting_sort(order, n, t->col, c->cols, counts) == 0 && counting_sort(order, n, t->row, c->rows, counts) == 0;
+    }
+    if (ok) {
+        for (uint64_t i = 0; i < n; i++) {
+            c->row_ptr[t->row[i] + 1]++;
+            c->col_idx[i] = t->col[order[i]];
+            c->values[i] = t->val[order[i]];
+        }
+        for (uint64_t r = 0; r < c->rows; r++)
+            c->row_ptr[r + 1] += c->row_ptr[r];
+        c->nnz = n;
+    }
+    free(order);
+    free(counts);
+    return ok ? 0 : -1;
+}
+
+void wl_csr_free(wl_csr *c)
+{
+    if (!c)
+        return;
+    free(c->path);
+    free(c->row_ptr);
+    free(c->col_idx);
+    free(c->values);
+    free(c);
+}
+
+wl_csr *wl_csr_load(const char *path, int format, int undirected, ws_error *err)
+{
+    lines l = {.path = path};
+    l.f = fopen(path, "r");
+    if (!l.f) {
+        ws_fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    wl_csr *c = calloc(1, sizeof *c);
+    triplets t = {0};
+    int rc = -1;
+    if (c && (c->path = strdup(path))) {
+        c->format = format;
+        c->undirected = undirected;
+        rc = format == WL_CSR_MTX ? read_mtx(&l, &t, c, err) : read_edges(&l, &t, c, undirected, err);
+        if (rc == 0 && (rc = build_csr(c, &t)) < 0)
+            ws_fail(err, "%s: out of memory building CSR arrays", path);
+    } else {
+        ws_fail(err, "%s: out of memory", path);
+    }
+    triplets_free(&t);
+    free(l.buf);
+    fclose(l.f);
+    if (rc < 0) {
+        wl_csr_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* ---- CSR parts as buffers ---- */
+
+static const char *const part_names[] = {"row_ptr", "col_idx", "values"};
+
+/* Largest integer an integer type holds (as a double for values). */
+static uint64_t type_max(int type)
+{
+    int bits = wl_type_bytes(type) * 8 - (wl_type_signed(type) ? 1 : 0);
+    return bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+}
+
+static int convert_part(const wl_csr *c, int part, int type, uint8_t *out, ws_error *err)
+{
+    const char *pn = part_names[part];
+    if (part != WL_PART_VALUES) {
+        const uint64_t *a = part == WL_PART_ROW_PTR ? c->row_ptr : c->col_idx;
+        uint64_t n = part == WL_PART_ROW_PTR ? c->rows + 1 : c->nnz;
+        uint64_t max = part == WL_PART_ROW_PTR ? c->nnz : c->cols - 1;
+        if (wl_type_float(type))
+            return ws_fail(err, "%s: part %s: expected an integer buffer type, not %s", c->path, pn, wl_type_name(type));
+        if (max > type_max(type))
+            return ws_fail(err, "%s: part %s: value %" PRIu64 " does not fit the buffer's type %s", c->path, pn, max,
+                           wl_type_name(type));
+        for (uint64_t i = 0; i < n; i++)
+            wl_store(out, type, i, a[i]);
+        return 0;
+    }
+    for (uint64_t k = 0; k < c->nnz; k++) {
+        double v = c->values[k];
+        if (wl_type_float(type)) {
+            wl_store(out, type, k, wl_float_bits(type, v));
+            continue;
+        }
+        double lo = wl_type_signed(type) ? -(double)type_max(type) - 1 : 0;
+        if (v != floor(v) || v < lo || v > (double)type_max(type))
+            return ws_fail(err, "%s: part values: value %.17g (entry %" PRIu64 " of the CSR arrays) is not %s %s", c->path,
+                           v, k, v != floor(v) ? "an integer of type" : "in the range of", wl_type_name(type));
+        wl_store(out, type, k, wl_int_bits(type, (uint64_t)(int64_t)v));
+    }
+    return 0;
+}
+
+ws_file_data *wl_file_from_csr(const wl_csr *c, int part, int type, ws_error *err)
+{
+    uint64_t count = part == WL_PART_ROW_PTR ? c->rows + 1 : c->nnz;
+    uint64_t bytes = count * (uint64_t)wl_type_bytes(type);
+    uint8_t *buf = malloc(bytes);
+    if (!buf) {
+        ws_fail(err, "%s: out of memory", c->path);
+        return NULL;
+    }
+    if (convert_part(c, part, type, buf, err) < 0) {
+        free(buf);
+        return NULL;
+    }
+    /* an anonymous file, so that runs map it like a raw file */
+    int fd = memfd_create("warpsweep-csr", MFD_CLOEXEC);
+    uint64_t done = 0;
+    while (fd >= 0 && done < bytes) {
+        ssize_t w = write(fd, buf + done, bytes - done);
+        if (w <= 0)
+            break;
+        done += (uint64_t)w;
+    }
+    free(buf);
+    if (fd < 0 || done < bytes) {
+        ws_fail(err, "%s: part %s: cannot hold %" PRIu64 " bytes in memory: %s", c->path, part_names[part], bytes,
+                strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    char shown[1100];
+    snprintf(shown, sizeof shown, "%s (%s)", c->path, part_names[part]);
+    return new_data(shown, fd, 0, bytes, count, err);
+}
