@@ -164,6 +164,27 @@ refused sw_5000_workloads 1 "$tmp/s/wl5000.yaml:2:49164: workload: more than 409
   seq -s ', ' 1 1500 | tr -d '\n'; printf ']}\n'; } >"$tmp/s/exlong.yaml"
 run sw_long_exclude 0 -- $E "$tmp/s/exlong.yaml" --count
 [ "$(cat "$tmp/out")" = 500 ] || bad "sw_long_exclude: $(cat "$tmp/out") points, expected 2000 - 1500 = 500"
+# exclude counting: exact against enumeration (tests/robustness/gen_excludes.py
+# --brute), and bounded: an exclude list that took minutes is refused at once
+G="/usr/bin/python3 $R/gen_excludes.py"
+for args in "9 24 3 3 7" "8 30 3 4 3" "10 12 4 2 5"; do
+  $G $args "$PWD/$K/saxpy.yaml" >"$tmp/s/ex_brute.yaml"
+  $G $args w --brute >"$tmp/ex_want"
+  run "sw_excludes_exact ($args)" 0 -- $E "$tmp/s/ex_brute.yaml"
+  { head -1 "$tmp/ex_want"; tail -n +2 "$tmp/out" | cut -d, -f4-; } >"$tmp/ex_got"
+  [ "$(wc -l <"$tmp/out")" -eq "$(($(head -1 "$tmp/ex_want") + 1))" ] && cmp -s "$tmp/ex_want" "$tmp/ex_got" ||
+    bad "sw_excludes_exact ($args): the points differ from the enumeration: $(diff "$tmp/ex_want" "$tmp/ex_got" | head -3)"
+done
+$G 19 57 3 3 2 "$PWD/$K/saxpy.yaml" >"$tmp/s/ex19.yaml"
+SECONDS=0
+run sw_19_axes_57_excludes 0 -- $E "$tmp/s/ex19.yaml" --count
+[ "$(cat "$tmp/out")" -gt 0 ] || bad "sw_19_axes_57_excludes: $(head -c 200 "$tmp/out")"
+[ $SECONDS -lt 30 ] || bad "sw_19_axes_57_excludes: $SECONDS s to count (the memo should make it instant)"
+$G 21 64 6 4 1 "$PWD/$K/saxpy.yaml" >"$tmp/s/ex21.yaml"
+SECONDS=0
+refused sw_21_axes_64_excludes 1 "$tmp/s/ex21.yaml:26:5: exclude: the 64 entries overlap in more than 524288 ways" -- \
+  $E "$tmp/s/ex21.yaml" --count
+[ $SECONDS -lt 30 ] || bad "sw_21_axes_64_excludes: $SECONDS s to refuse"
 
 # --------------------------------------------------------------------- --set
 for s in "" "=" "warps==3" " warps = 3 " "mem_latency=99999999999999999999999" "mem_latency=" "seed=-1" "clock_ghz=nan"; do
