@@ -245,12 +245,26 @@ size=$(wc -c <"$good")
 for off in $(seq 600 97 "$size"); do   # damage spread over everything after the superblock
   printf '\377\252' | dd of="$tmp/corrupt.h5" bs=1 seek="$off" conv=notrunc status=none
 done
-foreign=""
+# one damaged byte: the high byte of the compound member offset of column
+# sim_seconds in /points' datatype message (version 1: NUL-terminated name
+# padded to 8 bytes, then a 4-byte little-endian offset)
+cp "$good" "$tmp/offset.h5"
+/usr/bin/python3 - "$tmp/offset.h5" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+at = data.find(b"\0sim_seconds\0") + 1
+assert at > 0
+data[at + (len(b"sim_seconds") + 1 + 7) // 8 * 8 + 3] = 0x10
+open(sys.argv[1], "wb").write(data)
+PY
+refused "run --resume on a damaged datatype" 1 "$tmp/offset.h5: /points column 'sim_seconds' (offset" -- \
+  $WS_BIN run $R/sw_ok.yaml -o "$tmp/offset.h5" --resume -q
+foreign="offset"
 if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
   cp "$good" "$tmp/v99.h5"
   /usr/bin/python3 -c 'import sys, h5py, numpy as np
 with h5py.File(sys.argv[1], "r+") as f: f.attrs["format_version"] = np.int64(99)' "$tmp/v99.h5"
-  foreign="v99"
+  foreign="$foreign v99"
 fi
 # HDF5 itself leaks on some damaged files and may ask for absurd allocations: not ours to fix
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:allocator_may_return_null=1"
@@ -262,9 +276,9 @@ for f in empty trunc text corrupt $foreign; do
   run "merge $f.h5" 1 -- $WS_BIN merge "$tmp/m.h5" "$good" "$tmp/$f.h5"
   nothing_written "merge $f.h5" "$tmp/m.h5"
 done
-[ -z "$foreign" ] || grep -q "format version 99 .*reads format version 1" "$tmp/err" || true
-run "info v99 message" "1 2" -- $WS_BIN info "$tmp/${foreign:-text}.h5"
-[ -z "$foreign" ] || grep -q "format version 99 (written by warpsweep .*); this warpsweep reads format version 1" "$tmp/err" ||
+case $foreign in *v99*) v99=v99 ;; *) v99="" ;; esac
+run "info v99 message" "1 2" -- $WS_BIN info "$tmp/${v99:-text}.h5"
+[ -z "$v99" ] || grep -q "format version 99 (written by warpsweep .*); this warpsweep reads format version 1" "$tmp/err" ||
   bad "info v99: $(cat "$tmp/err")"
 run "info DIR" 1 -- $WS_BIN info "$tmp/outdir"
 run "info missing" 1 -- $WS_BIN info "$tmp/none.h5"
