@@ -262,7 +262,7 @@ int ws_store_build(const char *out_path, const char *journal_path, const ws_swee
 {
     scan_ctx sc = {0};
     ws_journal_info ji;
-    if (ws_journal_scan(journal_path, &ji, collect, &sc, err))
+    if (ws_journal_scan(journal_path, sw, &ji, collect, &sc, err))
         return -1;
     if (sc.n)
         qsort(sc.idx, sc.n, sizeof *sc.idx, cmp_idx);

@@ -369,8 +369,6 @@ int ws_store_merge(const char *out, const char *const *inputs, int ninputs, cons
         flush_batch(&c);
     }
     free(c.batch);
-    ws_journal_close(j);
-    j = NULL;
     if (c.failed)
         goto done;
     res->duplicated = c.dups;
@@ -426,9 +424,10 @@ int ws_store_merge(const char *out, const char *const *inputs, int ninputs, cons
     res->rows = total - res->missing;
     rc = 0;
 done:
-    if (j)
+    if (j) { /* ours (locked) until here; a journal another merge holds is left alone */
+        unlink(jpath);
         ws_journal_close(j);
-    unlink(jpath);
+    }
     for (int i = 0; i < sw.nworkloads; i++)
         free(sw.workload_names[i]);
     free(sw.workload_names);

@@ -79,10 +79,42 @@ refused wl_count_total 1 "$R/wl_count_total.yaml:6:25: buffer 'x': count: the bu
 refused wl_param_huge 1 "$R/wl_param_huge.yaml:7:10: params[0] (.param .u32" -- $W $R/wl_param_huge.yaml
 grep -q "99999999999999999999999 is out of range for u32" "$tmp/err" || bad "wl_param_huge: $(cat "$tmp/err")"
 refused wl_kernel_dir 1 "$R/wl_kernel_dir.yaml:1:9: kernel '.': $R/. is a directory" -- $W $R/wl_kernel_dir.yaml
+# kernel: a device, a FIFO (no writer: must not block), a file over the bound
+printf 'kernel: /dev/zero\ngrid: 1\nblock: 32\n' >"$tmp/devzero.yaml"
+refused wl_kernel_devzero 1 "$tmp/devzero.yaml:1:9: kernel '/dev/zero': /dev/zero is not a regular file (a device, FIFO or socket), not a .ptx file" -- $W "$tmp/devzero.yaml"
+mkfifo "$tmp/k.fifo"
+printf 'kernel: k.fifo\ngrid: 1\nblock: 32\n' >"$tmp/fifo.yaml"
+refused wl_kernel_fifo 1 "$tmp/fifo.yaml:1:9: kernel 'k.fifo': $tmp/k.fifo is not a regular file" -- $W "$tmp/fifo.yaml"
+truncate -s 40M "$tmp/big.ptx"   # sparse: more than WS_PTX_MAX_BYTES (32 MiB), include/warpsweep/ptx.h
+printf 'kernel: big.ptx\ngrid: 1\nblock: 32\n' >"$tmp/big.yaml"
+refused wl_kernel_big 1 "$tmp/big.yaml:1:9: kernel 'big.ptx': $tmp/big.ptx has 41943040 bytes, more than the 32 MiB a PTX file may have" -- $W "$tmp/big.yaml"
+refused ptx_devzero 1 "/dev/zero: not a regular file (a device, FIFO or socket): cannot be a PTX file" -- $WS_BIN inspect /dev/zero
+refused ptx_fifo 1 "$tmp/k.fifo: not a regular file" -- $WS_BIN inspect "$tmp/k.fifo"
+refused ptx_big 1 "$tmp/big.ptx: 41943040 bytes, more than the 32 MiB a PTX file may have" -- $WS_BIN inspect "$tmp/big.ptx"
 refused wl_kernel_self 1 "$R/wl_kernel_self.yaml:1:1: " -- $W $R/wl_kernel_self.yaml
 refused wl_wrong_types 1 "$R/wl_wrong_types.yaml:2:7: grid must be N or [x, y, z], not a mapping" -- $W $R/wl_wrong_types.yaml
 refused wl_negative 1 "$R/wl_negative.yaml:3:8: block: -64 is out of range" -- $W $R/wl_negative.yaml
 status wl_aliases ok -- $W $R/wl_aliases.yaml
+# out-of-range doubles where the workload converts to integers (undefined
+# behaviour in C; the clang sanitizer pass checks -fsanitize=float-cast-overflow)
+wlf() { # NAME X_SPEC Y_SPEC PARAMS: a saxpy workload in $tmp/NAME.yaml
+  printf 'kernel: %s/sweeps/kernels/saxpy.ptx\ngrid: 4\nblock: 64\nbuffers:\n  x: {type: %s, count: 256}\n  y: {type: %s, count: 256}\nparams: [%s]\n' \
+    "$PWD" "$2" "$3" "$4" >"$tmp/$1.yaml"
+}
+wlf f1e23 f32 f32 "256, 1e23, x, y"
+status wl_float_param_1e23 ok -- $W "$tmp/f1e23.yaml"
+wlf i1e23 f32 f32 "1e23, 2.5, x, y"
+refused wl_int_param_1e23 1 "$tmp/i1e23.yaml:7:10: params[0] (.param .u32 _Z5saxpyifPKfPf_param_0): 1e23 is out of range for u32" -- $W "$tmp/i1e23.yaml"
+wlf i1e300 f32 f32 "-1e300, 2.5, x, y"
+refused wl_int_param_m1e300 1 "$tmp/i1e300.yaml:7:10: params[0] (.param .u32 _Z5saxpyifPKfPf_param_0): -1e300 is out of range for u32" -- $W "$tmp/i1e300.yaml"
+wlf init1e30 "f32, init: 1e30" "f32, init: [1e300, -1e300, 1.5e19]" "256, 2.5, x, y"
+status wl_float_init_huge ok -- $W "$tmp/init1e30.yaml"
+wlf u64max f32 "u64, init: {random: {min: 0, max: 18446744073709551615}}" "256, 2.5, x, y"
+refused wl_random_u64_2p64 1 "$tmp/u64max.yaml:6:33: init of 'y': random range [0, 1.84467e+19] is out of range for u64" -- $W "$tmp/u64max.yaml"
+wlf u64hi f32 "u64, init: {random: {min: 9223372036854775808, max: 18446744073709549568}}" "256, 2.5, x, y"
+run wl_random_u64_high "0 1" -- $W "$tmp/u64hi.yaml"
+wlf s64lo f32 "s64, init: {random: {min: -9223372036854775808, max: -9223372036854774784}}" "256, 2.5, x, y"
+run wl_random_s64_low "0 1" -- $W "$tmp/s64lo.yaml"
 mkdir "$tmp/dir.yaml"
 refused wl_directory 1 "$tmp/dir.yaml: is a directory, not a workload file" -- $W "$tmp/dir.yaml"
 refused wl_missing 1 "$tmp/none.yaml: cannot open: No such file or directory" -- $W "$tmp/none.yaml"
