@@ -1,6 +1,7 @@
 /* The HDF5 results file (format: results/README.md). Columns come from the
  * parameter and metric registries at run time. Only one thread calls into
  * HDF5 at a time (the Debian build is not thread-safe). */
+#define _GNU_SOURCE /* F_OFD_SETLK (Linux 3.15) */
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
@@ -21,6 +22,12 @@ typedef struct layout {
     size_t workload_len, status_len, message_len, choice_len[WS_NPARAMS];
     int seed_id;
 } layout;
+
+void ws_h5_begin(void)
+{
+    H5dont_atexit(); /* fails harmlessly once the library is initialised; then it was already called */
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
 
 static hid_t str_type(size_t n)
 {
@@ -255,6 +262,34 @@ static int attr_u64(hid_t loc, const char *name, hid_t type, const void *v)
     return rc;
 }
 
+/* Creates tmp (not truncating it) and takes an exclusive lock on it, held
+ * until the descriptor is closed: a run holds its journal's lock already, but
+ * a merge into the same output must not truncate the file a run is writing
+ * (or the other way round). An OFD lock (fcntl F_OFD_SETLK): it belongs to
+ * this descriptor, so HDF5 opening and closing its own descriptor of the
+ * file does not drop it; HDF5's own flock is turned off for the file
+ * (H5Pset_file_locking) as it would conflict where flock is emulated with
+ * fcntl locks (NFS). */
+static int lock_tmp(const char *tmp, ws_error *err)
+{
+    int fd = open(tmp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        ws_fail(err, "%s: cannot create: %s", tmp, strerror(errno));
+        return -1;
+    }
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    if (fcntl(fd, F_OFD_SETLK, &fl)) {
+        if (errno == EAGAIN || errno == EACCES)
+            ws_fail(err, "%s: being written by another warpsweep (a run or merge of the same output): wait for it "
+                    "to end or stop it first", tmp);
+        else
+            ws_fail(err, "%s: cannot lock: %s", tmp, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 #define JREC_SIZE (8 + sizeof(ws_row))
 #define JHDR_SIZE 128
 
@@ -275,7 +310,7 @@ int ws_store_build(const char *out_path, const char *journal_path, const ws_swee
     for (int i = 0; i < sw->nworkloads; i++)
         if (strlen(sw->workload_names[i]) > wl)
             wl = strlen(sw->workload_names[i]);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    ws_h5_begin();
     layout L;
     if (layout_build(&L, wl, sc.max_msg)) {
         free(sc.idx);
@@ -284,10 +319,17 @@ int ws_store_build(const char *out_path, const char *journal_path, const ws_swee
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", out_path);
     int rc = -1;
-    int jfd = -1;
+    int jfd = -1, tfd_lock = lock_tmp(tmp, err);
     unsigned char *buf = NULL, *rec = NULL;
-    hid_t f = -1, space = -1, dcpl = -1, ds = -1, mspace = -1;
-    f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t f = -1, space = -1, dcpl = -1, ds = -1, mspace = -1, fapl = -1;
+    if (tfd_lock < 0) {
+        H5Tclose(L.type);
+        free(sc.idx);
+        return -1;
+    }
+    fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_file_locking(fapl, 0, 1);
+    f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (f < 0) {
         ws_fail(err, "%s: cannot create the HDF5 file", tmp);
         goto out;
@@ -401,8 +443,11 @@ out:
         H5Sclose(space);
     if (f >= 0)
         H5Fclose(f);
+    if (fapl >= 0)
+        H5Pclose(fapl);
     if (rc)
-        unlink(tmp);
+        unlink(tmp); /* while still locked: a waiting writer then starts on a new file */
+    close(tfd_lock);
     if (jfd >= 0)
         close(jfd);
     H5Tclose(L.type);
@@ -496,7 +541,7 @@ int ws_h5_attr_strbuf(hid_t loc, const char *path, const char *name, char *out, 
 
 static hid_t open_file(const char *path, ws_error *err)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    ws_h5_begin();
     if (access(path, R_OK)) {
         ws_fail(err, "%s: cannot open: %s", path, strerror(errno));
         return -1;

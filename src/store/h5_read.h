@@ -9,6 +9,15 @@
 #include <stdint.h>
 #include "warpsweep/error.h"
 
+/* To be called by every store function before its first HDF5 call: turns
+ * HDF5's error printing off (errors become warpsweep's one-line messages)
+ * and its exit handler (H5dont_atexit). When H5Fclose fails (a full disk
+ * while the metadata is flushed) the file stays half-closed in HDF5's tables
+ * and no call can release it: the handler would crash on it at exit. Every
+ * file warpsweep opens is closed explicitly, so the handler has nothing else
+ * to do. */
+void ws_h5_begin(void);
+
 /* the largest string attribute read (sweep_yaml is the sweep file's text) */
 #define WS_H5_MAX_STR_ATTR ((size_t)16 << 20)
 

@@ -102,7 +102,7 @@ static int put_attr_str(hid_t loc, const char *name, const char *value)
 
 int ws_store_set_shard(const char *path, const ws_shard *s, uint64_t shard_points, ws_error *err)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    ws_h5_begin();
     hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
     if (f < 0)
         return ws_fail(err, "%s: cannot open to record its shard", path);
@@ -117,7 +117,7 @@ int ws_store_set_shard(const char *path, const ws_shard *s, uint64_t shard_point
 int ws_store_get_shard(const char *path, ws_shard *s, ws_error *err)
 {
     s->k = s->n = 0;
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    ws_h5_begin();
     if (access(path, R_OK))
         return ws_fail(err, "%s: cannot open: %s", path, strerror(errno));
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);

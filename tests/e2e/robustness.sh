@@ -261,6 +261,22 @@ if [ $root -eq 0 ]; then
   mkdir "$tmp/ro"; chmod 555 "$tmp/ro"
   refused "run -o read-only" 1 "warpsweep run: $tmp/ro/x.h5.journal: cannot create" -- $WS_BIN run $R/sw_ok.yaml -o "$tmp/ro/x.h5" -q
 fi
+# a full disk during the final HDF5 write: RLIMIT_FSIZE (ulimit -f, KiB) makes
+# every write past 40 KiB fail (EFBIG, SIGXFSZ ignored); the journal (4 rows,
+# ~7 KiB) fits, the HDF5 file with its ~60 KiB sweep_yaml does not. One line,
+# exit 1, no crash at exit (HDF5's half-closed file), the journal kept, and
+# --resume completes the file once there is room.
+{ printf 'name: full\nworkload: %s/%s/saxpy.yaml\ngrid:\n  warps: [1, 2, 4, 8]\n' "$PWD" "$K"
+  for i in $(seq 700); do printf '# padding line %04d: the sweep text is stored in the file, which makes it large\n' "$i"; done
+} >"$tmp/full.yaml"
+refused "run on a full disk" 1 "warpsweep run: $tmp/full.h5.tmp: cannot" -- \
+  bash -c 'trap "" XFSZ; ulimit -f 40; exec "$@"' full $WS_BIN run "$tmp/full.yaml" -o "$tmp/full.h5" -q
+[ -s "$tmp/full.h5.journal" ] && [ ! -e "$tmp/full.h5" ] && [ ! -e "$tmp/full.h5.tmp" ] ||
+  bad "run on a full disk: left $(ls "$tmp"/full.h5* 2>/dev/null)"
+run "resume after the full disk" 0 -- $WS_BIN run "$tmp/full.yaml" -o "$tmp/full.h5" --resume -q
+run "info after the full disk" 0 -- $WS_BIN info "$tmp/full.h5"
+grep -q "^points: *4 of 4 (complete)" "$tmp/out" && [ ! -e "$tmp/full.h5.journal" ] ||
+  bad "resume after the full disk: $(head -5 "$tmp/out")"
 good="$tmp/good.h5"
 run "run (good)" 0 -- $WS_BIN run $R/sw_ok.yaml -o "$good" -q -j 2
 echo "not hdf5" >"$tmp/text.h5"

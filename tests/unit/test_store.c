@@ -1,6 +1,8 @@
 /* The journal (checksummed fixed-size records, torn tails, hash check) and
  * the HDF5 file built from it (sorted by point, one row per point, every
  * column read back equal). */
+#define _GNU_SOURCE /* F_OFD_SETLK */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -277,12 +279,27 @@ static void test_build_and_read(void **state)
         assert_int_equal(ws_journal_append(j, &r, 1, &err), 0);
     }
     ws_journal_close(j);
+    /* OUT.h5.tmp locked by another writer (an OFD lock, as ws_store_build
+     * takes one): refused, and the other writer's file is not truncated */
+    char tmp[420];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    int other = open(tmp, O_RDWR | O_CREAT, 0644);
+    assert_true(other >= 0);
+    assert_int_equal(write(other, "theirs", 6), 6);
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    assert_int_equal(fcntl(other, F_OFD_SETLK, &fl), 0);
+    assert_int_equal(ws_store_build(out, jpath, sw, &err), -1);
+    assert_non_null(strstr(err.msg, "being written by another warpsweep"));
+    struct stat st;
+    assert_int_equal(stat(tmp, &st), 0);
+    assert_int_equal(st.st_size, 6);
+    assert_int_not_equal(access(out, F_OK), 0);
+    close(other);
+    unlink(tmp);
     if (ws_store_build(out, jpath, sw, &err)) {
         print_error("%s\n", err.msg);
         fail();
     }
-    char tmp[420];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
     assert_int_not_equal(access(tmp, F_OK), 0);
     ws_file_info fi;
     assert_int_equal(ws_store_info(out, &fi, &err), 0);
