@@ -124,7 +124,8 @@ int ws_store_get_shard(const char *path, ws_shard *s, ws_error *err)
     if (f < 0)
         return ws_fail(err, "%s: not an HDF5 file (or damaged)", path);
     int64_t k, n;
-    int hk = ws_h5_attr_i64(f, path, "shard_index", &k, err), hn = hk < 0 ? -1 : ws_h5_attr_i64(f, path, "shard_count", &n, err);
+    int hk = ws_h5_attr_i64(f, path, "shard_index", &k, err);
+    int hn = hk < 0 ? -1 : ws_h5_attr_i64(f, path, "shard_count", &n, err);
     H5Fclose(f);
     if (hk < 0 || hn < 0)
         return -1;

@@ -241,7 +241,9 @@ uint64_t ws_sweep_rank(const ws_sweep *sw, uint64_t raw_limit)
         return sw->count;
     if (!sw->nexcludes)
         return raw_limit;
-    uint64_t alive = p->all_entries, r = 0;
+    /* alive is kept reduced (drop_covered) as count_from keeps it, so every
+     * count asked for is one the memo holds */
+    uint64_t alive = drop_covered(sw, p, 0, p->all_entries), r = 0;
     for (int k = 0; k < sw->naxes; k++) {
         const ws_axis *a = &sw->axes[k];
         uint64_t digit = (raw_limit / p->suffix[k + 1]) % a->n;
@@ -252,6 +254,7 @@ uint64_t ws_sweep_rank(const ws_sweep *sw, uint64_t raw_limit)
                 r += count_from(sw, k + 1, alive & ~p->reject[k][d]);
             alive &= ~p->reject[k][digit];
         }
+        alive = drop_covered(sw, p, k + 1, alive);
         if (alive & p->ended[k + 1])
             break; /* this prefix and everything below it is excluded */
     }
@@ -263,7 +266,7 @@ uint64_t ws_sweep_unrank(const ws_sweep *sw, uint64_t k)
     const ws_sweep_private *p = ws_sweep_priv(sw);
     if (!sw->nexcludes)
         return k;
-    uint64_t alive = p->all_entries, raw = 0;
+    uint64_t alive = drop_covered(sw, p, 0, p->all_entries), raw = 0; /* reduced, as in ws_sweep_rank */
     for (int j = 0; j < sw->naxes; j++) {
         const ws_axis *a = &sw->axes[j];
         if (!alive)
@@ -272,6 +275,7 @@ uint64_t ws_sweep_unrank(const ws_sweep *sw, uint64_t k)
             uint64_t sub = count_from(sw, j + 1, alive);
             raw = raw * a->n + k / sub;
             k %= sub;
+            alive = drop_covered(sw, p, j + 1, alive);
             continue;
         }
         enum { NC = 16 };
@@ -297,7 +301,7 @@ uint64_t ws_sweep_unrank(const ws_sweep *sw, uint64_t k)
                 break;
             k -= c;
         }
-        alive = m;
+        alive = drop_covered(sw, p, j + 1, m);
         raw = raw * a->n + d;
     }
     return raw;
