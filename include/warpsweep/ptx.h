@@ -328,8 +328,14 @@ typedef struct ws_kernel {
     char *source;          /* the PTX text (for --trace line lookup / inspect) */
 } ws_kernel;
 
+/* The largest PTX file read: a kernel's PTX is kilobytes to a few
+ * megabytes; the bound keeps `kernel: /dev/zero` or a runaway file from
+ * being read without limit. */
+#define WS_PTX_MAX_BYTES ((size_t)32 << 20)
+
 /* Loads a PTX file and decodes entry (NULL: the file's only .entry).
- * Builds the CFG and post-dominators. Returns NULL and a one-line
+ * Builds the CFG and post-dominators. Only regular files of at most
+ * WS_PTX_MAX_BYTES are read. Returns NULL and a one-line
  * "file:line:col: ..." message in err on failure. */
 ws_kernel *ws_ptx_load(const char *path, const char *entry, ws_error *err);
 ws_kernel *ws_ptx_parse(const char *text, const char *path, const char *entry, ws_error *err);

@@ -23,24 +23,29 @@ typedef struct ws_journal_info {
     char hash[17];          /* sweep hash */
     char created_utc[32];   /* when the run was first started */
     uint64_t points_total;
-    uint64_t records;       /* valid records */
-    uint64_t torn_bytes;    /* bytes discarded after the last valid record */
+    uint64_t records;       /* good records (checksum and fields) */
+    uint64_t damaged;       /* bad records between good ones: skipped, their points run again */
+    uint64_t torn_bytes;    /* bytes after the last good record (cut by ws_journal_open) */
 } ws_journal_info;
 
-/* Creates (truncates) a journal. */
+/* Creates (truncates) a journal and locks it (flock, exclusive) until
+ * ws_journal_close; fails with one line naming the holder's pid if another
+ * process has it. */
 ws_journal *ws_journal_create(const char *path, const char *hash, uint64_t points_total, ws_error *err);
-/* Opens an existing journal for appending: checks the header (same registry
- * layout), keeps every valid record, cuts a torn tail. If hash is not NULL
- * and differs from the journal's, fails with a message saying the sweep
- * changed. */
-ws_journal *ws_journal_open(const char *path, const char *hash, ws_journal_info *info, ws_error *err);
+/* Opens and locks an existing journal for appending: checks the header (same
+ * registry layout), keeps every good record (damaged ones between good ones
+ * are skipped: info->damaged), cuts a torn tail. If sw is not NULL, its hash
+ * must be the journal's (else a message says the sweep changed) and a record
+ * counts as good only if it fits sw (its point, workload, seed, parameters). */
+ws_journal *ws_journal_open(const char *path, const ws_sweep *sw, ws_journal_info *info, ws_error *err);
 int ws_journal_append(ws_journal *j, const ws_row *rows, size_t n, ws_error *err);
 /* fdatasync (called by the driver every few seconds). */
 int ws_journal_sync(ws_journal *j);
 void ws_journal_close(ws_journal *j);
-/* Reads the header and calls fn for every valid record in file order
- * (stops at the first torn or corrupt record). fn returns nonzero to stop. */
-int ws_journal_scan(const char *path, ws_journal_info *info,
+/* Reads the header and calls fn for every good record (checksum, and fits
+ * sw if not NULL, as ws_journal_open) in file order, with its position in the
+ * file; damaged and torn records are skipped. fn returns nonzero to stop. */
+int ws_journal_scan(const char *path, const ws_sweep *sw, ws_journal_info *info,
                     int (*fn)(void *ctx, const ws_row *row, uint64_t recno), void *ctx, ws_error *err);
 
 /* ---- HDF5 ---- */

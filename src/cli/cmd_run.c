@@ -184,11 +184,8 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
                 have_h5 ? out : jpath);
         return WS_EXIT_FAIL;
     }
-    if (ro->force) {
-        unlink(jpath);
-        unlink(out);
+    if (ro->force) /* the journal is emptied and OUT.h5 removed once the journal's lock is ours (below) */
         have_h5 = have_j = 0;
-    }
     if (ro->resume && have_h5 && ro->shard.n && ws_store_check_shard(out, &ro->shard, &err)) {
         fprintf(stderr, "warpsweep run: %s\n", err.msg);
         return WS_EXIT_FAIL;
@@ -197,7 +194,7 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
     ws_journal *j = NULL;
     if (ro->resume && have_j) {
         ws_journal_info info;
-        j = ws_journal_open(jpath, sw->hash, &info, &err);
+        j = ws_journal_open(jpath, sw, &info, &err);
         if (!j) {
             fprintf(stderr, "%s\n", err.msg);
             return WS_EXIT_FAIL;
@@ -205,7 +202,12 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
         if (info.torn_bytes && !ro->quiet)
             fprintf(stderr, "warpsweep run: %s: discarded a torn last record (%llu bytes) from an interrupted run\n",
                     jpath, (unsigned long long)info.torn_bytes);
-        if (ws_journal_scan(jpath, NULL, collect_done, &done, &err)) {
+        if (info.damaged && !ro->quiet)
+            fprintf(stderr, "warpsweep run: %s: skipped %llu damaged record%s (%s point%s run again); kept the %llu "
+                    "good ones\n", jpath, (unsigned long long)info.damaged, info.damaged == 1 ? "" : "s",
+                    info.damaged == 1 ? "its" : "their", info.damaged == 1 ? "" : "s",
+                    (unsigned long long)info.records);
+        if (ws_journal_scan(jpath, sw, NULL, collect_done, &done, &err)) {
             fprintf(stderr, "%s\n", err.msg);
             ws_journal_close(j);
             return WS_EXIT_FAIL;
@@ -244,6 +246,8 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
             fprintf(stderr, "warpsweep run: %s\n", err.msg);
             return WS_EXIT_FAIL;
         }
+        if (ro->force)
+            unlink(out);
     }
     done_finish(&done);
 
@@ -274,12 +278,14 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
         ws_progress_finish(prog);
         ws_progress_free(prog);
     }
-    ws_journal_close(j);
     if (drc) {
         fprintf(stderr, "warpsweep run: %s\n", err.msg);
     }
-    /* consolidate: the journal -> OUT.h5 (atomically) */
+    /* consolidate: the journal -> OUT.h5 (atomically); the journal stays
+     * open, hence locked, until OUT.h5 is final, so no second run can start
+     * on it in between */
     if (ws_store_build(out, jpath, sw, &err)) {
+        ws_journal_close(j);
         fprintf(stderr, "warpsweep run: %s\n", err.msg);
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
@@ -294,6 +300,7 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
     int complete = ws_store_info(out, &fi, &err) == 0 && fi.rows >= range.n;
     if (complete)
         unlink(jpath);
+    ws_journal_close(j);
     int interrupted = st.interrupted || (stop_flag && !complete);
     if (!ro->quiet) {
         fprintf(stderr, "warpsweep run: %s: %llu of %llu points", out, (unsigned long long)fi.rows,

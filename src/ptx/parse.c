@@ -35,10 +35,14 @@
  * (register callee, prototypes), guarded calls, arguments that are not .param variables,
  * recursion (at the call closing the cycle), more than INLINE_MAX instructions.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdarg.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "warpsweep/ptx.h"
 #include "warpsweep/half.h"
 #include "warpsweep/passes.h"
@@ -3341,16 +3345,58 @@ ws_kernel *ws_ptx_parse(const char *text, const char *path, const char *entry, w
     return k;
 }
 
+/* Opens path for reading if it is a regular file: O_NONBLOCK so that a FIFO
+ * without a writer cannot block the open itself. */
+static FILE *open_regular(const char *path, ws_error *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        ws_fail(err, "%s: cannot open PTX file: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st)) {
+        ws_fail(err, "%s: cannot open PTX file: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ws_fail(err, "%s: not a regular file (%s): cannot be a PTX file", path,
+                S_ISDIR(st.st_mode) ? "a directory" : "a device, FIFO or socket");
+        close(fd);
+        return NULL;
+    }
+    if ((uint64_t)st.st_size > WS_PTX_MAX_BYTES) {
+        ws_fail(err, "%s: %lld bytes, more than the %zu MiB a PTX file may have", path, (long long)st.st_size,
+                WS_PTX_MAX_BYTES >> 20);
+        close(fd);
+        return NULL;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        ws_fail(err, "%s: cannot open PTX file: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 ws_kernel *ws_ptx_load(const char *path, const char *entry, ws_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) { ws_fail(err, "%s: cannot open PTX file", path); return NULL; }
+    FILE *f = open_regular(path, err);
+    if (!f) return NULL;
     size_t cap = 65536, n = 0;
     char *buf = malloc(cap);
     for (;;) {
         if (!buf) { fclose(f); ws_fail(err, "%s: out of memory", path); return NULL; }
         n += fread(buf + n, 1, cap - n - 1, f);
         if (n < cap - 1) break;
+        if (n > WS_PTX_MAX_BYTES) { /* grew since fstat */
+            free(buf);
+            fclose(f);
+            ws_fail(err, "%s: more than the %zu MiB a PTX file may have", path, WS_PTX_MAX_BYTES >> 20);
+            return NULL;
+        }
         cap *= 2;
         char *nb = realloc(buf, cap);
         if (!nb) free(buf);

@@ -1,6 +1,7 @@
 /* The HDF5 results file (format: results/README.md). Columns come from the
  * parameter and metric registries at run time. Only one thread calls into
  * HDF5 at a time (the Debian build is not thread-safe). */
+#define _GNU_SOURCE /* F_OFD_SETLK (Linux 3.15) */
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "warpsweep/store.h"
+#include "h5_read.h"
 
 #define CHUNK_ROWS 1024
 
@@ -20,6 +22,12 @@ typedef struct layout {
     size_t workload_len, status_len, message_len, choice_len[WS_NPARAMS];
     int seed_id;
 } layout;
+
+void ws_h5_begin(void)
+{
+    H5dont_atexit(); /* fails harmlessly once the library is initialised; then it was already called */
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
 
 static hid_t str_type(size_t n)
 {
@@ -254,6 +262,34 @@ static int attr_u64(hid_t loc, const char *name, hid_t type, const void *v)
     return rc;
 }
 
+/* Creates tmp (not truncating it) and takes an exclusive lock on it, held
+ * until the descriptor is closed: a run holds its journal's lock already, but
+ * a merge into the same output must not truncate the file a run is writing
+ * (or the other way round). An OFD lock (fcntl F_OFD_SETLK): it belongs to
+ * this descriptor, so HDF5 opening and closing its own descriptor of the
+ * file does not drop it; HDF5's own flock is turned off for the file
+ * (H5Pset_file_locking) as it would conflict where flock is emulated with
+ * fcntl locks (NFS). */
+static int lock_tmp(const char *tmp, ws_error *err)
+{
+    int fd = open(tmp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        ws_fail(err, "%s: cannot create: %s", tmp, strerror(errno));
+        return -1;
+    }
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    if (fcntl(fd, F_OFD_SETLK, &fl)) {
+        if (errno == EAGAIN || errno == EACCES)
+            ws_fail(err, "%s: being written by another warpsweep (a run or merge of the same output): wait for it "
+                    "to end or stop it first", tmp);
+        else
+            ws_fail(err, "%s: cannot lock: %s", tmp, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 #define JREC_SIZE (8 + sizeof(ws_row))
 #define JHDR_SIZE 128
 
@@ -261,7 +297,7 @@ int ws_store_build(const char *out_path, const char *journal_path, const ws_swee
 {
     scan_ctx sc = {0};
     ws_journal_info ji;
-    if (ws_journal_scan(journal_path, &ji, collect, &sc, err))
+    if (ws_journal_scan(journal_path, sw, &ji, collect, &sc, err))
         return -1;
     if (sc.n)
         qsort(sc.idx, sc.n, sizeof *sc.idx, cmp_idx);
@@ -274,7 +310,7 @@ int ws_store_build(const char *out_path, const char *journal_path, const ws_swee
     for (int i = 0; i < sw->nworkloads; i++)
         if (strlen(sw->workload_names[i]) > wl)
             wl = strlen(sw->workload_names[i]);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    ws_h5_begin();
     layout L;
     if (layout_build(&L, wl, sc.max_msg)) {
         free(sc.idx);
@@ -283,10 +319,17 @@ int ws_store_build(const char *out_path, const char *journal_path, const ws_swee
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", out_path);
     int rc = -1;
-    int jfd = -1;
+    int jfd = -1, tfd_lock = lock_tmp(tmp, err);
     unsigned char *buf = NULL, *rec = NULL;
-    hid_t f = -1, space = -1, dcpl = -1, ds = -1, mspace = -1;
-    f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t f = -1, space = -1, dcpl = -1, ds = -1, mspace = -1, fapl = -1;
+    if (tfd_lock < 0) {
+        H5Tclose(L.type);
+        free(sc.idx);
+        return -1;
+    }
+    fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_file_locking(fapl, 0, 1);
+    f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (f < 0) {
         ws_fail(err, "%s: cannot create the HDF5 file", tmp);
         goto out;
@@ -400,8 +443,11 @@ out:
         H5Sclose(space);
     if (f >= 0)
         H5Fclose(f);
+    if (fapl >= 0)
+        H5Pclose(fapl);
     if (rc)
-        unlink(tmp);
+        unlink(tmp); /* while still locked: a waiting writer then starts on a new file */
+    close(tfd_lock);
     if (jfd >= 0)
         close(jfd);
     H5Tclose(L.type);
@@ -413,33 +459,89 @@ out:
 
 /* ---- reading ---- */
 
-static int read_attr_str(hid_t f, const char *name, char *out, size_t cap)
+/* Opens attribute name of loc if present; checks that it holds one value
+ * (scalar or a one-element simple dataspace) of class cls and at most maxsize
+ * bytes. Returns 1 with *a and *size set, 0 if absent, -1 otherwise. */
+static int attr_open_checked(hid_t loc, const char *path, const char *name, H5T_class_t cls, size_t maxsize,
+                             hid_t *a, size_t *size, ws_error *err)
 {
-    out[0] = 0;
-    if (H5Aexists(f, name) <= 0)
-        return -1;
-    hid_t a = H5Aopen(f, name, H5P_DEFAULT);
-    hid_t t = H5Aget_type(a);
-    int rc = -1;
-    if (H5Tget_class(t) == H5T_STRING && !H5Tis_variable_str(t)) {
-        size_t n = H5Tget_size(t);
-        char *tmp = calloc(1, n + 1);
-        hid_t mt = str_type(n);
-        if (H5Aread(a, mt, tmp) >= 0) {
-            snprintf(out, cap, "%s", tmp);
-            rc = 0;
-        }
-        H5Tclose(mt);
-        free(tmp);
+    htri_t ex = H5Aexists(loc, name);
+    if (ex < 0)
+        return ws_fail(err, "%s: cannot read attribute %s: the file is damaged", path, name);
+    if (ex == 0)
+        return 0;
+    *a = H5Aopen(loc, name, H5P_DEFAULT);
+    if (*a < 0)
+        return ws_fail(err, "%s: cannot open attribute %s: the file is damaged", path, name);
+    hid_t sp = H5Aget_space(*a), t = H5Aget_type(*a);
+    int ok = sp >= 0 && t >= 0;
+    if (ok) {
+        H5S_class_t sc = H5Sget_simple_extent_type(sp);
+        ok = sc == H5S_SCALAR || (sc == H5S_SIMPLE && H5Sget_simple_extent_npoints(sp) == 1);
     }
-    H5Tclose(t);
+    size_t n = ok ? H5Tget_size(t) : 0;
+    ok = ok && H5Tget_class(t) == cls && n >= 1 && n <= maxsize && (cls != H5T_STRING || H5Tis_variable_str(t) == 0);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (t >= 0)
+        H5Tclose(t);
+    if (!ok) {
+        H5Aclose(*a);
+        return ws_fail(err, "%s: attribute %s is not a single %s of at most %zu bytes: damaged, or not a warpsweep "
+                       "results file", path, name, cls == H5T_STRING ? "fixed-length string" : "integer", maxsize);
+    }
+    *size = n;
+    return 1;
+}
+
+int ws_h5_attr_i64(hid_t loc, const char *path, const char *name, int64_t *v, ws_error *err)
+{
+    hid_t a;
+    size_t n;
+    int rc = attr_open_checked(loc, path, name, H5T_INTEGER, 8, &a, &n, err);
+    if (rc <= 0)
+        return rc;
+    if (H5Aread(a, H5T_NATIVE_INT64, v) < 0)
+        rc = ws_fail(err, "%s: cannot read attribute %s: the file is damaged", path, name);
     H5Aclose(a);
+    return rc;
+}
+
+int ws_h5_attr_str(hid_t loc, const char *path, const char *name, char **out, ws_error *err)
+{
+    hid_t a;
+    size_t n;
+    *out = NULL;
+    int rc = attr_open_checked(loc, path, name, H5T_STRING, WS_H5_MAX_STR_ATTR, &a, &n, err);
+    if (rc <= 0)
+        return rc;
+    char *buf = calloc(1, n + 1);
+    hid_t mt = str_type(n);
+    if (!buf || H5Aread(a, mt, buf) < 0) {
+        free(buf);
+        buf = NULL;
+        rc = ws_fail(err, "%s: cannot read attribute %s: the file is damaged", path, name);
+    }
+    H5Tclose(mt);
+    H5Aclose(a);
+    *out = buf;
+    return rc;
+}
+
+int ws_h5_attr_strbuf(hid_t loc, const char *path, const char *name, char *out, size_t cap, ws_error *err)
+{
+    char *s;
+    out[0] = 0;
+    int rc = ws_h5_attr_str(loc, path, name, &s, err);
+    if (rc > 0)
+        snprintf(out, cap, "%s", s);
+    free(s);
     return rc;
 }
 
 static hid_t open_file(const char *path, ws_error *err)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    ws_h5_begin();
     if (access(path, R_OK)) {
         ws_fail(err, "%s: cannot open: %s", path, strerror(errno));
         return -1;
@@ -450,45 +552,161 @@ static hid_t open_file(const char *path, ws_error *err)
     return f;
 }
 
+/* The file's /points datatype, checked before HDF5 converts a single record
+ * with it: a compound of at most 1 MiB whose members lie inside the record,
+ * and whose warpsweep columns have the class (and a size) warpsweep writes. A
+ * damaged member offset would otherwise send the conversion outside its
+ * buffers. Unknown members are allowed (and ignored when reading). */
+static int check_points_type(hid_t ftype, const char *path, ws_error *err)
+{
+    if (H5Tget_class(ftype) != H5T_COMPOUND)
+        return ws_fail(err, "%s: /points is not a table of records: not a warpsweep results file", path);
+    size_t rec = H5Tget_size(ftype);
+    int n = H5Tget_nmembers(ftype);
+    if (rec == 0 || rec > ((size_t)1 << 20) || n < 1 || n > 65536)
+        return ws_fail(err, "%s: /points records of %zu bytes with %d columns: damaged", path, rec, n);
+    layout ref;
+    if (layout_build(&ref, 1, 1)) {
+        H5Tclose(ref.type);
+        return ws_fail(err, "%s: cannot build the column layout", path);
+    }
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        char *name = H5Tget_member_name(ftype, (unsigned)i);
+        hid_t mt = H5Tget_member_type(ftype, (unsigned)i);
+        if (!name || mt < 0) {
+            rc = ws_fail(err, "%s: /points column %d is unreadable: damaged", path, i);
+        } else {
+            size_t off = H5Tget_member_offset(ftype, (unsigned)i), size = H5Tget_size(mt);
+            H5T_class_t cls = H5Tget_class(mt);
+            int want = H5Tget_member_index(ref.type, name);
+            H5T_class_t wcls = want >= 0 ? H5Tget_member_class(ref.type, (unsigned)want) : cls;
+            int size_ok = cls == H5T_INTEGER  ? size >= 1 && size <= 8
+                          : cls == H5T_FLOAT  ? size == 4 || size == 8
+                          : cls == H5T_STRING ? size >= 1 && size <= 65536 && H5Tis_variable_str(mt) == 0
+                                              : want < 0 && size >= 1;
+            if (size == 0 || off > rec || size > rec - off)
+                rc = ws_fail(err, "%s: /points column '%s' (offset %zu, %zu bytes) lies outside its %zu-byte record: "
+                             "damaged", path, name, off, size, rec);
+            else if (cls != wcls || !size_ok)
+                rc = ws_fail(err, "%s: /points column '%s' has a type warpsweep does not write (class %d, %zu bytes): "
+                             "damaged, or not a warpsweep results file", path, name, (int)cls, size);
+        }
+        if (mt >= 0)
+            H5Tclose(mt);
+        H5free_memory(name);
+    }
+    H5Tclose(ref.type);
+    return rc;
+}
+
+/* memory layout for reading: string sizes taken from the file's (checked) columns */
+static size_t member_str_size(hid_t ftype, const char *name, size_t dflt)
+{
+    int i = H5Tget_member_index(ftype, name);
+    if (i < 0)
+        return dflt;
+    hid_t mt = H5Tget_member_type(ftype, (unsigned)i);
+    size_t n = mt >= 0 && H5Tget_class(mt) == H5T_STRING ? H5Tget_size(mt) : dflt;
+    if (mt >= 0)
+        H5Tclose(mt);
+    return n;
+}
+
+/* deflate compresses at most 1032:1 (RFC 1951: a 258-byte match in 2 bits) */
+#define MAX_DEFLATE_RATIO 1100
+
+/* Opens /points and checks its datatype and its extent: one dimension, no
+ * more rows than points_total (when the file says) and no more than the bytes
+ * it stores could hold, so a forged extent of 10^12 rows is not read as fill
+ * values for ever nor taken as a complete run. */
+static int points_open(hid_t f, const char *path, hid_t *ds, hid_t *ftype, hsize_t *rows, ws_error *err)
+{
+    *ds = *ftype = -1;
+    htri_t ex = H5Lexists(f, "points", H5P_DEFAULT);
+    if (ex < 0)
+        return ws_fail(err, "%s: cannot look up /points: the file is damaged", path);
+    if (ex == 0)
+        return ws_fail(err, "%s: no /points dataset: not a warpsweep results file", path);
+    *ds = H5Dopen2(f, "points", H5P_DEFAULT);
+    if (*ds < 0)
+        return ws_fail(err, "%s: cannot open /points: the file is damaged", path);
+    *ftype = H5Dget_type(*ds);
+    if (*ftype < 0)
+        return ws_fail(err, "%s: cannot read the /points datatype: the file is damaged", path);
+    if (check_points_type(*ftype, path, err))
+        return -1;
+    hid_t sp = H5Dget_space(*ds);
+    hsize_t d[1] = {0};
+    int nd = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+    if (nd != 1 || H5Sget_simple_extent_dims(sp, d, NULL) != 1) {
+        if (sp >= 0)
+            H5Sclose(sp);
+        return ws_fail(err, "%s: /points is not a one-dimensional table: damaged", path);
+    }
+    H5Sclose(sp);
+    *rows = d[0];
+    int64_t total;
+    int have_total = ws_h5_attr_i64(f, path, "points_total", &total, err);
+    if (have_total < 0)
+        return -1;
+    if (have_total && (total < 0 || *rows > (uint64_t)total))
+        return ws_fail(err, "%s: /points has %llu rows but the sweep has %lld points: damaged", path,
+                       (unsigned long long)*rows, (long long)total);
+    double stored = (double)H5Dget_storage_size(*ds);
+    if ((double)*rows * (double)H5Tget_size(*ftype) > stored * MAX_DEFLATE_RATIO)
+        return ws_fail(err, "%s: /points claims %llu rows but stores only %.0f bytes: damaged", path,
+                       (unsigned long long)*rows, stored);
+    return 0;
+}
+
+static void points_close(hid_t ds, hid_t ftype)
+{
+    if (ftype >= 0)
+        H5Tclose(ftype);
+    if (ds >= 0)
+        H5Dclose(ds);
+}
+
+static int read_info(hid_t f, const char *path, ws_file_info *info, ws_error *err)
+{
+    if (ws_h5_attr_strbuf(f, path, "sweep_name", info->sweep_name, sizeof info->sweep_name, err) < 0 ||
+        ws_h5_attr_strbuf(f, path, "sweep_hash", info->sweep_hash, sizeof info->sweep_hash, err) < 0 ||
+        ws_h5_attr_strbuf(f, path, "created_utc", info->created_utc, sizeof info->created_utc, err) < 0 ||
+        ws_h5_attr_strbuf(f, path, "warpsweep_version", info->warpsweep_version, sizeof info->warpsweep_version,
+                          err) < 0)
+        return -1;
+    int64_t total = 0;
+    int rc = ws_h5_attr_i64(f, path, "points_total", &total, err);
+    if (rc < 0)
+        return -1;
+    info->points_total = total > 0 ? (uint64_t)total : 0;
+    rc = ws_h5_attr_i64(f, path, "format_version", &info->format_version, err);
+    if (rc < 0)
+        return -1;
+    if (rc > 0 && info->format_version != WS_FORMAT_VERSION)
+        return ws_fail(err, "%s: format version %lld (written by warpsweep %s); this warpsweep reads format version %d",
+                       path, (long long)info->format_version,
+                       info->warpsweep_version[0] ? info->warpsweep_version : "?", WS_FORMAT_VERSION);
+    hid_t ds, ftype;
+    hsize_t rows = 0;
+    rc = points_open(f, path, &ds, &ftype, &rows, err);
+    points_close(ds, ftype);
+    if (rc)
+        return -1;
+    info->rows = rows;
+    if (!info->sweep_hash[0])
+        return ws_fail(err, "%s: no sweep_hash attribute: not a warpsweep results file", path);
+    return 0;
+}
+
 int ws_store_info(const char *path, ws_file_info *info, ws_error *err)
 {
     memset(info, 0, sizeof *info);
     hid_t f = open_file(path, err);
     if (f < 0)
         return -1;
-    read_attr_str(f, "sweep_name", info->sweep_name, sizeof info->sweep_name);
-    read_attr_str(f, "sweep_hash", info->sweep_hash, sizeof info->sweep_hash);
-    read_attr_str(f, "created_utc", info->created_utc, sizeof info->created_utc);
-    read_attr_str(f, "warpsweep_version", info->warpsweep_version, sizeof info->warpsweep_version);
-    if (H5Aexists(f, "points_total") > 0) {
-        hid_t a = H5Aopen(f, "points_total", H5P_DEFAULT);
-        H5Aread(a, H5T_NATIVE_UINT64, &info->points_total);
-        H5Aclose(a);
-    }
-    int rc = 0;
-    if (H5Aexists(f, "format_version") > 0) {
-        hid_t a = H5Aopen(f, "format_version", H5P_DEFAULT);
-        if (H5Aread(a, H5T_NATIVE_INT64, &info->format_version) < 0)
-            rc = ws_fail(err, "%s: format_version is not an integer: not a warpsweep results file", path);
-        else if (info->format_version != WS_FORMAT_VERSION)
-            rc = ws_fail(err, "%s: format version %lld (written by warpsweep %s); this warpsweep reads format version %d",
-                         path, (long long)info->format_version,
-                         info->warpsweep_version[0] ? info->warpsweep_version : "?", WS_FORMAT_VERSION);
-        H5Aclose(a);
-    }
-    if (H5Lexists(f, "points", H5P_DEFAULT) <= 0) {
-        rc = ws_fail(err, "%s: no /points dataset: not a warpsweep results file", path);
-    } else {
-        hid_t ds = H5Dopen2(f, "points", H5P_DEFAULT);
-        hid_t sp = H5Dget_space(ds);
-        hsize_t d[1] = {0};
-        H5Sget_simple_extent_dims(sp, d, NULL);
-        info->rows = d[0];
-        H5Sclose(sp);
-        H5Dclose(ds);
-    }
-    if (!info->sweep_hash[0] && !rc)
-        rc = ws_fail(err, "%s: no sweep_hash attribute: not a warpsweep results file", path);
+    int rc = read_info(f, path, info, err);
     H5Fclose(f);
     return rc;
 }
@@ -499,33 +717,10 @@ char *ws_store_sweep_text(const char *path, ws_error *err)
     if (f < 0)
         return NULL;
     char *out = NULL;
-    if (H5Aexists(f, "sweep_yaml") > 0) {
-        hid_t a = H5Aopen(f, "sweep_yaml", H5P_DEFAULT);
-        hid_t t = H5Aget_type(a);
-        size_t n = H5Tget_size(t);
-        out = calloc(1, n + 1);
-        hid_t mt = str_type(n);
-        H5Aread(a, mt, out);
-        H5Tclose(mt);
-        H5Tclose(t);
-        H5Aclose(a);
-    } else {
+    if (ws_h5_attr_str(f, path, "sweep_yaml", &out, err) == 0)
         ws_fail(err, "%s: no sweep_yaml attribute", path);
-    }
     H5Fclose(f);
     return out;
-}
-
-/* memory layout for reading: string sizes taken from the file's columns */
-static size_t member_str_size(hid_t ftype, const char *name, size_t dflt)
-{
-    int i = H5Tget_member_index(ftype, name);
-    if (i < 0)
-        return dflt;
-    hid_t mt = H5Tget_member_type(ftype, (unsigned)i);
-    size_t n = H5Tget_class(mt) == H5T_STRING ? H5Tget_size(mt) : dflt;
-    H5Tclose(mt);
-    return n;
 }
 
 /* a memory type with only the members present in the file */
@@ -545,40 +740,34 @@ static hid_t subset_type(const layout *L, hid_t ftype)
     return t;
 }
 
-int ws_store_read(const char *path, int (*fn)(void *ctx, const ws_row *row, const char *workload), void *ctx,
-                  ws_error *err)
+static int read_rows(hid_t ds, hid_t ftype, hsize_t rows, const char *path,
+                     int (*fn)(void *ctx, const ws_row *row, const char *workload), void *ctx, ws_error *err)
 {
-    hid_t f = open_file(path, err);
-    if (f < 0)
-        return -1;
-    if (H5Lexists(f, "points", H5P_DEFAULT) <= 0) {
-        H5Fclose(f);
-        return ws_fail(err, "%s: no /points dataset: not a warpsweep results file", path);
-    }
-    hid_t ds = H5Dopen2(f, "points", H5P_DEFAULT);
-    hid_t ftype = H5Dget_type(ds);
     layout L;
-    layout_build(&L, member_str_size(ftype, "workload", 1), member_str_size(ftype, "message", 1));
+    if (layout_build(&L, member_str_size(ftype, "workload", 1), member_str_size(ftype, "message", 1))) {
+        H5Tclose(L.type);
+        return ws_fail(err, "%s: cannot build the column layout", path);
+    }
     hid_t mtype = subset_type(&L, ftype);
-    hid_t sp = H5Dget_space(ds);
-    hsize_t d[1] = {0};
-    H5Sget_simple_extent_dims(sp, d, NULL);
-    H5Sclose(sp);
     unsigned char *buf = calloc(CHUNK_ROWS, L.size);
     char *wname = malloc(L.workload_len + 1);
-    int rc = 0;
-    for (hsize_t start = 0; start < d[0] && !rc; start += CHUNK_ROWS) {
-        hsize_t n = d[0] - start < CHUNK_ROWS ? d[0] - start : CHUNK_ROWS;
+    int rc = mtype < 0 || !buf || !wname ? ws_fail(err, "%s: out of memory reading /points", path) : 0;
+    for (hsize_t start = 0; start < rows && !rc; start += CHUNK_ROWS) {
+        hsize_t n = rows - start < CHUNK_ROWS ? rows - start : CHUNK_ROWS;
         hid_t fsp = H5Dget_space(ds);
         hsize_t st[1] = {start}, cnt[1] = {n};
-        H5Sselect_hyperslab(fsp, H5S_SELECT_SET, st, NULL, cnt, NULL);
         hid_t msp = H5Screate_simple(1, cnt, NULL);
         memset(buf, 0, CHUNK_ROWS * L.size);
-        herr_t r = H5Dread(ds, mtype, msp, fsp, H5P_DEFAULT, buf);
-        H5Sclose(msp);
-        H5Sclose(fsp);
+        herr_t r = fsp < 0 || msp < 0 || H5Sselect_hyperslab(fsp, H5S_SELECT_SET, st, NULL, cnt, NULL) < 0
+                       ? -1
+                       : H5Dread(ds, mtype, msp, fsp, H5P_DEFAULT, buf);
+        if (msp >= 0)
+            H5Sclose(msp);
+        if (fsp >= 0)
+            H5Sclose(fsp);
         if (r < 0) {
-            rc = ws_fail(err, "%s: cannot read /points", path);
+            rc = ws_fail(err, "%s: cannot read /points (rows %llu..): the file is damaged", path,
+                         (unsigned long long)start);
             break;
         }
         for (hsize_t i = 0; i < n && !rc; i++) {
@@ -590,10 +779,24 @@ int ws_store_read(const char *path, int (*fn)(void *ctx, const ws_row *row, cons
     }
     free(buf);
     free(wname);
-    H5Tclose(mtype);
+    if (mtype >= 0)
+        H5Tclose(mtype);
     H5Tclose(L.type);
-    H5Tclose(ftype);
-    H5Dclose(ds);
+    return rc;
+}
+
+int ws_store_read(const char *path, int (*fn)(void *ctx, const ws_row *row, const char *workload), void *ctx,
+                  ws_error *err)
+{
+    hid_t f = open_file(path, err);
+    if (f < 0)
+        return -1;
+    hid_t ds, ftype;
+    hsize_t rows = 0;
+    int rc = points_open(f, path, &ds, &ftype, &rows, err);
+    if (rc == 0)
+        rc = read_rows(ds, ftype, rows, path, fn, ctx, err);
+    points_close(ds, ftype);
     H5Fclose(f);
     return rc < 0 ? -1 : 0;
 }
@@ -604,12 +807,13 @@ int ws_store_columns(const char *path, void (*fn)(void *ctx, const char *name, c
     hid_t f = open_file(path, err);
     if (f < 0)
         return -1;
-    if (H5Lexists(f, "points", H5P_DEFAULT) <= 0) {
+    hid_t ds, t;
+    hsize_t rows;
+    if (points_open(f, path, &ds, &t, &rows, err)) {
+        points_close(ds, t);
         H5Fclose(f);
-        return ws_fail(err, "%s: no /points dataset", path);
+        return -1;
     }
-    hid_t ds = H5Dopen2(f, "points", H5P_DEFAULT);
-    hid_t t = H5Dget_type(ds);
     int n = H5Tget_nmembers(t);
     for (int i = 0; i < n; i++) {
         char *name = H5Tget_member_name(t, (unsigned)i);

@@ -3,13 +3,25 @@
  * Layout: a 128-byte header, then records of 8 + sizeof(ws_row) bytes:
  *   u64 check = FNV-1a 64 of the row bytes, xor'ed with WS_REC_SALT
  *   ws_row (zero-filled before use, so padding is deterministic)
- * A record whose check does not match (a write cut by kill -9 or a crash)
- * ends the valid part; ws_journal_open truncates the file there. */
+ * A record is accepted when its check matches and its fields fit the sweep
+ * (row_fits). A bad record followed by a good one was damaged in place (a
+ * flipped bit, a forged record): it is skipped, its point runs again, and the
+ * records after it are kept. Only the bytes after the last good record (a
+ * write cut by kill -9 or a crash) are a torn tail: ws_journal_open cuts them.
+ *
+ * One process at a time: ws_journal_create and ws_journal_open take an
+ * exclusive flock(2) on the journal, held until ws_journal_close, and write
+ * their pid into the header so that a second run can name the holder. flock
+ * belongs to the open file description, so other descriptors of the file
+ * (ws_store_build reads it through its own) opened and closed meanwhile do
+ * not drop it, as they would a POSIX fcntl lock. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,7 +40,8 @@ typedef struct hdr {
     uint64_t points_total;
     char hash[16];
     char created_utc[32];
-    char pad[HDR_SIZE - 8 - 4 * 4 - 8 * 2 - 16 - 32];
+    int32_t holder_pid;       /* the process that has it open (locked); 0 in journals before the lock */
+    char pad[HDR_SIZE - 8 - 4 * 4 - 8 * 2 - 16 - 32 - 4];
 } hdr;
 _Static_assert(sizeof(hdr) == HDR_SIZE, "journal header size");
 
@@ -83,11 +96,47 @@ static int write_all(int fd, const void *buf, size_t n)
     return 0;
 }
 
+/* Takes the exclusive lock on fd, or fails naming the process that holds it. */
+static int lock_journal(int fd, const char *path, ws_error *err)
+{
+    while (flock(fd, LOCK_EX | LOCK_NB)) {
+        if (errno == EINTR)
+            continue;
+        if (errno != EWOULDBLOCK)
+            return ws_fail(err, "%s: cannot lock: %s", path, strerror(errno));
+        hdr h;
+        char who[48] = "another process";
+        if (pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h && memcmp(h.magic, WS_JOURNAL_MAGIC, 8) == 0 &&
+            h.holder_pid > 0)
+            snprintf(who, sizeof who, "process %d", (int)h.holder_pid);
+        return ws_fail(err, "%s: in use by another warpsweep (%s): wait for it to end or stop it first", path, who);
+    }
+    return 0;
+}
+
+static void set_holder(int fd)
+{
+    int32_t pid = (int32_t)getpid();
+    if (pwrite(fd, &pid, sizeof pid, offsetof(hdr, holder_pid)) != (ssize_t)sizeof pid) {
+        /* only the message of a refused second run loses the pid */
+    }
+}
+
 ws_journal *ws_journal_create(const char *path, const char *hash, uint64_t points_total, ws_error *err)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* not O_TRUNC: a journal another run holds must not be emptied before the lock says so */
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
         ws_fail(err, "%s: cannot create: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (lock_journal(fd, path, err)) {
+        close(fd);
+        return NULL;
+    }
+    if (ftruncate(fd, 0)) {
+        ws_fail(err, "%s: cannot truncate: %s", path, strerror(errno));
+        close(fd);
         return NULL;
     }
     hdr h;
@@ -104,6 +153,7 @@ ws_journal *ws_journal_create(const char *path, const char *hash, uint64_t point
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(h.created_utc, sizeof h.created_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    h.holder_pid = (int32_t)getpid();
     if (write_all(fd, &h, sizeof h) || fsync(fd)) {
         ws_fail(err, "%s: cannot write: %s", path, strerror(errno));
         close(fd);
@@ -134,51 +184,69 @@ static int read_header(int fd, const char *path, hdr *h, ws_journal_info *info, 
     return 0;
 }
 
-/* Scans records from fd; returns the number of valid ones, sets *end to the
- * byte offset just after the last valid one. */
-static int scan_fd(int fd, uint64_t *nvalid, off_t *end, int (*fn)(void *, const ws_row *, uint64_t), void *ctx)
+/* Whether a checksummed record could have come from this sweep: its point
+ * inside the sweep (and the header's points_total), a known status, a
+ * terminated message and, for a loaded sweep, the workload, seed and
+ * parameters of that very point. sw is NULL for no sweep check; merge's
+ * minimal sweep (no axes) checks the point and workload indices only. */
+static int row_fits(const ws_sweep *sw, uint64_t points_total, const ws_row *r)
+{
+    if (r->point >= points_total || r->status < 0 || r->status >= WS_ST_COUNT ||
+        !memchr(r->message, 0, sizeof r->message))
+        return 0;
+    if (!sw)
+        return 1;
+    if (r->point >= sw->count || r->workload >= (uint32_t)sw->nworkloads)
+        return 0;
+    if (sw->naxes == 0)
+        return 1;
+    ws_point pt;
+    ws_sweep_point(sw, r->point, &pt);
+    return pt.workload == r->workload && pt.seed == r->seed && memcmp(pt.cfg.v, r->params, sizeof r->params) == 0;
+}
+
+/* Scans the records of fd: calls fn (if any) with each good one and its
+ * record number (its position in the file), counts the bad ones before the
+ * last good one in *damaged, and sets *end to the offset just after the last
+ * good record (the bytes after it are a torn tail). */
+static void scan_fd(int fd, const ws_sweep *sw, uint64_t points_total, uint64_t *ngood, uint64_t *damaged,
+                    off_t *end, int (*fn)(void *, const ws_row *, uint64_t), void *ctx)
 {
     enum { BATCH = 256 };
     unsigned char *buf = malloc(BATCH * REC_SIZE);
     off_t off = HDR_SIZE;
-    uint64_t n = 0;
-    int stop = 0;
-    while (!stop) {
+    uint64_t good = 0, bad_since_good = 0, bad_before = 0, recno = 0;
+    *end = HDR_SIZE;
+    for (int stop = 0; !stop;) {
         ssize_t r = pread(fd, buf, BATCH * REC_SIZE, off);
-        if (r <= 0)
-            break;
-        size_t whole = (size_t)r / REC_SIZE;
-        if (whole == 0)
-            break;
-        for (size_t i = 0; i < whole; i++) {
+        size_t whole = r > 0 ? (size_t)r / REC_SIZE : 0;
+        for (size_t i = 0; i < whole && !stop; i++, recno++) {
             uint64_t check;
             ws_row row;
             memcpy(&check, buf + i * REC_SIZE, 8);
             memcpy(&row, buf + i * REC_SIZE + 8, sizeof row);
-            if (check != rec_check(&row)) {
+            if (check != rec_check(&row) || !row_fits(sw, points_total, &row)) {
+                bad_since_good++;
+                continue;
+            }
+            bad_before += bad_since_good;
+            bad_since_good = 0;
+            good++;
+            *end = off + (off_t)((i + 1) * REC_SIZE);
+            if (fn && fn(ctx, &row, recno))
                 stop = 1;
-                break;
-            }
-            if (fn && fn(ctx, &row, n)) {
-                stop = 2;
-                n++;
-                off += (off_t)REC_SIZE;
-                break;
-            }
-            n++;
-            off += (off_t)REC_SIZE;
         }
         if (whole < BATCH)
             break;
+        off += (off_t)(BATCH * REC_SIZE);
     }
     free(buf);
-    *nvalid = n;
-    *end = off;
-    return 0;
+    *ngood = good;
+    *damaged = bad_before;
 }
 
-int ws_journal_scan(const char *path, ws_journal_info *info, int (*fn)(void *ctx, const ws_row *row, uint64_t recno),
-                    void *ctx, ws_error *err)
+int ws_journal_scan(const char *path, const ws_sweep *sw, ws_journal_info *info,
+                    int (*fn)(void *ctx, const ws_row *row, uint64_t recno), void *ctx, ws_error *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -192,7 +260,7 @@ int ws_journal_scan(const char *path, ws_journal_info *info, int (*fn)(void *ctx
         return -1;
     }
     off_t end;
-    scan_fd(fd, &info->records, &end, fn, ctx);
+    scan_fd(fd, sw, h.points_total, &info->records, &info->damaged, &end, fn, ctx);
     struct stat st;
     if (fstat(fd, &st) == 0 && st.st_size > end)
         info->torn_bytes = (uint64_t)(st.st_size - end);
@@ -200,11 +268,16 @@ int ws_journal_scan(const char *path, ws_journal_info *info, int (*fn)(void *ctx
     return 0;
 }
 
-ws_journal *ws_journal_open(const char *path, const char *hash, ws_journal_info *info, ws_error *err)
+ws_journal *ws_journal_open(const char *path, const ws_sweep *sw, ws_journal_info *info, ws_error *err)
 {
+    const char *hash = sw ? sw->hash : NULL;
     int fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
         ws_fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (lock_journal(fd, path, err)) {
+        close(fd);
         return NULL;
     }
     hdr h;
@@ -222,7 +295,8 @@ ws_journal *ws_journal_open(const char *path, const char *hash, ws_journal_info 
         return NULL;
     }
     off_t end;
-    scan_fd(fd, &info->records, &end, NULL, NULL);
+    scan_fd(fd, sw, h.points_total, &info->records, &info->damaged, &end, NULL, NULL);
+    set_holder(fd);
     struct stat st;
     if (fstat(fd, &st) == 0 && st.st_size > end) {
         info->torn_bytes = (uint64_t)(st.st_size - end);

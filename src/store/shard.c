@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "warpsweep/shard.h"
 #include "warpsweep/store.h"
+#include "h5_read.h"
 
 /* ---- parsing and ranges ---- */
 
@@ -99,42 +100,9 @@ static int put_attr_str(hid_t loc, const char *name, const char *value)
     return rc;
 }
 
-static int get_attr_i64(hid_t loc, const char *name, int64_t *v)
-{
-    if (H5Aexists(loc, name) <= 0)
-        return -1;
-    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
-    int rc = H5Aread(a, H5T_NATIVE_INT64, v) < 0 ? -1 : 0;
-    H5Aclose(a);
-    return rc;
-}
-
-/* a fixed-length string attribute, malloc'ed (NULL if absent) */
-static char *get_attr_str(hid_t loc, const char *name)
-{
-    if (H5Aexists(loc, name) <= 0)
-        return NULL;
-    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
-    hid_t t = H5Aget_type(a);
-    char *out = NULL;
-    if (H5Tget_class(t) == H5T_STRING && !H5Tis_variable_str(t)) {
-        size_t n = H5Tget_size(t);
-        out = calloc(1, n + 1);
-        hid_t mt = str_type(n);
-        if (H5Aread(a, mt, out) < 0) {
-            free(out);
-            out = NULL;
-        }
-        H5Tclose(mt);
-    }
-    H5Tclose(t);
-    H5Aclose(a);
-    return out;
-}
-
 int ws_store_set_shard(const char *path, const ws_shard *s, uint64_t shard_points, ws_error *err)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    ws_h5_begin();
     hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
     if (f < 0)
         return ws_fail(err, "%s: cannot open to record its shard", path);
@@ -149,19 +117,22 @@ int ws_store_set_shard(const char *path, const ws_shard *s, uint64_t shard_point
 int ws_store_get_shard(const char *path, ws_shard *s, ws_error *err)
 {
     s->k = s->n = 0;
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    ws_h5_begin();
     if (access(path, R_OK))
         return ws_fail(err, "%s: cannot open: %s", path, strerror(errno));
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0)
         return ws_fail(err, "%s: not an HDF5 file (or damaged)", path);
     int64_t k, n;
-    if (get_attr_i64(f, "shard_index", &k) == 0 && get_attr_i64(f, "shard_count", &n) == 0 && n > 0 && k >= 0 &&
-        k < n) {
+    int hk = ws_h5_attr_i64(f, path, "shard_index", &k, err);
+    int hn = hk < 0 ? -1 : ws_h5_attr_i64(f, path, "shard_count", &n, err);
+    H5Fclose(f);
+    if (hk < 0 || hn < 0)
+        return -1;
+    if (hk && hn && n > 0 && k >= 0 && k < n) {
         s->k = (uint64_t)k;
         s->n = (uint64_t)n;
     }
-    H5Fclose(f);
     return 0;
 }
 
@@ -267,14 +238,18 @@ static int read_workloads(const char *path, ws_sweep *sw, char **sweep_file, ws_
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0)
         return ws_fail(err, "%s: not an HDF5 file (or damaged)", path);
-    *sweep_file = get_attr_str(f, "sweep_file");
     char *choices = NULL;
-    if (H5Lexists(f, "points", H5P_DEFAULT) > 0) {
-        hid_t ds = H5Dopen2(f, "points", H5P_DEFAULT);
-        choices = get_attr_str(ds, "choices:workload");
-        H5Dclose(ds);
+    int rc = ws_h5_attr_str(f, path, "sweep_file", sweep_file, err);
+    if (rc >= 0) {
+        hid_t ds = H5Dopen2(f, "points", H5P_DEFAULT); /* ws_store_info checked it */
+        rc = ds < 0 ? ws_fail(err, "%s: cannot open /points: the file is damaged", path)
+                    : ws_h5_attr_str(ds, path, "choices:workload", &choices, err);
+        if (ds >= 0)
+            H5Dclose(ds);
     }
     H5Fclose(f);
+    if (rc < 0)
+        return -1;
     if (!choices)
         return ws_fail(err, "%s: /points has no choices:workload attribute: not a warpsweep results file", path);
     int n = 1;
@@ -395,8 +370,6 @@ int ws_store_merge(const char *out, const char *const *inputs, int ninputs, cons
         flush_batch(&c);
     }
     free(c.batch);
-    ws_journal_close(j);
-    j = NULL;
     if (c.failed)
         goto done;
     res->duplicated = c.dups;
@@ -452,9 +425,10 @@ int ws_store_merge(const char *out, const char *const *inputs, int ninputs, cons
     res->rows = total - res->missing;
     rc = 0;
 done:
-    if (j)
+    if (j) { /* ours (locked) until here; a journal another merge holds is left alone */
+        unlink(jpath);
         ws_journal_close(j);
-    unlink(jpath);
+    }
     for (int i = 0; i < sw.nworkloads; i++)
         free(sw.workload_names[i]);
     free(sw.workload_names);

@@ -18,19 +18,120 @@
  * instant. rank(raw) sums count_from over the digits below raw's digits;
  * unrank(k) walks the axes choosing the digit whose cumulative count
  * covers k, so point k maps to its raw index in O(sum of axis sizes)
- * count_from calls at worst, with no enumeration. */
+ * count_from calls at worst, with no enumeration.
+ *
+ * Different prefixes often leave the same alive set at the same axis; without
+ * a memo their subtrees would be recounted, which is exponential in the number
+ * of axes (19 axes, 57 excludes: seconds; 21: minutes). count_from therefore
+ * remembers each (axis, alive) result while the sweep is prepared; rank and
+ * unrank only ever meet states the full count visited, so afterwards the memo
+ * is read-only and the threads share it. Before a lookup the alive set drops
+ * every entry whose remaining box lies inside another alive entry's (the
+ * union, hence the count, is the same), so more prefixes meet one state. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sweep_internal.h"
 
+/* At most 2^20 slots (24 MiB), 2^19 states. Counting the points outside a
+ * union of boxes is #P-hard in general, so some exclude lists need more; such
+ * a sweep is refused (ws_sweep_prepare) rather than counted for minutes. */
+#define MEMO_MAX_SLOTS ((size_t)1 << 20)
+
+static size_t memo_index(const ws_count_memo *m, int k, uint64_t alive)
+{
+    uint64_t h = (alive ^ ((uint64_t)(uint32_t)k << 57) ^ (uint64_t)k) * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h >> 17) & (m->cap - 1);
+}
+
+static int memo_find(const ws_count_memo *m, int k, uint64_t alive, uint64_t *count)
+{
+    if (!m->cap)
+        return 0;
+    for (size_t i = memo_index(m, k, alive);; i = (i + 1) & (m->cap - 1)) {
+        const struct ws_count_slot *s = &m->slot[i];
+        if (s->k < 0)
+            return 0;
+        if (s->k == k && s->alive == alive) {
+            *count = s->count;
+            return 1;
+        }
+    }
+}
+
+static void memo_put_slot(ws_count_memo *m, int k, uint64_t alive, uint64_t count)
+{
+    size_t i = memo_index(m, k, alive);
+    while (m->slot[i].k >= 0)
+        i = (i + 1) & (m->cap - 1);
+    m->slot[i] = (struct ws_count_slot){alive, count, k};
+    m->used++;
+}
+
+static void memo_put(ws_count_memo *m, int k, uint64_t alive, uint64_t count)
+{
+    if (!m->writable)
+        return;
+    if (2 * (m->used + 1) > m->cap) { /* keep the load under one half */
+        size_t cap = m->cap ? 2 * m->cap : 1024;
+        if (cap > MEMO_MAX_SLOTS) {
+            m->overflow = 1;
+            return;
+        }
+        struct ws_count_slot *old = m->slot;
+        size_t oldcap = m->cap;
+        m->slot = malloc(cap * sizeof *m->slot);
+        if (!m->slot) {
+            m->slot = old;
+            return;
+        }
+        m->cap = cap;
+        m->used = 0;
+        for (size_t i = 0; i < cap; i++)
+            m->slot[i].k = -1;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].k >= 0)
+                memo_put_slot(m, old[i].k, old[i].alive, old[i].count);
+        free(old);
+    }
+    memo_put_slot(m, k, alive, count);
+}
+
+static uint64_t count_from_uncached(const ws_sweep *sw, int k, uint64_t alive);
+
+/* alive without the entries that another alive entry covers from axis k on */
+static uint64_t drop_covered(const ws_sweep *sw, const ws_sweep_private *p, int k, uint64_t alive)
+{
+    uint64_t keep = alive;
+    for (uint64_t rest = alive; rest; rest &= rest - 1) {
+        int e = __builtin_ctzll(rest);
+        if (p->dominated_by[(size_t)k * (size_t)sw->nexcludes + (size_t)e] & alive)
+            keep &= ~(1ull << e);
+    }
+    return keep;
+}
+
 static uint64_t count_from(const ws_sweep *sw, int k, uint64_t alive)
 {
-    const ws_sweep_private *p = ws_sweep_priv(sw);
+    ws_sweep_private *p = ws_sweep_priv(sw);
     if (alive & p->ended[k])
         return 0;
     if (!alive)
         return p->suffix[k];
+    alive = drop_covered(sw, p, k, alive);
+    uint64_t c;
+    if (memo_find(&p->memo, k, alive, &c))
+        return c;
+    if (p->memo.overflow)
+        return 0; /* the count is abandoned: unwind at once */
+    c = count_from_uncached(sw, k, alive);
+    memo_put(&p->memo, k, alive, c);
+    return c;
+}
+
+static uint64_t count_from_uncached(const ws_sweep *sw, int k, uint64_t alive)
+{
+    const ws_sweep_private *p = ws_sweep_priv(sw);
     /* k < naxes here: every alive entry has a constrained axis >= k */
     const ws_axis *a = &sw->axes[k];
     if (!(alive & p->constrained[k]))
@@ -57,6 +158,33 @@ static uint64_t count_from(const ws_sweep *sw, int k, uint64_t alive)
     for (int g = 0; g < ng; g++)
         total += mult[g] * count_from(sw, k + 1, masks[g]);
     return total;
+}
+
+/* entry a's digits include entry b's on every axis from k on */
+static int box_contains(const ws_sweep *sw, int a, int b, int k)
+{
+    for (int j = k; j < sw->naxes; j++) {
+        const uint8_t *A = sw->excludes[a].allow[j], *B = sw->excludes[b].allow[j];
+        if (!A)
+            continue;
+        if (!B)
+            return 0;
+        for (uint64_t d = 0; d < sw->axes[j].n; d++)
+            if (B[d] && !A[d])
+                return 0;
+    }
+    return 1;
+}
+
+static void find_dominated(ws_sweep *sw, ws_sweep_private *p)
+{
+    int na = sw->naxes, ne = sw->nexcludes;
+    p->dominated_by = calloc((size_t)(na + 1) * (size_t)(ne ? ne : 1), sizeof(uint64_t));
+    for (int k = 0; k <= na; k++)
+        for (int b = 0; b < ne; b++)
+            for (int a = 0; a < ne; a++)
+                if (a != b && box_contains(sw, a, b, k) && (a < b || !box_contains(sw, b, a, k)))
+                    p->dominated_by[(size_t)k * (size_t)ne + (size_t)b] |= 1ull << a;
 }
 
 int ws_sweep_prepare(ws_sweep *sw, ws_error *err)
@@ -95,7 +223,14 @@ int ws_sweep_prepare(ws_sweep *sw, ws_error *err)
         for (int k = p->last_axis[e] + 1; k <= na; k++)
             p->ended[k] |= 1ull << e;
     }
+    find_dominated(sw, p);
+    p->memo.writable = 1;
     sw->count = sw->nexcludes ? count_from(sw, 0, p->all_entries) : sw->raw_count;
+    p->memo.writable = 0;
+    if (p->memo.overflow)
+        return ws_fail_at(err, sw->file, sw->excludes[0].line, sw->excludes[0].col,
+                          "exclude: the %d entries overlap in more than %zu ways to count; "
+                          "merge entries or split the sweep", sw->nexcludes, MEMO_MAX_SLOTS / 2);
     return 0;
 }
 
@@ -106,7 +241,9 @@ uint64_t ws_sweep_rank(const ws_sweep *sw, uint64_t raw_limit)
         return sw->count;
     if (!sw->nexcludes)
         return raw_limit;
-    uint64_t alive = p->all_entries, r = 0;
+    /* alive is kept reduced (drop_covered) as count_from keeps it, so every
+     * count asked for is one the memo holds */
+    uint64_t alive = drop_covered(sw, p, 0, p->all_entries), r = 0;
     for (int k = 0; k < sw->naxes; k++) {
         const ws_axis *a = &sw->axes[k];
         uint64_t digit = (raw_limit / p->suffix[k + 1]) % a->n;
@@ -117,6 +254,7 @@ uint64_t ws_sweep_rank(const ws_sweep *sw, uint64_t raw_limit)
                 r += count_from(sw, k + 1, alive & ~p->reject[k][d]);
             alive &= ~p->reject[k][digit];
         }
+        alive = drop_covered(sw, p, k + 1, alive);
         if (alive & p->ended[k + 1])
             break; /* this prefix and everything below it is excluded */
     }
@@ -128,7 +266,7 @@ uint64_t ws_sweep_unrank(const ws_sweep *sw, uint64_t k)
     const ws_sweep_private *p = ws_sweep_priv(sw);
     if (!sw->nexcludes)
         return k;
-    uint64_t alive = p->all_entries, raw = 0;
+    uint64_t alive = drop_covered(sw, p, 0, p->all_entries), raw = 0; /* reduced, as in ws_sweep_rank */
     for (int j = 0; j < sw->naxes; j++) {
         const ws_axis *a = &sw->axes[j];
         if (!alive)
@@ -137,6 +275,7 @@ uint64_t ws_sweep_unrank(const ws_sweep *sw, uint64_t k)
             uint64_t sub = count_from(sw, j + 1, alive);
             raw = raw * a->n + k / sub;
             k %= sub;
+            alive = drop_covered(sw, p, j + 1, alive);
             continue;
         }
         enum { NC = 16 };
@@ -162,7 +301,7 @@ uint64_t ws_sweep_unrank(const ws_sweep *sw, uint64_t k)
                 break;
             k -= c;
         }
-        alive = m;
+        alive = drop_covered(sw, p, j + 1, m);
         raw = raw * a->n + d;
     }
     return raw;

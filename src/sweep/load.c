@@ -1022,6 +1022,8 @@ void ws_sweep_free(ws_sweep *sw)
     free(p->last_axis);
     free(p->ended);
     free(p->constrained);
+    free(p->memo.slot);
+    free(p->dominated_by);
     free(sw);
 }
 

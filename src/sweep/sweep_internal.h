@@ -4,6 +4,16 @@
  * public struct. */
 #include "warpsweep/sweep.h"
 
+/* count_from results by (axis, alive entries): filled while the sweep is
+ * prepared (single-threaded), read-only afterwards, so threads expanding
+ * points share it without locks. */
+typedef struct ws_count_memo {
+    struct ws_count_slot { uint64_t alive, count; int32_t k; } *slot; /* k = -1: empty */
+    size_t cap, used;
+    int writable;
+    int overflow;       /* more states than MEMO_MAX_SLOTS / 2: the sweep is refused */
+} ws_count_memo;
+
 typedef struct ws_sweep_private {
     int *expr_line, *expr_col;       /* position of each expression's value */
     int *workload_line, *workload_col;
@@ -13,6 +23,8 @@ typedef struct ws_sweep_private {
     uint64_t *ended;                 /* ended[k]: entries with every constrained axis < k */
     uint64_t *constrained;           /* constrained[k]: entries constraining axis k */
     uint64_t all_entries;            /* bit e set for each exclude entry */
+    uint64_t *dominated_by;          /* [k * nexcludes + e]: entries whose boxes from axis k on contain e's (ties: the lower index) */
+    ws_count_memo memo;
     int skipped;                     /* loaded only for its name (--name chose another) */
     int seed_id;                     /* the parameter `seed`, or -1 */
 } ws_sweep_private;

@@ -33,6 +33,14 @@ static uint64_t splitmix64(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+
+/* Two's-complement bits of an integral double in [-2^63, 2^64): through
+ * int64 below 2^63, directly above (each conversion in range, C11 6.3.1.4). */
+static uint64_t int_bits_of(double d)
+{
+    return d >= 9223372036854775808.0 ? (uint64_t)d : (uint64_t)(int64_t)d;
+}
+
 static void fill_buffer(const ws_buffer_spec *b, uint32_t index, uint64_t seed, uint8_t *data)
 {
     const ws_values *v = &b->init;
@@ -52,11 +60,12 @@ static void fill_buffer(const ws_buffer_spec *b, uint32_t index, uint64_t seed, 
             wl_store(data, b->type, i, wl_float_bits(b->type, v->min + (v->max - v->min) * u));
         }
     } else {
-        int64_t lo = (int64_t)ceil(v->min), hi = (int64_t)floor(v->max);
-        uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;   /* 0 means the full 2^64 range */
+        /* the parser keeps [min, max] inside the type: [-2^63, 2^63) or [0, 2^64) */
+        uint64_t lo = int_bits_of(ceil(v->min)), hi = int_bits_of(floor(v->max));
+        uint64_t span = hi - lo + 1;   /* 0 means the full 2^64 range */
         for (uint64_t i = 0; i < b->count; i++) {
             uint64_t r = splitmix64(&s);
-            uint64_t x = (uint64_t)lo + (span ? r % span : r);
+            uint64_t x = lo + (span ? r % span : r);
             wl_store(data, b->type, i, wl_int_bits(b->type, x));
         }
     }

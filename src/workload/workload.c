@@ -25,6 +25,7 @@
  * Types: u8..u64, s8..s64, b8..b64, f32, f64.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -32,7 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
+#include "warpsweep/ptx.h"
 #include "warpsweep/ptxas.h"
 #include "warpsweep/workload.h"
 #include "wl_types.h"
@@ -204,6 +207,20 @@ static int parse_num(const char *s, num *out)
     return 0;
 }
 
+/* The integer part of d, saturated to int64: converting a double outside
+ * the range of the integer type is undefined behaviour (C11 6.3.1.4), and
+ * 1e23 is a fine value for an f32 buffer or parameter. NaN gives 0. */
+static int64_t trunc_to_i64(double d)
+{
+    if (isnan(d))
+        return 0;
+    if (d <= -9223372036854775808.0)
+        return INT64_MIN;
+    if (d >= 9223372036854775808.0)
+        return INT64_MAX;
+    return (int64_t)d;
+}
+
 /* Converts n to type t: *bits (integers: two's complement; floats: the
  * double in *d). Fails when the value does not fit. */
 static int num_to_type(parser *p, const yaml_node_t *n, const num *v, int t, int64_t *ival, double *dval,
@@ -211,7 +228,7 @@ static int num_to_type(parser *p, const yaml_node_t *n, const num *v, int t, int
 {
     if (wl_type_float(t)) {
         *dval = v->d;
-        *ival = v->is_int ? (v->neg ? -(int64_t)v->mag : (int64_t)v->mag) : (int64_t)v->d;
+        *ival = v->is_int ? (v->neg ? (int64_t)(0 - v->mag) : (int64_t)v->mag) : trunc_to_i64(v->d);
         return 0;
     }
     if (v->big)
@@ -362,11 +379,13 @@ static int parse_random(parser *p, yaml_node_t *n, int type, ws_values *v, const
         return fail_node(p, n, "%s: random min %g is greater than max %g", what, v->min, v->max);
     if (!wl_type_float(type)) {
         int bits = wl_type_bytes(type) * 8;
+        /* [lo, end): end = 2^63 or 2^64 is exact in a double, where 2^64 - 1 is not
+         * (it rounds to 2^64, which no u64 holds: memimage.c converts floor(max)) */
         double lo = wl_type_signed(type) ? -ldexp(1, bits - 1) : 0;
-        double hi = wl_type_signed(type) ? ldexp(1, bits - 1) - 1 : ldexp(1, bits) - 1;
+        double end = wl_type_signed(type) ? ldexp(1, bits - 1) : ldexp(1, bits);
         if (ceil(v->min) > floor(v->max))
             return fail_node(p, n, "%s: random range [%g, %g] holds no integer", what, v->min, v->max);
-        if (v->min < lo || v->max > hi)
+        if (v->min < lo || floor(v->max) >= end)
             return fail_node(p, n, "%s: random range [%g, %g] is out of range for %s", what, v->min, v->max,
                              wl_type_name(type));
     }
@@ -664,7 +683,7 @@ static int parse_params(parser *p, yaml_node_t *n)
         num x;
         if (parse_num(s, &x) == 0) {
             a->value = x.d;
-            a->ivalue = x.is_int ? (x.neg ? (int64_t)(0 - x.mag) : (int64_t)x.mag) : (int64_t)x.d;
+            a->ivalue = x.is_int ? (x.neg ? (int64_t)(0 - x.mag) : (int64_t)x.mag) : trunc_to_i64(x.d);
             continue;
         }
         int b = find_buffer(wl, s);
@@ -853,18 +872,26 @@ static int load_doc(parser *p, yaml_node_t *root)
     char *full = resolve_path(p->path, kpath);
     if (!full)
         return fail_node(p, v[K_KERNEL], "out of memory");
-    FILE *f = fopen(full, "r");
-    if (!f) {
+    /* O_NONBLOCK: a FIFO without a writer must not block the open */
+    int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         int e = errno;
         fail_node(p, v[K_KERNEL], "kernel '%s': cannot open %s: %s", kpath, full, strerror(e));
         free(full);
         return -1;
     }
     struct stat st;
-    int is_dir = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
-    fclose(f);
-    if (is_dir) {
-        fail_node(p, v[K_KERNEL], "kernel '%s': %s is a directory, not a .ptx file", kpath, full);
+    int got = fstat(fd, &st) == 0;
+    close(fd);
+    if (got && !S_ISREG(st.st_mode)) {
+        fail_node(p, v[K_KERNEL], "kernel '%s': %s is %s, not a .ptx file", kpath, full,
+                  S_ISDIR(st.st_mode) ? "a directory" : "not a regular file (a device, FIFO or socket)");
+        free(full);
+        return -1;
+    }
+    if (got && (uint64_t)st.st_size > WS_PTX_MAX_BYTES) {
+        fail_node(p, v[K_KERNEL], "kernel '%s': %s has %lld bytes, more than the %zu MiB a PTX file may have", kpath,
+                  full, (long long)st.st_size, WS_PTX_MAX_BYTES >> 20);
         free(full);
         return -1;
     }

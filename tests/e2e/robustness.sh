@@ -79,10 +79,42 @@ refused wl_count_total 1 "$R/wl_count_total.yaml:6:25: buffer 'x': count: the bu
 refused wl_param_huge 1 "$R/wl_param_huge.yaml:7:10: params[0] (.param .u32" -- $W $R/wl_param_huge.yaml
 grep -q "99999999999999999999999 is out of range for u32" "$tmp/err" || bad "wl_param_huge: $(cat "$tmp/err")"
 refused wl_kernel_dir 1 "$R/wl_kernel_dir.yaml:1:9: kernel '.': $R/. is a directory" -- $W $R/wl_kernel_dir.yaml
+# kernel: a device, a FIFO (no writer: must not block), a file over the bound
+printf 'kernel: /dev/zero\ngrid: 1\nblock: 32\n' >"$tmp/devzero.yaml"
+refused wl_kernel_devzero 1 "$tmp/devzero.yaml:1:9: kernel '/dev/zero': /dev/zero is not a regular file (a device, FIFO or socket), not a .ptx file" -- $W "$tmp/devzero.yaml"
+mkfifo "$tmp/k.fifo"
+printf 'kernel: k.fifo\ngrid: 1\nblock: 32\n' >"$tmp/fifo.yaml"
+refused wl_kernel_fifo 1 "$tmp/fifo.yaml:1:9: kernel 'k.fifo': $tmp/k.fifo is not a regular file" -- $W "$tmp/fifo.yaml"
+truncate -s 40M "$tmp/big.ptx"   # sparse: more than WS_PTX_MAX_BYTES (32 MiB), include/warpsweep/ptx.h
+printf 'kernel: big.ptx\ngrid: 1\nblock: 32\n' >"$tmp/big.yaml"
+refused wl_kernel_big 1 "$tmp/big.yaml:1:9: kernel 'big.ptx': $tmp/big.ptx has 41943040 bytes, more than the 32 MiB a PTX file may have" -- $W "$tmp/big.yaml"
+refused ptx_devzero 1 "/dev/zero: not a regular file (a device, FIFO or socket): cannot be a PTX file" -- $WS_BIN inspect /dev/zero
+refused ptx_fifo 1 "$tmp/k.fifo: not a regular file" -- $WS_BIN inspect "$tmp/k.fifo"
+refused ptx_big 1 "$tmp/big.ptx: 41943040 bytes, more than the 32 MiB a PTX file may have" -- $WS_BIN inspect "$tmp/big.ptx"
 refused wl_kernel_self 1 "$R/wl_kernel_self.yaml:1:1: " -- $W $R/wl_kernel_self.yaml
 refused wl_wrong_types 1 "$R/wl_wrong_types.yaml:2:7: grid must be N or [x, y, z], not a mapping" -- $W $R/wl_wrong_types.yaml
 refused wl_negative 1 "$R/wl_negative.yaml:3:8: block: -64 is out of range" -- $W $R/wl_negative.yaml
 status wl_aliases ok -- $W $R/wl_aliases.yaml
+# out-of-range doubles where the workload converts to integers (undefined
+# behaviour in C; the clang sanitizer pass checks -fsanitize=float-cast-overflow)
+wlf() { # NAME X_SPEC Y_SPEC PARAMS: a saxpy workload in $tmp/NAME.yaml
+  printf 'kernel: %s/sweeps/kernels/saxpy.ptx\ngrid: 4\nblock: 64\nbuffers:\n  x: {type: %s, count: 256}\n  y: {type: %s, count: 256}\nparams: [%s]\n' \
+    "$PWD" "$2" "$3" "$4" >"$tmp/$1.yaml"
+}
+wlf f1e23 f32 f32 "256, 1e23, x, y"
+status wl_float_param_1e23 ok -- $W "$tmp/f1e23.yaml"
+wlf i1e23 f32 f32 "1e23, 2.5, x, y"
+refused wl_int_param_1e23 1 "$tmp/i1e23.yaml:7:10: params[0] (.param .u32 _Z5saxpyifPKfPf_param_0): 1e23 is out of range for u32" -- $W "$tmp/i1e23.yaml"
+wlf i1e300 f32 f32 "-1e300, 2.5, x, y"
+refused wl_int_param_m1e300 1 "$tmp/i1e300.yaml:7:10: params[0] (.param .u32 _Z5saxpyifPKfPf_param_0): -1e300 is out of range for u32" -- $W "$tmp/i1e300.yaml"
+wlf init1e30 "f32, init: 1e30" "f32, init: [1e300, -1e300, 1.5e19]" "256, 2.5, x, y"
+status wl_float_init_huge ok -- $W "$tmp/init1e30.yaml"
+wlf u64max f32 "u64, init: {random: {min: 0, max: 18446744073709551615}}" "256, 2.5, x, y"
+refused wl_random_u64_2p64 1 "$tmp/u64max.yaml:6:33: init of 'y': random range [0, 1.84467e+19] is out of range for u64" -- $W "$tmp/u64max.yaml"
+wlf u64hi f32 "u64, init: {random: {min: 9223372036854775808, max: 18446744073709549568}}" "256, 2.5, x, y"
+run wl_random_u64_high "0 1" -- $W "$tmp/u64hi.yaml"
+wlf s64lo f32 "s64, init: {random: {min: -9223372036854775808, max: -9223372036854774784}}" "256, 2.5, x, y"
+run wl_random_s64_low "0 1" -- $W "$tmp/s64lo.yaml"
 mkdir "$tmp/dir.yaml"
 refused wl_directory 1 "$tmp/dir.yaml: is a directory, not a workload file" -- $W "$tmp/dir.yaml"
 refused wl_missing 1 "$tmp/none.yaml: cannot open: No such file or directory" -- $W "$tmp/none.yaml"
@@ -164,6 +196,27 @@ refused sw_5000_workloads 1 "$tmp/s/wl5000.yaml:2:49164: workload: more than 409
   seq -s ', ' 1 1500 | tr -d '\n'; printf ']}\n'; } >"$tmp/s/exlong.yaml"
 run sw_long_exclude 0 -- $E "$tmp/s/exlong.yaml" --count
 [ "$(cat "$tmp/out")" = 500 ] || bad "sw_long_exclude: $(cat "$tmp/out") points, expected 2000 - 1500 = 500"
+# exclude counting: exact against enumeration (tests/robustness/gen_excludes.py
+# --brute), and bounded: an exclude list that took minutes is refused at once
+G="/usr/bin/python3 $R/gen_excludes.py"
+for args in "9 24 3 3 7" "8 30 3 4 3" "10 12 4 2 5"; do
+  $G $args "$PWD/$K/saxpy.yaml" >"$tmp/s/ex_brute.yaml"
+  $G $args w --brute >"$tmp/ex_want"
+  run "sw_excludes_exact ($args)" 0 -- $E "$tmp/s/ex_brute.yaml"
+  { head -1 "$tmp/ex_want"; tail -n +2 "$tmp/out" | cut -d, -f4-; } >"$tmp/ex_got"
+  [ "$(wc -l <"$tmp/out")" -eq "$(($(head -1 "$tmp/ex_want") + 1))" ] && cmp -s "$tmp/ex_want" "$tmp/ex_got" ||
+    bad "sw_excludes_exact ($args): the points differ from the enumeration: $(diff "$tmp/ex_want" "$tmp/ex_got" | head -3)"
+done
+$G 19 57 3 3 2 "$PWD/$K/saxpy.yaml" >"$tmp/s/ex19.yaml"
+SECONDS=0
+run sw_19_axes_57_excludes 0 -- $E "$tmp/s/ex19.yaml" --count
+[ "$(cat "$tmp/out")" -gt 0 ] || bad "sw_19_axes_57_excludes: $(head -c 200 "$tmp/out")"
+[ $SECONDS -lt 30 ] || bad "sw_19_axes_57_excludes: $SECONDS s to count (the memo should make it instant)"
+$G 21 64 6 4 1 "$PWD/$K/saxpy.yaml" >"$tmp/s/ex21.yaml"
+SECONDS=0
+refused sw_21_axes_64_excludes 1 "$tmp/s/ex21.yaml:26:5: exclude: the 64 entries overlap in more than 524288 ways" -- \
+  $E "$tmp/s/ex21.yaml" --count
+[ $SECONDS -lt 30 ] || bad "sw_21_axes_64_excludes: $SECONDS s to refuse"
 
 # --------------------------------------------------------------------- --set
 for s in "" "=" "warps==3" " warps = 3 " "mem_latency=99999999999999999999999" "mem_latency=" "seed=-1" "clock_ghz=nan"; do
@@ -208,6 +261,22 @@ if [ $root -eq 0 ]; then
   mkdir "$tmp/ro"; chmod 555 "$tmp/ro"
   refused "run -o read-only" 1 "warpsweep run: $tmp/ro/x.h5.journal: cannot create" -- $WS_BIN run $R/sw_ok.yaml -o "$tmp/ro/x.h5" -q
 fi
+# a full disk during the final HDF5 write: RLIMIT_FSIZE (ulimit -f, KiB) makes
+# every write past 40 KiB fail (EFBIG, SIGXFSZ ignored); the journal (4 rows,
+# ~7 KiB) fits, the HDF5 file with its ~60 KiB sweep_yaml does not. One line,
+# exit 1, no crash at exit (HDF5's half-closed file), the journal kept, and
+# --resume completes the file once there is room.
+{ printf 'name: full\nworkload: %s/%s/saxpy.yaml\ngrid:\n  warps: [1, 2, 4, 8]\n' "$PWD" "$K"
+  for i in $(seq 700); do printf '# padding line %04d: the sweep text is stored in the file, which makes it large\n' "$i"; done
+} >"$tmp/full.yaml"
+refused "run on a full disk" 1 "warpsweep run: $tmp/full.h5.tmp: cannot" -- \
+  bash -c 'trap "" XFSZ; ulimit -f 40; exec "$@"' full $WS_BIN run "$tmp/full.yaml" -o "$tmp/full.h5" -q
+[ -s "$tmp/full.h5.journal" ] && [ ! -e "$tmp/full.h5" ] && [ ! -e "$tmp/full.h5.tmp" ] ||
+  bad "run on a full disk: left $(ls "$tmp"/full.h5* 2>/dev/null)"
+run "resume after the full disk" 0 -- $WS_BIN run "$tmp/full.yaml" -o "$tmp/full.h5" --resume -q
+run "info after the full disk" 0 -- $WS_BIN info "$tmp/full.h5"
+grep -q "^points: *4 of 4 (complete)" "$tmp/out" && [ ! -e "$tmp/full.h5.journal" ] ||
+  bad "resume after the full disk: $(head -5 "$tmp/out")"
 good="$tmp/good.h5"
 run "run (good)" 0 -- $WS_BIN run $R/sw_ok.yaml -o "$good" -q -j 2
 echo "not hdf5" >"$tmp/text.h5"
@@ -224,12 +293,26 @@ size=$(wc -c <"$good")
 for off in $(seq 600 97 "$size"); do   # damage spread over everything after the superblock
   printf '\377\252' | dd of="$tmp/corrupt.h5" bs=1 seek="$off" conv=notrunc status=none
 done
-foreign=""
+# one damaged byte: the high byte of the compound member offset of column
+# sim_seconds in /points' datatype message (version 1: NUL-terminated name
+# padded to 8 bytes, then a 4-byte little-endian offset)
+cp "$good" "$tmp/offset.h5"
+/usr/bin/python3 - "$tmp/offset.h5" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+at = data.find(b"\0sim_seconds\0") + 1
+assert at > 0
+data[at + (len(b"sim_seconds") + 1 + 7) // 8 * 8 + 3] = 0x10
+open(sys.argv[1], "wb").write(data)
+PY
+refused "run --resume on a damaged datatype" 1 "$tmp/offset.h5: /points column 'sim_seconds' (offset" -- \
+  $WS_BIN run $R/sw_ok.yaml -o "$tmp/offset.h5" --resume -q
+foreign="offset"
 if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
   cp "$good" "$tmp/v99.h5"
   /usr/bin/python3 -c 'import sys, h5py, numpy as np
 with h5py.File(sys.argv[1], "r+") as f: f.attrs["format_version"] = np.int64(99)' "$tmp/v99.h5"
-  foreign="v99"
+  foreign="$foreign v99"
 fi
 # HDF5 itself leaks on some damaged files and may ask for absurd allocations: not ours to fix
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:allocator_may_return_null=1"
@@ -241,9 +324,9 @@ for f in empty trunc text corrupt $foreign; do
   run "merge $f.h5" 1 -- $WS_BIN merge "$tmp/m.h5" "$good" "$tmp/$f.h5"
   nothing_written "merge $f.h5" "$tmp/m.h5"
 done
-[ -z "$foreign" ] || grep -q "format version 99 .*reads format version 1" "$tmp/err" || true
-run "info v99 message" "1 2" -- $WS_BIN info "$tmp/${foreign:-text}.h5"
-[ -z "$foreign" ] || grep -q "format version 99 (written by warpsweep .*); this warpsweep reads format version 1" "$tmp/err" ||
+case $foreign in *v99*) v99=v99 ;; *) v99="" ;; esac
+run "info v99 message" "1 2" -- $WS_BIN info "$tmp/${v99:-text}.h5"
+[ -z "$v99" ] || grep -q "format version 99 (written by warpsweep .*); this warpsweep reads format version 1" "$tmp/err" ||
   bad "info v99: $(cat "$tmp/err")"
 run "info DIR" 1 -- $WS_BIN info "$tmp/outdir"
 run "info missing" 1 -- $WS_BIN info "$tmp/none.h5"

@@ -1,6 +1,8 @@
 /* The journal (checksummed fixed-size records, torn tails, hash check) and
  * the HDF5 file built from it (sorted by point, one row per point, every
  * column read back equal). */
+#define _GNU_SOURCE /* F_OFD_SETLK */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,9 +33,8 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
-static ws_sweep *sweep(void)
+static ws_sweep *sweep_of(const char *text)
 {
-    const char *text = "name: st\nworkload: [a.yaml, bb.yaml]\ngrid:\n  warps: [1, 2, 4]\n  scheduler: [lrr, gto]\n";
     ws_sweep **sws;
     int n;
     ws_error err;
@@ -42,6 +43,11 @@ static ws_sweep *sweep(void)
     ws_sweep *sw = sws[0];
     free(sws);
     return sw;
+}
+
+static ws_sweep *sweep(void)
+{
+    return sweep_of("name: st\nworkload: [a.yaml, bb.yaml]\ngrid:\n  warps: [1, 2, 4]\n  scheduler: [lrr, gto]\n");
 }
 
 /* a row with values that depend on the point only */
@@ -66,16 +72,36 @@ static void make_row(const ws_sweep *sw, uint64_t k, ws_row *r)
 }
 
 typedef struct seen {
-    uint64_t points[64];
+    uint64_t points[64], recno[64];
     int n;
 } seen;
 
 static int on_rec(void *ctx, const ws_row *row, uint64_t recno)
 {
     seen *s = ctx;
-    assert_int_equal(recno, (uint64_t)s->n);
+    assert_true(s->n == 0 || recno > s->recno[s->n - 1]);
+    s->recno[s->n] = recno;
     s->points[s->n++] = row->point;
     return 0;
+}
+
+/* a record as the journal format says (journal.c): FNV-1a 64 of the row
+ * bytes xor the salt "WSROW001", then the row; written at record position i */
+static void forge_record(const char *path, long i, const ws_row *r)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    const unsigned char *b = (const unsigned char *)r;
+    for (size_t k = 0; k < sizeof *r; k++) {
+        h ^= b[k];
+        h *= 0x100000001b3ull;
+    }
+    h ^= 0x5753524f57303031ull;
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    fseek(f, 128 + i * (long)(8 + sizeof *r), SEEK_SET);
+    fwrite(&h, 8, 1, f);
+    fwrite(r, sizeof *r, 1, f);
+    fclose(f);
 }
 
 static void test_journal(void **state)
@@ -100,7 +126,7 @@ static void test_journal(void **state)
 
     seen s = {0};
     ws_journal_info info;
-    assert_int_equal(ws_journal_scan(path, &info, on_rec, &s, &err), 0);
+    assert_int_equal(ws_journal_scan(path, sw, &info, on_rec, &s, &err), 0);
     assert_int_equal(s.n, 3);
     assert_int_equal(s.points[0], 5);
     assert_int_equal(info.points_total, 12);
@@ -108,7 +134,7 @@ static void test_journal(void **state)
 
     /* a torn last record: cut in the middle */
     assert_int_equal(truncate(path, full - 100), 0);
-    j = ws_journal_open(path, sw->hash, &info, &err);
+    j = ws_journal_open(path, sw, &info, &err);
     assert_non_null(j);
     assert_int_equal(info.records, 2);
     assert_int_equal(info.torn_bytes, rec - 100);
@@ -117,12 +143,13 @@ static void test_journal(void **state)
     assert_int_equal(ws_journal_append(j, rows, 1, &err), 0);
     ws_journal_close(j);
     s.n = 0;
-    assert_int_equal(ws_journal_scan(path, &info, on_rec, &s, &err), 0);
+    assert_int_equal(ws_journal_scan(path, sw, &info, on_rec, &s, &err), 0);
     assert_int_equal(s.n, 3);
     assert_int_equal(s.points[2], 9);
     assert_int_equal(info.torn_bytes, 0);
 
-    /* a flipped byte inside record 2 ends the valid part there */
+    /* a flipped byte inside record 2 (of 5, 4, 9): only that record is
+     * skipped, the good one after it is kept, nothing is torn */
     FILE *f = fopen(path, "r+b");
     fseek(f, 128 + (long)rec + 40, SEEK_SET);
     int c = fgetc(f);
@@ -130,12 +157,75 @@ static void test_journal(void **state)
     fputc(c ^ 0x55, f);
     fclose(f);
     s.n = 0;
-    assert_int_equal(ws_journal_scan(path, &info, on_rec, &s, &err), 0);
-    assert_int_equal(s.n, 1);
+    assert_int_equal(ws_journal_scan(path, sw, &info, on_rec, &s, &err), 0);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.points[0], 5);
+    assert_int_equal(s.points[1], 9);
+    assert_int_equal(s.recno[1], 2);
+    assert_int_equal(info.damaged, 1);
+    assert_int_equal(info.torn_bytes, 0);
 
-    /* another sweep hash: refused */
-    assert_null(ws_journal_open(path, "0123456789abcdef", &info, &err));
+    /* forged records with good checksums, at positions 3..6: a point beyond
+     * the sweep's 12, a workload it lacks, parameters that are not those of
+     * the point, then a good record (point 7); the bad ones are skipped */
+    ws_row forged;
+    make_row(sw, 0, &forged);
+    forged.point = 12;
+    forge_record(path, 3, &forged);
+    make_row(sw, 1, &forged);
+    forged.workload = 2;
+    forge_record(path, 4, &forged);
+    make_row(sw, 2, &forged);
+    forged.params[0].i += 1;
+    forge_record(path, 5, &forged);
+    make_row(sw, 7, &forged);
+    forge_record(path, 6, &forged);
+    /* and a torn tail: half of a record of point 8 */
+    make_row(sw, 8, &forged);
+    forge_record(path, 7, &forged);
+    stat(path, &st);
+    assert_int_equal(truncate(path, st.st_size - (off_t)(rec / 2)), 0);
+    s.n = 0;
+    assert_int_equal(ws_journal_scan(path, sw, &info, on_rec, &s, &err), 0);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(s.points[2], 7);
+    assert_int_equal(s.recno[2], 6);
+    assert_int_equal(info.damaged, 4);
+    assert_int_equal(info.torn_bytes, rec - rec / 2);
+    /* without a sweep, only the checksum and the header's points_total count */
+    s.n = 0;
+    assert_int_equal(ws_journal_scan(path, NULL, &info, on_rec, &s, &err), 0);
+    assert_int_equal(s.n, 5);
+    /* open: the torn tail is cut, the damaged records stay skipped */
+    j = ws_journal_open(path, sw, &info, &err);
+    assert_non_null(j);
+    assert_int_equal(info.records, 3);
+    assert_int_equal(info.damaged, 4);
+    assert_int_equal(info.torn_bytes, rec - rec / 2);
+    stat(path, &st);
+    assert_int_equal(st.st_size, 128 + 7 * (off_t)rec);
+
+    /* one process at a time: a second open (another open file description,
+     * as another process would have) is refused, naming the holder */
+    ws_journal_info info2;
+    assert_null(ws_journal_open(path, sw, &info2, &err));
+    char want[512];
+    snprintf(want, sizeof want, "%s: in use by another warpsweep (process %d)", path, (int)getpid());
+    assert_non_null(strstr(err.msg, want));
+    assert_null(ws_journal_create(path, sw->hash, sw->count, &err));
+    assert_non_null(strstr(err.msg, want));
+    stat(path, &st);
+    assert_int_equal(st.st_size, 128 + 7 * (off_t)rec); /* the refused create emptied nothing */
+    ws_journal_close(j);
+    j = ws_journal_open(path, sw, &info2, &err);
+    assert_non_null(j);
+    ws_journal_close(j);
+
+    /* another sweep: refused */
+    ws_sweep *other = sweep_of("name: st\nworkload: [a.yaml, bb.yaml]\ngrid:\n  warps: [1, 2, 8]\n");
+    assert_null(ws_journal_open(path, other, &info, &err));
     assert_non_null(strstr(err.msg, "the sweep changed since this run started"));
+    ws_sweep_free(other);
     /* not a journal */
     f = fopen(path, "wb");
     fputs("hello", f);
@@ -189,12 +279,27 @@ static void test_build_and_read(void **state)
         assert_int_equal(ws_journal_append(j, &r, 1, &err), 0);
     }
     ws_journal_close(j);
+    /* OUT.h5.tmp locked by another writer (an OFD lock, as ws_store_build
+     * takes one): refused, and the other writer's file is not truncated */
+    char tmp[420];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    int other = open(tmp, O_RDWR | O_CREAT, 0644);
+    assert_true(other >= 0);
+    assert_int_equal(write(other, "theirs", 6), 6);
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    assert_int_equal(fcntl(other, F_OFD_SETLK, &fl), 0);
+    assert_int_equal(ws_store_build(out, jpath, sw, &err), -1);
+    assert_non_null(strstr(err.msg, "being written by another warpsweep"));
+    struct stat st;
+    assert_int_equal(stat(tmp, &st), 0);
+    assert_int_equal(st.st_size, 6);
+    assert_int_not_equal(access(out, F_OK), 0);
+    close(other);
+    unlink(tmp);
     if (ws_store_build(out, jpath, sw, &err)) {
         print_error("%s\n", err.msg);
         fail();
     }
-    char tmp[420];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
     assert_int_not_equal(access(tmp, F_OK), 0);
     ws_file_info fi;
     assert_int_equal(ws_store_info(out, &fi, &err), 0);
