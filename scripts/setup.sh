@@ -10,6 +10,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   slurm-wlm munge
   procps
+  clang
 )
 missing=()
 for p in "${packages[@]}"; do
