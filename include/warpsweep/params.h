@@ -61,8 +61,10 @@ int ws_config_assign(ws_config *c, uint8_t *given, const char *assignment, ws_er
 int ws_param_format(int id, ws_value v, char *buf, size_t len);
 /* Choice name of index i ("gto"), written into buf. */
 const char *ws_param_choice(int id, int64_t i, char *buf, size_t len);
-/* Prints the registry as a table (warpsweep params). */
-void ws_params_print(FILE *out);
+/* Prints the registry (warpsweep params): an aligned table followed by the
+ * presets, or CSV / JSON of the parameters alone. */
+typedef enum ws_params_fmt { WS_PARAMS_TABLE, WS_PARAMS_CSV, WS_PARAMS_JSON } ws_params_fmt;
+void ws_params_print(FILE *out, ws_params_fmt fmt);
 
 /* ---- presets (presets.def) ---- */
 

@@ -8,11 +8,13 @@
 #include "cli.h"
 #include "warpsweep/sweep.h"
 
-static void usage(void)
+static void usage_to(FILE *out)
 {
-    fprintf(stderr, "usage: warpsweep expand SWEEP.yaml [--count] [--name NAME] [--all] [--set name=value]... "
+    fprintf(out, "usage: warpsweep expand SWEEP.yaml [--count] [--name NAME] [--all] [--set name=value]... "
                     "[--max-points N]\n");
 }
+
+static void usage(void) { usage_to(stderr); }
 
 static void csv_str(const char *s)
 {
@@ -31,6 +33,10 @@ static void csv_str(const char *s)
 
 int cmd_expand(int argc, char **argv)
 {
+    if (cli_wants_help(argc, argv)) {
+        usage_to(stdout);
+        return WS_EXIT_OK;
+    }
     const char *file = NULL, *name = NULL;
     int count_only = 0, all = 0;
     uint64_t max_points = 0;

@@ -80,6 +80,10 @@ static void print_col(void *ctx, const char *name, const char *type)
 
 int cmd_info(int argc, char **argv)
 {
+    if (cli_wants_help(argc, argv)) {
+        fputs(USAGE, stdout);
+        return WS_EXIT_OK;
+    }
     const char *file = NULL, *best = NULL;
     info_ctx c = {.metric = -1, .top = 5};
     for (int i = 1; i < argc; i++) {

@@ -173,6 +173,10 @@ static int col_is_float(const column *c)
 
 int cmd_pareto(int argc, char **argv)
 {
+    if (cli_wants_help(argc, argv)) {
+        fputs(USAGE, stdout);
+        return WS_EXIT_OK;
+    }
     const char *file = NULL, *xs = "area_mm2", *ys = "work_ipc";
     pareto_ctx p;
     memset(&p, 0, sizeof p);

@@ -25,11 +25,13 @@ static void on_signal(int sig)
     stop_flag = 1;
 }
 
-static void usage(void)
+static void usage_to(FILE *out)
 {
-    fprintf(stderr, "usage: warpsweep run SWEEP.yaml [-o OUT.h5] [-j N] [--set name=value]... [--resume|--force]\n"
+    fprintf(out, "usage: warpsweep run SWEEP.yaml [-o OUT.h5] [-j N] [--set name=value]... [--resume|--force]\n"
                     "                     [--name NAME] [--max-points N] [--quiet] [--shard K/N|auto]\n");
 }
+
+static void usage(void) { usage_to(stderr); }
 
 static int mkdirs(const char *path)
 {
@@ -312,6 +314,10 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
 
 int cmd_run(int argc, char **argv)
 {
+    if (cli_wants_help(argc, argv)) {
+        usage_to(stdout);
+        return WS_EXIT_OK;
+    }
     if (ws_mpi_launched()) /* under mpirun/srun: rank 0 coordinates, the others work (mpi_run.c) */
         return ws_mpi_cmd_run(argc, argv);
     return ws_cmd_run(argc, argv, NULL);
