@@ -48,6 +48,30 @@ void ws_sim_free(ws_sim *s);
 void ws_sim_run(ws_sim *s, const ws_workload *wl, const ws_config *cfg,
                 const ws_run_opts *opts, ws_result *res);
 
+/* Occupancy of one core (src/sim/occupancy.c): the resource that limits
+ * resident CTAs, as the occupancy_limit metric reports it. */
+typedef enum ws_occ_limit {
+    WS_OCC_WARPS,      /* warp slots */
+    WS_OCC_REGISTERS,  /* register file */
+    WS_OCC_SMEM,       /* shared memory */
+    WS_OCC_MAX_CTAS,   /* the max_ctas parameter */
+    WS_OCC_GRID,       /* the grid has fewer CTAs per core than the core could hold */
+    WS_OCC_COUNT
+} ws_occ_limit;
+/* "warps", "registers", "smem", "max_ctas", "grid" (the metric's labels). */
+const char *ws_occupancy_limit_name(int64_t limit);
+
+typedef struct ws_occupancy {
+    uint32_t warps_per_cta;
+    uint32_t ctas_per_core;   /* 0 when one CTA does not fit */
+    int limit;                /* ws_occ_limit */
+    int fits;                 /* 0: the point is invalid; why says which resource and by how much */
+    char why[WS_ERROR_LEN];
+} ws_occupancy;
+/* Occupancy of workload wl (kernel k: wl->kernel or a transformed copy)
+ * under cfg; nothing is run. */
+void ws_occupancy_compute(const ws_workload *wl, const ws_kernel *k, const ws_config *cfg, ws_occupancy *o);
+
 /* The MIMD reference: every thread runs independently in a fixed
  * round-robin order, meeting only at CTA barriers and warp-level
  * operations. Fills mem (initialised from seed) with the final state and

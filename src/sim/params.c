@@ -104,13 +104,41 @@ __attribute__((constructor)) static void init_param_table(void)
 
 const ws_param_def *const ws_params_table = param_table;
 
-#define MI(name, unit, desc) {#name, 0, unit, desc},
-#define MF(name, unit, desc) {#name, 1, unit, desc},
+#define MI(name, unit, desc) {#name, 0, unit, desc, NULL},
+#define MF(name, unit, desc) {#name, 1, unit, desc, NULL},
+#define ML(name, labels, desc) {#name, 0, "", desc, labels},
 const ws_metric_def ws_metrics[WS_NMETRICS] = {
 #include "warpsweep/metrics.def"
 };
 #undef MI
 #undef MF
+#undef ML
+
+const char *ws_metric_label(int m, int64_t v, char *buf, size_t len)
+{
+    const char *p = ws_metrics[m].labels;
+    if (!p || v < 0)
+        return NULL;
+    for (int64_t i = 0; i < v && p; i++) {
+        p = strchr(p, '|');
+        if (p)
+            p++;
+    }
+    if (!p)
+        return NULL;
+    size_t n = strcspn(p, "|");
+    snprintf(buf, len, "%.*s", (int)n, p);
+    return buf;
+}
+
+int64_t ws_metric_code(int m, const char *s)
+{
+    char buf[64];
+    for (int64_t i = 0; ws_metric_label(m, i, buf, sizeof buf); i++)
+        if (strcmp(buf, s) == 0)
+            return i;
+    return -1;
+}
 
 static ws_value default_value(int id)
 {
