@@ -26,9 +26,20 @@ typedef struct ws_result {
     ws_value metrics[WS_NMETRICS];
 } ws_result;
 
+/* Which issues --trace and --timeline record: a cycle window and a set of
+ * warps (slots within a core) and cores, so that a long run can be looked
+ * at in part. */
+typedef struct ws_trace_filter {
+    uint64_t from, to;        /* cycles from <= cycle < to */
+    const uint8_t *warps;     /* bitmap over warp slots (bit w of byte w/8), or NULL: every warp */
+    const uint8_t *cores;     /* bitmap over cores, or NULL: every core */
+    uint32_t nwarp_bits, ncore_bits;
+} ws_trace_filter;
+
 typedef struct ws_run_opts {
     FILE *trace;          /* --trace: CSV row per issued instruction, or NULL */
     FILE *timeline;       /* --timeline: ASCII timeline, or NULL */
+    const ws_trace_filter *filter;   /* of trace and timeline, or NULL: everything */
     int dump_buffer;      /* --dump: buffer index to print after the run, or -1 */
     FILE *dump_out;
 } ws_run_opts;
