@@ -86,6 +86,23 @@ assert best_lines(info_where) == {"": [r["point"] for r in g[:3]]}, (best_lines(
 assert "selected:  8 of 16 rows" in open(info_where).read()
 PY
 
+# the README's pandas example, as written there (path replaced), with warnings as errors:
+# one row per scheduler in the file, none for the categories it does not hold
+cmd=$(grep -A1 "^/usr/bin/python3 -c 'import sys; sys.path.insert(0, \"analysis\")" "$SRC/README.md" |
+      sed -e 's/^  //' | tr -d '\\\n' | sed -e "s|^/usr/bin/python3 -c '||" -e "s|'\$||" -e "s|results/quickstart.h5|$T/r.h5|")
+[ -n "$cmd" ] || fail "the README example is not found"
+(cd "$SRC" && $PY -W error -c "$cmd") > "$T/readme.txt" || fail "README example: $cmd"
+$PY - "$T/readme.txt" "$T/r.h5" <<'PY' || fail "README example output: $(cat "$T/readme.txt")"
+import sys, h5py
+out = open(sys.argv[1]).read().split()
+pts = h5py.File(sys.argv[2], "r")["points"][...]
+for s in ("lrr", "gto"):
+    want = max(p["ipc"] for p in pts if p["scheduler"] == s.encode())
+    i = out.index(s)
+    assert abs(float(out[i + 1]) - want) < 1e-5 * want, (s, out[i + 1], want)
+assert "two_level" not in out and "NaN" not in out, out
+PY
+
 # unknown axis or value: one line, exit 2
 for args in "--by mem_latencyy" "--where scheduler=foo" "--where warps"; do
   set +e; "$BIN" pareto "$T/r.h5" $args > /dev/null 2> "$T/err"; rc=$?; set -e
