@@ -202,13 +202,10 @@ int cmd_pareto(int argc, char **argv)
         return WS_EXIT_OK;
     }
     const char *file = NULL, *xs = "area_mm2", *ys = "work_ipc", *where_spec = NULL, *by = NULL;
-    static pareto_ctx zero;   /* large (the --by groups): not on the stack */
-    pareto_ctx *pc = malloc(sizeof *pc);
-    if (!pc)
+    pareto_ctx *p = calloc(1, sizeof *p);   /* large (the --by groups): not on the stack */
+    if (!p)
         return WS_EXIT_FAIL;
-    *pc = zero;
-#define p (*pc)
-    p.max_y = 1;
+    p->max_y = 1;
     row_where where;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--x") == 0 && i + 1 < argc)
@@ -216,37 +213,37 @@ int cmd_pareto(int argc, char **argv)
         else if (strcmp(argv[i], "--y") == 0 && i + 1 < argc)
             ys = argv[++i];
         else if (strcmp(argv[i], "--min-x") == 0)
-            p.max_x = 0;
+            p->max_x = 0;
         else if (strcmp(argv[i], "--max-x") == 0)
-            p.max_x = 1;
+            p->max_x = 1;
         else if (strcmp(argv[i], "--min-y") == 0)
-            p.max_y = 0;
+            p->max_y = 0;
         else if (strcmp(argv[i], "--max-y") == 0)
-            p.max_y = 1;
+            p->max_y = 1;
         else if (strcmp(argv[i], "--where") == 0 && i + 1 < argc)
             where_spec = argv[++i];
         else if (strcmp(argv[i], "--by") == 0 && i + 1 < argc)
             by = argv[++i];
         else if (argv[i][0] == '-' || file) {
             fprintf(stderr, "warpsweep pareto: unexpected argument '%s'\n" USAGE, argv[i]);
-            free(pc);
+            free(p);
             return WS_EXIT_USAGE;
         } else
             file = argv[i];
     }
     if (!file) {
         fprintf(stderr, USAGE);
-        free(pc);
+        free(p);
         return WS_EXIT_USAGE;
     }
-    if ((where_spec && row_where_parse(where_spec, &where, "pareto")) || row_groups_init(&p.groups, by, "pareto")) {
-        free(pc);
+    if ((where_spec && row_where_parse(where_spec, &where, "pareto")) || row_groups_init(&p->groups, by, "pareto")) {
+        free(p);
         return WS_EXIT_USAGE;
     }
     if (where_spec)
-        p.where = &where;
+        p->where = &where;
     const char *names[2] = {xs, ys};
-    column *cols[2] = {&p.cx, &p.cy};
+    column *cols[2] = {&p->cx, &p->cy};
     for (int k = 0; k < 2; k++)
         if (find_column(names[k], cols[k])) {
             fprintf(stderr, "warpsweep pareto: unknown column '%s' (a metric or a numeric parameter; metrics:",
@@ -254,7 +251,7 @@ int cmd_pareto(int argc, char **argv)
             for (int m = 0; m < WS_NMETRICS; m++)
                 fprintf(stderr, " %s", ws_metrics[m].name);
             fprintf(stderr, ")\n");
-            free(pc);
+            free(p);
             return WS_EXIT_USAGE;
         }
 
@@ -265,94 +262,94 @@ int cmd_pareto(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         goto out;
     }
-    if (ws_store_read(file, pass1, &p, &err)) {
+    if (ws_store_read(file, pass1, p, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         goto out;
     }
-    if (p.oom) {
+    if (p->oom) {
         fprintf(stderr, "warpsweep pareto: out of memory\n");
         goto out;
     }
-    if (p.too_many_groups) {
+    if (p->too_many_groups) {
         fprintf(stderr, "warpsweep pareto: --by %s: more than %d values\n", by, ROW_GROUPS_MAX);
         goto out;
     }
     {   /* groups in reading order (numbers ascending, choices in registry order) */
         int map[ROW_GROUPS_MAX];
         uint64_t ok_sorted[ROW_GROUPS_MAX];
-        row_groups_sort(&p.groups, map);
-        for (size_t i = 0; i < p.n; i++)
-            p.c[i].group = map[p.c[i].group];
-        for (int g = 0; g < p.groups.n; g++)
-            ok_sorted[map[g]] = p.ok_in_group[g];
-        memcpy(p.ok_in_group, ok_sorted, sizeof ok_sorted[0] * (size_t)p.groups.n);
+        row_groups_sort(&p->groups, map);
+        for (size_t i = 0; i < p->n; i++)
+            p->c[i].group = map[p->c[i].group];
+        for (int g = 0; g < p->groups.n; g++)
+            ok_sorted[map[g]] = p->ok_in_group[g];
+        memcpy(p->ok_in_group, ok_sorted, sizeof ok_sorted[0] * (size_t)p->groups.n);
     }
 
     /* the front: sorted best-x first (ties best-y first); a group of equal
      * x contributes its rows with the group's best y when that y strictly
      * beats every y at a better x */
-    if (p.n)   /* no ok rows: p.c is NULL, which qsort must not get */
-        qsort(p.c, p.n, sizeof *p.c, cmp_cand);
-    p.front = malloc((p.n ? p.n : 1) * sizeof *p.front);
-    if (!p.front) {
+    if (p->n)   /* no ok rows: p->c is NULL, which qsort must not get */
+        qsort(p->c, p->n, sizeof *p->c, cmp_cand);
+    p->front = malloc((p->n ? p->n : 1) * sizeof *p->front);
+    if (!p->front) {
         fprintf(stderr, "warpsweep pareto: out of memory\n");
         goto out;
     }
     double best_ky = INFINITY;
-    for (size_t i = 0; i < p.n;) {
-        if (i == 0 || p.c[i].group != p.c[i - 1].group)
+    for (size_t i = 0; i < p->n;) {
+        if (i == 0 || p->c[i].group != p->c[i - 1].group)
             best_ky = INFINITY;   /* each --by group has its own front */
         size_t j = i;
-        while (j < p.n && p.c[j].group == p.c[i].group && p.c[j].kx == p.c[i].kx)
+        while (j < p->n && p->c[j].group == p->c[i].group && p->c[j].kx == p->c[i].kx)
             j++;
-        double gy = p.c[i].ky;  /* best y of the group */
+        double gy = p->c[i].ky;  /* best y of the group */
         if (gy < best_ky) {
-            for (size_t k = i; k < j && p.c[k].ky == gy; k++)
-                p.front[p.nfront++] = p.c[k].point;
+            for (size_t k = i; k < j && p->c[k].ky == gy; k++)
+                p->front[p->nfront++] = p->c[k].point;
             best_ky = gy;
         }
         i = j;
     }
-    qsort(p.front, p.nfront, sizeof *p.front, cmp_u64);
-    p.out = calloc(p.nfront ? p.nfront : 1, sizeof *p.out);
-    if (!p.out) {
+    qsort(p->front, p->nfront, sizeof *p->front, cmp_u64);
+    p->out = calloc(p->nfront ? p->nfront : 1, sizeof *p->out);
+    if (!p->out) {
         fprintf(stderr, "warpsweep pareto: out of memory\n");
         goto out;
     }
-    if (ws_store_read(file, pass2, &p, &err)) {
+    if (ws_store_read(file, pass2, p, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         goto out;
     }
-    qsort(p.out, p.nout, sizeof *p.out, cmp_front);
+    qsort(p->out, p->nout, sizeof *p->out, cmp_front);
 
     /* the parameters shown: those that differ between rows of the file */
     uint8_t show[WS_NPARAMS];
-    memcpy(show, p.var.varies, sizeof show);
+    memcpy(show, p->var.varies, sizeof show);
     for (int k = 0; k < 2; k++)
         if (cols[k]->param >= 0)
             show[cols[k]->param] = 0;
-    if (p.groups.param >= 0)
-        show[p.groups.param] = 0;   /* in the heading of each front */
+    if (p->groups.param >= 0)
+        show[p->groups.param] = 0;   /* in the heading of each front */
 
     char cond[1024] = "";
-    if (p.where) {
+    if (p->where) {
         snprintf(cond, sizeof cond, ", where ");
-        row_where_format(p.where, cond + strlen(cond), sizeof cond - strlen(cond));
+        row_where_format(p->where, cond + strlen(cond), sizeof cond - strlen(cond));
     }
-    for (size_t r = 0; r < p.nout || (r == 0 && p.nout == 0); r++) {
-        const front_row *f = p.nout ? &p.out[r] : NULL;
+    for (size_t r = 0; r < p->nout || (r == 0 && p->nout == 0); r++) {
+        const front_row *f = p->nout ? &p->out[r] : NULL;
         char buf[256];
-        if (!f || r == 0 || f->group != p.out[r - 1].group) {   /* a heading per front */
+        if (!f || r == 0 || f->group != p->out[r - 1].group) {   /* a heading per front */
             size_t n = 0;
-            for (size_t k = r; k < p.nout && p.out[k].group == (f ? f->group : -1); k++)
+            for (size_t k = r; k < p->nout && p->out[k].group == (f ? f->group : -1); k++)
                 n++;
             int g = f ? f->group : 0;
-            row_groups_label(&p.groups, g, buf, sizeof buf);
+            row_groups_label(&p->groups, g, buf, sizeof buf);
             if (r)
                 printf("\n");
             printf("# %s: %s%sPareto front of %zu point(s) among %llu ok of %llu rows%s: %s %s, %s %s\n", file, buf,
-                   buf[0] ? ": " : "", n, (unsigned long long)(p.groups.param == -2 ? p.ok : f ? p.ok_in_group[g] : 0),
-                   (unsigned long long)p.rows, cond, p.max_x ? "max" : "min", xs, p.max_y ? "max" : "min", ys);
+                   buf[0] ? ": " : "", n, (unsigned long long)(p->groups.param == -2 ? p->ok : f ? p->ok_in_group[g] : 0),
+                   (unsigned long long)p->rows, cond, p->max_x ? "max" : "min", xs, p->max_y ? "max" : "min", ys);
             printf("%-8s %-24s", "point", "workload");
             for (int i = 0; i < WS_NPARAMS; i++)
                 if (show[i])
@@ -367,18 +364,17 @@ int cmd_pareto(int argc, char **argv)
                 ws_param_format(i, f->row.params[i], buf, sizeof buf);
                 printf(" %12s", buf);
             }
-        fmt_value(buf, sizeof buf, f->x, col_is_float(&p.cx));
+        fmt_value(buf, sizeof buf, f->x, col_is_float(&p->cx));
         printf(" %14s", buf);
-        fmt_value(buf, sizeof buf, f->y, col_is_float(&p.cy));
+        fmt_value(buf, sizeof buf, f->y, col_is_float(&p->cy));
         printf(" %14s\n", buf);
     }
     rc = WS_EXIT_OK;
 out:
-    free(p.c);
-    free(p.front);
-    free(p.out);
-    row_groups_free(&p.groups);
-    free(pc);
+    free(p->c);
+    free(p->front);
+    free(p->out);
+    row_groups_free(&p->groups);
+    free(p);
     return rc;
-#undef p
 }
