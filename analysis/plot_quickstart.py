@@ -1,5 +1,12 @@
-"""Plot the quickstart sweep: IPC against resident warps, one line per memory
-latency, one panel per scheduler (divergence scheme: stack).
+"""Plot the quickstart sweep: IPC and throughput per area (the mission's metric:
+giga thread-instructions per second per mm² of chip) against warps per core,
+one line per memory latency, one column per scheduler (divergence: stack).
+
+Points whose resident warps are fewer than the warp slots (occupancy_limit is
+max_ctas or grid: the launch's one-warp CTAs, not the warps, limit them) are
+drawn hollow and joined by a dashed line: they repeat the resident warps of
+the point before and are not a result about warps. The quickstart's 64-warp
+points are such: 64 one-warp CTAs, at most max_ctas = 32 resident.
 
 usage: /usr/bin/python3 analysis/plot_quickstart.py results/quickstart.h5 results/quickstart.png
 """
@@ -14,6 +21,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import warpsweep  # noqa: E402
 
+METRICS = [("ipc", "IPC (thread instructions / cycle)"),
+           ("throughput_per_area", "throughput per area\n(G thread-inst/s/mm²)")]
+
+
+def limited(g):
+    """rows whose residency is not set by the warp slots"""
+    return (g.occupancy_limit.astype(str) != "warps") | (g.resident_warps < g.warps)
+
 
 def main():
     if len(sys.argv) != 3:
@@ -24,24 +39,49 @@ def main():
     if ok.empty:
         sys.exit(f"{src}: no point with status ok (statuses: {dict(df.status.value_counts())})")
     schedulers = [s for s in df.scheduler.cat.categories if s in set(ok.scheduler)]
-    fig, axes = plt.subplots(1, len(schedulers), figsize=(4.2 * len(schedulers), 3.6), sharey=True, squeeze=False)
-    for ax, sched in zip(axes[0], schedulers):
+    fig, axes = plt.subplots(len(METRICS), len(schedulers), figsize=(4.2 * len(schedulers), 6.6), sharex=True,
+                             sharey="row", squeeze=False)
+    n_limited = 0
+    for col, sched in enumerate(schedulers):
         sub = ok[ok.scheduler == sched]
-        for lat, g in sub.groupby("mem_latency"):
-            g = g.sort_values("warps")
-            ax.plot(g.warps, g.ipc, marker="o", label=f"{lat} cycles")
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("warps per core")
-        ax.set_title(f"scheduler {sched}")
-        ax.grid(True, alpha=0.3)
-    axes[0][0].set_ylabel("IPC (thread instructions / cycle)")
+        for row, (metric, label) in enumerate(METRICS):
+            ax = axes[row][col]
+            for i, (lat, g) in enumerate(sub.groupby("mem_latency", observed=True)):
+                g = g.sort_values("warps")
+                lim = limited(g)
+                color = f"C{i}"
+                real = g[~lim]
+                ax.plot(real.warps, real[metric], marker="o", color=color, label=f"{lat} cycles")
+                if lim.any():
+                    # the capped points: hollow, joined to the last real point by a dashed line
+                    prev = real.tail(1)
+                    capped = g[lim]
+                    ax.plot(list(prev.warps) + list(capped.warps), list(prev[metric]) + list(capped[metric]),
+                            linestyle="--", color=color, alpha=0.6)
+                    ax.plot(capped.warps, capped[metric], marker="o", linestyle="none", markerfacecolor="white",
+                            markeredgecolor=color)
+                    n_limited += len(capped) if row == 0 else 0
+            ax.set_xscale("log", base=2)
+            ax.grid(True, alpha=0.3)
+            if row == 0:
+                ax.set_title(f"scheduler {sched}")
+            if row == len(METRICS) - 1:
+                ax.set_xlabel("warps per core")
+            if col == 0:
+                ax.set_ylabel(label)
     axes[0][-1].legend(title="memory latency", fontsize=8)
     name = warpsweep.attrs(src).get("sweep_name", "")
-    fig.suptitle(f"{name}: latency hiding ({len(df)} points)")
+    title = f"{name}: latency hiding ({len(df)} points)"
+    if n_limited:
+        caps = ok[limited(ok)]
+        why = ", ".join(sorted(set(caps.occupancy_limit.astype(str))))
+        title += (f"\nhollow, dashed: resident warps capped below the warp slots ({why}: "
+                  f"{int(caps.resident_warps.max())} resident), not an effect of more warps")
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     fig.savefig(out, dpi=110)
-    print(f"wrote {out}")
+    print(f"wrote {out}; {n_limited} point(s) drawn hollow (residency capped below the warp slots)")
 
 
 main()

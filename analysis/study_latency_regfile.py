@@ -1,6 +1,6 @@
 """Study 1b: throughput per area over warps x regfile_kb, one heat map per
 memory latency, the optimum framed.  Cells where the register file cannot hold
-all warp slots (occupancy_limit = 1) are register-limited; the optimum lies on
+all warp slots (occupancy_limit = registers) are register-limited; the optimum lies on
 the diagonal where both are balanced.  Prints the optimum per latency.
 
 usage: /usr/bin/python3 analysis/study_latency_regfile.py results/study_latency_regfile.h5 [OUT.png]
@@ -35,14 +35,15 @@ def main():
     for ax, lat in zip(axes[0], lats):
         g = ok[ok.mem_latency == lat]
         piv = g.pivot_table(index="warps", columns="regfile_kb", values="throughput_per_area")
-        lim = g.pivot_table(index="warps", columns="regfile_kb", values="occupancy_limit")
+        lim = g.assign(reg_limited=(g.occupancy_limit == "registers").astype(int)).pivot_table(
+            index="warps", columns="regfile_kb", values="reg_limited")
         im = ax.imshow(piv.values, origin="lower", cmap="viridis", vmin=0, vmax=vmax, aspect="auto")
         ax.set_xticks(range(len(piv.columns)), [str(c) for c in piv.columns])
         ax.set_yticks(range(len(piv.index)), [str(i) for i in piv.index])
         for i in range(len(piv.index)):
             for j in range(len(piv.columns)):
                 v = piv.values[i, j]
-                mark = "ʳ" if lim.values[i, j] == 1 else ""
+                mark = "ʳ" if lim.values[i, j] > 0 else ""
                 ax.text(j, i, f"{v:.2f}{mark}", ha="center", va="center", fontsize=7,
                         color="white" if v < 0.6 * vmax else "black")
         b = g.loc[g.throughput_per_area.idxmax()]

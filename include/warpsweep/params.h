@@ -61,8 +61,10 @@ int ws_config_assign(ws_config *c, uint8_t *given, const char *assignment, ws_er
 int ws_param_format(int id, ws_value v, char *buf, size_t len);
 /* Choice name of index i ("gto"), written into buf. */
 const char *ws_param_choice(int id, int64_t i, char *buf, size_t len);
-/* Prints the registry as a table (warpsweep params). */
-void ws_params_print(FILE *out);
+/* Prints the registry (warpsweep params): an aligned table followed by the
+ * presets, or CSV / JSON of the parameters alone. */
+typedef enum ws_params_fmt { WS_PARAMS_TABLE, WS_PARAMS_CSV, WS_PARAMS_JSON } ws_params_fmt;
+void ws_params_print(FILE *out, ws_params_fmt fmt);
 
 /* ---- presets (presets.def) ---- */
 
@@ -97,9 +99,11 @@ static inline double ws_cfg_f(const ws_config *c, ws_param_id id) { return c->v[
 typedef enum ws_metric_id {
 #define MI(name, unit, desc) WS_M_##name,
 #define MF(name, unit, desc) WS_M_##name,
+#define ML(name, labels, desc) WS_M_##name,
 #include "metrics.def"
 #undef MI
 #undef MF
+#undef ML
     WS_NMETRICS
 } ws_metric_id;
 
@@ -108,8 +112,15 @@ typedef struct ws_metric_def {
     int is_float;
     const char *unit;
     const char *desc;
+    const char *labels;     /* ML: "a|b|c", the name of each integer code; else NULL */
 } ws_metric_def;
 
 extern const ws_metric_def ws_metrics[WS_NMETRICS];
+
+/* The label of value v of metric m ("registers"), or NULL when m has no
+ * labels or v is not one of its codes. */
+const char *ws_metric_label(int m, int64_t v, char *buf, size_t len);
+/* The code of label s of metric m, or -1. */
+int64_t ws_metric_code(int m, const char *s);
 
 #endif

@@ -26,9 +26,20 @@ typedef struct ws_result {
     ws_value metrics[WS_NMETRICS];
 } ws_result;
 
+/* Which issues --trace and --timeline record: a cycle window and a set of
+ * warps (slots within a core) and cores, so that a long run can be looked
+ * at in part. */
+typedef struct ws_trace_filter {
+    uint64_t from, to;        /* cycles from <= cycle < to */
+    const uint8_t *warps;     /* bitmap over warp slots (bit w of byte w/8), or NULL: every warp */
+    const uint8_t *cores;     /* bitmap over cores, or NULL: every core */
+    uint32_t nwarp_bits, ncore_bits;
+} ws_trace_filter;
+
 typedef struct ws_run_opts {
     FILE *trace;          /* --trace: CSV row per issued instruction, or NULL */
     FILE *timeline;       /* --timeline: ASCII timeline, or NULL */
+    const ws_trace_filter *filter;   /* of trace and timeline, or NULL: everything */
     int dump_buffer;      /* --dump: buffer index to print after the run, or -1 */
     FILE *dump_out;
 } ws_run_opts;
@@ -47,6 +58,30 @@ void ws_sim_free(ws_sim *s);
  * metric). Never aborts: every outcome is a status. opts may be NULL. */
 void ws_sim_run(ws_sim *s, const ws_workload *wl, const ws_config *cfg,
                 const ws_run_opts *opts, ws_result *res);
+
+/* Occupancy of one core (src/sim/occupancy.c): the resource that limits
+ * resident CTAs, as the occupancy_limit metric reports it. */
+typedef enum ws_occ_limit {
+    WS_OCC_WARPS,      /* warp slots */
+    WS_OCC_REGISTERS,  /* register file */
+    WS_OCC_SMEM,       /* shared memory */
+    WS_OCC_MAX_CTAS,   /* the max_ctas parameter */
+    WS_OCC_GRID,       /* the grid has fewer CTAs per core than the core could hold */
+    WS_OCC_COUNT
+} ws_occ_limit;
+/* "warps", "registers", "smem", "max_ctas", "grid" (the metric's labels). */
+const char *ws_occupancy_limit_name(int64_t limit);
+
+typedef struct ws_occupancy {
+    uint32_t warps_per_cta;
+    uint32_t ctas_per_core;   /* 0 when one CTA does not fit */
+    int limit;                /* ws_occ_limit */
+    int fits;                 /* 0: the point is invalid; why says which resource and by how much */
+    char why[WS_ERROR_LEN];
+} ws_occupancy;
+/* Occupancy of workload wl (kernel k: wl->kernel or a transformed copy)
+ * under cfg; nothing is run. */
+void ws_occupancy_compute(const ws_workload *wl, const ws_kernel *k, const ws_config *cfg, ws_occupancy *o);
 
 /* The MIMD reference: every thread runs independently in a fixed
  * round-robin order, meeting only at CTA barriers and warp-level

@@ -222,6 +222,8 @@ void ws_sweep_run_point(const ws_sweep *sw, ws_sim *sim, uint64_t k, ws_row *row
 /* Progress on a stream: a bar when it is a terminal, else a line every
  * interval seconds. */
 ws_progress *ws_progress_new(FILE *out, uint64_t total, uint64_t already_done, const char *label);
+/* Adds the statuses of the already_done points (a resumed run) to the tallies. */
+void ws_progress_add_earlier(ws_progress *p, const uint64_t by_status[WS_ST_COUNT]);
 void ws_progress_update(ws_progress *p, const ws_row *rows, size_t n);
 void ws_progress_finish(ws_progress *p);
 void ws_progress_free(ws_progress *p);

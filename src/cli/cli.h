@@ -12,6 +12,10 @@ int cmd_pareto(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_slurm(int argc, char **argv);
 
+/* Nonzero when the command line asks for help (--help or -h anywhere): the
+ * command then prints its usage on stdout and exits 0. */
+int cli_wants_help(int argc, char **argv);
+
 /* Exit codes (documented in the README). */
 enum {
     WS_EXIT_OK = 0,

@@ -1,17 +1,40 @@
 /* warpsweep expand SWEEP.yaml [--count] [--name N] [--all] [--set name=value]... [--max-points N]
  * Prints the sweep's points as CSV (header: point, workload, seed, then the
  * parameters that vary: grid, zip and derived ones; --all: every
- * parameter), or with --count only the number of points. */
+ * parameter), or with --count only the number of points. The note column
+ * says why a point will be invalid: a derived value out of range, or a CTA
+ * that needs more warp slots, registers or shared memory than the point's
+ * core has (the occupancy check the simulator makes before it runs). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "warpsweep/sim.h"
 #include "warpsweep/sweep.h"
 
-static void usage(void)
+static void usage_to(FILE *out)
 {
-    fprintf(stderr, "usage: warpsweep expand SWEEP.yaml [--count] [--name NAME] [--all] [--set name=value]... "
+    fprintf(out, "usage: warpsweep expand SWEEP.yaml [--count] [--name NAME] [--all] [--set name=value]... "
                     "[--max-points N]\n");
+}
+
+static void usage(void) { usage_to(stderr); }
+
+/* Why point pt will be invalid ("" when it will run): the derived-value
+ * check, then one CTA that does not fit the core. */
+static const char *point_note(ws_workload *const *wls, const ws_point *pt, char *buf, size_t len)
+{
+    if (pt->invalid)
+        return pt->message;
+    const ws_workload *wl = wls[pt->workload];
+    if (!wl)
+        return "";
+    ws_occupancy occ;
+    ws_occupancy_compute(wl, wl->kernel, &pt->cfg, &occ);
+    if (occ.fits)
+        return "";
+    snprintf(buf, len, "invalid: %s", occ.why);
+    return buf;
 }
 
 static void csv_str(const char *s)
@@ -31,6 +54,10 @@ static void csv_str(const char *s)
 
 int cmd_expand(int argc, char **argv)
 {
+    if (cli_wants_help(argc, argv)) {
+        usage_to(stdout);
+        return WS_EXIT_OK;
+    }
     const char *file = NULL, *name = NULL;
     int count_only = 0, all = 0;
     uint64_t max_points = 0;
@@ -95,15 +122,27 @@ int cmd_expand(int argc, char **argv)
         return WS_EXIT_FAIL;
     }
     int seed_id = ws_param_find("seed");
+    /* the workloads, for the occupancy check of the note column; expand is
+     * a preview, so one that does not load only loses that check */
+    ws_workload **wls = calloc((size_t)sw->nworkloads, sizeof *wls);
+    for (int w = 0; wls && w < sw->nworkloads; w++)
+        if (!(wls[w] = ws_workload_load(sw->workload_paths[w], &err)))
+            fprintf(stderr, "warpsweep expand: note: the occupancy check is skipped for %s: %s\n",
+                    sw->workload_names[w], err.msg);
+    ws_point pt;
+    char buf[128], note[WS_ERROR_LEN + 16];
+    int with_note = sw->nderived > 0;   /* a note column when some point needs one */
+    for (uint64_t k = 0; k < sw->count && !with_note && wls; k++) {
+        ws_sweep_point(sw, k, &pt);
+        with_note = point_note(wls, &pt, note, sizeof note)[0] != 0;
+    }
     printf("point,workload,seed");
     for (int i = 0; i < WS_NPARAMS; i++)
         if (i != seed_id && (all || sw->varying[i]))
             printf(",%s", ws_params[i].name);
-    if (sw->nderived)
+    if (with_note)
         printf(",note");
     printf("\n");
-    ws_point pt;
-    char buf[128];
     for (uint64_t k = 0; k < sw->count; k++) {
         ws_sweep_point(sw, k, &pt);
         printf("%llu,", (unsigned long long)k);
@@ -114,12 +153,16 @@ int cmd_expand(int argc, char **argv)
                 ws_param_format(i, pt.cfg.v[i], buf, sizeof buf);
                 printf(",%s", buf);
             }
-        if (sw->nderived) {
+        if (with_note) {
             putchar(',');
-            csv_str(pt.invalid ? pt.message : "");
+            csv_str(wls ? point_note(wls, &pt, note, sizeof note) : pt.invalid ? pt.message : "");
         }
         putchar('\n');
     }
+    for (int w = 0; wls && w < sw->nworkloads; w++)
+        if (wls[w])
+            ws_workload_free(wls[w]);
+    free(wls);
     ws_sweeps_free(sws, n);
     return rc;
 }

@@ -1,19 +1,28 @@
-/* warpsweep info FILE.h5 [--best [METRIC]] [--top N] [--min]
- * Summary of a results file: sweep, counts by status, the columns, and the
- * best points (status ok) by a metric (highest first; --min: lowest).
- * --best alone ranks by work_per_area: the launch's fixed work per second
- * per mm2, which neither spin iterations (ipc) nor a larger chip hide
- * (docs/model.md "Work throughput"). */
+/* warpsweep info FILE.h5 [--best [METRIC]] [--top N] [--min] [--where A=V,...] [--by AXIS]
+ * Summary of a results file: sweep, counts by status, what limits occupancy,
+ * the columns, and the best points (status ok) by a metric (highest first;
+ * --min: lowest). --best alone ranks by work_per_area: the launch's fixed
+ * work per second per mm2, which neither spin iterations (ipc) nor a larger
+ * chip hide (docs/model.md "Work throughput"). --where keeps the rows of
+ * one scenario, --by ranks each value of an axis on its own (row_select.h):
+ * a ranking over several memory latencies says more about the latency than
+ * about the design.
+ * A journal beside the file (or in place of a missing file) is an
+ * interrupted run: info says so, and that `run --resume` continues it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
+#include "row_select.h"
+#include "warpsweep/sim.h"
 #include "warpsweep/store.h"
 #include "warpsweep/sweep.h"
 
 #define DEFAULT_BEST "work_per_area"
-#define USAGE "usage: warpsweep info FILE.h5 [--best [METRIC]] [--top N] [--min]   (--best alone: " DEFAULT_BEST ")\n"
+#define USAGE "usage: warpsweep info FILE.h5 [--best [METRIC]] [--top N] [--min] [--where NAME=VALUE,...] [--by AXIS]\n" \
+              "  --best alone: " DEFAULT_BEST "; --where keeps one scenario, --by ranks each value of AXIS apart\n"
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -27,15 +36,23 @@ typedef struct best_row {
     double key;
 } best_row;
 
+typedef struct best_list {
+    best_row *best;
+    int nbest;
+} best_list;
+
 typedef struct info_ctx {
     uint64_t by_status[WS_ST_COUNT];
-    uint64_t rows;
+    uint64_t by_limit[WS_OCC_COUNT];   /* ok rows by occupancy_limit */
+    uint64_t rows, selected;
     int metric;          /* -1: none */
     int minimize;
     int top;
-    best_row *best;
-    int nbest;
-    ws_varying var;             /* parameters that differ between rows: shown with the best */
+    const row_where *where;   /* or NULL */
+    row_groups groups;
+    best_list lists[ROW_GROUPS_MAX];
+    int too_many_groups;
+    ws_varying var;             /* parameters that differ between the ranked rows: shown with the best */
 } info_ctx;
 
 static double metric_value(const ws_row *r, int m)
@@ -45,30 +62,48 @@ static double metric_value(const ws_row *r, int m)
 
 static int better(const info_ctx *c, double a, double b) { return c->minimize ? a < b : a > b; }
 
+/* insertion into the sorted top-N (ties: lower point first) */
+static void rank(info_ctx *c, best_list *l, const ws_row *row, const char *workload, double key)
+{
+    if (!l->best && !(l->best = calloc((size_t)c->top + 1, sizeof *l->best)))
+        return;
+    int pos = l->nbest;
+    while (pos > 0 && better(c, key, l->best[pos - 1].key))
+        pos--;
+    if (pos >= c->top)
+        return;
+    if (l->nbest < c->top)
+        l->nbest++;
+    memmove(&l->best[pos + 1], &l->best[pos], (size_t)(l->nbest - 1 - pos) * sizeof *l->best);
+    l->best[pos].row = *row;
+    snprintf(l->best[pos].workload, sizeof l->best[pos].workload, "%s", workload);
+    l->best[pos].key = key;
+}
+
 static int on_row(void *vctx, const ws_row *row, const char *workload)
 {
     info_ctx *c = vctx;
     c->rows++;
-    ws_varying_add(&c->var, row);
     if (row->status >= 0 && row->status < WS_ST_COUNT)
         c->by_status[row->status]++;
+    int64_t lim = row->metrics[WS_M_occupancy_limit].i;
+    if (row->status == WS_ST_OK && lim >= 0 && lim < WS_OCC_COUNT)
+        c->by_limit[lim]++;
+    if (c->where && !row_where_match(c->where, row, workload))
+        return 0;
+    c->selected++;
+    ws_varying_add(&c->var, row);
     if (c->metric < 0 || row->status != WS_ST_OK)
         return 0;
     double key = metric_value(row, c->metric);
     if (isnan(key))
         return 0;
-    /* insertion into the sorted top-N (ties: lower point first) */
-    int pos = c->nbest;
-    while (pos > 0 && better(c, key, c->best[pos - 1].key))
-        pos--;
-    if (pos >= c->top)
-        return 0;
-    if (c->nbest < c->top)
-        c->nbest++;
-    memmove(&c->best[pos + 1], &c->best[pos], (size_t)(c->nbest - 1 - pos) * sizeof *c->best);
-    c->best[pos].row = *row;
-    snprintf(c->best[pos].workload, sizeof c->best[pos].workload, "%s", workload);
-    c->best[pos].key = key;
+    int g = row_groups_add(&c->groups, row, workload);
+    if (g < 0) {
+        c->too_many_groups = 1;
+        return 1;
+    }
+    rank(c, &c->lists[g], row, workload, key);
     return 0;
 }
 
@@ -78,55 +113,150 @@ static void print_col(void *ctx, const char *name, const char *type)
     printf("%s%s %s", (*n)++ % 4 ? ", " : "\n  ", name, type);
 }
 
+/* A missing file with a journal beside it is a run killed before it wrote
+ * the file (kill -9, a node failure): say what the journal holds. */
+static int explain_journal(const char *file, int file_exists)
+{
+    char jpath[4200];
+    snprintf(jpath, sizeof jpath, "%s.journal", file);
+    if (access(jpath, F_OK) != 0)
+        return 0;
+    ws_journal_info ji;
+    ws_error err;
+    if (ws_journal_scan(jpath, &ji, NULL, NULL, &err)) {
+        fprintf(file_exists ? stdout : stderr, "%s%s: a journal is there but cannot be read: %s\n",
+                file_exists ? "journal:   " : "", jpath, err.msg);
+        return 1;
+    }
+    if (file_exists)
+        printf("journal:   %s: %llu of %llu points of an interrupted run (sweep hash %s); "
+               "`warpsweep run SWEEP.yaml -o %s --resume` continues it\n",
+               jpath, (unsigned long long)ji.records, (unsigned long long)ji.points_total, ji.hash, file);
+    else
+        fprintf(stderr, "%s: no such file, but its journal %s holds %llu of %llu points of an interrupted run "
+                        "(sweep hash %s, started %s): `warpsweep run SWEEP.yaml -o %s --resume` continues it\n",
+                file, jpath, (unsigned long long)ji.records, (unsigned long long)ji.points_total, ji.hash,
+                ji.created_utc, file);
+    return 1;
+}
+
+static void print_best(info_ctx *c, const row_where *where)
+{
+    uint8_t show[WS_NPARAMS];   /* the parameters that vary among the ranked rows */
+    memcpy(show, c->var.varies, sizeof show);
+    int seed_id = ws_param_find("seed");
+    if (c->groups.param >= 0)
+        show[c->groups.param] = 0;
+    int map[ROW_GROUPS_MAX];
+    best_list sorted[ROW_GROUPS_MAX];
+    row_groups_sort(&c->groups, map);
+    for (int g = 0; g < c->groups.n; g++)
+        sorted[map[g]] = c->lists[g];
+    char cond[1024] = "";
+    if (where)
+        row_where_format(where, cond, sizeof cond);
+    int total = 0;
+    for (int g = 0; g < c->groups.n; g++)
+        total += sorted[g].nbest;
+    printf("best %d by %s (%s, status ok%s%s%s):\n", total, ws_metrics[c->metric].name,
+           c->minimize ? "lowest" : "highest", where ? ", where " : "", cond,
+           c->groups.param != -2 ? ", per group" : "");
+    for (int g = 0; g < c->groups.n; g++) {
+        char label[256];
+        row_groups_label(&c->groups, g, label, sizeof label);
+        if (label[0])
+            printf(" %s:\n", label);
+        for (int b = 0; b < sorted[g].nbest; b++) {
+            const ws_row *r = &sorted[g].best[b].row;
+            char lim[64];
+            printf("  %s=%.6g  point %llu  workload %s  seed %llu", ws_metrics[c->metric].name, sorted[g].best[b].key,
+                   (unsigned long long)r->point, sorted[g].best[b].workload, (unsigned long long)r->seed);
+            for (int i = 0; i < WS_NPARAMS; i++)
+                if (show[i] && i != seed_id) {
+                    char buf[64];
+                    ws_param_format(i, r->params[i], buf, sizeof buf);
+                    printf("  %s=%s", ws_params[i].name, buf);
+                }
+            if (ws_metric_label(WS_M_occupancy_limit, r->metrics[WS_M_occupancy_limit].i, lim, sizeof lim))
+                printf("  occupancy_limit=%s", lim);
+            printf("\n");
+        }
+    }
+}
+
 int cmd_info(int argc, char **argv)
 {
-    const char *file = NULL, *best = NULL;
-    info_ctx c = {.metric = -1, .top = 5};
+    if (cli_wants_help(argc, argv)) {
+        fputs(USAGE, stdout);
+        return WS_EXIT_OK;
+    }
+    const char *file = NULL, *best = NULL, *where_spec = NULL, *by = NULL;
+    info_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return WS_EXIT_FAIL;
+    c->metric = -1;
+    c->top = 5;
+    int rc = WS_EXIT_USAGE;
+    row_where where;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--best") == 0)   /* its METRIC is optional: not an option, not a .h5 file */
             best = i + 1 < argc && argv[i + 1][0] != '-' && !ends_with(argv[i + 1], ".h5") ? argv[++i]
                                                                                               : DEFAULT_BEST;
         else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc)
-            c.top = atoi(argv[++i]);
+            c->top = atoi(argv[++i]);
         else if (strcmp(argv[i], "--min") == 0)
-            c.minimize = 1;
+            c->minimize = 1;
+        else if (strcmp(argv[i], "--where") == 0 && i + 1 < argc)
+            where_spec = argv[++i];
+        else if (strcmp(argv[i], "--by") == 0 && i + 1 < argc)
+            by = argv[++i];
         else if (argv[i][0] == '-' || file) {
-            fprintf(stderr, "warpsweep info: unexpected argument '%s'\n"
-                            USAGE, argv[i]);
-            return WS_EXIT_USAGE;
+            fprintf(stderr, "warpsweep info: unexpected argument '%s'\n" USAGE, argv[i]);
+            goto out;
         } else
             file = argv[i];
     }
-    if (!file || c.top < 1) {
+    if (!file || c->top < 1) {
         fputs(USAGE, stderr);
-        return WS_EXIT_USAGE;
+        goto out;
     }
+    if ((where_spec || by) && !best)
+        best = DEFAULT_BEST;   /* conditioning is about the ranking */
+    if (where_spec) {
+        if (row_where_parse(where_spec, &where, "info"))
+            goto out;
+        c->where = &where;
+    }
+    if (row_groups_init(&c->groups, by, "info"))
+        goto out;
     if (best) {
         for (int m = 0; m < WS_NMETRICS; m++)
             if (strcmp(ws_metrics[m].name, best) == 0)
-                c.metric = m;
-        if (c.metric < 0) {
-            const char *names[WS_NMETRICS];
-            for (int m = 0; m < WS_NMETRICS; m++)
-                names[m] = ws_metrics[m].name;
+                c->metric = m;
+        if (c->metric < 0) {
             fprintf(stderr, "warpsweep info: unknown metric '%s' (metrics:", best);
             for (int m = 0; m < WS_NMETRICS; m++)
-                fprintf(stderr, " %s", names[m]);
+                fprintf(stderr, " %s", ws_metrics[m].name);
             fprintf(stderr, ")\n");
-            return WS_EXIT_USAGE;
+            goto out;
         }
     }
+    rc = WS_EXIT_FAIL;
     ws_error err;
     ws_file_info fi;
+    if (access(file, F_OK) != 0 && explain_journal(file, 0))
+        goto out;
     if (ws_store_info(file, &fi, &err)) {
         fprintf(stderr, "%s\n", err.msg);
-        return WS_EXIT_FAIL;
+        goto out;
     }
-    c.best = calloc((size_t)c.top + 1, sizeof *c.best);
-    if (ws_store_read(file, on_row, &c, &err)) {
+    if (ws_store_read(file, on_row, c, &err)) {
         fprintf(stderr, "%s\n", err.msg);
-        free(c.best);
-        return WS_EXIT_FAIL;
+        goto out;
+    }
+    if (c->too_many_groups) {
+        fprintf(stderr, "warpsweep info: --by %s: more than %d values\n", by, ROW_GROUPS_MAX);
+        goto out;
     }
     printf("file:      %s\n", file);
     printf("sweep:     %s (hash %s)\n", fi.sweep_name, fi.sweep_hash);
@@ -134,34 +264,26 @@ int cmd_info(int argc, char **argv)
            (long long)fi.format_version);
     printf("points:    %llu of %llu%s\n", (unsigned long long)fi.rows, (unsigned long long)fi.points_total,
            fi.rows < fi.points_total ? " (incomplete: warpsweep run --resume continues it)" : " (complete)");
+    explain_journal(file, 1);
     printf("status:   ");
     for (int s = 0; s < WS_ST_COUNT; s++)
-        printf(" %s %llu", ws_status_name(s), (unsigned long long)c.by_status[s]);
+        printf(" %s %llu", ws_status_name(s), (unsigned long long)c->by_status[s]);
+    printf("\nlimits:    occupancy of the ok points limited by");
+    for (int l = 0; l < WS_OCC_COUNT; l++)
+        printf(" %s %llu", ws_occupancy_limit_name(l), (unsigned long long)c->by_limit[l]);
     printf("\ncolumns:");
     int ncol = 0;
     ws_store_columns(file, print_col, &ncol, &err);
     printf("\n");
-
-    if (c.metric >= 0) {
-        /* which parameters vary: the ones that differ between the file's rows */
-        uint8_t show[WS_NPARAMS];
-        memcpy(show, c.var.varies, sizeof show);
-        int seed_id = ws_param_find("seed");
-        printf("best %d by %s (%s, status ok):\n", c.nbest, ws_metrics[c.metric].name,
-               c.minimize ? "lowest" : "highest");
-        for (int b = 0; b < c.nbest; b++) {
-            const ws_row *r = &c.best[b].row;
-            printf("  %s=%.6g  point %llu  workload %s  seed %llu", ws_metrics[c.metric].name, c.best[b].key,
-                   (unsigned long long)r->point, c.best[b].workload, (unsigned long long)r->seed);
-            for (int i = 0; i < WS_NPARAMS; i++)
-                if (show[i] && i != seed_id) {
-                    char buf[64];
-                    ws_param_format(i, r->params[i], buf, sizeof buf);
-                    printf("  %s=%s", ws_params[i].name, buf);
-                }
-            printf("\n");
-        }
-    }
-    free(c.best);
-    return WS_EXIT_OK;
+    if (c->where)
+        printf("selected:  %llu of %llu rows\n", (unsigned long long)c->selected, (unsigned long long)c->rows);
+    if (c->metric >= 0)
+        print_best(c, c->where);
+    rc = WS_EXIT_OK;
+out:
+    for (int g = 0; g < ROW_GROUPS_MAX; g++)
+        free(c->lists[g].best);
+    row_groups_free(&c->groups);
+    free(c);
+    return rc;
 }

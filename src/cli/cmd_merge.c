@@ -8,13 +8,19 @@
 #include "cli.h"
 #include "warpsweep/shard.h"
 
-static void usage(void)
+static void usage_to(FILE *out)
 {
-    fprintf(stderr, "usage: warpsweep merge OUT.h5 SHARD.h5... [--allow-partial] [--force] [--quiet]\n");
+    fprintf(out, "usage: warpsweep merge OUT.h5 SHARD.h5... [--allow-partial] [--force] [--quiet]\n");
 }
+
+static void usage(void) { usage_to(stderr); }
 
 int cmd_merge(int argc, char **argv)
 {
+    if (cli_wants_help(argc, argv)) {
+        usage_to(stdout);
+        return WS_EXIT_OK;
+    }
     const char *out = NULL;
     const char **inputs = calloc((size_t)argc + 1, sizeof(char *));
     int n = 0, quiet = 0;

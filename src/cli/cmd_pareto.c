@@ -16,17 +16,24 @@
  * a row is on the front when its y beats every y seen at a strictly better
  * x); the second collects the front rows to print them. Output: a table,
  * one front row per line in x order: point, workload, the parameters that
- * take more than one value in the file, x, y. */
+ * take more than one value in the file, x, y.
+ *
+ * --where NAME=VALUE,... keeps the rows of one scenario, and --by AXIS
+ * finds one front per value of AXIS (row_select.h): a front over several
+ * memory latencies would only show the shortest latency. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "row_select.h"
 #include "warpsweep/store.h"
 #include "warpsweep/sweep.h"
 
 #define USAGE "usage: warpsweep pareto FILE.h5 [--x COLUMN] [--y COLUMN] [--min-x|--max-x] [--min-y|--max-y]\n" \
-              "  defaults: --x area_mm2 --min-x --y work_ipc --max-y; a column is a metric or a numeric parameter\n"
+              "                        [--where NAME=VALUE,...] [--by AXIS]\n" \
+              "  defaults: --x area_mm2 --min-x --y work_ipc --max-y; a column is a metric or a numeric parameter;\n" \
+              "  --where keeps one scenario, --by gives one front per value of AXIS\n"
 
 /* A column: metric m or parameter p (exactly one >= 0). */
 typedef struct column {
@@ -38,9 +45,11 @@ typedef struct cand {
     double x, y;    /* as read */
     double kx, ky;  /* keys, smaller is better */
     uint64_t point;
+    int group;      /* --by group (sorted index) */
 } cand;
 
 typedef struct front_row {
+    int group;
     ws_row row;
     char workload[256];
     double x, y;
@@ -53,7 +62,10 @@ typedef struct pareto_ctx {
     cand *c;
     size_t n, cap;
     uint64_t rows, ok;
-    int oom;
+    int oom, too_many_groups;
+    const row_where *where;       /* or NULL */
+    row_groups groups;
+    uint64_t ok_in_group[ROW_GROUPS_MAX];
     ws_varying var;               /* parameters that differ between rows */
     /* second pass */
     uint64_t *front;      /* sorted points on the front */
@@ -91,10 +103,18 @@ static int pass1(void *vctx, const ws_row *row, const char *workload)
     (void)workload;
     pareto_ctx *p = vctx;
     p->rows++;
+    if (p->where && !row_where_match(p->where, row, workload))
+        return 0;
     ws_varying_add(&p->var, row);
     if (row->status != WS_ST_OK)
         return 0;
+    int g = row_groups_add(&p->groups, row, workload);
+    if (g < 0) {
+        p->too_many_groups = 1;
+        return 1;
+    }
     p->ok++;
+    p->ok_in_group[g]++;
     double x = col_value(&p->cx, row), y = col_value(&p->cy, row);
     if (isnan(x) || isnan(y))
         return 0;
@@ -114,12 +134,14 @@ static int pass1(void *vctx, const ws_row *row, const char *workload)
     c->kx = p->max_x ? -x : x;
     c->ky = p->max_y ? -y : y;
     c->point = row->point;
+    c->group = g;
     return 0;
 }
 
 static int cmp_cand(const void *a, const void *b)
 {
     const cand *p = a, *q = b;
+    if (p->group != q->group) return p->group < q->group ? -1 : 1;
     if (p->kx != q->kx) return p->kx < q->kx ? -1 : 1;
     if (p->ky != q->ky) return p->ky < q->ky ? -1 : 1;
     return p->point < q->point ? -1 : p->point > q->point;
@@ -134,13 +156,14 @@ static int cmp_u64(const void *a, const void *b)
 static int pass2(void *vctx, const ws_row *row, const char *workload)
 {
     pareto_ctx *p = vctx;
-    if (row->status != WS_ST_OK)
+    if (row->status != WS_ST_OK || (p->where && !row_where_match(p->where, row, workload)))
         return 0;
     if (!bsearch(&row->point, p->front, p->nfront, sizeof *p->front, cmp_u64))
         return 0;
     if (p->nout == p->nfront)   /* duplicate point numbers in the file: keep the first */
         return 0;
     front_row *f = &p->out[p->nout++];
+    f->group = row_groups_add(&p->groups, row, workload);   /* known from pass 1 */
     f->row = *row;
     snprintf(f->workload, sizeof f->workload, "%s", workload);
     f->x = col_value(&p->cx, row);
@@ -153,6 +176,7 @@ static int pass2(void *vctx, const ws_row *row, const char *workload)
 static int cmp_front(const void *a, const void *b)
 {
     const front_row *p = a, *q = b;
+    if (p->group != q->group) return p->group < q->group ? -1 : 1;
     if (p->kx != q->kx) return p->kx < q->kx ? -1 : 1;
     if (p->ky != q->ky) return p->ky < q->ky ? -1 : 1;
     return p->row.point < q->row.point ? -1 : p->row.point > q->row.point;
@@ -173,35 +197,53 @@ static int col_is_float(const column *c)
 
 int cmd_pareto(int argc, char **argv)
 {
-    const char *file = NULL, *xs = "area_mm2", *ys = "work_ipc";
-    pareto_ctx p;
-    memset(&p, 0, sizeof p);
-    p.max_y = 1;
+    if (cli_wants_help(argc, argv)) {
+        fputs(USAGE, stdout);
+        return WS_EXIT_OK;
+    }
+    const char *file = NULL, *xs = "area_mm2", *ys = "work_ipc", *where_spec = NULL, *by = NULL;
+    pareto_ctx *p = calloc(1, sizeof *p);   /* large (the --by groups): not on the stack */
+    if (!p)
+        return WS_EXIT_FAIL;
+    p->max_y = 1;
+    row_where where;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--x") == 0 && i + 1 < argc)
             xs = argv[++i];
         else if (strcmp(argv[i], "--y") == 0 && i + 1 < argc)
             ys = argv[++i];
         else if (strcmp(argv[i], "--min-x") == 0)
-            p.max_x = 0;
+            p->max_x = 0;
         else if (strcmp(argv[i], "--max-x") == 0)
-            p.max_x = 1;
+            p->max_x = 1;
         else if (strcmp(argv[i], "--min-y") == 0)
-            p.max_y = 0;
+            p->max_y = 0;
         else if (strcmp(argv[i], "--max-y") == 0)
-            p.max_y = 1;
+            p->max_y = 1;
+        else if (strcmp(argv[i], "--where") == 0 && i + 1 < argc)
+            where_spec = argv[++i];
+        else if (strcmp(argv[i], "--by") == 0 && i + 1 < argc)
+            by = argv[++i];
         else if (argv[i][0] == '-' || file) {
             fprintf(stderr, "warpsweep pareto: unexpected argument '%s'\n" USAGE, argv[i]);
+            free(p);
             return WS_EXIT_USAGE;
         } else
             file = argv[i];
     }
     if (!file) {
         fprintf(stderr, USAGE);
+        free(p);
         return WS_EXIT_USAGE;
     }
+    if ((where_spec && row_where_parse(where_spec, &where, "pareto")) || row_groups_init(&p->groups, by, "pareto")) {
+        free(p);
+        return WS_EXIT_USAGE;
+    }
+    if (where_spec)
+        p->where = &where;
     const char *names[2] = {xs, ys};
-    column *cols[2] = {&p.cx, &p.cy};
+    column *cols[2] = {&p->cx, &p->cy};
     for (int k = 0; k < 2; k++)
         if (find_column(names[k], cols[k])) {
             fprintf(stderr, "warpsweep pareto: unknown column '%s' (a metric or a numeric parameter; metrics:",
@@ -209,93 +251,130 @@ int cmd_pareto(int argc, char **argv)
             for (int m = 0; m < WS_NMETRICS; m++)
                 fprintf(stderr, " %s", ws_metrics[m].name);
             fprintf(stderr, ")\n");
+            free(p);
             return WS_EXIT_USAGE;
         }
 
     ws_error err;
     ws_file_info fi;
+    int rc = WS_EXIT_FAIL;
     if (ws_store_info(file, &fi, &err)) {
         fprintf(stderr, "%s\n", err.msg);
-        return WS_EXIT_FAIL;
+        goto out;
     }
-    int rc = WS_EXIT_FAIL;
-    if (ws_store_read(file, pass1, &p, &err)) {
+    if (ws_store_read(file, pass1, p, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         goto out;
     }
-    if (p.oom) {
+    if (p->oom) {
         fprintf(stderr, "warpsweep pareto: out of memory\n");
         goto out;
+    }
+    if (p->too_many_groups) {
+        fprintf(stderr, "warpsweep pareto: --by %s: more than %d values\n", by, ROW_GROUPS_MAX);
+        goto out;
+    }
+    {   /* groups in reading order (numbers ascending, choices in registry order) */
+        int map[ROW_GROUPS_MAX];
+        uint64_t ok_sorted[ROW_GROUPS_MAX];
+        row_groups_sort(&p->groups, map);
+        for (size_t i = 0; i < p->n; i++)
+            p->c[i].group = map[p->c[i].group];
+        for (int g = 0; g < p->groups.n; g++)
+            ok_sorted[map[g]] = p->ok_in_group[g];
+        memcpy(p->ok_in_group, ok_sorted, sizeof ok_sorted[0] * (size_t)p->groups.n);
     }
 
     /* the front: sorted best-x first (ties best-y first); a group of equal
      * x contributes its rows with the group's best y when that y strictly
      * beats every y at a better x */
-    if (p.n)   /* no ok rows: p.c is NULL, which qsort must not get */
-        qsort(p.c, p.n, sizeof *p.c, cmp_cand);
-    p.front = malloc((p.n ? p.n : 1) * sizeof *p.front);
-    if (!p.front) {
+    if (p->n)   /* no ok rows: p->c is NULL, which qsort must not get */
+        qsort(p->c, p->n, sizeof *p->c, cmp_cand);
+    p->front = malloc((p->n ? p->n : 1) * sizeof *p->front);
+    if (!p->front) {
         fprintf(stderr, "warpsweep pareto: out of memory\n");
         goto out;
     }
     double best_ky = INFINITY;
-    for (size_t i = 0; i < p.n;) {
+    for (size_t i = 0; i < p->n;) {
+        if (i == 0 || p->c[i].group != p->c[i - 1].group)
+            best_ky = INFINITY;   /* each --by group has its own front */
         size_t j = i;
-        while (j < p.n && p.c[j].kx == p.c[i].kx)
+        while (j < p->n && p->c[j].group == p->c[i].group && p->c[j].kx == p->c[i].kx)
             j++;
-        double gy = p.c[i].ky;  /* best y of the group */
+        double gy = p->c[i].ky;  /* best y of the group */
         if (gy < best_ky) {
-            for (size_t k = i; k < j && p.c[k].ky == gy; k++)
-                p.front[p.nfront++] = p.c[k].point;
+            for (size_t k = i; k < j && p->c[k].ky == gy; k++)
+                p->front[p->nfront++] = p->c[k].point;
             best_ky = gy;
         }
         i = j;
     }
-    qsort(p.front, p.nfront, sizeof *p.front, cmp_u64);
-    p.out = calloc(p.nfront ? p.nfront : 1, sizeof *p.out);
-    if (!p.out) {
+    qsort(p->front, p->nfront, sizeof *p->front, cmp_u64);
+    p->out = calloc(p->nfront ? p->nfront : 1, sizeof *p->out);
+    if (!p->out) {
         fprintf(stderr, "warpsweep pareto: out of memory\n");
         goto out;
     }
-    if (ws_store_read(file, pass2, &p, &err)) {
+    if (ws_store_read(file, pass2, p, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         goto out;
     }
-    qsort(p.out, p.nout, sizeof *p.out, cmp_front);
+    qsort(p->out, p->nout, sizeof *p->out, cmp_front);
 
     /* the parameters shown: those that differ between rows of the file */
     uint8_t show[WS_NPARAMS];
-    memcpy(show, p.var.varies, sizeof show);
+    memcpy(show, p->var.varies, sizeof show);
     for (int k = 0; k < 2; k++)
         if (cols[k]->param >= 0)
             show[cols[k]->param] = 0;
+    if (p->groups.param >= 0)
+        show[p->groups.param] = 0;   /* in the heading of each front */
 
-    printf("# %s: Pareto front of %zu point(s) among %llu ok of %llu rows: %s %s, %s %s\n", file, p.nout,
-           (unsigned long long)p.ok, (unsigned long long)p.rows, p.max_x ? "max" : "min", xs,
-           p.max_y ? "max" : "min", ys);
-    printf("%-8s %-24s", "point", "workload");
-    for (int i = 0; i < WS_NPARAMS; i++)
-        if (show[i])
-            printf(" %12s", ws_params[i].name);
-    printf(" %14s %14s\n", xs, ys);
-    for (size_t r = 0; r < p.nout; r++) {
-        const front_row *f = &p.out[r];
-        char buf[64];
+    char cond[1024] = "";
+    if (p->where) {
+        snprintf(cond, sizeof cond, ", where ");
+        row_where_format(p->where, cond + strlen(cond), sizeof cond - strlen(cond));
+    }
+    for (size_t r = 0; r < p->nout || (r == 0 && p->nout == 0); r++) {
+        const front_row *f = p->nout ? &p->out[r] : NULL;
+        char buf[256];
+        if (!f || r == 0 || f->group != p->out[r - 1].group) {   /* a heading per front */
+            size_t n = 0;
+            for (size_t k = r; k < p->nout && p->out[k].group == (f ? f->group : -1); k++)
+                n++;
+            int g = f ? f->group : 0;
+            row_groups_label(&p->groups, g, buf, sizeof buf);
+            if (r)
+                printf("\n");
+            printf("# %s: %s%sPareto front of %zu point(s) among %llu ok of %llu rows%s: %s %s, %s %s\n", file, buf,
+                   buf[0] ? ": " : "", n, (unsigned long long)(p->groups.param == -2 ? p->ok : f ? p->ok_in_group[g] : 0),
+                   (unsigned long long)p->rows, cond, p->max_x ? "max" : "min", xs, p->max_y ? "max" : "min", ys);
+            printf("%-8s %-24s", "point", "workload");
+            for (int i = 0; i < WS_NPARAMS; i++)
+                if (show[i])
+                    printf(" %12s", ws_params[i].name);
+            printf(" %14s %14s\n", xs, ys);
+        }
+        if (!f)
+            break;
         printf("%-8llu %-24s", (unsigned long long)f->row.point, f->workload);
         for (int i = 0; i < WS_NPARAMS; i++)
             if (show[i]) {
                 ws_param_format(i, f->row.params[i], buf, sizeof buf);
                 printf(" %12s", buf);
             }
-        fmt_value(buf, sizeof buf, f->x, col_is_float(&p.cx));
+        fmt_value(buf, sizeof buf, f->x, col_is_float(&p->cx));
         printf(" %14s", buf);
-        fmt_value(buf, sizeof buf, f->y, col_is_float(&p.cy));
+        fmt_value(buf, sizeof buf, f->y, col_is_float(&p->cy));
         printf(" %14s\n", buf);
     }
     rc = WS_EXIT_OK;
 out:
-    free(p.c);
-    free(p.front);
-    free(p.out);
+    free(p->c);
+    free(p->front);
+    free(p->out);
+    row_groups_free(&p->groups);
+    free(p);
     return rc;
 }

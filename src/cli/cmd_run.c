@@ -25,11 +25,13 @@ static void on_signal(int sig)
     stop_flag = 1;
 }
 
-static void usage(void)
+static void usage_to(FILE *out)
 {
-    fprintf(stderr, "usage: warpsweep run SWEEP.yaml [-o OUT.h5] [-j N] [--set name=value]... [--resume|--force]\n"
+    fprintf(out, "usage: warpsweep run SWEEP.yaml [-o OUT.h5] [-j N] [--set name=value]... [--resume|--force]\n"
                     "                     [--name NAME] [--max-points N] [--quiet] [--shard K/N|auto]\n");
 }
+
+static void usage(void) { usage_to(stderr); }
 
 static int mkdirs(const char *path)
 {
@@ -45,42 +47,69 @@ static int mkdirs(const char *path)
     return 0;
 }
 
+/* The points an earlier run finished, and their statuses: the progress
+ * report of a resumed run counts them, so that its tallies describe the
+ * whole output, not the part this process ran. */
+typedef struct done_point {
+    uint64_t point;
+    int32_t status;
+} done_point;
+
 typedef struct done_set {
-    uint64_t *v;
+    done_point *p;
+    uint64_t *v;                        /* after done_finish: the sorted distinct points */
     size_t n, cap;
+    uint64_t by_status[WS_ST_COUNT];    /* after done_finish: of the points in the run's range */
 } done_set;
 
-static void done_add(done_set *d, uint64_t k)
+static void done_add(done_set *d, uint64_t k, int32_t status)
 {
     if (d->n == d->cap) {
         d->cap = d->cap ? d->cap * 2 : 1024;
-        d->v = realloc(d->v, d->cap * sizeof *d->v);
+        d->p = realloc(d->p, d->cap * sizeof *d->p);
     }
-    d->v[d->n++] = k;
+    d->p[d->n++] = (done_point){k, status};
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_done(const void *a, const void *b)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    uint64_t x = ((const done_point *)a)->point, y = ((const done_point *)b)->point;
     return x < y ? -1 : x > y;
 }
 
-static void done_finish(done_set *d)
+static int in_range(const ws_point_range *r, uint64_t point)
+{
+    return point >= r->first && (point - r->first) % r->stride == 0 && (point - r->first) / r->stride < r->n;
+}
+
+/* sorts, keeps the first record of each point (as ws_store_build does) and
+ * tallies the statuses of those in range */
+static void done_finish(done_set *d, const ws_point_range *range)
 {
     if (!d->n)
         return;
-    qsort(d->v, d->n, sizeof *d->v, cmp_u64);
+    qsort(d->p, d->n, sizeof *d->p, cmp_done);   /* not stable: equal points keep either status */
+    d->v = malloc(d->n * sizeof *d->v);
     size_t m = 0;
     for (size_t i = 0; i < d->n; i++)
-        if (i == 0 || d->v[i] != d->v[m - 1])
-            d->v[m++] = d->v[i];
+        if (i == 0 || d->p[i].point != d->v[m - 1]) {
+            d->v[m++] = d->p[i].point;
+            if (in_range(range, d->p[i].point) && d->p[i].status >= 0 && d->p[i].status < WS_ST_COUNT)
+                d->by_status[d->p[i].status]++;
+        }
     d->n = m;
+}
+
+static void done_free(done_set *d)
+{
+    free(d->p);
+    free(d->v);
 }
 
 static int collect_done(void *ctx, const ws_row *row, uint64_t recno)
 {
     (void)recno;
-    done_add(ctx, row->point);
+    done_add(ctx, row->point, row->status);
     return 0;
 }
 
@@ -104,7 +133,7 @@ static int import_row(void *vctx, const ws_row *row, const char *workload)
         c->failed = 1;
         return 1;
     }
-    done_add(c->done, r.point);
+    done_add(c->done, r.point, r.status);
     return 0;
 }
 
@@ -249,7 +278,7 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
         if (ro->force)
             unlink(out);
     }
-    done_finish(&done);
+    done_finish(&done, &range);
 
     stop_flag = 0;
     struct sigaction sa, old_int, old_term;
@@ -260,7 +289,12 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
 
-    ws_progress *prog = ro->quiet ? NULL : ws_progress_new(stderr, range.n, done.n, sw->name);
+    uint64_t done_in_range = 0;
+    for (int s = 0; s < WS_ST_COUNT; s++)
+        done_in_range += done.by_status[s];
+    ws_progress *prog = ro->quiet ? NULL : ws_progress_new(stderr, range.n, done_in_range, sw->name);
+    if (prog)
+        ws_progress_add_earlier(prog, done.by_status);
     sink_ctx sc = {j, now()};
     ws_row_sink sink = {&sc, sink_write};
     ws_drive_opts dopts = {
@@ -289,7 +323,7 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
         fprintf(stderr, "warpsweep run: %s\n", err.msg);
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
-        free(done.v);
+        done_free(&done);
         return WS_EXIT_FAIL;
     }
     if (ro->shard.n && ws_store_set_shard(out, &ro->shard, range.n, &err)) {
@@ -311,7 +345,7 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    free(done.v);
+    done_free(&done);
     if (drc)
         return WS_EXIT_FAIL;
     return interrupted ? WS_EXIT_INTERRUPTED : WS_EXIT_OK;
@@ -319,6 +353,10 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
 
 int cmd_run(int argc, char **argv)
 {
+    if (cli_wants_help(argc, argv)) {
+        usage_to(stdout);
+        return WS_EXIT_OK;
+    }
     if (ws_mpi_launched()) /* under mpirun/srun: rank 0 coordinates, the others work (mpi_run.c) */
         return ws_mpi_cmd_run(argc, argv);
     return ws_cmd_run(argc, argv, NULL);

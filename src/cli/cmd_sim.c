@@ -1,6 +1,7 @@
 /*
  * warpsweep sim WORKLOAD.yaml [--set name=value ...] [--json] [--dump BUFFER]
  *                             [--trace FILE.csv] [--timeline] [--reference]
+ *                             [--cycles FROM:TO] [--warps LIST] [--cores LIST]
  *
  * Runs one launch of the workload on the cycle-level core (ws_sim_run) or,
  * with --reference, as the MIMD reference execution (ws_reference_run; the
@@ -9,10 +10,14 @@
  * and every metric (--json: one JSON object with the workload name, status,
  * message, every parameter and every metric as top-level keys).
  * With --json, the --dump values and the --timeline go to stderr so that
- * stdout holds exactly one JSON object.
+ * stdout holds exactly one JSON object. --cycles, --warps and --cores keep
+ * the trace and the timeline to a window of a long run: cycles FROM <= c <
+ * TO (either side may be left out), warp slots and cores as lists such as
+ * 0,4-7.
  * Exit code: 0 if the status is ok, 1 otherwise or on bad input, 2 on a bad
  * command line.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +28,66 @@
 static void usage(FILE *out)
 {
     fprintf(out, "usage: warpsweep sim WORKLOAD.yaml [--set name=value]... [--json] [--dump BUFFER] "
-                 "[--trace FILE.csv] [--timeline] [--reference]\n");
+                 "[--trace FILE.csv] [--timeline] [--reference]\n"
+                 "                     [--cycles FROM:TO] [--warps LIST] [--cores LIST]   "
+                 "(trace/timeline window: cycles FROM <= c < TO; LIST such as 0,4-7)\n");
+}
+
+#define SEL_BITS 1024   /* warps and cores are at most 1024 (params.def) */
+
+/* "0,4-7" into a bitmap of SEL_BITS; -1 on a malformed list */
+static int parse_list(const char *s, uint8_t *bits)
+{
+    memset(bits, 0, SEL_BITS / 8);
+    while (*s) {
+        char *end;
+        long lo = strtol(s, &end, 10), hi = lo;
+        if (end == s || lo < 0)
+            return -1;
+        if (*end == '-') {
+            const char *h = end + 1;
+            hi = strtol(h, &end, 10);
+            if (end == h || hi < lo)
+                return -1;
+        }
+        if (hi >= SEL_BITS || (*end && *end != ','))
+            return -1;
+        for (long i = lo; i <= hi; i++)
+            bits[i / 8] |= (uint8_t)(1u << (i % 8));
+        s = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* "FROM:TO", "FROM:" or ":TO" */
+static int parse_window(const char *s, uint64_t *from, uint64_t *to)
+{
+    const char *colon = strchr(s, ':');
+    if (!colon || strchr(s, '-'))
+        return -1;
+    char *end;
+    *from = 0;
+    *to = UINT64_MAX;
+    if (colon > s) {
+        *from = strtoull(s, &end, 10);
+        if (end != colon)
+            return -1;
+    }
+    if (colon[1]) {
+        *to = strtoull(colon + 1, &end, 10);
+        if (*end)
+            return -1;
+    }
+    return *to > *from ? 0 : -1;
+}
+
+/* the highest bit set, +1 (0 when none) */
+static uint32_t list_end(const uint8_t *bits)
+{
+    for (uint32_t i = SEL_BITS; i > 0; i--)
+        if (bits[(i - 1) / 8] >> ((i - 1) % 8) & 1)
+            return i;
+    return 0;
 }
 
 static int find_buffer(const ws_workload *wl, const char *name)
@@ -36,7 +100,7 @@ static int find_buffer(const ws_workload *wl, const char *name)
 
 int cmd_sim(int argc, char **argv)
 {
-    const char *path = NULL, *dump = NULL, *trace = NULL;
+    const char *path = NULL, *dump = NULL, *trace = NULL, *window = NULL, *warp_list = NULL, *core_list = NULL;
     int json = 0, timeline = 0, reference = 0;
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     int nsets = 0;
@@ -69,6 +133,14 @@ int cmd_sim(int argc, char **argv)
                 dump = argv[++i];
             else
                 trace = argv[++i];
+        } else if (strcmp(a, "--cycles") == 0 || strcmp(a, "--warps") == 0 || strcmp(a, "--cores") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "warpsweep sim: %s needs an argument\n", a);
+                free(sets);
+                return WS_EXIT_USAGE;
+            }
+            const char **dst = a[3] == 'y' ? &window : a[3] == 'a' ? &warp_list : &core_list;
+            *dst = argv[++i];
         } else if (strncmp(a, "--dump=", 7) == 0) {
             dump = a + 7;
         } else if (strncmp(a, "--trace=", 8) == 0) {
@@ -109,6 +181,46 @@ int cmd_sim(int argc, char **argv)
     free(sets);
     ws_config_apply_preset(&cfg, given);   /* --set values beat the preset, in any order */
 
+    uint8_t warp_bits[SEL_BITS / 8], core_bits[SEL_BITS / 8];
+    ws_trace_filter filter = {.from = 0, .to = UINT64_MAX};
+    int filtered = window || warp_list || core_list;
+    if (filtered && !trace && !timeline) {
+        fprintf(stderr, "warpsweep sim: --cycles, --warps and --cores select what --trace and --timeline show; "
+                        "give one of them\n");
+        return WS_EXIT_USAGE;
+    }
+    if (window && parse_window(window, &filter.from, &filter.to)) {
+        fprintf(stderr, "warpsweep sim: --cycles expects FROM:TO with FROM < TO (FROM: or :TO for an open end), "
+                        "got '%s'\n", window);
+        return WS_EXIT_USAGE;
+    }
+    const char *lists[2] = {warp_list, core_list};
+    uint8_t *bits[2] = {warp_bits, core_bits};
+    const char *what[2] = {"warps", "cores"};
+    int64_t have[2] = {ws_cfg_i(&cfg, WS_P_warps), ws_cfg_i(&cfg, WS_P_cores)};
+    for (int k = 0; k < 2; k++) {
+        if (!lists[k])
+            continue;
+        if (parse_list(lists[k], bits[k])) {
+            fprintf(stderr, "warpsweep sim: --%s expects a list such as 0,4-7 (each below %d), got '%s'\n", what[k],
+                    SEL_BITS, lists[k]);
+            return WS_EXIT_USAGE;
+        }
+        uint32_t end = list_end(bits[k]);
+        if ((int64_t)end > have[k]) {
+            fprintf(stderr, "warpsweep sim: --%s %s: the configuration has %s=%lld (numbered from 0)\n", what[k],
+                    lists[k], what[k], (long long)have[k]);
+            return WS_EXIT_USAGE;
+        }
+        if (k == 0) {
+            filter.warps = warp_bits;
+            filter.nwarp_bits = end;
+        } else {
+            filter.cores = core_bits;
+            filter.ncore_bits = end;
+        }
+    }
+
     ws_workload *wl = ws_workload_load(path, &err);
     if (!wl) {
         fprintf(stderr, "%s\n", err.msg);
@@ -141,8 +253,8 @@ int cmd_sim(int argc, char **argv)
             ws_buffer_dump(wl, &mem, (uint32_t)dump_index, aux);
         ws_memimage_free(&mem);
     } else {
-        ws_run_opts opts = {.trace = NULL, .timeline = timeline ? aux : NULL, .dump_buffer = dump_index,
-                            .dump_out = aux};
+        ws_run_opts opts = {.trace = NULL, .timeline = timeline ? aux : NULL, .filter = filtered ? &filter : NULL,
+                            .dump_buffer = dump_index, .dump_out = aux};
         if (trace) {
             opts.trace = fopen(trace, "w");
             if (!opts.trace) {

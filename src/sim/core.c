@@ -1249,61 +1249,18 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->ll_relevant = arena_alloc(sim, ((size_t)r->nregs + 63) / 64 * 8);   /* deadlock.c */
     if (!r->ll_relevant) { fail(r, WS_ST_ERROR, "out of memory"); return -1; }
 
-    uint32_t tpc = ws_workload_threads_per_cta(wl);
-    r->warps_per_cta = (tpc + r->ws - 1) / r->ws;
     r->total_ctas = ws_workload_ctas(wl);
-    /* Occupancy (docs/model.md): CTAs per core = min over warp slots, registers
-     * (per-warp allocation rounded up to reg_alloc_unit registers), shared
-     * memory (docs/memory.md step 3) and max_ctas. occupancy_limit names the
-     * binding one (ties: the first in that order; 4 = the grid is smaller). */
-    uint32_t regs = wl->regs_per_thread ? wl->regs_per_thread : k->est_regs_per_thread;
-    uint64_t unit = (uint64_t)ws_cfg_i(cfg, WS_P_reg_alloc_unit);
-    uint64_t warp_regs = ((uint64_t)regs * r->ws + unit - 1) / unit * unit;
-    uint64_t warp_bytes = warp_regs * 4;
-    uint64_t cta_bytes = warp_bytes * r->warps_per_cta;
-    uint64_t rf = (uint64_t)ws_cfg_i(cfg, WS_P_regfile_kb) * 1024;
-    uint64_t smem_cta = (uint64_t)k->shared_bytes + wl->dyn_shared_bytes;
-    uint64_t smem = (uint64_t)ws_cfg_i(cfg, WS_P_smem_kb) * 1024;
-    ws_value *occ = &r->res->metrics[WS_M_occupancy_limit];
-    if (r->warps_per_cta > r->nwarps) {
-        occ->i = 0;
-        fail(r, WS_ST_INVALID, "warp slots: a CTA of %u threads needs %u warps of %u but the core has warps=%u",
-             tpc, r->warps_per_cta, r->ws, r->nwarps);
+    /* Occupancy (docs/model.md, src/sim/occupancy.c): CTAs per core and the
+     * resource that limits them; one CTA that does not fit is invalid. */
+    ws_occupancy occ;
+    ws_occupancy_compute(wl, k, cfg, &occ);
+    r->warps_per_cta = occ.warps_per_cta;
+    r->res->metrics[WS_M_occupancy_limit].i = occ.limit;
+    if (!occ.fits) {
+        fail(r, WS_ST_INVALID, "%s", occ.why);
         return -1;
     }
-    if (cta_bytes > rf) {
-        occ->i = 1;
-        fail(r, WS_ST_INVALID,
-             "register file: a CTA needs %llu bytes (%u warps x %llu regs (%u regs/thread x %u threads, rounded up to "
-             "reg_alloc_unit=%llu) x 4 B) but regfile_kb=%lld",
-             (unsigned long long)cta_bytes, r->warps_per_cta, (unsigned long long)warp_regs, regs, r->ws,
-             (unsigned long long)unit, (long long)ws_cfg_i(cfg, WS_P_regfile_kb));
-        return -1;
-    }
-    if (smem_cta > smem) {
-        occ->i = 2;
-        fail(r, WS_ST_INVALID, "shared memory: a CTA needs %llu bytes but smem_kb=%lld",
-             (unsigned long long)smem_cta, (long long)ws_cfg_i(cfg, WS_P_smem_kb));
-        return -1;
-    }
-    uint64_t by_warps = r->nwarps / r->warps_per_cta;
-    uint64_t by_regs = cta_bytes ? rf / cta_bytes : by_warps;
-    uint64_t by_smem = smem_cta ? smem / smem_cta : by_warps;
-    uint64_t by_max = (uint64_t)ws_cfg_i(cfg, WS_P_max_ctas);
-    uint64_t cpc = by_warps;
-    occ->i = 0;
-    if (by_regs < cpc) { cpc = by_regs; occ->i = 1; }
-    if (by_smem < cpc) { cpc = by_smem; occ->i = 2; }
-    if (by_max < cpc) { cpc = by_max; occ->i = 3; }
-    uint64_t per_core_share = (r->total_ctas + r->ncores - 1) / r->ncores;
-    if (per_core_share < cpc) {
-        /* The grid is smaller than the cores can hold: every CTA is launched in
-         * the first round-robin pass and no core ever holds more than its share,
-         * so only that many CTA slots need state. */
-        occ->i = 4;
-        cpc = per_core_share;
-    }
-    r->ctas_per_core = (uint32_t)cpc;
+    r->ctas_per_core = occ.ctas_per_core;
 
     r->divctx.k = k;
     r->divctx.warp_size = r->ws;
@@ -1340,7 +1297,7 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->launch.kernel = k;
     memcpy(r->launch.grid, wl->grid, sizeof r->launch.grid);
     memcpy(r->launch.block, wl->block, sizeof r->launch.block);
-    r->launch.threads_per_cta = tpc;
+    r->launch.threads_per_cta = ws_workload_threads_per_cta(wl);
     r->launch.warps_per_cta = r->warps_per_cta;
     r->launch.warp_size = r->ws;
     r->launch.param_buf = r->mem.param_buf;

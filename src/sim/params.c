@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "warpsweep/params.h"
+#include "warpsweep/report.h"
 #include "warpsweep/strutil.h"
 
 static int count_choices(const char *s)
@@ -103,13 +104,41 @@ __attribute__((constructor)) static void init_param_table(void)
 
 const ws_param_def *const ws_params_table = param_table;
 
-#define MI(name, unit, desc) {#name, 0, unit, desc},
-#define MF(name, unit, desc) {#name, 1, unit, desc},
+#define MI(name, unit, desc) {#name, 0, unit, desc, NULL},
+#define MF(name, unit, desc) {#name, 1, unit, desc, NULL},
+#define ML(name, labels, desc) {#name, 0, "", desc, labels},
 const ws_metric_def ws_metrics[WS_NMETRICS] = {
 #include "warpsweep/metrics.def"
 };
 #undef MI
 #undef MF
+#undef ML
+
+const char *ws_metric_label(int m, int64_t v, char *buf, size_t len)
+{
+    const char *p = ws_metrics[m].labels;
+    if (!p || v < 0)
+        return NULL;
+    for (int64_t i = 0; i < v && p; i++) {
+        p = strchr(p, '|');
+        if (p)
+            p++;
+    }
+    if (!p)
+        return NULL;
+    size_t n = strcspn(p, "|");
+    snprintf(buf, len, "%.*s", (int)n, p);
+    return buf;
+}
+
+int64_t ws_metric_code(int m, const char *s)
+{
+    char buf[64];
+    for (int64_t i = 0; ws_metric_label(m, i, buf, sizeof buf); i++)
+        if (strcmp(buf, s) == 0)
+            return i;
+    return -1;
+}
 
 static ws_value default_value(int id)
 {
@@ -284,21 +313,136 @@ int ws_param_format(int id, ws_value v, char *buf, size_t len)
     }
 }
 
-void ws_params_print(FILE *out)
+/* The registry's fields of parameter i as text: name, type, default, unit, range. */
+static void param_fields(int i, char f[5][128])
 {
-    fprintf(out, "%-18s %-7s %-12s %-10s %-28s %s\n", "name", "type", "default", "unit", "range", "description");
+    const ws_param_def *p = &ws_params[i];
+    snprintf(f[0], 128, "%s", p->name);
+    snprintf(f[1], 128, "%s", p->type == WS_PT_INT ? "int" : p->type == WS_PT_FLOAT ? "float" : "choice");
+    ws_param_format(i, default_value(i), f[2], 128);
+    snprintf(f[3], 128, "%s", p->unit);
+    if (p->type == WS_PT_CHOICE)
+        snprintf(f[4], 128, "%s", p->choices);
+    else
+        snprintf(f[4], 128, "%.15g..%.15g", p->min, p->max);
+}
+
+static const char *const field_names[6] = {"name", "type", "default", "unit", "range", "description"};
+
+/* Columns as wide as their widest value, so that the table stays aligned
+ * whatever a description or a choice list holds; an empty unit prints "-". */
+static void print_table(FILE *out)
+{
+    size_t w[5];
+    for (int c = 0; c < 5; c++)
+        w[c] = strlen(field_names[c]);
+    char f[5][128];
+    for (int i = 0; i < WS_NPARAMS; i++) {
+        param_fields(i, f);
+        for (int c = 0; c < 5; c++)
+            if (strlen(f[c]) > w[c])
+                w[c] = strlen(f[c]);
+    }
+    for (int c = 0; c < 5; c++)
+        fprintf(out, "%-*s  ", (int)w[c], field_names[c]);
+    fprintf(out, "%s\n", field_names[5]);
+    for (int i = 0; i < WS_NPARAMS; i++) {
+        param_fields(i, f);
+        for (int c = 0; c < 5; c++)
+            fprintf(out, "%-*s  ", (int)w[c], c == 3 && !f[c][0] ? "-" : f[c]);
+        fprintf(out, "%s\n", ws_params[i].desc);
+    }
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void print_csv(FILE *out)
+{
+    fprintf(out, "name,type,default,unit,min,max,choices,description\n");
+    char f[5][128], num[64];
     for (int i = 0; i < WS_NPARAMS; i++) {
         const ws_param_def *p = &ws_params[i];
-        char def[64], range[128];
-        ws_param_format(i, default_value(i), def, sizeof def);
-        if (p->type == WS_PT_CHOICE)
-            snprintf(range, sizeof range, "%s", p->choices);
-        else
-            snprintf(range, sizeof range, "%.15g..%.15g", p->min, p->max);
-        fprintf(out, "%-18s %-7s %-12s %-10s %-28s %s\n", p->name,
-                p->type == WS_PT_INT ? "int" : p->type == WS_PT_FLOAT ? "float" : "choice",
-                def, p->unit, range, p->desc);
+        param_fields(i, f);
+        for (int c = 0; c < 4; c++) {
+            csv_field(out, f[c]);
+            fputc(',', out);
+        }
+        if (p->type == WS_PT_CHOICE) {
+            fputs(",,", out);
+            csv_field(out, p->choices);
+        } else {
+            snprintf(num, sizeof num, "%.17g", p->min);
+            fprintf(out, "%s,", num);
+            snprintf(num, sizeof num, "%.17g", p->max);
+            fprintf(out, "%s,", num);
+        }
+        fputc(',', out);
+        csv_field(out, p->desc);
+        fputc('\n', out);
     }
+}
+
+/* One JSON array of objects; numbers as JSON numbers, choice lists as arrays. */
+static void print_json(FILE *out)
+{
+    fputs("[\n", out);
+    char f[5][128];
+    for (int i = 0; i < WS_NPARAMS; i++) {
+        const ws_param_def *p = &ws_params[i];
+        param_fields(i, f);
+        fputs("  {\"name\": ", out);
+        ws_json_string(out, f[0]);
+        fputs(", \"type\": ", out);
+        ws_json_string(out, f[1]);
+        fputs(", \"default\": ", out);
+        if (p->type == WS_PT_CHOICE)
+            ws_json_string(out, f[2]);
+        else
+            fputs(f[2], out);
+        fputs(", \"unit\": ", out);
+        ws_json_string(out, f[3]);
+        if (p->type == WS_PT_CHOICE) {
+            fputs(", \"choices\": [", out);
+            char name[64];
+            for (int k = 0; k < p->nchoices; k++) {
+                fputs(k ? ", " : "", out);
+                ws_json_string(out, ws_param_choice(i, k, name, sizeof name));
+            }
+            fputs("]", out);
+        } else {
+            fprintf(out, ", \"min\": %.17g, \"max\": %.17g", p->min, p->max);
+        }
+        fputs(", \"description\": ", out);
+        ws_json_string(out, p->desc);
+        fputs(i + 1 < WS_NPARAMS ? "},\n" : "}\n", out);
+    }
+    fputs("]\n", out);
+}
+
+void ws_params_print(FILE *out, ws_params_fmt fmt)
+{
+    if (fmt == WS_PARAMS_CSV) {
+        print_csv(out);
+        return;
+    }
+    if (fmt == WS_PARAMS_JSON) {
+        print_json(out);
+        return;
+    }
+    print_table(out);
     fprintf(out, "\npresets (preset=NAME: the registry defaults, then these values, then every value given "
                  "explicitly; sources: warpsweep params --presets)\n");
     ws_presets_print(out, 0);

@@ -31,7 +31,10 @@ void ws_result_print_text(FILE *out, const ws_result *res)
         fprintf(out, "message: %s\n", res->message);
     for (int i = 0; i < WS_NMETRICS; i++) {
         const ws_metric_def *m = &ws_metrics[i];
-        if (m->is_float)
+        char label[64];
+        if (ws_metric_label(i, res->metrics[i].i, label, sizeof label))
+            fprintf(out, "%s: %s", m->name, label);
+        else if (m->is_float)
             fprintf(out, "%s: %.6g", m->name, res->metrics[i].f);
         else
             fprintf(out, "%s: %lld", m->name, (long long)res->metrics[i].i);
@@ -89,7 +92,10 @@ void ws_result_print_json(FILE *out, const ws_result *res, const char *workload_
         fputs(", ", out);
         ws_json_string(out, ws_metrics[i].name);
         fputs(": ", out);
-        if (ws_metrics[i].is_float)
+        char label[64];
+        if (ws_metric_label(i, res->metrics[i].i, label, sizeof label))
+            ws_json_string(out, label);
+        else if (ws_metrics[i].is_float)
             json_double(out, res->metrics[i].f);
         else
             fprintf(out, "%lld", (long long)res->metrics[i].i);

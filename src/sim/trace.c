@@ -21,9 +21,22 @@ void ws_trace_header(ws_simrun *r)
     fprintf(r->opts->trace, "cycle,core,warp,split,pc,ptx_line,opcode,active_mask\n");
 }
 
+static int bit_set(const uint8_t *bits, uint32_t nbits, uint32_t i)
+{
+    return !bits || (i < nbits && (bits[i / 8] >> (i % 8) & 1));
+}
+
+static int selected(const ws_trace_filter *f, uint64_t cycle, uint32_t core, uint32_t warp)
+{
+    return !f || (cycle >= f->from && cycle < f->to && bit_set(f->warps, f->nwarp_bits, warp) &&
+                  bit_set(f->cores, f->ncore_bits, core));
+}
+
 void ws_trace_issue(ws_simrun *r, uint32_t core, uint32_t warp, uint32_t split, const ws_split *sp,
                     const ws_inst *in)
 {
+    if (!selected(r->opts->filter, r->now, core, warp))
+        return;
     if (r->opts->trace)
         fprintf(r->opts->trace, "%llu,%u,%u,%u,%u,%u,%s,0x%llx\n", (unsigned long long)r->now, core, warp, split,
                 sp->pc, in->line, ws_opcode_name(in->op), (unsigned long long)sp->mask);
@@ -57,7 +70,8 @@ static int row_cmp(const void *a, const void *b)
 void ws_timeline_print(ws_simrun *r, FILE *out)
 {
     if (r->ntl == 0) {
-        fprintf(out, "timeline: no instruction issued\n");
+        fprintf(out, r->opts->filter ? "timeline: no instruction issued in the selected cycles, warps and cores\n"
+                                     : "timeline: no instruction issued\n");
         return;
     }
     /* rows: distinct (core, warp, mask), ordered by warp then first issue */

@@ -20,6 +20,8 @@ typedef struct layout {
     size_t off_point, off_workload, off_seed, off_status, off_message, off_sim;
     size_t off_param[WS_NPARAMS], off_metric[WS_NMETRICS];
     size_t workload_len, status_len, message_len, choice_len[WS_NPARAMS];
+    size_t label_len[WS_NMETRICS];    /* labelled metrics (ML): a string column; else 0 */
+    uint8_t label_as_int[WS_NMETRICS]; /* reading a file that stored the code as an integer */
     int seed_id;
 } layout;
 
@@ -37,10 +39,10 @@ static hid_t str_type(size_t n)
     return t;
 }
 
-static size_t max_choice_len(int id)
+static size_t max_label_len(const char *choices)
 {
     size_t best = 1, cur = 0;
-    for (const char *p = ws_params[id].choices; ; p++) {
+    for (const char *p = choices; ; p++) {
         if (*p == '|' || *p == 0) {
             if (cur > best)
                 best = cur;
@@ -73,7 +75,7 @@ static int layout_build(layout *L, size_t workload_len, size_t message_len)
             continue;
         L->off_param[i] = off;
         if (ws_params[i].type == WS_PT_CHOICE) {
-            L->choice_len[i] = max_choice_len(i);
+            L->choice_len[i] = max_label_len(ws_params[i].choices);
             off += L->choice_len[i];
         } else {
             off += 8;
@@ -83,7 +85,9 @@ static int layout_build(layout *L, size_t workload_len, size_t message_len)
     L->off_message = off; off += L->message_len;
     for (int m = 0; m < WS_NMETRICS; m++) {
         L->off_metric[m] = off;
-        off += 8;
+        /* a label slot also holds the int64 code of files that stored it so */
+        L->label_len[m] = ws_metrics[m].labels ? max_label_len(ws_metrics[m].labels) : 0;
+        off += L->label_len[m] > 8 ? L->label_len[m] : 8;
     }
     L->off_sim = off; off += 8;
     L->size = off;
@@ -113,10 +117,18 @@ static int layout_build(layout *L, size_t workload_len, size_t message_len)
     t = str_type(L->message_len);
     H5Tinsert(L->type, "message", L->off_message, t);
     H5Tclose(t);
-    for (int m = 0; m < WS_NMETRICS; m++)
-        if (H5Tinsert(L->type, ws_metrics[m].name, L->off_metric[m],
-                      ws_metrics[m].is_float ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64) < 0)
+    for (int m = 0; m < WS_NMETRICS; m++) {
+        if (L->label_len[m]) {
+            t = str_type(L->label_len[m]);
+            herr_t e = H5Tinsert(L->type, ws_metrics[m].name, L->off_metric[m], t);
+            H5Tclose(t);
+            if (e < 0)
+                return -1;
+        } else if (H5Tinsert(L->type, ws_metrics[m].name, L->off_metric[m],
+                             ws_metrics[m].is_float ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64) < 0) {
             return -1;
+        }
+    }
     H5Tinsert(L->type, "sim_seconds", L->off_sim, H5T_NATIVE_DOUBLE);
     return 0;
 }
@@ -158,8 +170,14 @@ static void row_to_buf(const layout *L, const ws_sweep *sw, const ws_row *r, uns
     }
     put_str(b + L->off_status, L->status_len, ws_status_name(r->status));
     put_str(b + L->off_message, L->message_len, r->message);
-    for (int m = 0; m < WS_NMETRICS; m++)
-        memcpy(b + L->off_metric[m], &r->metrics[m], 8);
+    for (int m = 0; m < WS_NMETRICS; m++) {
+        char label[64];
+        if (L->label_len[m])
+            put_str(b + L->off_metric[m], L->label_len[m],
+                    ws_metric_label(m, r->metrics[m].i, label, sizeof label) ? label : "");
+        else
+            memcpy(b + L->off_metric[m], &r->metrics[m], 8);
+    }
     memcpy(b + L->off_sim, &r->sim_seconds, 8);
 }
 
@@ -198,8 +216,15 @@ static void buf_to_row(const layout *L, const unsigned char *b, ws_row *r, char 
     get_str(st, sizeof st, b + L->off_status, L->status_len);
     r->status = status_of(st);
     get_str(r->message, sizeof r->message, b + L->off_message, L->message_len);
-    for (int m = 0; m < WS_NMETRICS; m++)
-        memcpy(&r->metrics[m], b + L->off_metric[m], 8);
+    for (int m = 0; m < WS_NMETRICS; m++) {
+        if (L->label_len[m] && !L->label_as_int[m]) {
+            char label[64];
+            get_str(label, sizeof label, b + L->off_metric[m], L->label_len[m]);
+            r->metrics[m].i = ws_metric_code(m, label);
+        } else {
+            memcpy(&r->metrics[m], b + L->off_metric[m], 8);
+        }
+    }
     memcpy(&r->sim_seconds, b + L->off_sim, 8);
 }
 
@@ -389,12 +414,17 @@ int ws_store_build(const char *out_path, const char *journal_path, const ws_swee
             attr_str(ds, an, ws_params[i].unit);
         }
     }
-    for (int m = 0; m < WS_NMETRICS; m++)
+    for (int m = 0; m < WS_NMETRICS; m++) {
+        char an[128];
         if (*ws_metrics[m].unit) {
-            char an[128];
             snprintf(an, sizeof an, "unit:%s", ws_metrics[m].name);
             attr_str(ds, an, ws_metrics[m].unit);
         }
+        if (ws_metrics[m].labels) {   /* labelled metrics: categoricals like the choice columns */
+            snprintf(an, sizeof an, "choices:%s", ws_metrics[m].name);
+            attr_str(ds, an, ws_metrics[m].labels);
+        }
+    }
     {
         char st[256] = "";
         for (int s = 0; s < WS_ST_COUNT; s++)
@@ -723,15 +753,35 @@ char *ws_store_sweep_text(const char *path, ws_error *err)
     return out;
 }
 
-/* a memory type with only the members present in the file */
-static hid_t subset_type(const layout *L, hid_t ftype)
+/* 1 when the file stores labelled metric m as an integer code (files
+ * written before the metric had labels) */
+static int label_stored_as_int(hid_t ftype, int m)
 {
+    int i = H5Tget_member_index(ftype, ws_metrics[m].name);
+    if (i < 0)
+        return 0;
+    hid_t mt = H5Tget_member_type(ftype, (unsigned)i);
+    int as_int = H5Tget_class(mt) == H5T_INTEGER;
+    H5Tclose(mt);
+    return as_int;
+}
+
+/* a memory type with only the members present in the file */
+static hid_t subset_type(layout *L, hid_t ftype)
+{
+    for (int m = 0; m < WS_NMETRICS; m++)
+        L->label_as_int[m] = L->label_len[m] && label_stored_as_int(ftype, m);
     hid_t t = H5Tcreate(H5T_COMPOUND, L->size);
     int n = H5Tget_nmembers(L->type);
     for (int i = 0; i < n; i++) {
         char *name = H5Tget_member_name(L->type, (unsigned)i);
         if (H5Tget_member_index(ftype, name) >= 0) {
             hid_t mt = H5Tget_member_type(L->type, (unsigned)i);
+            for (int m = 0; m < WS_NMETRICS; m++)
+                if (L->label_as_int[m] && strcmp(name, ws_metrics[m].name) == 0) {
+                    H5Tclose(mt);
+                    mt = H5Tcopy(H5T_NATIVE_INT64);
+                }
             H5Tinsert(t, name, H5Tget_member_offset(L->type, (unsigned)i), mt);
             H5Tclose(mt);
         }

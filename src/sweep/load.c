@@ -714,6 +714,9 @@ static int parse_sweep(ctx *c, yaml_node_t *root, const char *default_name)
         int ok = 0;
         for (size_t i = 0; i < sizeof top_keys / sizeof top_keys[0]; i++)
             ok |= ks && strcmp(ks, top_keys[i]) == 0;
+        if (!ok && ks && (strcmp(ks, "kernel") == 0 || strcmp(ks, "buffers") == 0 || strcmp(ks, "block") == 0))
+            return FAIL(c, k, "this is a workload file (key '%s'), not a sweep: `warpsweep sim` runs a workload, "
+                              "`warpsweep run` a sweep (its `workload:` key names workload files)", ks);
         if (!ok)
             return FAIL(c, k, "unknown key '%s' (did you mean '%s'?)", ks ? ks : "?",
                         closest(ks ? ks : "", top_keys, (int)(sizeof top_keys / sizeof top_keys[0])));

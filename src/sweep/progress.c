@@ -64,7 +64,9 @@ static void print(ws_progress *p, int final)
         if (p->by_status[s])
             snprintf(counts + strlen(counts), sizeof counts - strlen(counts), " %s %llu", ws_status_name(s),
                      (unsigned long long)p->by_status[s]);
-    double frac = p->total ? (double)p->done / (double)p->total : 1;
+    /* rounded down to 0.1 %: 100.0 % means every point is done, never
+     * "100.0% ETA 0:01" with points still running */
+    double frac = p->total ? (double)(p->done * 1000 / p->total) / 1000 : 1;
     if (p->tty) {
         char bar[31];
         int filled = (int)(frac * 30);
@@ -81,6 +83,12 @@ static void print(ws_progress *p, int final)
     }
     fflush(p->out);
     p->last = t;
+}
+
+void ws_progress_add_earlier(ws_progress *p, const uint64_t by_status[WS_ST_COUNT])
+{
+    for (int s = 0; s < WS_ST_COUNT; s++)
+        p->by_status[s] += by_status[s];
 }
 
 void ws_progress_update(ws_progress *p, const ws_row *rows, size_t n)

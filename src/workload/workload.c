@@ -815,10 +815,30 @@ enum { K_NAME, K_KERNEL, K_ENTRY, K_GRID, K_BLOCK, K_REGS, K_SHARED, K_BUFFERS, 
 static const char *const top_keys[K_N] = {"name",  "kernel",          "entry",        "grid",    "block",
                                           "regs_per_thread", "shared_bytes", "buffers", "params", "expect"};
 
+/* A sweep file handed to `sim` (or `inspect`) fails on its first sweep-only
+ * key; say which command takes it instead of "unknown key". */
+static int refuse_sweep_file(parser *p, yaml_node_t *root)
+{
+    static const char *const sweep_only[] = {"workload", "base", "zip", "exclude", "repeat", "description"};
+    if (root->type != YAML_MAPPING_NODE)
+        return 0;
+    for (yaml_node_pair_t *pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++) {
+        yaml_node_t *k = node(p, pr->key);
+        const char *s = scalar(k);
+        for (size_t i = 0; s && i < sizeof sweep_only / sizeof sweep_only[0]; i++)
+            if (strcmp(s, sweep_only[i]) == 0)
+                return fail_node(p, k, "this is a sweep file (key '%s'), not a workload: `warpsweep run` "
+                                       "runs a sweep, `warpsweep sim` one workload", s), -1;
+    }
+    return 0;
+}
+
 static int load_doc(parser *p, yaml_node_t *root)
 {
     ws_workload *wl = p->wl;
     yaml_node_t *v[K_N], *kn[K_N];
+    if (refuse_sweep_file(p, root) < 0)
+        return -1;
     if (collect(p, root, top_keys, K_N, "the workload", v, kn) < 0)
         return -1;
     static const int required[] = {K_KERNEL, K_GRID, K_BLOCK};

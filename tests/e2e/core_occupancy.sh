@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Occupancy (docs/model.md): registers allocated per warp in units of
-# reg_alloc_unit, shared-memory limit, max_ctas, the occupancy_limit code
-# (0 warps, 1 registers, 2 shared memory, 3 max_ctas, 4 grid) and invalid
+# reg_alloc_unit, shared-memory limit, max_ctas, occupancy_limit (written
+# here as codes 0 warps, 1 registers, 2 smem, 3 max_ctas, 4 grid; --json
+# prints the name) and invalid
 # configurations naming the resource. Expected values by hand in the comments.
 set -euo pipefail
 BIN=${WS_BIN:-$PWD/build/warpsweep}
@@ -17,7 +18,9 @@ def sim(wl, *sets):
     p = subprocess.run(args, capture_output=True, text=True)
     return json.loads(p.stdout)
 bad = []
+LIMITS = ["warps", "registers", "smem", "max_ctas", "grid"]
 def check(j, status, ctas, limit, what, msg=None):
+    limit = LIMITS[limit]
     ok = j["status"] == status and j["occupancy_limit"] == limit and (status != "ok" or j["resident_ctas"] == ctas)
     if msg is not None:
         ok = ok and msg in j["message"]

@@ -50,8 +50,8 @@ lats = sorted({int(r["mem_latency"]) for r in warps_rows})
 for r in warps_rows:
     if int(r["regfile_kb"]) != 2 * int(r["warps"]):
         fail("derived regfile_kb %d for %d warps, want %d" % (r["regfile_kb"], r["warps"], 2 * r["warps"]))
-    if int(r["resident_warps"]) != int(r["warps"]) or int(r["occupancy_limit"]) != 0:
-        fail("warps %d: resident_warps %d occupancy_limit %d, want %d and 0 (warp slots)"
+    if int(r["resident_warps"]) != int(r["warps"]) or r["occupancy_limit"] != "warps":
+        fail("warps %d: resident_warps %d occupancy_limit %s, want %d and warps (warp slots)"
              % (r["warps"], r["resident_warps"], r["occupancy_limit"], r["warps"]))
 
 best = {}
@@ -97,8 +97,8 @@ for lat in sorted({int(r["mem_latency"]) for r in rf_rows}):
         if int(r["resident_warps"]) != want:
             fail("warps %d regfile_kb %d: resident_warps %d, want %d" % (r["warps"], r["regfile_kb"],
                                                                      r["resident_warps"], want))
-        if int(r["regfile_kb"]) // 2 < int(r["warps"]) and int(r["occupancy_limit"]) != 1:
-            fail("warps %d regfile_kb %d: occupancy_limit %d, want 1 (registers)"
+        if int(r["regfile_kb"]) // 2 < int(r["warps"]) and r["occupancy_limit"] != "registers":
+            fail("warps %d regfile_kb %d: occupancy_limit %s, want registers"
                  % (r["warps"], r["regfile_kb"], r["occupancy_limit"]))
 if any(a > b for a, b in zip(seq_rf, seq_rf[1:])) or not seq_rf[-1] > seq_rf[0]:
     fail("regfile study: optimum resident warps do not grow with latency: %s" % seq_rf)

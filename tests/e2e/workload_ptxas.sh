@@ -105,7 +105,7 @@ no_warning() { ! grep -q "warning" "$T/err" || fail "unexpected warning: $(cat "
 
 # ---- through WS_PTXAS: the count is used, then cached
 export WS_PTXAS="$FAKE"
-sim wl regs_per_thread=40 regs_source=1 resident_ctas=3 resident_warps=6 occupancy_limit=1 status=ok
+sim wl regs_per_thread=40 regs_source=1 resident_ctas=3 resident_warps=6 occupancy_limit=registers status=ok
 no_warning
 [ "$(compiles)" = 1 ] || fail "first run: $(compiles) compilations: $(cat "$FAKE_LOG")"
 grep -qxF -- "-v --gpu-name sm_75 -e _Z5saxpyifPKfPf $D/sax py.ptx -o /dev/null" "$FAKE_LOG" ||
@@ -146,7 +146,7 @@ fi
 # ---- through PATH (WS_PTXAS unset), another count
 unset WS_PTXAS
 export XDG_CACHE_HOME="$T/cache3" FAKE_REGS=24
-PATH="$T/bin:$PATH" sim wl regs_per_thread=24 regs_source=1 resident_ctas=5 resident_warps=10 occupancy_limit=1
+PATH="$T/bin:$PATH" sim wl regs_per_thread=24 regs_source=1 resident_ctas=5 resident_warps=10 occupancy_limit=registers
 no_warning
 export WS_PTXAS="$FAKE"
 

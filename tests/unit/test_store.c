@@ -65,6 +65,8 @@ static void make_row(const ws_sweep *sw, uint64_t k, ws_row *r)
     for (int m = 0; m < WS_NMETRICS; m++) {
         if (ws_metrics[m].is_float)
             r->metrics[m].f = (double)k + 0.25 * m;
+        else if (ws_metrics[m].labels)   /* a label column holds its codes: occupancy_limit has 5 */
+            r->metrics[m].i = (int64_t)(k % 5);
         else
             r->metrics[m].i = (int64_t)(k * 1000 + (uint64_t)m);
     }
