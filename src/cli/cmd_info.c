@@ -123,7 +123,7 @@ static int explain_journal(const char *file, int file_exists)
         return 0;
     ws_journal_info ji;
     ws_error err;
-    if (ws_journal_scan(jpath, &ji, NULL, NULL, &err)) {
+    if (ws_journal_scan(jpath, NULL, &ji, NULL, NULL, &err)) {
         fprintf(file_exists ? stdout : stderr, "%s%s: a journal is there but cannot be read: %s\n",
                 file_exists ? "journal:   " : "", jpath, err.msg);
         return 1;
