@@ -407,10 +407,17 @@ static int tbc_describe(const ws_div_ctx *c, const void *st, char *buf, size_t l
         uint64_t below = 0;
         for (uint32_t e = 0; e < top; e++) below |= entry_mask(s, e)[w->idx];
         below &= ~entry_mask(s, top)[w->idx];
+        /* unlike the per-warp stack, a top entry reconverging only at the exit
+         * still holds up other warps' threads (flagwait: warp 0 spins on a flag
+         * that warp 1, parked below, would set) */
         if (below && s->rpc[top] != WS_PC_EXIT)
             n += (size_t)snprintf(buf, len, "SIMT deadlock: lanes 0x%llx wait at reconvergence point pc %u (line %u) "
                                   "of the block-wide stack for the top entry's threads",
                                   (unsigned long long)below, s->rpc[top], line_of(c->k, s->rpc[top]));
+        else if (below)
+            n += (size_t)snprintf(buf, len, "SIMT deadlock: lanes 0x%llx wait in the block-wide stack below the top "
+                                  "entry (pc %u, reconverging at the exit) for the top entry's threads",
+                                  (unsigned long long)below, s->pc[top]);
     }
     static const char *const what[] = {"runs", "waits at the branch for the CTA", "waits at the RPC", "gone"};
     for (uint32_t k = s->first[w->idx]; k < s->first[w->idx] + s->count[w->idx] && n < len; k++)
