@@ -244,9 +244,18 @@ int ws_core_parked_at_barrier(const ws_core *c, uint32_t slot)
 {
     const ws_cwarp *w = &c->warps[slot];
     uint64_t live = w->fw.valid & ~w->exited;
+    const ws_simrun *r = c->run;
+    if (w->live && r->div->parts) {
+        /* tbc: a slot hosting no running dynamic warp waits for its CTA (the
+         * CTA-wide wait at a branch, or threads parked in the block-wide
+         * stack) as at a CTA barrier: windowed policies (swl, two_level) must
+         * not keep it in their window while its CTA-mates wait outside */
+        const ws_split *sps;
+        uint32_t start;
+        if (r->div->splits(w->div, &sps, &start) == 0) return 1;
+    }
     if (!w->live || !live || !w->held) return 0;
     uint64_t waiting = w->held;
-    const ws_simrun *r = c->run;
     if ((waiting & live) != live && r->div->parked) waiting |= r->div->parked(&r->divctx, w->div, w->held);
     return (waiting & live) == live;
 }
@@ -730,7 +739,7 @@ static void wake_cta(ws_core *c, const ws_ccta *ct)
         q->wake = 0;
         q->deps_pc = UINT32_MAX;
         forget_stall(c, q);
-        pipe_changed(&c->pipes[q->sched]);
+        note_parking(c, q, ct->first_warp + i);   /* it may have become (un)parked */
     }
 }
 
@@ -845,6 +854,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     }
     ws_ccta *ct = &c->ctas[w->cta_slot];
     if (moved > 0) wake_cta(c, ct);
+    else if (r->div->parts) note_parking(c, w, slot);   /* its dynamic warp may wait now */
     w->wake = 0;
     w->deps_pc = UINT32_MAX;
     forget_stall(c, w);
