@@ -47,7 +47,10 @@ typedef struct tbc_cta {
     uint16_t *src;               /* per dynamic warp and lane: the home warp of its thread */
     uint32_t *next;              /* per warp and lane: next PC after the pending branch */
     uint32_t *first, *count;     /* per warp: the dynamic warps it hosts */
-    uint64_t *gmask;             /* resolve: per path (at most warp_size + 1) and warp, the threads */
+    uint64_t *gmask;             /* resolve: per path (at most max_paths) and warp, the threads */
+    uint32_t *gpc, *ord;         /* resolve: per path its PC, and the push order */
+    uint64_t *key;
+    uint32_t max_paths;          /* next PCs one branch can have: 2, or a brx.idx's targets + 1 */
 } tbc_cta;
 
 typedef struct tbc_warp {
@@ -59,11 +62,22 @@ static size_t tbc_size(const ws_div_ctx *c) { (void)c; return sizeof(tbc_warp); 
 
 static size_t al8(size_t n) { return (n + 7) & ~(size_t)7; }
 
+/* Paths one branch of k can split into, the RPC included: fall-through and
+ * target, or a brx.idx's targets and its fall-through (an out-of-range index). */
+static uint32_t max_paths(const ws_kernel *k)
+{
+    uint32_t n = 3;
+    for (uint32_t i = 0; i < k->ninsts; i++)
+        if (k->insts[i].op == WS_OP_BRX && k->insts[i].ntargets + 2 > n) n = k->insts[i].ntargets + 2;
+    return n;
+}
+
 static size_t tbc_cta_size(const ws_div_ctx *c)
 {
     size_t nw = c->cta_warps, d = c->max_depth, ws = c->warp_size;
     return al8(sizeof(tbc_cta)) + al8(2 * d * 4) + al8(d * nw * 8) + al8(nw * 8) + al8(nw * sizeof(ws_split)) +
-           al8(nw) + al8(nw * ws * 2) + al8(nw * ws * 4) + al8(2 * nw * 4) + al8((ws + 2) * nw * 8);
+           al8(nw) + al8(nw * ws * 2) + al8(nw * ws * 4) + al8(2 * nw * 4) + al8((size_t)max_paths(c->k) * nw * 8) +
+           al8((size_t)max_paths(c->k) * 16);
 }
 
 static void carve(tbc_cta *s, const ws_div_ctx *c)
@@ -78,7 +92,10 @@ static void carve(tbc_cta *s, const ws_div_ctx *c)
     s->src = (uint16_t *)p; p += al8(nw * ws * 2);
     s->next = (uint32_t *)p; p += al8(nw * ws * 4);
     s->first = (uint32_t *)p; s->count = s->first + nw; p += al8(2 * nw * 4);
-    s->gmask = (uint64_t *)p;
+    s->gmask = (uint64_t *)p; p += al8((size_t)max_paths(c->k) * nw * 8);
+    s->key = (uint64_t *)p;
+    s->gpc = (uint32_t *)(s->key + max_paths(c->k));
+    s->ord = s->gpc + max_paths(c->k);
 }
 
 static uint64_t *entry_mask(tbc_cta *s, uint32_t e) { return &s->mask[(size_t)e * s->nw]; }
@@ -144,6 +161,7 @@ static void tbc_cta_init(const ws_div_ctx *c, void *cta, void *const *warp_st, c
     carve(s, c);
     s->nw = c->cta_warps;
     s->ws = c->warp_size;
+    s->max_paths = max_paths(c->k);
     s->cap = c->max_depth;
     s->depth = 1;
     s->max_depth = 1;
@@ -221,8 +239,8 @@ static int starts_exit(const ws_kernel *k, uint32_t pc)
 static int resolve(const ws_div_ctx *c, tbc_cta *s, char *err, size_t errlen)
 {
     uint32_t top = s->depth - 1, ng = 0;
-    uint32_t gpc[WS_MAX_WARP_SIZE + 2];
-    const uint32_t maxg = s->ws + 2;             /* a lane's threads take at most warp_size targets + the RPC */
+    uint32_t *gpc = s->gpc;
+    const uint32_t maxg = s->max_paths;
     uint64_t *gm = s->gmask;
     for (uint32_t k = 0; k < s->ndw; k++) {
         if (s->dst[k] == DW_GONE) continue;
@@ -252,8 +270,8 @@ static int resolve(const ws_div_ctx *c, tbc_cta *s, char *err, size_t errlen)
     }
     /* order as the per-warp stack: fall-through first, then ascending PC,
      * paths that go straight to an exit last (they run first) */
-    uint32_t ord[WS_MAX_WARP_SIZE + 2], no = ng;
-    uint64_t key[WS_MAX_WARP_SIZE + 2];
+    uint32_t *ord = s->ord, no = ng;
+    uint64_t *key = s->key;
     for (uint32_t g = 0; g < ng; g++) {
         ord[g] = g;
         key[g] = (uint64_t)starts_exit(c->k, gpc[g]) << 34 | (uint64_t)(gpc[g] != s->branch_pc + 1) << 33 | gpc[g];
