@@ -423,6 +423,7 @@ static void note_parking(ws_core *c, ws_cwarp *w, uint32_t slot)
 }
 
 static void fail(ws_simrun *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void wake_cta(ws_core *c, const ws_ccta *ct);
 
 /* bar.red's result for one waiting lane (PTX ISA, bar.red): .popc the number
  * of participating threads whose predicate is true, .and / .or whether all /
@@ -486,6 +487,7 @@ static void cta_release(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t bar, uin
         forget_stall(c, w);
     }
     if (done > r->last_complete) r->last_complete = done;
+    if (r->div->parts) wake_cta(c, ct);   /* tbc: the released threads' dynamic warps live on other slots */
     ct->bar_arrived[bar] = 0;
     ct->bar_expect[bar] = 0;
     ct->bar_red_n[bar] = 0;
