@@ -17,7 +17,8 @@ usage: study_divergence_check.py study_divergence.h5
   multipath and dualpath reconverge at the loop exit: same warp instructions
   and SIMD efficiency (aware's timeout may release early leavers).
 - tbc (thread block compaction): on a CTA of one warp (ifelse, spinlock) it
-  is the stack, cycle for cycle; on varloop and tbchalf (two warps) it
+  is the stack, cycle for cycle under scoreboard issue (blocking issue holds
+  only the issuing threads, the stack the whole warp: never slower); on varloop and tbchalf (two warps) it
   compacts: fewer warp instructions than the stack (tbchalf: 61 instead of 74,
   docs/model.md), the same thread instructions, a higher SIMD efficiency.
 """
@@ -67,8 +68,11 @@ for w in workloads:
                 if not same:
                     errors.append("ifelse %s %s: warp_insts/simd_efficiency differ from the stack" % (d, c))
             if d == "tbc":
-                if w == "ifelse" and r["cycles"] != st["cycles"]:
-                    errors.append("ifelse tbc %s: %d cycles, stack %d (one warp: equal)" % (c, r["cycles"], st["cycles"]))
+                # one warp: the stack's issue order; blocking issue holds only the
+                # issuing threads (the stack: the whole warp), never later
+                if w == "ifelse" and (r["cycles"] > st["cycles"] or (c[1] == "scoreboard" and r["cycles"] != st["cycles"])):
+                    errors.append("ifelse tbc %s: %d cycles, stack %d (one warp: equal, blocking: <=)" % (
+                        c, r["cycles"], st["cycles"]))
                 if w in ("varloop", "tbchalf") and not (r["warp_insts"] < st["warp_insts"] and
                                                         r["thread_insts"] == st["thread_insts"] and
                                                         r["simd_efficiency"] > st["simd_efficiency"]):
