@@ -246,13 +246,21 @@ int ws_core_parked_at_barrier(const ws_core *c, uint32_t slot)
     uint64_t live = w->fw.valid & ~w->exited;
     const ws_simrun *r = c->run;
     if (w->live && r->div->parts) {
-        /* tbc: a slot hosting no running dynamic warp waits for its CTA (the
-         * CTA-wide wait at a branch, or threads parked in the block-wide
-         * stack) as at a CTA barrier: windowed policies (swl, two_level) must
-         * not keep it in their window while its CTA-mates wait outside */
+        /* tbc: a slot hosting no running dynamic warp, or only ones with threads
+         * held at a CTA barrier, waits for its CTA (the CTA-wide wait at a
+         * branch, threads parked in the block-wide stack, the barrier) as at a
+         * CTA barrier: windowed policies (swl, two_level) must not keep it in
+         * their window while its CTA-mates wait outside */
         const ws_split *sps;
-        uint32_t start;
-        if (r->div->splits(w->div, &sps, &start) == 0) return 1;
+        uint32_t start, ns = r->div->splits(w->div, &sps, &start);
+        const ws_ccta *ct = &c->ctas[w->cta_slot];
+        for (uint32_t k = 0; k < ns; k++) {
+            r->div->parts(w->div, &sps[k], r->part_lanes);
+            uint64_t held = 0;
+            for (uint32_t i = 0; i < ct->nwarps; i++) held |= c->warps[ct->first_warp + i].held & r->part_lanes[i];
+            if (!held) return 0;
+        }
+        return 1;
     }
     if (!w->live || !live || !w->held) return 0;
     uint64_t waiting = w->held;
@@ -869,6 +877,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     if (is_cta_barrier(in) && eff.executed) {
         for (uint32_t q = 0; q < np; q++)
             if (pt[q].executed) bar_arrive(r, c, ct, pt[q].slot, in, pt[q].executed);
+        if (r->div->parts) note_parking(c, w, slot);   /* the host's dynamic warp waits at the barrier */
         cta_check_bars(r, c, ct, now);
     } else if (r->div->parked && parts_held(c, pt, np)) {
         for (uint32_t q = 0; q < np; q++) note_parking(c, &c->warps[pt[q].slot], pt[q].slot);
