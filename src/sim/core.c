@@ -1066,10 +1066,11 @@ static void stack_sync_deadlock(ws_simrun *r, uint32_t slot, const ws_split *sp,
 {
     fail(r, WS_ST_DEADLOCK,
          "%s: warp %u: SIMT deadlock: %s at pc %u (PTX line %u) with lanes 0x%llx waits for member lanes 0x%llx "
-         "that are on another path of the reconvergence stack (divergence=stack runs only the top entry; a .sync "
+         "that are on another path of the reconvergence stack (divergence=%s runs only the top entry%s; a .sync "
          "warp operation reached from different branches needs independent thread scheduling, divergence=barrier)",
          r->k->path ? r->k->path : "kernel", slot, ws_opcode_name(in->op), sp->pc, in->line,
-         (unsigned long long)sp->mask, (unsigned long long)missing);
+         (unsigned long long)sp->mask, (unsigned long long)missing, r->div->name,
+         r->div->parts ? ", each home warp's members within one dynamic warp" : "");
 }
 
 /* The cycle at which split sp (at `in`) may issue as far as timing goes

@@ -223,17 +223,6 @@ static void tbc_parts(const void *st, const ws_split *sp, uint64_t *lanes)
     }
 }
 
-/* Does the path from pc just leave (div_stack.c's rule, ws_block.leaves)? */
-static int starts_exit(const ws_kernel *k, uint32_t pc)
-{
-    if (pc >= k->ninsts) return 0;
-    const ws_inst *in = &k->insts[pc];
-    if (in->guard == WS_NO_REG && (in->op == WS_OP_EXIT || in->op == WS_OP_RET || in->op == WS_OP_TRAP)) return 1;
-    if (!k->blocks || !k->block_of) return 0;
-    const ws_block *bl = &k->blocks[k->block_of[pc]];
-    return bl->first == pc && bl->leaves;
-}
-
 /* Every dynamic warp of the top entry has executed the branch (or reached
  * the RPC): group the entry's threads by next PC and update the stack. */
 static int resolve(const ws_div_ctx *c, tbc_cta *s, char *err, size_t errlen)
@@ -274,7 +263,7 @@ static int resolve(const ws_div_ctx *c, tbc_cta *s, char *err, size_t errlen)
     uint64_t *key = s->key;
     for (uint32_t g = 0; g < ng; g++) {
         ord[g] = g;
-        key[g] = (uint64_t)starts_exit(c->k, gpc[g]) << 34 | (uint64_t)(gpc[g] != s->branch_pc + 1) << 33 | gpc[g];
+        key[g] = (uint64_t)ws_div_starts_exit(c->k, gpc[g]) << 34 | (uint64_t)(gpc[g] != s->branch_pc + 1) << 33 | gpc[g];
     }
     for (uint32_t i = 1; i < no; i++)
         for (uint32_t j = i; j > 0 && key[ord[j - 1]] > key[ord[j]]; j--) { uint32_t t = ord[j]; ord[j] = ord[j - 1]; ord[j - 1] = t; }

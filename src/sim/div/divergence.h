@@ -108,6 +108,10 @@ static inline int ws_is_div_op(uint32_t op)
     return op == WS_OP_BADD || op == WS_OP_BWAIT || op == WS_OP_YIELD;
 }
 
+/* Does the path from pc go straight to an exit (div_stack.c)? Stack-based
+ * schemes push such paths last, so they run first and leave. */
+int ws_div_starts_exit(const ws_kernel *k, uint32_t pc);
+
 /* The scheme of choice index `index` of parameter divergence (NULL if none). */
 const ws_div_ops *ws_div_scheme(int64_t index);
 
