@@ -244,8 +244,8 @@ int ws_core_parked_at_barrier(const ws_core *c, uint32_t slot)
 {
     const ws_cwarp *w = &c->warps[slot];
     uint64_t live = w->fw.valid & ~w->exited;
-    const ws_simrun *r = c->run;
-    if (w->live && r->div->parts) {
+    const ws_simrun *r = c->run;   /* NULL in the scheduler unit tests (tests/unit/test_sched.c) */
+    if (w->live && r && r->div->parts) {
         /* tbc: a slot hosting no running dynamic warp, or only ones with threads
          * held at a CTA barrier, waits for its CTA (the CTA-wide wait at a
          * branch, threads parked in the block-wide stack, the barrier) as at a
