@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import warpsweep  # noqa: E402
 
 KEY = ["scheduler", "issue", "mem_latency"]
-SCHEMES = ["stack", "sbi", "barrier", "multipath", "dualpath", "aware"]
+SCHEMES = ["stack", "sbi", "barrier", "multipath", "dualpath", "aware", "tbc"]
 
 
 def short(w):
@@ -52,7 +52,7 @@ def main():
             okk = sub[(sub.status_s == "ok") & (sub.status_b == "ok")]
             ratio = okk.cycles_b / okk.cycles_s
             if len(ratio):
-                xs = i + (k - (len(others) - 1) / 2) * 0.15 + np.zeros(len(ratio))
+                xs = i + (k - (len(others) - 1) / 2) * 0.12 + np.zeros(len(ratio))
                 ax.scatter(xs, ratio, s=10, alpha=0.7, color=f"C{k}", label=d if i == 0 else None)
     for i, w in enumerate(wls):
         ndl = int((st.loc[w].status == "deadlock").sum())

@@ -244,9 +244,26 @@ int ws_core_parked_at_barrier(const ws_core *c, uint32_t slot)
 {
     const ws_cwarp *w = &c->warps[slot];
     uint64_t live = w->fw.valid & ~w->exited;
+    const ws_simrun *r = c->run;   /* NULL in the scheduler unit tests (tests/unit/test_sched.c) */
+    if (w->live && r && r->div->parts) {
+        /* tbc: a slot hosting no running dynamic warp, or only ones with threads
+         * held at a CTA barrier, waits for its CTA (the CTA-wide wait at a
+         * branch, threads parked in the block-wide stack, the barrier) as at a
+         * CTA barrier: windowed policies (swl, two_level) must not keep it in
+         * their window while its CTA-mates wait outside */
+        const ws_split *sps;
+        uint32_t start, ns = r->div->splits(w->div, &sps, &start);
+        const ws_ccta *ct = &c->ctas[w->cta_slot];
+        for (uint32_t k = 0; k < ns; k++) {
+            r->div->parts(w->div, &sps[k], r->part_lanes);
+            uint64_t held = 0;
+            for (uint32_t i = 0; i < ct->nwarps; i++) held |= c->warps[ct->first_warp + i].held & r->part_lanes[i];
+            if (!held) return 0;
+        }
+        return 1;
+    }
     if (!w->live || !live || !w->held) return 0;
     uint64_t waiting = w->held;
-    const ws_simrun *r = c->run;
     if ((waiting & live) != live && r->div->parked) waiting |= r->div->parked(&r->divctx, w->div, w->held);
     return (waiting & live) == live;
 }
@@ -330,6 +347,13 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         s->ops->add(s, hw);
         pipe_changed(&c->pipes[w->sched]);
     }
+    if (r->div->cta_init) {                   /* CTA scope (tbc): one state for the CTA's warps */
+        for (uint32_t i = 0; i < r->warps_per_cta; i++) {
+            r->cta_warp_st[i] = c->warps[ct->first_warp + i].div;
+            r->part_lanes[i] = c->warps[ct->first_warp + i].fw.valid;
+        }
+        r->div->cta_init(&r->divctx, ct->div, r->cta_warp_st, r->part_lanes);
+    }
     c->live_ctas++;
 }
 
@@ -407,6 +431,7 @@ static void note_parking(ws_core *c, ws_cwarp *w, uint32_t slot)
 }
 
 static void fail(ws_simrun *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void wake_cta(ws_core *c, const ws_ccta *ct);
 
 /* bar.red's result for one waiting lane (PTX ISA, bar.red): .popc the number
  * of participating threads whose predicate is true, .and / .or whether all /
@@ -470,6 +495,7 @@ static void cta_release(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t bar, uin
         forget_stall(c, w);
     }
     if (done > r->last_complete) r->last_complete = done;
+    if (r->div->parts) wake_cta(c, ct);   /* tbc: the released threads' dynamic warps live on other slots */
     ct->bar_arrived[bar] = 0;
     ct->bar_expect[bar] = 0;
     ct->bar_red_n[bar] = 0;
@@ -649,14 +675,133 @@ static inline uint64_t lanes_in(uint64_t m)
     return (m * 0x0101010101010101ull) >> 56;
 }
 
+/* The physical warps a split runs on, and its lanes in each: the split's own
+ * warp, or under a CTA-scope scheme (tbc) each warp contributing threads to
+ * the dynamic warp (ws_div_ops.parts). Lane positions are disjoint. */
+typedef struct ws_part {
+    uint32_t slot;
+    uint64_t mask, executed, exited;
+} ws_part;
+
+static uint32_t split_parts(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *sp, ws_part *pt)
+{
+    if (!r->div->parts) {
+        pt[0] = (ws_part){.slot = slot, .mask = sp->mask};
+        return 1;
+    }
+    const ws_cwarp *w = &c->warps[slot];
+    const ws_ccta *ct = &c->ctas[w->cta_slot];
+    r->div->parts(w->div, sp, r->part_lanes);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ct->nwarps; i++)
+        if (r->part_lanes[i]) pt[n++] = (ws_part){.slot = ct->first_warp + i, .mask = r->part_lanes[i]};
+    return n;
+}
+
+/* Executes `in` on every part, each on its own warp's registers, and merges
+ * the effects by lane position (one dynamic warp's access to the memory
+ * system, one outcome for the scheme). */
+static int exec_parts(ws_simrun *r, ws_core *c, const ws_inst *in, uint32_t pc, ws_part *pt, uint32_t np,
+                      ws_effect *eff)
+{
+    if (np == 1) {
+        int rc = ws_exec_inst(&r->env, &c->warps[pt[0].slot].fw, in, pc, pt[0].mask, eff);
+        pt[0].executed = eff->executed;
+        pt[0].exited = eff->exited;
+        return rc;
+    }
+    ws_effect e;
+    eff->executed = eff->taken = eff->exited = eff->mem_mask = 0;
+    eff->mem_space = WS_SP_NONE;
+    eff->mem_kind = 0;
+    eff->mem_bytes = 0;
+    for (uint32_t q = 0; q < np; q++) {
+        if (ws_exec_inst(&r->env, &c->warps[pt[q].slot].fw, in, pc, pt[q].mask, &e) != WS_EXEC_OK) return WS_EXEC_FAULT;
+        pt[q].executed = e.executed;
+        pt[q].exited = e.exited;
+        eff->executed |= e.executed;
+        eff->taken |= e.taken;
+        eff->exited |= e.exited;
+        for (uint64_t m = pt[q].mask; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            eff->lane_target[l] = e.lane_target[l];
+        }
+        if (!e.mem_kind) continue;
+        if (!eff->mem_kind || e.mem_space == WS_SP_GLOBAL) eff->mem_space = e.mem_space;
+        eff->mem_kind = e.mem_kind;
+        eff->mem_bytes = e.mem_bytes;
+        eff->mem_mask |= e.mem_mask;
+        for (uint64_t m = e.mem_mask; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            eff->mem_addr[l] = e.mem_addr[l];
+            eff->mem_lane_space[l] = e.mem_lane_space[l];
+        }
+    }
+    return WS_EXEC_OK;
+}
+
+/* A CTA-scope scheme changed the CTA's dynamic warps: its warps look again. */
+static void wake_cta(ws_core *c, const ws_ccta *ct)
+{
+    for (uint32_t i = 0; i < ct->nwarps; i++) {
+        ws_cwarp *q = &c->warps[ct->first_warp + i];
+        if (!q->live) continue;
+        q->wake = 0;
+        q->deps_pc = UINT32_MAX;
+        forget_stall(c, q);
+        note_parking(c, q, ct->first_warp + i);   /* it may have become (un)parked */
+    }
+}
+
+/* Lanes `executed` of warp `slot` arrive at CTA barrier instruction `in`. */
+static void bar_arrive(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t slot, const ws_inst *in, uint64_t executed)
+{
+    ws_cwarp *w = &c->warps[slot];
+    int ok = 1, ok2 = 0;
+    uint32_t bar = 0, cnt = 0;
+    if (in->nsrc >= 1) bar = (uint32_t)opnd_value(r, w, &in->src[0], executed, &ok);
+    bar &= WS_CTA_BARS - 1;
+    int is_red = in->subop == WS_BAR_RED_POPC || in->subop == WS_BAR_RED_AND || in->subop == WS_BAR_RED_OR;
+    uint32_t cidx = is_red ? (in->nsrc >= 3 ? 1 : 99) : 1;
+    if (cidx < in->nsrc) cnt = (uint32_t)opnd_value(r, w, &in->src[cidx], executed, &ok2);
+    uint32_t n = (uint32_t)__builtin_popcountll(executed);
+    ct->bar_arrived[bar] += n;
+    if (ok2 && cnt) ct->bar_expect[bar] = cnt;
+    if (is_red) {
+        ct->bar_red_n[bar] += n;
+        ct->bar_red_true[bar] += (uint32_t)__builtin_popcountll(bar_red_preds(r, w, in, executed));
+    } else {
+        ct->bar_plain_n[bar] += n;
+    }
+    if (in->subop != WS_BAR_ARRIVE) {
+        w->held |= executed;
+        for (uint64_t m = executed; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            w->held_bar[l] = (uint8_t)bar;
+            w->held_red[l] = is_red ? in : NULL;
+        }
+        note_parking(c, w, slot);
+    }
+}
+
+/* Some lane of the parts' warps waits at a CTA barrier. */
+static int parts_held(const ws_core *c, const ws_part *pt, uint32_t np)
+{
+    for (uint32_t q = 0; q < np; q++)
+        if (c->warps[pt[q].slot].held) return 1;
+    return 0;
+}
+
 static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, uint32_t level, uint64_t now)
 {
     ws_cwarp *w = &c->warps[slot];
     const ws_split sp = *spp;
     const ws_inst *in = &r->k->insts[sp.pc];
     ws_effect eff;
+    ws_part pt[WS_MAX_WARP_SIZE];
+    uint32_t np = split_parts(r, c, slot, &sp, pt);
     r->env.clock = now;
-    if (ws_exec_inst(&r->env, &w->fw, in, sp.pc, sp.mask, &eff) != WS_EXEC_OK) {
+    if (exec_parts(r, c, in, sp.pc, pt, np, &eff) != WS_EXEC_OK) {
         fail(r, WS_ST_ERROR, "%s", r->env.fault);
         return -1;
     }
@@ -704,7 +849,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         break;
     }
     if (done > r->last_complete) r->last_complete = done;
-    note_pending(r, w, in, sp.mask, done, is_mem, now);
+    for (uint32_t q = 0; q < np; q++) note_pending(r, &c->warps[pt[q].slot], in, pt[q].mask, done, is_mem, now);
     if (r->div->issues_div_ops && ws_is_div_op(in->op)) {
         r->div_insts++;                  /* own metric: warp_insts stays comparable */
     } else {
@@ -714,10 +859,14 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     if (r->opts && (r->opts->trace || r->opts->timeline)) ws_trace_issue(r, c->id, slot, level, &sp, in);
     /* control */
     char err[WS_ERROR_LEN];
-    if (r->div->update(&r->divctx, w->div, &sp, in, &eff, err, sizeof err) < 0) {
+    int moved = r->div->update(&r->divctx, w->div, &sp, in, &eff, err, sizeof err);
+    if (moved < 0) {
         fail(r, WS_ST_ERROR, "%s: warp %u: %s", r->k->path ? r->k->path : "kernel", slot, err);
         return -1;
     }
+    ws_ccta *ct = &c->ctas[w->cta_slot];
+    if (moved > 0) wake_cta(c, ct);
+    else if (r->div->parts) note_parking(c, w, slot);   /* its dynamic warp may wait now */
     w->wake = 0;
     w->deps_pc = UINT32_MAX;
     forget_stall(c, w);
@@ -727,46 +876,30 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         uint64_t f = ws_mem_fence(&r->memsys, c->id, slot, done);
         if (f > done) { w->wake = f; w->wake_reason = WS_STALL_MEM; }
     }
-    ws_ccta *ct = &c->ctas[w->cta_slot];
     if (is_cta_barrier(in) && eff.executed) {
-        int ok = 1, ok2 = 0;
-        uint32_t bar = 0, cnt = 0;
-        if (in->nsrc >= 1) bar = (uint32_t)opnd_value(r, w, &in->src[0], eff.executed, &ok);
-        bar &= WS_CTA_BARS - 1;
-        int is_red = in->subop == WS_BAR_RED_POPC || in->subop == WS_BAR_RED_AND || in->subop == WS_BAR_RED_OR;
-        uint32_t cidx = is_red ? (in->nsrc >= 3 ? 1 : 99) : 1;
-        if (cidx < in->nsrc) cnt = (uint32_t)opnd_value(r, w, &in->src[cidx], eff.executed, &ok2);
-        uint32_t n = (uint32_t)__builtin_popcountll(eff.executed);
-        ct->bar_arrived[bar] += n;
-        if (ok2 && cnt) ct->bar_expect[bar] = cnt;
-        if (is_red) {
-            ct->bar_red_n[bar] += n;
-            ct->bar_red_true[bar] += (uint32_t)__builtin_popcountll(bar_red_preds(r, w, in, eff.executed));
-        } else {
-            ct->bar_plain_n[bar] += n;
-        }
-        if (in->subop != WS_BAR_ARRIVE) {
-            w->held |= eff.executed;
-            for (uint64_t m = eff.executed; m; m &= m - 1) {
-                uint32_t l = (uint32_t)__builtin_ctzll(m);
-                w->held_bar[l] = (uint8_t)bar;
-                w->held_red[l] = is_red ? in : NULL;
-            }
-            note_parking(c, w, slot);
-        }
+        for (uint32_t q = 0; q < np; q++)
+            if (pt[q].executed) bar_arrive(r, c, ct, pt[q].slot, in, pt[q].executed);
+        if (r->div->parts) note_parking(c, w, slot);   /* the host's dynamic warp waits at the barrier */
         cta_check_bars(r, c, ct, now);
-    } else if (w->held && r->div->parked) {
-        note_parking(c, w, slot);        /* lanes may now be parked behind held ones */
-        cta_check_bars(r, c, ct, now);
+    } else if (r->div->parked && parts_held(c, pt, np)) {
+        for (uint32_t q = 0; q < np; q++) note_parking(c, &c->warps[pt[q].slot], pt[q].slot);
+        cta_check_bars(r, c, ct, now);   /* lanes may now be parked behind held ones */
     }
     if (eff.exited) {
-        w->exited |= eff.exited;
-        note_parking(c, w, slot);
-        uint32_t n = (uint32_t)__builtin_popcountll(eff.exited);
-        ct->live_threads -= n;
-        r->exits_total += n;
+        for (uint32_t q = 0; q < np; q++) {
+            if (!pt[q].exited) continue;
+            ws_cwarp *wq = &c->warps[pt[q].slot];
+            wq->exited |= pt[q].exited;
+            note_parking(c, wq, pt[q].slot);
+            uint32_t n = (uint32_t)__builtin_popcountll(pt[q].exited);
+            ct->live_threads -= n;
+            r->exits_total += n;
+        }
         cta_check_bars(r, c, ct, now);
-        if ((w->exited & w->fw.valid) == w->fw.valid) warp_finished(r, c, slot);
+        for (uint32_t q = 0; q < np; q++) {
+            ws_cwarp *wq = &c->warps[pt[q].slot];
+            if (pt[q].exited && (wq->exited & wq->fw.valid) == wq->fw.valid) warp_finished(r, c, pt[q].slot);
+        }
     }
     ws_front_end_issued(r, c, w, sp.pc, now);
     ws_sched *s = &c->scheds[w->sched];
@@ -935,10 +1068,11 @@ static void stack_sync_deadlock(ws_simrun *r, uint32_t slot, const ws_split *sp,
 {
     fail(r, WS_ST_DEADLOCK,
          "%s: warp %u: SIMT deadlock: %s at pc %u (PTX line %u) with lanes 0x%llx waits for member lanes 0x%llx "
-         "that are on another path of the reconvergence stack (divergence=stack runs only the top entry; a .sync "
+         "that are on another path of the reconvergence stack (divergence=%s runs only the top entry%s; a .sync "
          "warp operation reached from different branches needs independent thread scheduling, divergence=barrier)",
          r->k->path ? r->k->path : "kernel", slot, ws_opcode_name(in->op), sp->pc, in->line,
-         (unsigned long long)sp->mask, (unsigned long long)missing);
+         (unsigned long long)sp->mask, (unsigned long long)missing, r->div->name,
+         r->div->parts ? ", each home warp's members within one dynamic warp" : "");
 }
 
 /* The cycle at which split sp (at `in`) may issue as far as timing goes
@@ -1052,6 +1186,7 @@ static void prestall(ws_simrun *r, ws_core *c, ws_cwarp *w, uint64_t now)
     const ws_split *sps;
     uint32_t start;
     if (w->wake > now + 1) return;        /* issue() already holds the warp longer (a fence) */
+    if (r->div->parts) return;            /* dynamic warps: their parts' timing is looked up per try */
     if (!w->live || r->div->splits(w->div, &sps, &start) != 1) return;
     ws_split sp;
     if (!split_free_part(r, w, &sps[0], &sp) || sp.pc >= r->k->ninsts) return;
@@ -1100,10 +1235,23 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
     uint8_t reason = WS_STALL_SYNC, best_res = WS_RES_NONE;
     const ws_inst *insts = r->k->insts;
     ws_split parts[WS_MAX_WARP_SIZE];
+    ws_part pt[WS_MAX_WARP_SIZE];
     uint32_t j = start;
+    if (dual && r->div->parts) { *dual_why = WS_STALL_UNIT; return 0; }   /* no dual issue of dynamic warps */
     for (uint32_t i = 0; i < ns; i++, j = (j + 1 == ns ? 0 : j + 1)) {
         ws_split part;
-        if (!split_free_part(r, w, &sps[j], &part)) continue;  /* lanes at a CTA barrier */
+        uint32_t np = 0;
+        if (r->div->parts) {                                   /* a dynamic warp (tbc) */
+            part = sps[j];
+            np = split_parts(r, c, slot, &part, pt);
+            if (parts_held(c, pt, np)) {
+                uint64_t held = 0;
+                for (uint32_t q = 0; q < np; q++) held |= c->warps[pt[q].slot].held & pt[q].mask;
+                if (held) continue;                            /* its threads wait at a CTA barrier */
+            }
+        } else if (!split_free_part(r, w, &sps[j], &part)) {
+            continue;                                          /* lanes at a CTA barrier */
+        }
         const ws_split *sp = &part;
         if (sp->pc >= r->k->ninsts) {
             fail(r, WS_ST_ERROR, "%s: warp %u ran off the end of the kernel (pc %u)",
@@ -1121,7 +1269,17 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
             part.mask = consistent_members(r, w, mo, part.mask);
             if (!part.mask) continue;                         /* all wait for other masks */
         }
-        if (mo) {
+        if (mo && np) {                                        /* each warp's members in the dynamic warp */
+            for (uint32_t q = 0; q < np; q++) {
+                const ws_cwarp *wq = &c->warps[pt[q].slot];
+                uint64_t need = sync_members(r, wq, mo, pt[q].mask);
+                if (need & ~pt[q].mask) {
+                    stack_sync_deadlock(r, pt[q].slot, &(ws_split){.mask = pt[q].mask, .pc = sp->pc}, in,
+                                        need & ~pt[q].mask);
+                    return -1;
+                }
+            }
+        } else if (mo) {
             uint64_t need = sync_members(r, w, mo, sp->mask);
             if (need & ~sp->mask) {
                 if (!r->div->warp_sync_waits) {
@@ -1136,10 +1294,16 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
         uint64_t t = 0;
         uint8_t why = WS_STALL_DEP;
         int known = nparts == 1 && sp->pc == w->deps_pc && sp->mask == w->deps_mask;
-        for (uint32_t q = 0; q < nparts && !known; q++) {
+        for (uint32_t q = 0; q < nparts && !known && !np; q++) {
             const ws_split *pq = nparts > 1 ? &parts[q] : sp;
             uint8_t wq;
             uint64_t tq = split_ready_at(r, w, pq, &insts[pq->pc], now, &wq);
+            if (tq > t) { t = tq; why = wq; }
+        }
+        for (uint32_t q = 0; q < np; q++) {                    /* each thread's own scoreboard / lanes */
+            ws_split pq = {.mask = pt[q].mask, .pc = sp->pc};
+            uint8_t wq;
+            uint64_t tq = split_ready_at(r, &c->warps[pt[q].slot], &pq, in, now, &wq);
             if (tq > t) { t = tq; why = wq; }
         }
         if (t > now) {
@@ -1268,7 +1432,9 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->divctx.max_depth = 4 * r->ws + 8;
     r->divctx.now = &r->env.clock;
     r->divctx.timeout = r->div->needs_timeout ? (uint64_t)ws_cfg_i(cfg, WS_P_aware_timeout) : 0;
+    r->divctx.cta_warps = r->warps_per_cta;
     size_t dsz = (r->div->state_size(&r->divctx) + 63) & ~(size_t)63;
+    size_t csz = r->div->cta_state_size ? r->div->cta_state_size(&r->divctx) : 0;
 
     /* The per-core state below grows with cores x resident warps x registers
      * x lanes: a kernel declaring 10^6 registers, or cores=1024 x warps=1024,
@@ -1319,6 +1485,11 @@ static int setup(ws_sim *sim, ws_simrun *r)
         r->mev.ev = arena_alloc(sim, sizeof(ws_mem_event) * r->mev.cap);
         if (!r->mev.ev) goto oom;
     }
+    if (csz) {
+        r->part_lanes = arena_alloc(sim, sizeof(uint64_t) * r->warps_per_cta);
+        r->cta_warp_st = arena_alloc(sim, sizeof(void *) * r->warps_per_cta);
+        if (!r->part_lanes || !r->cta_warp_st) goto oom;
+    }
     r->cores = arena_alloc(sim, sizeof(ws_core) * r->ncores);
     r->reasons = arena_alloc(sim, (size_t)r->ncores * r->nsched);
     if (!r->cores || !r->reasons) goto oom;
@@ -1355,6 +1526,8 @@ static int setup(ws_sim *sim, ws_simrun *r)
             c->ctas[s].nwarps = r->warps_per_cta;
             c->ctas[s].fc.smem = r->launch.shared_bytes ? arena_alloc(sim, r->launch.shared_bytes) : NULL;
             if (r->launch.shared_bytes && !c->ctas[s].fc.smem) goto oom;
+            c->ctas[s].div = csz ? arena_alloc(sim, csz) : NULL;
+            if (csz && !c->ctas[s].div) goto oom;
         }
         for (uint32_t s = 0; s < r->nsched; s++) {
             ws_sched *sc = &c->scheds[s];

@@ -70,6 +70,7 @@ typedef struct ws_ccta {             /* a CTA slot on a core */
     uint32_t bar_red_n[WS_CTA_BARS];
     uint32_t bar_red_true[WS_CTA_BARS];
     uint32_t bar_plain_n[WS_CTA_BARS];
+    void *div;                       /* CTA-scope divergence state (ws_div_ops.cta_state_size), or NULL */
 } ws_ccta;
 
 typedef struct ws_cwarp {            /* a hardware warp slot */
@@ -198,6 +199,10 @@ typedef struct ws_simrun {
     ws_mem memsys;
     const ws_div_ops *div;
     ws_div_ctx divctx;
+    /* CTA-scope schemes (tbc): per warp of a CTA, its lanes of a dynamic warp
+     * (ws_div_ops.parts) and, at launch, its divergence state (cta_init) */
+    uint64_t *part_lanes;
+    void **cta_warp_st;
     const ws_sched_ops *sched;
     ws_mem_events mev;               /* L1 events of one load, for sched->mem_event (cap 0: none) */
     uint32_t ncores, nwarps, nsched, width, ws;

@@ -268,7 +268,13 @@ int ws_describe_warp(ws_simrun *r, ws_core *c, uint32_t wi, char *buf, size_t le
 static int could_progress(const ws_core *c, uint32_t slot)
 {
     const ws_cwarp *w = &c->warps[slot];
-    return w->live && w->wake != WS_NEVER && !ws_core_parked_at_barrier(c, slot);
+    if (!w->live || w->wake == WS_NEVER || ws_core_parked_at_barrier(c, slot)) return 0;
+    /* CTA scope (tbc): a warp slot hosting no running dynamic warp waits for
+     * the CTA's block-wide stack, whatever its cached wake says */
+    const ws_simrun *r = c->run;
+    const ws_split *sps;
+    uint32_t start;
+    return !r->div->parts || r->div->splits(w->div, &sps, &start) > 0;
 }
 
 /* Is warp `slot` starved: able to progress, yet not issued since cycle `since`

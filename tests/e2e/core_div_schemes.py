@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Divergence schemes (issue 13), each pinned by hand-derived figures.
 
-usage: core_div_schemes.py ifelse|spinlock|varloop
+usage: core_div_schemes.py ifelse|spinlock|varloop|tbchalf
 All expected values are derived by hand in docs/model.md ("Divergence
 schemes: hand-derived cases") under preset=seed timing (scoreboard issue, one
 instruction per cycle, alu_latency 4, mem_latency 400, ld.param at
@@ -126,6 +126,15 @@ def ifelse():
                    "ifelse %s: 843 cycles, 29 warp insts, 180 thread insts (%s, %s, %s)" %
                    (div, j["cycles"], j["warp_insts"], j["thread_insts"]))
             expect(rows == want, "ifelse %s: the hand-derived timeline, issue by issue%s" % (div, first_diff(rows, want)))
+        # tbc: a CTA of one warp has one dynamic warp, the warp itself (a full
+        # lane mask compacts into itself), and its block-wide stack is the
+        # warp's stack: the stack's schedule, issue by issue, 1255 cycles
+        tb, trows = trace("ifelse", "tbc", tmp)
+        _, strows = trace("ifelse", "stack", tmp)
+        expect(tb["status"] == "ok" and tb["cycles"] == 1255 and tb["warp_insts"] == 29 and tb["thread_insts"] == 180
+               and tb["div_insts"] == 0, "ifelse tbc: 1255 cycles, 29 warp insts, 180 thread insts (%s, %s, %s)" %
+               (tb["cycles"], tb["warp_insts"], tb["thread_insts"]))
+        expect(trows == strows and len(trows) == 29, "ifelse tbc: the stack's timeline%s" % first_diff(trows, strows))
 
 
 def spinlock():
@@ -146,12 +155,13 @@ def spinlock():
             expect(j["warp_insts"] == 511 and j["div_insts"] == 96,
                    "spinlock barrier %s %s: 511 warp insts, 96 div insts (%s, %s)" % (s, issue, j["warp_insts"], j["div_insts"]))
     # stack: the winner waits at the reconvergence point below the spinners
+    # (tbc, one warp: the block-wide stack is the warp's stack, the same deadlock)
     j, _ = sim("spinlock", preset="seed", divergence="stack")
     expect(j["status"] == "deadlock" and "SIMT deadlock" in j["message"],
            "spinlock stack: deadlock, the proof names the SIMT deadlock: %s" % j["message"][:160])
     # multipath, dualpath: the winner waits at the IPDOM (the loop exit) for the
     # spinners, as under the stack (ElTantawy and Aamodt, MICRO 2016)
-    for div in ("multipath", "dualpath"):
+    for div in ("multipath", "dualpath", "tbc"):
         j, _ = sim("spinlock", preset="seed", divergence=div)
         expect(j["status"] == "deadlock" and "SIMT deadlock: lanes 0x1 wait at reconvergence point" in j["message"],
                "spinlock %s: deadlock, SIMT deadlock of lane 0 named: %s" % (div, j["message"][:160]))
@@ -172,7 +182,7 @@ def spinlock():
     expect(ops.count("ADD") == 1 and ops.count("YIELD") == 1, "inspect: one ADD, one YIELD")
     # every scheme: inspect names it and says what it does at a branch; only sbi
     # and barrier insert instructions
-    for div in ("stack", "sbi", "barrier", "multipath", "dualpath", "aware"):
+    for div in ("stack", "sbi", "barrier", "multipath", "dualpath", "aware", "tbc"):
         p = subprocess.run([BIN, "inspect", os.path.join(K, "spinlock.yaml"), "--divergence", div],
                            capture_output=True, text=True)
         head = [l for l in p.stdout.splitlines() if l.startswith("divergence: ")]
@@ -200,8 +210,51 @@ def varloop():
     j, _ = sim("varloop", preset="seed", divergence="aware")
     expect(j["status"] == "ok" and j["thread_insts"] == 3054 and j["warp_insts"] > 132,
            "varloop aware T=1000: 3054 thread insts, > 132 warp insts (%s)" % j["warp_insts"])
+    # tbc: the loop's guarded back-edge is a CTA-wide wait; each iteration's
+    # continuing threads are compacted, one dynamic warp per thread of the
+    # busiest lane (docs/model.md). Thread t runs t % 7 + 1 iterations; lane l
+    # holds threads l and 32 + l.
+    dws = 0
+    for it in range(1, 8):
+        per_lane = [sum(1 for t in (l, 32 + l) if t % 7 + 1 >= it) for l in range(32)]
+        dws += max(per_lane)
+    # 2 x 19 before the loop, 6 per dynamic warp and iteration, 2 x 5 after
+    want = 2 * 19 + 6 * dws + 2 * 5
+    j, _ = sim("varloop", preset="seed", divergence="tbc")
+    expect(dws == 11 and want == 114, "varloop tbc model: 11 dynamic-warp iterations, 114 warp insts")
+    expect(j["status"] == "ok" and j["warp_insts"] == want and j["thread_insts"] == 3054,
+           "varloop tbc: %d warp insts, 3054 thread insts (%s, %s)" % (want, j["warp_insts"], j["thread_insts"]))
 
 
-{"ifelse": ifelse, "spinlock": spinlock, "varloop": varloop}[sys.argv[1]]()
+def tbchalf():
+    # sweeps/kernels/tbchalf.yaml, PTX order: 0-17 straight line, 18 @%p6 bra 20
+    # (p6: even lanes of warp 0, odd lanes of warp 1), 19 bra.uni 27;
+    # taken path 20-26 (7), fall-through path 19 + 27-31 (6), join 32-36 (5).
+    # Per-warp schemes: each warp runs both paths half full: 2 x 13 = 26 warp
+    # instructions in the region 19..31, 2 x (19 + 13 + 5) = 74 in all.
+    # tbc: at 18 both warps wait; each path's 32 threads fill the 32 lanes once:
+    # one full dynamic warp per path, 13 in the region (half), 2 x 19 + 13 +
+    # 2 x 5 = 61 in all; the join restores the two warps.
+    # thread insts (every scheme): 64 x 19 + 32 x 7 + 32 x 6 + 64 x 5 = 1952.
+    with tempfile.TemporaryDirectory() as tmp:
+        region = {}
+        for div in ("stack", "sbi", "barrier", "multipath", "dualpath", "aware", "tbc"):
+            j, rows = trace("tbchalf", div, tmp)
+            want = 61 if div == "tbc" else 74
+            expect(j["status"] == "ok" and j["warp_insts"] == want and j["thread_insts"] == 1952,
+                   "tbchalf %s: %d warp insts, 1952 thread insts (%s, %s)" % (div, want, j["warp_insts"], j["thread_insts"]))
+            if div in ("stack", "tbc"):              # untransformed kernel: PTX pcs
+                region[div] = [r for r in rows if 19 <= r[1] <= 31]
+        expect(len(region["stack"]) == 26 and len(region["tbc"]) == 13,
+               "tbchalf: region 19..31 has 26 warp insts under stack, 13 under tbc (%d, %d)" %
+               (len(region["stack"]), len(region["tbc"])))
+        expect(all(m == 0xffffffff for _, _, m in region["tbc"]), "tbchalf tbc: every region instruction full")
+        expect(sorted({m for _, _, m in region["stack"]}) == [0x55555555, 0xaaaaaaaa],
+               "tbchalf stack: region instructions half full (even / odd lanes)")
+        j, _ = sim("tbchalf", preset="seed", divergence="tbc")
+        expect(j["simd_efficiency"] == 1952 / (61 * 32), "tbchalf tbc: SIMD efficiency 1952 / (61 x 32)")
+
+
+{"ifelse": ifelse, "spinlock": spinlock, "varloop": varloop, "tbchalf": tbchalf}[sys.argv[1]]()
 if fails:
     sys.exit("%d failure(s)" % len(fails))

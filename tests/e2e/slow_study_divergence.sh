@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Study 2 (docs/studies.md): runs sweeps/study_divergence.yaml, draws its figure
 # and asserts from the HDF5 file (tests/e2e/study_divergence_check.py): the spin
-# lock deadlocks under stack, multipath and dualpath and completes under sbi,
+# lock deadlocks under stack, multipath, dualpath and tbc and completes under sbi,
 # barrier and aware for every scheduler/issue/latency, nothing else fails, the
-# if/else is faster than the stack except under barrier.
+# if/else is faster than the stack under sbi/multipath/dualpath/aware, tbc
+# compacts varloop and tbchalf.
 set -euo pipefail
 BIN=${WS_BIN:-$PWD/build/warpsweep}
 SRC=${WS_SOURCE_DIR:-$PWD}

@@ -3,8 +3,8 @@
 usage: study_divergence_check.py study_divergence.h5
 
 - The spin lock (seed, 3.1.2): the schemes with a reconvergence stack's SIMT
-  deadlock (stack, multipath, dualpath: the winner waits at the IPDOM for the
-  spinners; ElTantawy and Aamodt, MICRO 2016) deadlock; sbi, barrier and aware
+  deadlock (stack, multipath, dualpath, tbc: the winner waits at the IPDOM for
+  the spinners; ElTantawy and Aamodt, MICRO 2016) deadlock; sbi, barrier and aware
   complete (status ok: counter 32, mutex 0 checked by the workload's
   expectations) -- for every scheduler, issue mode and latency.
 - sbi, barrier and aware never deadlock; every other run is ok.
@@ -16,6 +16,11 @@ usage: study_divergence_check.py study_divergence.h5
 - varloop (a counted loop with per-thread trip counts): stack, sbi, barrier,
   multipath and dualpath reconverge at the loop exit: same warp instructions
   and SIMD efficiency (aware's timeout may release early leavers).
+- tbc (thread block compaction): on a CTA of one warp (ifelse, spinlock) it
+  is the stack, cycle for cycle under scoreboard issue (blocking issue holds
+  only the issuing threads, the stack the whole warp: never slower); on varloop and tbchalf (two warps) it
+  compacts: fewer warp instructions than the stack (tbchalf: 61 instead of 74,
+  docs/model.md), the same thread instructions, a higher SIMD efficiency.
 """
 import os
 import sys
@@ -24,7 +29,7 @@ import h5py
 
 pts = h5py.File(sys.argv[1], "r")["points"][...]
 KEY = ("scheduler", "issue", "mem_latency")
-DEADLOCK_ON_LOCK = ("stack", "multipath", "dualpath")
+DEADLOCK_ON_LOCK = ("stack", "multipath", "dualpath", "tbc")
 ITS = ("sbi", "barrier", "aware")
 OVERLAP = ("sbi", "multipath", "dualpath", "aware")
 SAME_LOOP = ("sbi", "barrier", "multipath", "dualpath")
@@ -62,6 +67,20 @@ for w in workloads:
                     errors.append("ifelse barrier %s: %d cycles < stack %d" % (c, r["cycles"], st["cycles"]))
                 if not same:
                     errors.append("ifelse %s %s: warp_insts/simd_efficiency differ from the stack" % (d, c))
+            if d == "tbc":
+                # one warp: the stack's issue order; blocking issue holds only the
+                # issuing threads (the stack: the whole warp), never later
+                if w == "ifelse" and (r["cycles"] > st["cycles"] or (c[1] == "scoreboard" and r["cycles"] != st["cycles"])):
+                    errors.append("ifelse tbc %s: %d cycles, stack %d (one warp: equal, blocking: <=)" % (
+                        c, r["cycles"], st["cycles"]))
+                if w in ("varloop", "tbchalf") and not (r["warp_insts"] < st["warp_insts"] and
+                                                        r["thread_insts"] == st["thread_insts"] and
+                                                        r["simd_efficiency"] > st["simd_efficiency"]):
+                    errors.append("%s tbc %s: %d warp insts (stack %d), no compaction" % (
+                        w, c, r["warp_insts"], st["warp_insts"]))
+                if w == "tbchalf" and (r["warp_insts"], st["warp_insts"]) != (61, 74):
+                    errors.append("tbchalf %s: warp insts tbc %d, stack %d (want 61, 74)" % (
+                        c, r["warp_insts"], st["warp_insts"]))
             if w == "varloop" and d in SAME_LOOP and not same:
                 errors.append("varloop %s %s: %d warp insts, simd %.4f; stack %d, %.4f" % (
                     d, c, r["warp_insts"], r["simd_efficiency"], st["warp_insts"], st["simd_efficiency"]))

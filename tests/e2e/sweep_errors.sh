@@ -34,7 +34,7 @@ grid:
   warps: [1, 2000]" "$F:3:14: parameter warps: 2000 is out of range [1, 1024] warps"
 expect_error "workload: $WL
 grid:
-  divergence: [stack, ipdom]" "$F:3:23: parameter divergence: 'ipdom' is not one of stack|sbi|barrier|multipath|dualpath|aware"
+  divergence: [stack, ipdom]" "$F:3:23: parameter divergence: 'ipdom' is not one of stack|sbi|barrier|multipath|dualpath|aware|tbc"
 expect_error "workload: $WL
 base: {warp_size: 32.5}" "$F:2:19: parameter warp_size: '32.5' is not an integer"
 expect_error "workload: $WL

@@ -30,7 +30,7 @@ import gen  # noqa: E402
 
 AXES = collections.OrderedDict([
     ('warp_size', [8, 16, 32, 64]),
-    ('divergence', ['stack', 'sbi', 'barrier', 'multipath', 'dualpath', 'aware']),
+    ('divergence', ['stack', 'sbi', 'barrier', 'multipath', 'dualpath', 'aware', 'tbc']),
     ('scheduler', ['lrr', 'gto', 'two_level', 'oldest', 'swl']),
     ('issue', ['blocking', 'scoreboard']),
     ('cores', [1, 2]),
@@ -40,8 +40,10 @@ AXES = collections.OrderedDict([
 
 # schemes with the SIMT deadlock of a reconvergence stack (a spin lock deadlocks:
 # ElTantawy and Aamodt, MICRO 2016) and schemes with independent thread scheduling
-STACK_SCHEMES = {'stack', 'multipath', 'dualpath'}
+# tbc's block-wide stack keeps the stack's deadlock (every thread of the CTA in one stack)
+STACK_SCHEMES = {'stack', 'multipath', 'dualpath', 'tbc'}
 ITS_SCHEMES = {'sbi', 'barrier'}
+WARP_OPS = re.compile(r'\b(shfl|vote|match|redux|bar\.warp)\b')
 LOCK_TIMEOUT_OK = False   # --lock-timeout-ok: see its help
 SWL_LIMIT = 4             # the registry default of swl_limit (warpsweep params)
 
@@ -54,6 +56,11 @@ def expected_status(meta, cfg):
             ok = ok | {'timeout'}
     else:
         ok = {'ok'}
+    # tbc: a .sync warp operation runs per home warp on the lanes of it in one dynamic warp;
+    # members that compaction put into another dynamic warp are a SIMT deadlock (the stack's
+    # rule for members on another path; TBC predates warp-level operations, docs/model.md)
+    if cfg['divergence'] == 'tbc' and meta.get('warp'):
+        ok = ok | {'deadlock'}
     # swl issues only from its window of the swl_limit oldest warps: a spinner inside it may
     # wait forever for a lock holder outside it, which the simulator proves as `starved` (a
     # correct answer: the policy's starvation, docs/model.md). Only a spin lock makes one warp
@@ -69,6 +76,7 @@ def emit(prog):
     """gen.emit plus the thread count the expectations need"""
     ptx, yaml, meta = gen.emit(prog)
     meta['threads'] = prog['grid'] * prog['block']
+    meta['warp'] = bool(WARP_OPS.search(ptx))
     return ptx, yaml, meta
 
 

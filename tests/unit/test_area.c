@@ -181,7 +181,10 @@ static void test_doubling_warps_adds_per_warp_terms(void **state)
  *   barrier   16 × 32 + 32 × (2 + 64) + 32 × 5            = 2784
  *   multipath 32 × (64 + 32 + 6) + 32 × (64 + 6 + 64)      = 3264 + 4288 = 7552
  *   dualpath  32 × (3 × 64 + 2 × 32)                       = 8192
- *   aware     7552 + 32 × 10 (1000 < 2^10)                 = 7872 */
+ *   aware     7552 + 32 × 10 (1000 < 2^10)                 = 7872
+ *   tbc       32 × (2 × 64 + 32 + 6) + 32 × 5              = 5312 + 160 = 5472
+ *             (warps 32: a pending-warp count of ceil(log2 33) = 6 bits per
+ *             entry, a home-warp number of log2 32 = 5 bits per lane) */
 static void test_scheme_bits(void **state)
 {
     (void)state;
@@ -197,6 +200,10 @@ static void test_scheme_bits(void **state)
     assert_int_equal(ws_area_divergence_bits(&c), 7872);
     set(&c, "aware_timeout=1024");          /* 1024 needs 11 bits */
     assert_int_equal(ws_area_divergence_bits(&c), 7552 + 32 * 11);
+    set(&c, "divergence=tbc");
+    assert_int_equal(ws_area_divergence_bits(&c), 5472);
+    set(&c, "warps=64");                    /* count 7 bits (65 values), home warp 6 bits */
+    assert_int_equal(ws_area_divergence_bits(&c), 32 * (128 + 32 + 7) + 32 * 6);
 }
 
 static void test_barrier_vs_stack(void **state)

@@ -32,7 +32,7 @@
  */
 #include <string.h>
 #include <stdio.h>
-#include "divergence.h"
+#include "div_cbar.h"
 #include "warpsweep/area.h"
 
 typedef struct bst {
@@ -70,16 +70,6 @@ static void add_split(bst *s, uint32_t pc, uint64_t lanes)
 
 static int check_barriers(const ws_div_ctx *c, bst *s);
 
-/* The lanes of `lanes` blocked at the WAIT at pc. */
-static uint64_t lanes_waiting_at(const bst *s, uint64_t lanes, uint32_t pc)
-{
-    uint64_t same = 0;
-    for (uint64_t m = lanes; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctzll(m);
-        if (s->wait_pc[l] == pc) same |= 1ull << l;
-    }
-    return same;
-}
 
 /* Moves `lanes` (ready) to pc, applying ADD/WAIT/YIELD found there. Returns 1
  * if some thread blocked or yielded (barriers must be re-checked). */
@@ -131,7 +121,7 @@ static int check_barriers(const ws_div_ctx *c, bst *s)
             s->blocked_any &= ~blk;
             while (blk) {
                 uint32_t pc = s->wait_pc[__builtin_ctzll(blk)];
-                uint64_t same = lanes_waiting_at(s, blk, pc);
+                uint64_t same = ws_cbar_waiting_at(s->wait_pc, blk, pc);
                 settle(c, s, pc + 1, same);
                 blk &= ~same;
             }
@@ -183,7 +173,7 @@ static int bar_update(const ws_div_ctx *c, void *st, const ws_split *spl, const 
     int check = 0;
     if (eff->exited) {
         s->exited |= eff->exited;
-        for (uint32_t b = 0; b < s->nbar; b++) PART(s)[b] &= ~eff->exited;
+        ws_cbar_exit(PART(s), s->nbar, eff->exited);
         active &= ~eff->exited;
         check = 1;
     }
@@ -233,14 +223,7 @@ static uint64_t bar_parked(const ws_div_ctx *c, const void *st, uint64_t held)
 {
     (void)c;
     const bst *s = st;
-    uint64_t parked = 0;
-    for (uint32_t b = 0; b < s->nbar; b++) {
-        uint64_t blk = BLK(s)[b];
-        if (!blk) continue;
-        uint64_t waited_for = PART(s)[b] & ~s->exited & ~blk;
-        if (waited_for && !(waited_for & ~held)) parked |= blk;
-    }
-    return parked;
+    return ws_cbar_parked(PART(s), BLK(s), s->nbar, s->exited, held);
 }
 
 static uint64_t bar_hash(const ws_div_ctx *c, const void *st, uint64_t h)
@@ -255,12 +238,7 @@ static uint64_t bar_hash(const ws_div_ctx *c, const void *st, uint64_t h)
     h = ws_hmix(h, s->exited);
     h = ws_hmix(h, s->yielded);
     h = ws_hmix(h, s->cursor);
-    for (uint32_t b = 0; b < s->nbar; b++) {
-        h = ws_hmix(h, PART(s)[b]);
-        h = ws_hmix(h, BLK(s)[b]);
-        for (uint64_t m = BLK(s)[b]; m; m &= m - 1) h = ws_hmix(h, s->wait_pc[__builtin_ctzll(m)]);
-    }
-    return h;
+    return ws_cbar_hash(h, PART(s), BLK(s), s->nbar, s->wait_pc);
 }
 
 static uint32_t line_of(const ws_kernel *k, uint32_t pc) { return pc < k->ninsts ? k->insts[pc].line : 0; }
@@ -273,16 +251,7 @@ static int bar_describe(const ws_div_ctx *c, const void *st, char *buf, size_t l
         n += (size_t)snprintf(buf + n, len - n, "%ssplit pc %u (line %u) lanes 0x%llx%s", n ? "; " : "",
                               s->sp[i].pc, line_of(c->k, s->sp[i].pc), (unsigned long long)s->sp[i].mask,
                               (s->sp[i].mask & s->yielded) ? " (yielded)" : "");
-    for (uint32_t b = 0; b < s->nbar && n < len; b++)
-        for (uint64_t blk = BLK(s)[b]; blk && n < len;) {
-            uint32_t pc = s->wait_pc[__builtin_ctzll(blk)];
-            uint64_t same = lanes_waiting_at(s, blk, pc);
-            n += (size_t)snprintf(buf + n, len - n, "%sblocked at WAIT B%u pc %u (line %u) lanes 0x%llx, participants 0x%llx",
-                                  n ? "; " : "", b, pc, line_of(c->k, pc),
-                                  (unsigned long long)same, (unsigned long long)PART(s)[b]);
-            blk &= ~same;
-        }
-    return (int)n;
+    return (int)ws_cbar_describe(c->k, PART(s), BLK(s), s->nbar, s->wait_pc, buf, len, n);
 }
 
 /* barrier_regs participation masks + per thread: state (2 bits) and PC */

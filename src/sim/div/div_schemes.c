@@ -9,6 +9,7 @@ static const ws_div_ops *const schemes[] = {
     &ws_div_multipath,  /* multipath */
     &ws_div_dualpath,   /* dualpath */
     &ws_div_aware,      /* aware */
+    &ws_div_tbc,        /* tbc */
 };
 
 const ws_div_ops *ws_div_scheme(int64_t index)

@@ -63,7 +63,7 @@ static void pop_done(stk *s)
 
 /* Does the path from pc just leave: straight-line code to an unguarded
  * ret/exit/trap with no CTA barrier or warp-level op on the way (ws_block.leaves)? */
-static int starts_exit(const ws_kernel *k, uint32_t pc)
+int ws_div_starts_exit(const ws_kernel *k, uint32_t pc)
 {
     if (pc >= k->ninsts) return 0;
     const ws_inst *in = &k->insts[pc];
@@ -134,7 +134,7 @@ static int stack_update(const ws_div_ctx *c, void *st, const ws_split *sp, const
      * TOS while the barrier waits for the lanes parked below it (the
      * early-return pattern written with the return on the fall-through side). */
     for (uint32_t i = 0, moved = 0; i + moved < ng;) {
-        if (starts_exit(c->k, gpc[i])) {
+        if (ws_div_starts_exit(c->k, gpc[i])) {
             uint32_t p = gpc[i]; uint64_t m = gmask[i];
             for (uint32_t j = i; j + 1 < ng; j++) { gpc[j] = gpc[j + 1]; gmask[j] = gmask[j + 1]; }
             gpc[ng - 1] = p; gmask[ng - 1] = m;

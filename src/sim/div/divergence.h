@@ -21,6 +21,9 @@
  *                            reconvergence table, any split issues.
  *   dualpath (div_dualpath.c) dual-path stack: two schedulable paths per entry.
  *   aware    (div_aware.c)   multipath + a timeout releasing waiting lanes.
+ *   tbc      (div_tbc.c)     thread block compaction: a block-wide stack whose
+ *                            top entry runs as compacted dynamic warps (CTA scope:
+ *                            cta_state_size, cta_init, parts).
  * The choice index of parameter `divergence` (params.def) selects
  * ws_div_schemes[index].
  */
@@ -44,6 +47,7 @@ typedef struct ws_div_ctx {
     uint32_t max_depth;    /* stack capacity per warp */
     const uint64_t *now;   /* the core's current cycle (read during update) */
     uint64_t timeout;      /* aware: aware_timeout cycles (0 elsewhere) */
+    uint32_t cta_warps;    /* warps per CTA (CTA-scope schemes) */
 } ws_div_ctx;
 
 typedef struct ws_div_ops {
@@ -62,7 +66,8 @@ typedef struct ws_div_ops {
      * (*out)[(start + i) % n], i = 0..n-1. n = 0: nothing ready. */
     uint32_t (*splits)(void *st, const ws_split **out, uint32_t *start);
     /* After split `sp` (a copy) executed `in` at sp->pc with effect eff. Returns
-     * 0, or -1 with a message in err (e.g. stack overflow). */
+     * 0, 1 (CTA scope: the splits of other warps of the CTA changed, the core
+     * wakes them), or -1 with a message in err (e.g. stack overflow). */
     int (*update)(const ws_div_ctx *c, void *st, const ws_split *sp, const ws_inst *in,
                   const ws_effect *eff, char *err, size_t errlen);
     /* Trace column "split": stack level of the TOS (0 = bottom) / index of
@@ -81,10 +86,20 @@ typedef struct ws_div_ops {
     /* Bits of divergence state one warp needs under cfg (the area model,
      * docs/area.md "Divergence state"). */
     uint64_t (*state_bits)(const ws_config *cfg);
+    /* CTA scope (tbc; NULL elsewhere). The core allocates cta_state_size bytes
+     * per CTA slot and, at a CTA's launch, calls cta_init instead of init with
+     * the states and valid lanes of its c->cta_warps warps (in CTA order). A
+     * split a warp offers is then a dynamic warp: parts fills lanes[i] with
+     * the lanes of it that warp i of the CTA holds (disjoint lane positions);
+     * the core executes the instruction on each such warp's own lanes and
+     * registers and charges one issue slot and one warp instruction. */
+    size_t (*cta_state_size)(const ws_div_ctx *c);
+    void (*cta_init)(const ws_div_ctx *c, void *cta, void *const *warp_st, const uint64_t *valid);
+    void (*parts)(const void *st, const ws_split *sp, uint64_t *lanes);
 } ws_div_ops;
 
 extern const ws_div_ops ws_div_stack, ws_div_sbi, ws_div_barrier, ws_div_multipath, ws_div_dualpath,
-                        ws_div_aware;
+                        ws_div_aware, ws_div_tbc;
 
 /* The convergence-barrier instructions (BSSY/BSYNC/YIELD): under a scheme
  * that issues them they count in div_insts, so warp_insts stays comparable. */
@@ -92,6 +107,10 @@ static inline int ws_is_div_op(uint32_t op)
 {
     return op == WS_OP_BADD || op == WS_OP_BWAIT || op == WS_OP_YIELD;
 }
+
+/* Does the path from pc go straight to an exit (div_stack.c)? Stack-based
+ * schemes push such paths last, so they run first and leave. */
+int ws_div_starts_exit(const ws_kernel *k, uint32_t pc);
 
 /* The scheme of choice index `index` of parameter divergence (NULL if none). */
 const ws_div_ops *ws_div_scheme(int64_t index);
