@@ -587,6 +587,16 @@ static hid_t open_file(const char *path, ws_error *err)
  * and whose warpsweep columns have the class (and a size) warpsweep writes. A
  * damaged member offset would otherwise send the conversion outside its
  * buffers. Unknown members are allowed (and ignored when reading). */
+/* 1 for a metric written as a label (a string column) that older files
+ * store as its integer code, which the reader still takes */
+static int is_labelled_metric(const layout *L, const char *name)
+{
+    for (int m = 0; m < WS_NMETRICS; m++)
+        if (L->label_len[m] && strcmp(ws_metrics[m].name, name) == 0)
+            return 1;
+    return 0;
+}
+
 static int check_points_type(hid_t ftype, const char *path, ws_error *err)
 {
     if (H5Tget_class(ftype) != H5T_COMPOUND)
@@ -618,7 +628,7 @@ static int check_points_type(hid_t ftype, const char *path, ws_error *err)
             if (size == 0 || off > rec || size > rec - off)
                 rc = ws_fail(err, "%s: /points column '%s' (offset %zu, %zu bytes) lies outside its %zu-byte record: "
                              "damaged", path, name, off, size, rec);
-            else if (cls != wcls || !size_ok)
+            else if ((cls != wcls && !(cls == H5T_INTEGER && is_labelled_metric(&ref, name))) || !size_ok)
                 rc = ws_fail(err, "%s: /points column '%s' has a type warpsweep does not write (class %d, %zu bytes): "
                              "damaged, or not a warpsweep results file", path, name, (int)cls, size);
         }

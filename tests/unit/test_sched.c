@@ -583,6 +583,7 @@ static void daws_kernel_setup(void)
     daws_kernel.insts = daws_insts;
     daws_kernel.ninsts = 12;
     daws_run.k = &daws_kernel;
+    daws_run.div = &ws_div_stack;   /* one split per warp: the core's parked test reads it */
     fake_core.run = &daws_run;
 }
 
