@@ -354,6 +354,11 @@ int ws_store_build(const char *out_path, const char *journal_path, const ws_swee
     }
     fapl = H5Pcreate(H5P_FILE_ACCESS);
     H5Pset_file_locking(fapl, 0, 1);
+    /* the 1.8 file format: object headers carry a checksum that HDF5 verifies
+     * before it parses their messages, so a damaged header is refused instead of
+     * being decoded out of bounds (HDF5 File Format Specification, version 2
+     * object headers) */
+    H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST);
     f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (f < 0) {
         ws_fail(err, "%s: cannot create the HDF5 file", tmp);

@@ -297,7 +297,9 @@ done
 # one damaged byte: the high byte of the compound member offset of column
 # sim_seconds in /points' datatype message (version 1: NUL-terminated name
 # padded to 8 bytes, then a 4-byte little-endian offset)
-cp "$good" "$tmp/offset.h5"
+# (in the pre-1.8 file format warpsweep wrote before: the 1.8 format's header checksums
+# refuse the damage before warpsweep's own check, tested on corrupt.h5 above)
+/usr/bin/python3 "$R/to_v1.py" "$good" "$tmp/offset.h5"
 /usr/bin/python3 - "$tmp/offset.h5" <<'PY'
 import sys
 data = bytearray(open(sys.argv[1], "rb").read())

@@ -253,9 +253,10 @@ static void test_member_offset(void **state)
         fputc(0x10, fp);
         fclose(fp);
         free(b);
-        char want[128];
-        snprintf(want, sizeof want, "/points column '%s' (offset", members[m]);
-        all_readers_refuse(path, want);
+        /* the 1.8 file format's object-header checksum refuses the damage before
+         * warpsweep's own datatype check, which tests/e2e/robustness.sh exercises
+         * on a file rewritten in the older format (tests/robustness/to_v1.py) */
+        all_readers_refuse(path, "cannot open /points: the file is damaged");
         int n = 0;
         ws_error err;
         assert_int_equal(ws_store_read(path, count_row, &n, &err), -1);
