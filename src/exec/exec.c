@@ -124,6 +124,23 @@ int ws_xfault(ws_xctx *x, unsigned lane, const char *fmt, ...)
     return WS_EXEC_FAULT;
 }
 
+int ws_xaligned_width(ws_xctx *x, const char *what)
+{
+    if (x->ws >= 32) return 0;
+    return ws_xfault(x, 0, "%s.sync.aligned needs 32-lane warps (warp_size is %u)", what, x->ws);
+}
+
+int ws_xaligned_group(ws_xctx *x, unsigned base, const char *what)
+{
+    uint32_t g = (uint32_t)(x->exec >> base);
+    if (!g) return 0;
+    if (g == 0xffffffffu) return 1;
+    ws_xfault(x, base + (unsigned)__builtin_ctzll(~(uint64_t)g & 0xffffffffull),
+              "%s.sync.aligned executed by a partial warp (lanes 0x%08x of the 32-lane group at lane %u): "
+              "every lane must execute it", what, g, base);
+    return -1;
+}
+
 static int exec_brx(ws_xctx *x)
 {
     const ws_inst *in = x->in;

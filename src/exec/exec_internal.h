@@ -81,6 +81,13 @@ unsigned ws_reg_bits(const ws_xctx *x, uint32_t reg);
 /* Formats env->fault as "lane L (thread tid=(..) cta=(..)): pc P (PTX line N): what"
  * and returns WS_EXEC_FAULT. */
 int ws_xfault(ws_xctx *x, unsigned lane, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The .aligned rule (mma, ldmatrix, stmatrix, wmma parts: every lane of each
+ * 32-lane group executes the instruction together). ws_xaligned_width faults
+ * (WS_EXEC_FAULT) on warps narrower than 32 lanes, else 0; ws_xaligned_group
+ * returns 0 when no lane of the group at base executes, 1 when every lane does,
+ * and faults naming the lanes of a partial group (-1). what: "mma", ... */
+int ws_xaligned_width(ws_xctx *x, const char *what);
+int ws_xaligned_group(ws_xctx *x, unsigned base, const char *what);
 
 /* ---- float helpers ---- */
 #include <fenv.h>

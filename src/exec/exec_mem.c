@@ -315,16 +315,13 @@ static int exec_ldmatrix(ws_xctx *x)
 {
     const ws_inst *in = x->in;
     const unsigned nm = in->subop & 7, trans = (in->subop & WS_LDM_TRANS) != 0;
-    if (x->ws < 32) return ws_xfault(x, 0, "ldmatrix.sync.aligned needs 32-lane warps (warp_size is %u)", x->ws);
+    if (ws_xaligned_width(x, "ldmatrix")) return WS_EXEC_FAULT;
     memctx mc = { x, NULL, WS_OP_LD, 16, 0 };
     uint64_t provided = 0;
     for (unsigned base = 0; base < x->ws; base += 32) {
-        uint32_t g = (uint32_t)(x->exec >> base);
-        if (!g) continue;
-        if (g != 0xffffffffu)
-            return ws_xfault(x, base + (unsigned)__builtin_ctzll(~(uint64_t)g & 0xffffffffull),
-                             "ldmatrix.sync.aligned executed by a partial warp (lanes 0x%08x of the 32-lane group at "
-                             "lane %u): every lane must execute it", g, base);
+        const int group = ws_xaligned_group(x, base, "ldmatrix");
+        if (group < 0) return WS_EXEC_FAULT;
+        if (!group) continue;
         uint16_t M[4][8][8];
         for (unsigned m = 0; m < nm; m++)
             for (unsigned r = 0; r < 8; r++) {
@@ -363,16 +360,13 @@ static int exec_stmatrix(ws_xctx *x)
 {
     const ws_inst *in = x->in;
     const unsigned nm = in->subop & 7, trans = (in->subop & WS_LDM_TRANS) != 0;
-    if (x->ws < 32) return ws_xfault(x, 0, "stmatrix.sync.aligned needs 32-lane warps (warp_size is %u)", x->ws);
+    if (ws_xaligned_width(x, "stmatrix")) return WS_EXEC_FAULT;
     memctx mc = { x, NULL, WS_OP_ST, 16, 1 };
     uint64_t provided = 0;
     for (unsigned base = 0; base < x->ws; base += 32) {
-        uint32_t g = (uint32_t)(x->exec >> base);
-        if (!g) continue;
-        if (g != 0xffffffffu)
-            return ws_xfault(x, base + (unsigned)__builtin_ctzll(~(uint64_t)g & 0xffffffffull),
-                             "stmatrix.sync.aligned executed by a partial warp (lanes 0x%08x of the 32-lane group at "
-                             "lane %u): every lane must execute it", g, base);
+        const int group = ws_xaligned_group(x, base, "stmatrix");
+        if (group < 0) return WS_EXEC_FAULT;
+        if (!group) continue;
         uint16_t M[4][8][8];
         for (unsigned m = 0; m < nm; m++) {
             const uint64_t *r = &x->w->regs[(uint64_t)in->src[1].vec[m] * x->ws + base];
@@ -442,7 +436,7 @@ static int exec_wmma(ws_xctx *x)
     const ws_operand *frag = store ? &in->src[1] : &in->dst[0];
     const ws_operand *ao = &in->src[0];
     const char *what = store ? "wmma.store" : "wmma.load";
-    if (x->ws < 32) return ws_xfault(x, 0, "%s.sync.aligned needs 32-lane warps (warp_size is %u)", what, x->ws);
+    if (ws_xaligned_width(x, what)) return WS_EXEC_FAULT;
     ws_src stride = ws_opnd(x, &in->src[in->nsrc - 1], in->nsrc - 1);
     memctx mc = { x, NULL, store ? WS_OP_ST : WS_OP_LD, esize, store };
     const wmma_part fp = wmma_footprint(shape, matrix, esize, part);
@@ -450,12 +444,9 @@ static int exec_wmma(ws_xctx *x)
     const unsigned per_line = 32 / lines;
     uint64_t out[4][WS_MAX_WARP_SIZE];
     for (unsigned base = 0; base < x->ws; base += 32) {
-        uint32_t g = (uint32_t)(x->exec >> base);
-        if (!g) continue;
-        if (g != 0xffffffffu)
-            return ws_xfault(x, base + (unsigned)__builtin_ctzll(~(uint64_t)g & 0xffffffffull),
-                             "%s.sync.aligned executed by a partial warp (lanes 0x%08x of the 32-lane group at lane "
-                             "%u): every lane must execute it", what, g, base);
+        const int group = ws_xaligned_group(x, base, what);
+        if (group < 0) return WS_EXEC_FAULT;
+        if (!group) continue;
         for (unsigned lane = 0; lane < 32; lane++) {
             const unsigned l = base + lane;
             const uint64_t a0 = addr_of(x, ao, l), ld = SV(stride, l) & 0xffffffffu;

@@ -169,15 +169,11 @@ int ws_exec_mma(ws_xctx *x)
     const ws_inst *in = x->in;
     if (in->subop == 0 || in->subop >= WS_NMMA)
         return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "mma: unknown form %u", in->subop);
-    if (x->ws < 32)
-        return ws_xfault(x, 0, "mma.sync.aligned needs 32-lane warps (warp_size is %u)", x->ws);
+    if (ws_xaligned_width(x, "mma")) return WS_EXEC_FAULT;
     for (unsigned base = 0; base < x->ws; base += 32) {
-        uint32_t g = (uint32_t)(x->exec >> base);
-        if (!g) continue;
-        if (g != 0xffffffffu)
-            return ws_xfault(x, base + (unsigned)__builtin_ctzll(~(uint64_t)g & 0xffffffffull),
-                             "mma.sync.aligned executed by a partial warp (lanes 0x%08x of the 32-lane group at "
-                             "lane %u): every lane must execute it", g, base);
+        const int group = ws_xaligned_group(x, base, "mma");
+        if (group < 0) return WS_EXEC_FAULT;
+        if (!group) continue;
         mma_group(x, base);
     }
     return WS_EXEC_OK;
