@@ -6,12 +6,7 @@
 # Expected fronts and rankings are computed here from the HDF5 rows (h5py),
 # not taken from warpsweep's output.
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
 cat > "$T/s.yaml" <<YAML
 name: e2e-select

@@ -4,12 +4,7 @@
 # to `run` get one line naming the command that takes them; `params` prints
 # an aligned table, CSV and JSON with the same parameters.
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
 for c in run expand info pareto merge slurm sim inspect params; do
   for h in --help -h; do

@@ -5,12 +5,7 @@
 # shared memory, so warps=1, smem_kb=0 and regfile_kb=8 cannot hold a CTA
 # (hand calculation, as in core_occupancy.sh). The run agrees point by point.
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
 cat > "$T/s.yaml" <<YAML
 name: e2e-expand-invalid

@@ -6,12 +6,7 @@
 # take part (the sweep has invalid rows); identical (x, y) rows are all kept
 # (repeat: 2 of a deterministic kernel gives exact duplicates); usage errors.
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
 cat > "$T/p.yaml" <<YAML
 name: e2e-pareto

@@ -5,12 +5,7 @@
 # slots 32 warps are resident (hand calculation); with 16 or 32 slots every
 # slot is filled.
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 cat > "$T/q.yaml" <<YAML
 name: e2e-plot-quickstart
 workload: $SRC/sweeps/kernels/latency.yaml

@@ -11,12 +11,7 @@
 #    preset column; a preset axis; unknown names are one-line errors;
 #  - warpsweep params [--presets] lists every presets.def line.
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 SAXPY=$SRC/sweeps/kernels/saxpy.yaml
 
 # ---- sim --set preset=seed: the seed's values --------------------------------

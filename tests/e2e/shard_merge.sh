@@ -6,12 +6,7 @@
 # duplicated points; it reports a missing shard and --allow-partial merges
 # the rest; --resume refuses another shard's file.
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
 cat > "$T/s.yaml" <<YAML
 name: e2e-shard

@@ -6,12 +6,7 @@
 # if/else is faster than the stack under sbi/multipath/dualpath/aware, tbc
 # compacts varloop and tbchalf.
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
 "$BIN" run "$SRC/sweeps/study_divergence.yaml" -o "$T/d.h5" -j 2 --quiet || fail "run"
 $PY "$SRC/analysis/study_divergence.py" "$T/d.h5" "$T/d.png" || fail "analysis/study_divergence.py"

@@ -6,12 +6,7 @@
 # more warps as latency grows; with regfile_kb as an axis, the balanced
 # register file wins at the same warp counts.
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
 for s in study_latency_warps study_latency_regfile; do
     "$BIN" run "$SRC/sweeps/$s.yaml" -o "$T/$s.h5" -j 2 --quiet || fail "run $s"

@@ -6,12 +6,7 @@
 # 8 KiB, swl 2 7/8 at 16 KiB, 7/8 for all at 64 KiB), and ccws / daws run as gto
 # where they can hold nothing.
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
 "$BIN" params > "$T/params.txt"; grep -qw l1_kb "$T/params.txt" || fail "l1_kb is not a parameter (memory system missing)"
 # inst_order=ptx: the hit rates are derived for one load in flight per warp (the PTX order);

@@ -3,12 +3,7 @@
 # --resume to the end: every point exactly once, rows identical to an
 # uninterrupted run (sim_seconds aside).
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
 cat > "$T/s.yaml" <<YAML
 name: e2e-kill9

@@ -7,12 +7,7 @@
 # pending); both jobs run a copy of the binary (same bytes) that a rebuild of
 # the original cannot change.
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
 cat > "$T/s.yaml" <<YAML
 name: e2e-slurm-scripts

@@ -5,12 +5,7 @@
 # issues; analysis/timeline.py draws the restricted trace. Bad selections:
 # one line, exit 2.
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 W=$SRC/sweeps/kernels/latency.yaml
 SETS=(--set preset=seed --set cores=2 --set warps=4 --set mem_latency=50)
 

@@ -18,12 +18,7 @@
 #   24:  768 regs = 3072 B/warp,  6144 B/CTA -> floor(32768 / 6144)  = 5 CTAs, 10 warps
 #   the estimate E (inspect prints it): same formula with E.
 set -euo pipefail
-BIN=${WS_BIN:-$PWD/build/warpsweep}
-SRC=${WS_SOURCE_DIR:-$PWD}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
 D="$T/dir with space"
 mkdir -p "$D" "$T/bin"
