@@ -1,7 +1,8 @@
 /* XXH64 (digest.h), written from the xxHash specification: four lanes of
  * 8-byte rounds over 32-byte stripes, then the tail in 8-, 4- and 1-byte
  * steps and the avalanche. Little-endian reads through memcpy, so any
- * alignment works; about 10 GB/s, against 0.6 GB/s for byte-wise FNV-1a. */
+ * alignment works. 100 MiB in 0.02 s here, against 0.175 s for byte-wise
+ * FNV-1a. */
 #include "warpsweep/digest.h"
 #include <string.h>
 
