@@ -186,7 +186,7 @@ static ws_file_data *copy_file(const char *path, int fd, const struct stat *chec
         done += (uint64_t)r;
     }
     int e = errno;
-    struct stat now;
+    struct stat now = {0};
     int changed = fstat(fd, &now) < 0 || !same_file_state(checked, &now);
     close(fd);
     if (done < bytes || changed) {
