@@ -78,22 +78,6 @@ typedef struct ws_workload {
 ws_workload *ws_workload_load(const char *path, ws_error *err);
 void ws_workload_free(ws_workload *wl);
 
-/* One file a workload was loaded from, with a digest of what was loaded:
- * the YAML text, the PTX text, a data file's elements (a CSR part: the
- * converted array). */
-typedef struct ws_input {
-    const char *role;          /* "workload", "kernel", "init" or "expect" */
-    const char *buffer;        /* init / expect: the buffer's name, else NULL */
-    const char *path;          /* as shown in messages */
-    uint64_t bytes;            /* what the digest covers (0 for the YAML: not kept) */
-    uint64_t digest;           /* ws_xxh64 of it */
-} ws_input;
-
-/* Calls fn once for every input of wl, in a fixed order (the YAML, its PTX
- * file(s), then the data files by buffer and by expect): what the sweep hash
- * covers besides the sweep itself (wl_inputs.c). */
-void ws_workload_inputs(const ws_workload *wl, void (*fn)(void *ctx, const ws_input *in), void *ctx);
-
 static inline uint32_t ws_workload_threads_per_cta(const ws_workload *wl)
 {
     return wl->block[0] * wl->block[1] * wl->block[2];

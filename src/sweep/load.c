@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <yaml.h>
 #include "warpsweep/sweep.h"
+#include "warpsweep/inputs.h"
 #include "sweep_internal.h"
 #include "warpsweep/strutil.h"
 

@@ -1,13 +1,12 @@
-/* The files a workload was loaded from (workload.h, ws_workload_inputs):
+/* The files a workload was loaded from (inputs.h, ws_workload_inputs):
  * what the sweep hash covers besides the sweep file, so that --resume and
  * merge notice a changed input. The data files' digests were taken at load
  * over the sealed copies the runs read (wl_file.c), so the hash describes the
  * very bytes the results came from; the YAML's digest was taken over the text
  * that was parsed; the PTX's is taken here over the text the kernel keeps. */
-#include <stdio.h>   /* workload.h uses FILE */
 #include <string.h>
 #include "warpsweep/digest.h"
-#include "warpsweep/workload.h"
+#include "warpsweep/inputs.h"
 #include "wl_file.h"
 
 typedef void (*input_fn)(void *ctx, const ws_input *in);
