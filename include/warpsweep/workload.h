@@ -58,6 +58,7 @@ typedef struct ws_arg {        /* one .param value */
 
 typedef struct ws_workload {
     char *path;                /* the .yaml file */
+    uint64_t digest;           /* ws_xxh64 of its text (ws_workload_inputs) */
     char *name;
     ws_kernel *kernel;
     uint32_t grid[3], block[3];
