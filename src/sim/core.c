@@ -1370,10 +1370,11 @@ static const ws_sched_ops *sched_ops(int64_t idx)
     }
 }
 
-static int setup(ws_sim *sim, ws_simrun *r)
+/* Run-level state from the configuration: the hardware every launch of the
+ * run uses. */
+static void setup_hw(ws_simrun *r)
 {
     const ws_config *cfg = r->cfg;
-    const ws_workload *wl = r->wl;
     r->ncores = (uint32_t)ws_cfg_i(cfg, WS_P_cores);
     r->nwarps = (uint32_t)ws_cfg_i(cfg, WS_P_warps);
     r->nsched = (uint32_t)ws_cfg_i(cfg, WS_P_schedulers);
@@ -1388,10 +1389,18 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->smem_banks = (uint32_t)ws_cfg_i(cfg, WS_P_smem_banks);
     ws_pipe_setup(r, cfg);
     r->div = ws_div_scheme(ws_cfg_i(cfg, WS_P_divergence));
-    int barrier = r->div->barrier_pass ? 1 + r->div->sink_release : 0;
     r->sched = sched_ops(ws_cfg_i(cfg, WS_P_scheduler));
     if (r->nsched > r->nwarps) r->nsched = r->nwarps;
+}
 
+/* Per launch: the kernel as this configuration runs it (run_kernel), its
+ * decoded instructions, the occupancy and the divergence context; checks
+ * that the per-core state fits. Allocates from the arena only. */
+static int setup_kernel(ws_sim *sim, ws_simrun *r)
+{
+    const ws_config *cfg = r->cfg;
+    const ws_workload *wl = r->wl;
+    int barrier = r->div->barrier_pass ? 1 + r->div->sink_release : 0;
     const ws_kernel *k = wl->kernel;
     unsigned nbar = (unsigned)ws_cfg_i(cfg, WS_P_barrier_regs);
     int scheduled = ws_cfg_i(cfg, WS_P_inst_order) == 0;   /* ptxas: list-scheduled blocks */
@@ -1414,6 +1423,7 @@ static int setup(ws_sim *sim, ws_simrun *r)
     if (!r->ll_relevant) { fail(r, WS_ST_ERROR, "out of memory"); return -1; }
 
     r->total_ctas = ws_workload_ctas(wl);
+    r->next_cta = r->done_ctas = 0;
     /* Occupancy (docs/model.md, src/sim/occupancy.c): CTAs per core and the
      * resource that limits them; one CTA that does not fit is invalid. */
     ws_occupancy occ;
@@ -1434,7 +1444,6 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->divctx.timeout = r->div->needs_timeout ? (uint64_t)ws_cfg_i(cfg, WS_P_aware_timeout) : 0;
     r->divctx.cta_warps = r->warps_per_cta;
     size_t dsz = (r->div->state_size(&r->divctx) + 63) & ~(size_t)63;
-    size_t csz = r->div->cta_state_size ? r->div->cta_state_size(&r->divctx) : 0;
 
     /* The per-core state below grows with cores x resident warps x registers
      * x lanes: a kernel declaring 10^6 registers, or cores=1024 x warps=1024,
@@ -1454,30 +1463,46 @@ static int setup(ws_sim *sim, ws_simrun *r)
             return -1;
         }
     }
-    /* memory image and launch */
+    return 0;
+}
+
+/* Once per run, before the first launch's cores: the memory system (its
+ * caches and DRAM state persist over the run). */
+static int setup_memsys(ws_simrun *r)
+{
     ws_error err = {{0}};
-    if (ws_memimage_init(&r->mem, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), &err) < 0) {
-        fail(r, WS_ST_ERROR, "%s", err.msg);
+    r->memsys.ops = &ws_mem_hier;   /* l1_kb=0, dram_bw=0: exactly ws_mem_fixed */
+    if (r->memsys.ops->init(&r->memsys, r->cfg, r->ncores, &err) < 0) {
+        r->memsys.ops = NULL;
+        fail(r, WS_ST_INVALID, "%s", err.msg);
         return -1;
     }
+    return 0;
+}
+
+/* Per launch, after setup_kernel: the launch description the executor reads
+ * and the cores (warps, CTA slots, schedulers) sized for this kernel, from
+ * the arena. */
+static int setup_cores(ws_sim *sim, ws_simrun *r, uint8_t *param_buf)
+{
+    const ws_config *cfg = r->cfg;
+    const ws_workload *wl = r->wl;
+    const ws_kernel *k = r->k;
+    size_t dsz = (r->div->state_size(&r->divctx) + 63) & ~(size_t)63;
+    size_t csz = r->div->cta_state_size ? r->div->cta_state_size(&r->divctx) : 0;
     r->launch.kernel = k;
     memcpy(r->launch.grid, wl->grid, sizeof r->launch.grid);
     memcpy(r->launch.block, wl->block, sizeof r->launch.block);
     r->launch.threads_per_cta = ws_workload_threads_per_cta(wl);
     r->launch.warps_per_cta = r->warps_per_cta;
     r->launch.warp_size = r->ws;
-    r->launch.param_buf = r->mem.param_buf;
+    r->launch.param_buf = param_buf;
     r->launch.shared_bytes = k->shared_bytes + wl->dyn_shared_bytes;
     r->launch.local_bytes = k->local_bytes;
     r->env.launch = &r->launch;
     r->env.gmem = &r->mem.gmem;
     r->env.nsm = r->ncores;
     r->env.nwarps_hw = r->nwarps;
-    r->memsys.ops = &ws_mem_hier;   /* l1_kb=0, dram_bw=0: exactly ws_mem_fixed */
-    if (r->memsys.ops->init(&r->memsys, cfg, r->ncores, &err) < 0) {
-        fail(r, WS_ST_INVALID, "%s", err.msg);
-        return -1;
-    }
 
     r->mev = (ws_mem_events){0};
     if (r->sched->mem_event) {          /* L1 events for the policy (sched_mem_events) */
@@ -1485,6 +1510,8 @@ static int setup(ws_sim *sim, ws_simrun *r)
         r->mev.ev = arena_alloc(sim, sizeof(ws_mem_event) * r->mev.cap);
         if (!r->mev.ev) goto oom;
     }
+    r->part_lanes = NULL;
+    r->cta_warp_st = NULL;
     if (csz) {
         r->part_lanes = arena_alloc(sim, sizeof(uint64_t) * r->warps_per_cta);
         r->cta_warp_st = arena_alloc(sim, sizeof(void *) * r->warps_per_cta);
@@ -1548,9 +1575,7 @@ static int setup(ws_sim *sim, ws_simrun *r)
         }
     }
     return 0;
-oom:   /* after the memory system's init: ws_sim_run frees only the memory image on a failed setup */
-    r->memsys.ops->fini(&r->memsys);
-    r->memsys.ops = NULL;
+oom:
     fail(r, WS_ST_ERROR, "out of memory");
     return -1;
 }
@@ -1642,40 +1667,22 @@ static void work_metrics(ws_sim *sim, const ws_workload *wl, const ws_config *cf
         ws_throughput_per_area(work_ipc, ws_cfg_f(cfg, WS_P_clock_ghz), res->metrics[WS_M_area_mm2].f);
 }
 
-void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const ws_run_opts *opts, ws_result *res)
+/* Launch: the first CTAs round-robin over the cores, as many as fit. */
+static void dispatch_grid(ws_simrun *r, uint64_t *max_ctas)
 {
-    memset(res, 0, sizeof *res);
-    arena_reset(sim);
-    ws_simrun *r = &sim->run;
-    struct ws_tl_rec *tl = r->tl;
-    size_t captl = r->captl;
-    memset(r, 0, sizeof *r);
-    r->tl = tl;
-    r->captl = captl;
-    r->ntl = 0;
-    r->wl = wl;
-    r->cfg = cfg;
-    r->opts = opts;
-    r->res = res;
-    r->status = -1;
-    int have_mem = 0;
-
-    if (setup(sim, r) < 0) goto out;
-    have_mem = 1;
-    ws_livelock_reset(r);
-    if (opts && opts->trace) ws_trace_header(r);
-
-    uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
-    uint64_t max_ctas = 0;
-    /* initial launch: round-robin over the cores */
     for (uint32_t round = 0; round < r->ctas_per_core; round++)
         for (uint32_t ci = 0; ci < r->ncores && r->next_cta < r->total_ctas; ci++)
             launch_cta(r, &r->cores[ci], round);
-    for (uint32_t ci = 0; ci < r->ncores; ci++) track_residency(r, &r->cores[ci], &max_ctas);
+    for (uint32_t ci = 0; ci < r->ncores; ci++) track_residency(r, &r->cores[ci], max_ctas);
+}
 
+/* The cycle loop of one launch from cycle `now` until its last CTA is done
+ * or the run stops (r->status set); returns the cycle it stopped at. */
+static uint64_t run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
+{
+    uint64_t max_cycles = (uint64_t)ws_cfg_i(r->cfg, WS_P_max_cycles);
     uint32_t nslot = r->ncores * r->nsched;
     uint8_t *reasons = r->reasons;
-    uint64_t now = 0;
     while (r->done_ctas < r->total_ctas) {
         if (now >= max_cycles) {
             char held[160];
@@ -1790,7 +1797,7 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
         if (r->next_cta < r->total_ctas)
             for (uint32_t ci = 0; ci < r->ncores; ci++) {
                 if (fill_core(r, &r->cores[ci])) issued_any = 1;   /* new warps: re-evaluate next cycle */
-                track_residency(r, &r->cores[ci], &max_ctas);
+                track_residency(r, &r->cores[ci], max_ctas);
             }
         if (r->done_ctas >= r->total_ctas) { now++; break; }
         if (issued_any) { now++; continue; }
@@ -1809,14 +1816,55 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
     }
 done:
     r->now = now;
-    {
-        uint64_t cycles = r->last_complete > now ? r->last_complete : now;
-        if (r->status < 0 && r->last_complete > now)
-            r->idle[WS_STALL_EMPTY] += (r->last_complete - now) * (uint64_t)nslot * r->width;
-        if (r->status == WS_ST_TIMEOUT) cycles = now;
-        collect_div_stats(r);
-        finish_metrics(r, cycles, max_ctas);
+    return now;
+}
+
+/* The cycle a launch that stopped at `now` ends: when its last operation
+ * completes (a timeout: now); the slots of its tail are idle (empty). */
+static uint64_t launch_end(ws_simrun *r, uint64_t now)
+{
+    uint64_t nslot = (uint64_t)r->ncores * r->nsched;
+    uint64_t end = r->last_complete > now ? r->last_complete : now;
+    if (r->status < 0 && r->last_complete > now)
+        r->idle[WS_STALL_EMPTY] += (r->last_complete - now) * nslot * r->width;
+    if (r->status == WS_ST_TIMEOUT) end = now;
+    collect_div_stats(r);
+    return end;
+}
+
+void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const ws_run_opts *opts, ws_result *res)
+{
+    memset(res, 0, sizeof *res);
+    arena_reset(sim);
+    ws_simrun *r = &sim->run;
+    struct ws_tl_rec *tl = r->tl;
+    size_t captl = r->captl;
+    memset(r, 0, sizeof *r);
+    r->tl = tl;
+    r->captl = captl;
+    r->ntl = 0;
+    r->wl = wl;
+    r->cfg = cfg;
+    r->opts = opts;
+    r->res = res;
+    r->status = -1;
+    uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
+
+    setup_hw(r);
+    if (setup_kernel(sim, r) < 0) goto out;
+    ws_error err = {{0}};
+    if (ws_memimage_init(&r->mem, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), &err) < 0) {
+        fail(r, WS_ST_ERROR, "%s", err.msg);
+        goto out;
     }
+    if (setup_memsys(r) < 0 || setup_cores(sim, r, r->mem.param_buf) < 0) goto out;
+    ws_livelock_reset(r);
+    if (opts && opts->trace) ws_trace_header(r);
+
+    uint64_t max_ctas = 0;
+    dispatch_grid(r, &max_ctas);
+    uint64_t now = run_cycles(r, 0, &max_ctas);
+    finish_metrics(r, launch_end(r, now), max_ctas);
     if (r->status < 0) {
         /* finished: check the expectations */
         ws_memimage *refp = NULL;
@@ -1839,15 +1887,11 @@ done:
         }
     }
     if (opts && opts->timeline) ws_timeline_print(r, opts->timeline);
-    if (opts && opts->dump_buffer >= 0 && have_mem && (uint32_t)opts->dump_buffer < wl->nbuffers)
+    if (opts && opts->dump_buffer >= 0 && (uint32_t)opts->dump_buffer < wl->nbuffers)
         ws_buffer_dump(wl, &r->mem, (uint32_t)opts->dump_buffer, opts->dump_out ? opts->dump_out : stdout);
 out:
-    if (have_mem) {
-        if (r->memsys.ops) r->memsys.ops->fini(&r->memsys);
-        ws_memimage_free(&r->mem);
-    } else if (r->mem.gmem.regions) {
-        ws_memimage_free(&r->mem);
-    }
+    if (r->memsys.ops) r->memsys.ops->fini(&r->memsys);
+    ws_memimage_free(&r->mem);
     res->status = r->status < 0 ? WS_ST_ERROR : r->status;
     snprintf(res->message, sizeof res->message, "%s", r->msg);
     /* Area depends only on the configuration: reported for every status, so
