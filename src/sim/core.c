@@ -71,6 +71,7 @@ struct ws_sim {
     struct {
         const ws_workload *wl;
         const ws_kernel *kernel;
+        const ws_launch_spec *launches;
         char path[512];
         uint64_t seed;
         uint32_t warp_size;
@@ -85,6 +86,7 @@ struct ws_sim {
     struct ws_work {
         const ws_workload *wl;
         const ws_kernel *kernel;
+        const ws_launch_spec *launches;
         char path[512];
         uint64_t seed;
         uint32_t warp_size;
@@ -93,6 +95,10 @@ struct ws_sim {
     } work[WS_WORKCACHE];
     uint32_t work_next;
     ws_simrun run;
+    /* per launch of the last run (ws_sim_launches); grows by doubling and is
+     * kept across runs, so a sweep's runs stop allocating after the first */
+    ws_launch_stats *ls;
+    uint32_t nls, capls;
 };
 
 static void arena_reset(ws_sim *s)
@@ -138,6 +144,7 @@ void ws_sim_free(ws_sim *s)
         if (s->kc[i].xk) ws_kernel_free(s->kc[i].xk);
     if (s->ref.valid) ws_memimage_free(&s->ref.img);
     free(s->run.tl);
+    free(s->ls);
     free(s);
 }
 
@@ -147,7 +154,8 @@ void ws_sim_free(ws_sim *s)
 static const ws_result *reference_for(ws_sim *s, const ws_workload *wl, uint64_t seed, uint32_t ws,
                                       uint64_t max_steps)
 {
-    if (s->ref.valid && s->ref.wl == wl && s->ref.kernel == wl->kernel && s->ref.seed == seed &&
+    if (s->ref.valid && s->ref.wl == wl && s->ref.kernel == wl->kernel && s->ref.launches == wl->launches &&
+        s->ref.seed == seed &&
         s->ref.warp_size == ws && strncmp(s->ref.path, wl->path ? wl->path : "", sizeof s->ref.path) == 0)
         return &s->ref.res;
     if (s->ref.valid) ws_memimage_free(&s->ref.img);
@@ -155,6 +163,7 @@ static const ws_result *reference_for(ws_sim *s, const ws_workload *wl, uint64_t
     ws_reference_run(wl, seed, ws, max_steps, &s->ref.img, &s->ref.res);
     s->ref.wl = wl;
     s->ref.kernel = wl->kernel;
+    s->ref.launches = wl->launches;
     snprintf(s->ref.path, sizeof s->ref.path, "%s", wl->path ? wl->path : "");
     s->ref.seed = seed;
     s->ref.warp_size = ws;
@@ -1399,7 +1408,7 @@ static void setup_hw(ws_simrun *r)
 static int setup_kernel(ws_sim *sim, ws_simrun *r)
 {
     const ws_config *cfg = r->cfg;
-    const ws_workload *wl = r->wl;
+    const ws_launch_spec *wl = r->spec;
     int barrier = r->div->barrier_pass ? 1 + r->div->sink_release : 0;
     const ws_kernel *k = wl->kernel;
     unsigned nbar = (unsigned)ws_cfg_i(cfg, WS_P_barrier_regs);
@@ -1422,14 +1431,14 @@ static int setup_kernel(ws_sim *sim, ws_simrun *r)
     r->ll_relevant = arena_alloc(sim, ((size_t)r->nregs + 63) / 64 * 8);   /* deadlock.c */
     if (!r->ll_relevant) { fail(r, WS_ST_ERROR, "out of memory"); return -1; }
 
-    r->total_ctas = ws_workload_ctas(wl);
+    r->total_ctas = ws_launch_ctas(wl);
     r->next_cta = r->done_ctas = 0;
     /* Occupancy (docs/model.md, src/sim/occupancy.c): CTAs per core and the
      * resource that limits them; one CTA that does not fit is invalid. */
     ws_occupancy occ;
-    ws_occupancy_compute(wl, k, cfg, &occ);
+    ws_occupancy_launch(wl, k, cfg, &occ);
     r->warps_per_cta = occ.warps_per_cta;
-    r->res->metrics[WS_M_occupancy_limit].i = occ.limit;
+    if (!r->nrun) r->res->metrics[WS_M_occupancy_limit].i = occ.limit;   /* the first launch's */
     if (!occ.fits) {
         fail(r, WS_ST_INVALID, "%s", occ.why);
         return -1;
@@ -1487,14 +1496,14 @@ static int setup_memsys(ws_simrun *r)
 static int setup_cores(ws_sim *sim, ws_simrun *r, uint8_t *param_buf)
 {
     const ws_config *cfg = r->cfg;
-    const ws_workload *wl = r->wl;
+    const ws_launch_spec *wl = r->spec;
     const ws_kernel *k = r->k;
     size_t dsz = (r->div->state_size(&r->divctx) + 63) & ~(size_t)63;
     size_t csz = r->div->cta_state_size ? r->div->cta_state_size(&r->divctx) : 0;
     r->launch.kernel = k;
     memcpy(r->launch.grid, wl->grid, sizeof r->launch.grid);
     memcpy(r->launch.block, wl->block, sizeof r->launch.block);
-    r->launch.threads_per_cta = ws_workload_threads_per_cta(wl);
+    r->launch.threads_per_cta = ws_launch_threads_per_cta(wl);
     r->launch.warps_per_cta = r->warps_per_cta;
     r->launch.warp_size = r->ws;
     r->launch.param_buf = param_buf;
@@ -1653,14 +1662,15 @@ static const struct ws_work *reference_work(ws_sim *s, const ws_workload *wl, ui
     const char *path = wl->path ? wl->path : "";
     for (int i = 0; i < WS_WORKCACHE; i++) {
         const struct ws_work *w = &s->work[i];
-        if (w->valid && w->wl == wl && w->kernel == wl->kernel && w->seed == seed && w->warp_size == ws &&
+        if (w->valid && w->wl == wl && w->kernel == wl->kernel && w->launches == wl->launches && w->seed == seed &&
+            w->warp_size == ws &&
             strncmp(w->path, path, sizeof w->path) == 0)
             return w;
     }
     const ws_result *ref = reference_for(s, wl, seed, ws, max_steps);
     struct ws_work *w = &s->work[s->work_next];
     s->work_next = (s->work_next + 1) % WS_WORKCACHE;
-    *w = (struct ws_work){.wl = wl, .kernel = wl->kernel, .seed = seed, .warp_size = ws, .valid = 1,
+    *w = (struct ws_work){.wl = wl, .kernel = wl->kernel, .launches = wl->launches, .seed = seed, .warp_size = ws, .valid = 1,
                           .status = ref->status, .thread_insts = (uint64_t)ref->metrics[WS_M_thread_insts].i};
     snprintf(w->path, sizeof w->path, "%s", path);
     return w;
@@ -1856,10 +1866,134 @@ static uint64_t launch_end(ws_simrun *r, uint64_t now)
     return end;
 }
 
+/* ------------------------------------------------------------ sequence -- */
+/* The sequence driver's state while ws_sim_run runs one (ws_sequence_run
+ * calls run_launch per launch statement). */
+typedef struct core_seq {
+    ws_sim *sim;
+    uint64_t now;            /* end of the last launch (0 before the first) */
+    uint64_t max_ctas;       /* most CTAs resident on a core, over the launches */
+    uint64_t max_warps;      /* ... and warps */
+} core_seq;
+
+static ws_launch_stats *stats_push(ws_sim *sim)
+{
+    if (sim->nls == sim->capls) {
+        uint32_t cap = sim->capls ? 2 * sim->capls : 16;
+        ws_launch_stats *p = realloc(sim->ls, cap * sizeof *p);
+        if (!p) return NULL;
+        sim->ls = p;
+        sim->capls = cap;
+    }
+    ws_launch_stats *st = &sim->ls[sim->nls++];
+    memset(st, 0, sizeof *st);
+    return st;
+}
+
+/* A kernel boundary before every launch but the first (docs/model.md
+ * "Kernel boundaries"): the caches as flush_l1 / flush_l2 say, then
+ * launch_overhead idle cycles (charged to idle_empty, as a tail is).
+ * Returns the cycle the launch starts, or 0 with the run timed out. */
+static uint64_t kernel_boundary(ws_simrun *r, uint64_t end)
+{
+    const ws_config *cfg = r->cfg;
+    uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
+    if (r->memsys.ops->kernel_boundary)
+        r->memsys.ops->kernel_boundary(&r->memsys, end, (int)ws_cfg_i(cfg, WS_P_flush_l1),
+                                       (int)ws_cfg_i(cfg, WS_P_flush_l2));
+    uint64_t start = end + (uint64_t)ws_cfg_i(cfg, WS_P_launch_overhead);
+    if (start > max_cycles) start = max_cycles;
+    r->idle[WS_STALL_EMPTY] += (start - end) * (uint64_t)r->ncores * r->nsched * r->width;
+    if (start >= max_cycles) {
+        fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached between launches (%u launches finished)",
+             (unsigned long long)max_cycles, r->nrun);
+        return 0;
+    }
+    return start;
+}
+
+/* One launch of the sequence (a ws_seq_launch_fn): per-launch setup on the
+ * run's memory image and memory system, the CTAs dispatched, cycles run
+ * until its last CTA is done. Nonzero stops the sequence (r->status set). */
+static int run_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32_t stmt, uint64_t iteration)
+{
+    core_seq *q = ctx;
+    ws_sim *sim = q->sim;
+    ws_simrun *r = &sim->run;
+    uint64_t start = 0;
+    if (r->nrun && !(start = kernel_boundary(r, q->now))) {
+        q->now = (uint64_t)ws_cfg_i(r->cfg, WS_P_max_cycles);
+        return 1;
+    }
+    arena_reset(sim);                  /* everything in the arena is per-launch state */
+    r->spec = spec;
+    if (setup_kernel(sim, r) < 0) return 1;
+    if (!r->memsys.ops && setup_memsys(r) < 0) return 1;
+    if (setup_cores(sim, r, ws_memimage_params(&r->mem, li)) < 0) return 1;
+    ws_livelock_reset(r);
+    if (!r->nrun && r->opts && r->opts->trace) ws_trace_header(r);
+    ws_launch_stats *st = stats_push(sim);
+    if (!st) {
+        fail(r, WS_ST_ERROR, "out of memory");
+        return 1;
+    }
+    uint64_t wi = r->warp_insts, ti = r->thread_insts, sc = r->steady_cycles, sti = r->steady_thread_insts;
+    uint64_t max_ctas = 0;
+    dispatch_grid(r, &max_ctas);
+    uint64_t now = run_cycles(r, start, &max_ctas);
+    uint64_t end = launch_end(r, now);
+    *st = (ws_launch_stats){.stmt = stmt, .launch = li, .iteration = iteration, .name = spec->name,
+                            .start = start, .cycles = end - start, .ctas = r->done_ctas,
+                            .warp_insts = r->warp_insts - wi, .thread_insts = r->thread_insts - ti,
+                            .steady_cycles = r->steady_cycles - sc, .sampled = 1.0, .status = r->status};
+    st->steady_ipc = st->steady_cycles ? (double)(r->steady_thread_insts - sti) / (double)st->steady_cycles : 0.0;
+    st->tail_fraction = st->cycles ? 1.0 - (double)st->steady_cycles / (double)st->cycles : 0.0;
+    if (max_ctas > q->max_ctas) q->max_ctas = max_ctas;
+    if (max_ctas * r->warps_per_cta > q->max_warps) q->max_warps = max_ctas * r->warps_per_cta;
+    r->nrun++;
+    q->now = end;
+    return r->status >= 0;
+}
+
+/* Before the memory image is built: every launch of the sequence gets its
+ * kernel and fits the configuration, so that an invalid point costs no
+ * memory initialisation and no simulation of the launches before the one
+ * that cannot run. */
+static int check_launches(ws_sim *sim, ws_simrun *r)
+{
+    const ws_workload *wl = r->wl;
+    ws_launch_spec top;
+    uint32_t n = wl->nlaunches;
+    if (!n) ws_launch_of_top(wl, &top);
+    for (uint32_t i = 0; i < (n ? n : 1); i++) {
+        arena_reset(sim);
+        r->spec = n ? &wl->launches[i] : &top;
+        if (setup_kernel(sim, r) < 0) {
+            if (wl->nstmts > 1) {   /* say which launch */
+                char msg[sizeof r->msg];
+                int n = snprintf(msg, sizeof msg, "launch %.60s: ", r->spec->name);
+                size_t len = strlen(r->msg), room = sizeof msg - (size_t)n - 1;
+                memcpy(msg + n, r->msg, len < room ? len : room);
+                msg[n + (len < room ? len : room)] = 0;
+                memcpy(r->msg, msg, sizeof msg);
+            }
+            return -1;
+        }
+    }
+    return 0;
+}
+
+const ws_launch_stats *ws_sim_launches(const ws_sim *s, uint32_t *n)
+{
+    *n = s->nls;
+    return s->ls;
+}
+
 void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const ws_run_opts *opts, ws_result *res)
 {
     memset(res, 0, sizeof *res);
     arena_reset(sim);
+    sim->nls = 0;
     ws_simrun *r = &sim->run;
     struct ws_tl_rec *tl = r->tl;
     size_t captl = r->captl;
@@ -1875,20 +2009,19 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
     uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
 
     setup_hw(r);
-    if (setup_kernel(sim, r) < 0) goto out;
+    if (check_launches(sim, r) < 0) goto out;
+    /* one memory image for the whole sequence, initialised once */
     ws_error err = {{0}};
     if (ws_memimage_init(&r->mem, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), &err) < 0) {
         fail(r, WS_ST_ERROR, "%s", err.msg);
         goto out;
     }
-    if (setup_memsys(r) < 0 || setup_cores(sim, r, r->mem.param_buf) < 0) goto out;
-    ws_livelock_reset(r);
-    if (opts && opts->trace) ws_trace_header(r);
-
-    uint64_t max_ctas = 0;
-    dispatch_grid(r, &max_ctas);
-    uint64_t now = run_cycles(r, 0, &max_ctas);
-    finish_metrics(r, launch_end(r, now), max_ctas);
+    core_seq q = {.sim = sim};
+    ws_sequence_run(wl, &r->mem, run_launch, &q);
+    if (!r->nrun) goto out;            /* the first launch could not start: no metrics, as before */
+    finish_metrics(r, q.now, q.max_ctas);
+    res->metrics[WS_M_resident_warps].i = (int64_t)q.max_warps;
+    res->metrics[WS_M_launches].i = (int64_t)r->nrun;
     if (r->status < 0) {
         /* finished: check the expectations */
         ws_memimage *refp = NULL;
@@ -1910,7 +2043,7 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
             else r->status = WS_ST_OK;
         }
     }
-    if (opts && opts->timeline) ws_timeline_print(r, opts->timeline);
+    if (opts && opts->timeline) ws_timeline_print(r, opts->timeline, sim->ls, sim->nls);
     if (opts && opts->dump_buffer >= 0 && (uint32_t)opts->dump_buffer < wl->nbuffers)
         ws_buffer_dump(wl, &r->mem, (uint32_t)opts->dump_buffer, opts->dump_out ? opts->dump_out : stdout);
 out:
