@@ -16,6 +16,14 @@
  *     a: {type: f32, count: 64, init: INIT}
  *   params: [a, 64, 2.5]        one value per .param: a buffer name or a number
  *   expect:                     buffer: EXPECT
+ *   launches: [STMT, ...]       instead of entry/grid/block/params/regs_per_thread/shared_bytes:
+ *                               a launch sequence (kernel: then is the launches' default PTX)
+ *
+ *   STMT:   {entry, grid, block, params [, name, kernel, regs_per_thread, shared_bytes]}
+ *         | {set: {buffer, value}}
+ *         | {loop: {repeat: N, body: [STMT, ...]}}
+ *         | {loop: {until: {buffer, equals}, max: M, body: [STMT, ...]}}
+ *   decoded once into wl->stmts (flat, loops as LOOP ... END with jumps; sequence.c runs it)
  *
  *   INIT:   number | iota | [v, ...] | {iota: {start, step}} | {random: {min, max}} | FILE
  *   EXPECT: number | iota | [v, ...] | {iota: {start, step}} | reference | FILE [, ulp: N | rel: R]
