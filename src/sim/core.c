@@ -1925,9 +1925,11 @@ static int run_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
         q->now = (uint64_t)ws_cfg_i(r->cfg, WS_P_max_cycles);
         return 1;
     }
-    arena_reset(sim);                  /* everything in the arena is per-launch state */
-    r->spec = spec;
-    if (setup_kernel(sim, r) < 0) return 1;
+    if (r->nrun || r->spec != spec) {  /* check_launches left the first launch's kernel set up when it was its last */
+        arena_reset(sim);              /* everything in the arena is per-launch state */
+        r->spec = spec;
+        if (setup_kernel(sim, r) < 0) return 1;
+    }
     if (!r->memsys.ops && setup_memsys(r) < 0) return 1;
     if (setup_cores(sim, r, ws_memimage_params(&r->mem, li)) < 0) return 1;
     ws_livelock_reset(r);
@@ -1971,15 +1973,16 @@ static int check_launches(ws_sim *sim, ws_simrun *r)
         if (setup_kernel(sim, r) < 0) {
             if (wl->nstmts > 1) {   /* say which launch */
                 char msg[sizeof r->msg];
-                int n = snprintf(msg, sizeof msg, "launch %.60s: ", r->spec->name);
-                size_t len = strlen(r->msg), room = sizeof msg - (size_t)n - 1;
-                memcpy(msg + n, r->msg, len < room ? len : room);
-                msg[n + (len < room ? len : room)] = 0;
+                int k = snprintf(msg, sizeof msg, "launch %.60s: ", r->spec->name);
+                size_t len = strlen(r->msg), room = sizeof msg - (size_t)k - 1;
+                memcpy(msg + k, r->msg, len < room ? len : room);
+                msg[k + (len < room ? len : room)] = 0;
                 memcpy(r->msg, msg, sizeof msg);
             }
             return -1;
         }
     }
+    if (!n) r->spec = NULL;            /* top is gone: the run sets its launch up anew */
     return 0;
 }
 
