@@ -1867,6 +1867,22 @@ static uint64_t launch_end(ws_simrun *r, uint64_t now)
 }
 
 /* ------------------------------------------------------------ sequence -- */
+/* Puts "launch ...: " before r->msg (a sequence's message says which launch). */
+static void prefix_msg(ws_simrun *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void prefix_msg(ws_simrun *r, const char *fmt, ...)
+{
+    char msg[sizeof r->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (k < 0 || (size_t)k >= sizeof msg) return;
+    size_t len = strlen(r->msg), room = sizeof msg - (size_t)k - 1;
+    memcpy(msg + k, r->msg, len < room ? len : room);
+    msg[(size_t)k + (len < room ? len : room)] = 0;
+    memcpy(r->msg, msg, sizeof msg);
+}
+
 /* The sequence driver's state while ws_sim_run runs one (ws_sequence_run
  * calls run_launch per launch statement). */
 typedef struct core_seq {
@@ -1952,6 +1968,8 @@ static int run_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     st->tail_fraction = st->cycles ? 1.0 - (double)st->steady_cycles / (double)st->cycles : 0.0;
     if (max_ctas > q->max_ctas) q->max_ctas = max_ctas;
     if (max_ctas * r->warps_per_cta > q->max_warps) q->max_warps = max_ctas * r->warps_per_cta;
+    if (r->status >= 0 && r->wl->nstmts > 1)   /* deadlock, timeout, fault: in which launch */
+        prefix_msg(r, "launch %u (%.60s, iteration %llu): ", r->nrun, spec->name, (unsigned long long)iteration);
     r->nrun++;
     q->now = end;
     return r->status >= 0;
@@ -1971,14 +1989,7 @@ static int check_launches(ws_sim *sim, ws_simrun *r)
         arena_reset(sim);
         r->spec = n ? &wl->launches[i] : &top;
         if (setup_kernel(sim, r) < 0) {
-            if (wl->nstmts > 1) {   /* say which launch */
-                char msg[sizeof r->msg];
-                int k = snprintf(msg, sizeof msg, "launch %.60s: ", r->spec->name);
-                size_t len = strlen(r->msg), room = sizeof msg - (size_t)k - 1;
-                memcpy(msg + k, r->msg, len < room ? len : room);
-                msg[k + (len < room ? len : room)] = 0;
-                memcpy(r->msg, msg, sizeof msg);
-            }
+            if (wl->nstmts > 1) prefix_msg(r, "launch %.60s: ", r->spec->name);   /* say which launch */
             return -1;
         }
     }
