@@ -58,7 +58,9 @@ typedef struct ws_kcache {
     ws_kernel *xk;
 } ws_kcache;
 
-#define WS_KCACHE 8
+/* transformed kernels kept: every kernel of a launch sequence (up to this many
+ * distinct ones) is transformed once per ws_sim, not once per launch */
+#define WS_KCACHE 16
 #define WS_WORKCACHE 32
 
 struct ws_sim {
