@@ -30,8 +30,15 @@ void ws_workload_inputs(const ws_workload *wl, input_fn fn, void *ctx)
 {
     ws_input yaml = {"workload", NULL, wl->path, 0, wl->digest};
     fn(ctx, &yaml);
-    /* with several PTX files (launch sequences): one kernel_input per distinct file, here */
-    if (wl->kernel)
+    /* each PTX file once (a sequence's kernels: one per (file, entry)) */
+    for (uint32_t k = 0; k < wl->nkernels; k++) {
+        uint32_t j = 0;
+        while (j < k && !(wl->kernels[j]->path && wl->kernels[k]->path &&
+                          strcmp(wl->kernels[j]->path, wl->kernels[k]->path) == 0))
+            j++;
+        if (j == k) kernel_input(wl->kernels[k], fn, ctx);
+    }
+    if (!wl->nkernels && wl->kernel)    /* a workload built in code */
         kernel_input(wl->kernel, fn, ctx);
     for (uint32_t i = 0; i < wl->nbuffers; i++)
         data_input("init", wl->buffers[i].name, &wl->buffers[i].init, fn, ctx);
