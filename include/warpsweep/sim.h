@@ -89,5 +89,25 @@ void ws_occupancy_compute(const ws_workload *wl, const ws_kernel *k, const ws_co
  * res with status and instruction counts. */
 void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size,
                       uint64_t max_steps, ws_memimage *mem, ws_result *res);
+/* The same in lock-step mode (reference.c, lockstep_turn): the threads of a
+ * warp at one PC take their turn together; the outcome of a race-free kernel
+ * is the same, several times faster. */
+void ws_reference_run_lockstep(const ws_workload *wl, uint64_t seed, uint32_t warp_size,
+                               uint64_t max_steps, ws_memimage *mem, ws_result *res);
+
+/* One launch on an existing memory image, over the CTAs [cta_first,
+ * cta_end) of its grid (linear CTA ids), all resident at once. */
+typedef struct ws_ref_launch {
+    const ws_kernel *kernel;
+    uint32_t grid[3], block[3];
+    const uint8_t *param_buf;
+    uint32_t param_bytes;
+    uint32_t dyn_shared_bytes;
+    uint64_t cta_first, cta_end;
+    int lockstep;                   /* 1: lock-step turns (ws_reference_run_lockstep) */
+} ws_ref_launch;
+/* res: status, message, thread_insts (= warp_insts, one per thread turn). */
+void ws_reference_launch(const ws_ref_launch *l, uint32_t warp_size, uint64_t max_steps, ws_memimage *mem,
+                         ws_result *res);
 
 #endif

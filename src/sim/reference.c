@@ -54,7 +54,6 @@ typedef struct ref_cta {
 } ref_cta;
 
 typedef struct ref {
-    const ws_workload *wl;
     const ws_kernel *k;
     uint32_t ws, wpc, nctas, nwarps;
     ws_launch launch;
@@ -74,6 +73,7 @@ typedef struct ref {
     ws_effect eff;
     ws_result *res;
     int failed;
+    int lockstep;                     /* lock-step turns (lockstep_turn), else one thread per turn */
 } ref;
 
 static int fail(ref *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -259,14 +259,16 @@ static int try_warp_sync(ref *r, uint32_t g, uint32_t pc, uint64_t mask)
     return 0;
 }
 
-static void thread_exit(ref *r, uint32_t g, uint32_t lane)
+/* Lanes `lanes` of warp g exited. */
+static void threads_exit(ref *r, uint32_t g, uint64_t lanes)
 {
-    uint64_t t = (uint64_t)g * r->ws + lane;
-    r->state[t] = T_EXIT;
-    r->exited[g] |= 1ull << lane;
-    r->live_total--;
+    uint32_t n = (uint32_t)__builtin_popcountll(lanes);
+    for (uint64_t x = lanes; x; x &= x - 1)
+        r->state[(uint64_t)g * r->ws + (uint32_t)__builtin_ctzll(x)] = T_EXIT;
+    r->exited[g] |= lanes;
+    r->live_total -= n;
     uint32_t c = g / r->wpc;
-    r->rc[c].live--;
+    r->rc[c].live -= n;
     /* fewer live threads: a CTA barrier or a warp-level operation may now be complete */
     for (uint32_t id = 0; id < NBARRIERS && !r->failed; id++)
         check_barrier(r, c, id);
@@ -275,6 +277,11 @@ static void thread_exit(ref *r, uint32_t g, uint32_t lane)
         if (r->state[u] == T_WARP)
             try_warp_sync(r, g, r->pc[u], r->wmask[u]);
     }
+}
+
+static void thread_exit(ref *r, uint32_t g, uint32_t lane)
+{
+    threads_exit(r, g, 1ull << lane);
 }
 
 /* activemask (or legacy vote without .sync) at pc on lane: executed together
@@ -383,6 +390,111 @@ static int step(ref *r, uint32_t g, uint32_t lane)
     return 0;
 }
 
+/* Lock-step turns (the fast functional mode, docs/sampling.md): the threads
+ * of a warp that are running at the same PC take their turn together, as one
+ * ws_exec_inst over their combined lane mask, which costs about what one
+ * thread's turn costs. Only plain instructions are batched: a CTA barrier,
+ * a warp-level operation, activemask, legacy vote and the convergence-barrier
+ * pseudo-instructions take the one-thread path (step) lane by lane, so their
+ * semantics are exactly the MIMD reference's. What changes is the order of
+ * the turns (a thread's neighbours at the same PC move with it, as on a SIMT
+ * core with perfect reconvergence), which a race-free kernel cannot observe;
+ * the thread instruction count is the same (one per thread and instruction,
+ * guard false or not). */
+static int batchable(const ws_inst *in)
+{
+    if (in->op == WS_OP_BADD || in->op == WS_OP_BWAIT || in->op == WS_OP_YIELD || is_cta_barrier(in))
+        return 0;
+    if (in->op == WS_OP_ACTIVEMASK || in->op == WS_OP_VOTE)
+        return 0;
+    return !ws_warp_aligned(in) && !ws_warp_membermask(in);
+}
+
+/* One lock-step turn of the lanes `mask` of warp g, all running at pc. */
+static int group_turn(ref *r, uint32_t g, uint32_t pc, uint64_t mask)
+{
+    ws_warp *w = &r->warps[g];
+    const ws_inst *in = &r->k->insts[pc];
+    uint64_t base = (uint64_t)g * r->ws;
+    r->env.clock = r->steps;
+    r->steps += (uint64_t)__builtin_popcountll(mask);
+    ws_effect *e = &r->eff;
+    if (ws_exec_inst(&r->env, w, in, pc, mask, e) != WS_EXEC_OK)
+        return exec_fault(r, g, (uint32_t)__builtin_ctzll(mask));
+    if (in->op == WS_OP_TRAP && (e->executed & mask)) {
+        char who[96];
+        uint32_t lane = (uint32_t)__builtin_ctzll(e->executed & mask);
+        thread_desc(r, g, lane, who, sizeof who);
+        return fail(r, WS_ST_ERROR, "%s: trap at pc %u (line %u)", who, pc, in->line);
+    }
+    uint64_t gone = (in->op == WS_OP_EXIT || in->op == WS_OP_RET) ? e->exited & mask : 0;
+    uint64_t taken = in->op == WS_OP_BRA || in->op == WS_OP_BRX ? e->taken & mask : 0;
+    uint32_t next = pc + 1;
+    if (in->op == WS_OP_BRA && taken == mask) {   /* uniform branch: one target */
+        next = in->target;
+        taken = 0;
+    }
+    for (uint64_t x = mask & ~taken; x; x &= x - 1)
+        r->pc[base + (uint32_t)__builtin_ctzll(x)] = next;
+    for (uint64_t x = taken; x; x &= x - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(x);
+        r->pc[base + l] = in->op == WS_OP_BRA ? in->target : e->lane_target[l];
+    }
+    if (gone)
+        threads_exit(r, g, gone);
+    return r->failed ? -1 : 0;
+}
+
+/* One lock-step turn of every group of warp g's running threads (threads at
+ * one PC), in the order of their lowest lane; 1 if any thread ran. */
+static int lockstep_turn(ref *r, uint32_t g, uint64_t max_steps)
+{
+    ws_warp *w = &r->warps[g];
+    uint64_t base = (uint64_t)g * r->ws;
+    /* one pass: the running lanes, and whether they are all at one PC (the
+     * common case, which needs no grouping) */
+    uint64_t todo = 0;
+    uint32_t pc0 = UINT32_MAX;
+    int one_pc = 1;
+    for (uint64_t x = w->valid & ~r->exited[g]; x; x &= x - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(x);
+        if (r->state[base + l] != T_RUN)
+            continue;
+        todo |= 1ull << l;
+        if (pc0 == UINT32_MAX)
+            pc0 = r->pc[base + l];
+        else if (r->pc[base + l] != pc0)
+            one_pc = 0;
+    }
+    int ran = 0;
+    while (todo && !r->failed) {
+        uint32_t pc = one_pc ? pc0 : r->pc[base + (uint32_t)__builtin_ctzll(todo)];
+        uint64_t group = one_pc ? todo : 0;
+        for (uint64_t x = group ? 0 : todo; x; x &= x - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(x);
+            if (r->pc[base + l] == pc)
+                group |= 1ull << l;
+        }
+        todo &= ~group;
+        if (max_steps && r->steps >= max_steps)
+            return ran ? 1 : -2;
+        ran = 1;
+        if (pc < r->k->ninsts && batchable(&r->k->insts[pc])) {
+            group_turn(r, g, pc, group);
+            continue;
+        }
+        /* one thread at a time; a turn (activemask) may move its neighbours */
+        for (uint64_t x = group; x && !r->failed; x &= x - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(x);
+            if (r->state[base + l] != T_RUN || r->pc[base + l] != pc || ((r->exited[g] >> l) & 1))
+                continue;
+            r->steps++;
+            step(r, g, l);
+        }
+    }
+    return ran;
+}
+
 static void describe_deadlock(ref *r)
 {
     uint64_t nbar = 0, nwarp = 0, first = UINT64_MAX;
@@ -411,23 +523,63 @@ static void describe_deadlock(ref *r)
          (unsigned long long)r->live_total, (unsigned long long)nbar, (unsigned long long)nwarp, who, pc, line, what);
 }
 
-static int setup(ref *r, uint64_t seed, ws_memimage *mem)
+static void timeout(ref *r)
 {
-    const ws_workload *wl = r->wl;
+    fail(r, WS_ST_TIMEOUT, "timeout: %llu thread instructions executed, %llu threads still running",
+         (unsigned long long)r->steps, (unsigned long long)r->live_total);
+}
+
+/* Turns until every thread exited or the run failed: in the round-robin
+ * order of the header, one thread per turn, or one group of threads at one
+ * PC per turn in lock-step mode. */
+static void run_threads(ref *r, uint64_t max_steps)
+{
+    while (r->live_total > 0 && !r->failed) {
+        int progress = 0;
+        for (uint32_t g = 0; g < r->nwarps && !r->failed; g++) {
+            if (r->lockstep) {
+                int ran = lockstep_turn(r, g, max_steps);
+                if (ran == -2) {
+                    timeout(r);
+                    break;
+                }
+                progress |= ran;
+                continue;
+            }
+            uint64_t valid = r->warps[g].valid & ~r->exited[g];
+            for (uint64_t x = valid; x && !r->failed; x &= x - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(x);
+                if (r->state[(uint64_t)g * r->ws + l] != T_RUN)
+                    continue;
+                if (max_steps && r->steps >= max_steps) {
+                    timeout(r);
+                    break;
+                }
+                progress = 1;
+                r->steps++;
+                step(r, g, l);
+            }
+        }
+        if (!progress && !r->failed && r->live_total > 0)
+            describe_deadlock(r);
+    }
+}
+
+/* The threads of CTAs [l->cta_first, l->cta_end) of launch l on mem, all
+ * resident at once. */
+static int setup_launch(ref *r, const ws_ref_launch *l, ws_memimage *mem)
+{
     const ws_kernel *k = r->k;
-    ws_error err;
-    if (ws_memimage_init(mem, wl, seed, &err) < 0)
-        return fail(r, WS_ST_ERROR, "%s", err.msg);
-    uint32_t tpc = ws_workload_threads_per_cta(wl);
+    uint32_t tpc = l->block[0] * l->block[1] * l->block[2];
     r->wpc = (tpc + r->ws - 1) / r->ws;
-    uint64_t nctas = ws_workload_ctas(wl);
+    uint64_t nctas = l->cta_end > l->cta_first ? l->cta_end - l->cta_first : 0;
     uint64_t nwarps = nctas * r->wpc;
     if (nwarps > (1u << 26))
         return fail(r, WS_ST_INVALID, "reference: %llu warps are too many to run at once", (unsigned long long)nwarps);
     /* every warp of the grid is resident at once: bound the memory before allocating it */
     double need = (double)nwarps * ((double)(k->nregs ? k->nregs : 1) * r->ws * 8.0 +
                                     (double)(k->local_bytes ? k->local_bytes : 1) * r->ws + 32.0 * r->ws + 256.0) +
-                  (double)nctas * ((double)k->shared_bytes + wl->dyn_shared_bytes + 256.0);
+                  (double)nctas * ((double)k->shared_bytes + l->dyn_shared_bytes + 256.0);
     if (need > (double)(4ull << 30))
         return fail(r, WS_ST_INVALID, "reference: %llu warps x %u registers x %u lanes need %.1f GiB at once, more "
                     "than the limit of 4 GiB", (unsigned long long)nwarps, k->nregs, r->ws, need / (1u << 30));
@@ -435,13 +587,13 @@ static int setup(ref *r, uint64_t seed, ws_memimage *mem)
     r->nwarps = (uint32_t)nwarps;
     ws_launch *L = &r->launch;
     L->kernel = k;
-    memcpy(L->grid, wl->grid, sizeof L->grid);
-    memcpy(L->block, wl->block, sizeof L->block);
+    memcpy(L->grid, l->grid, sizeof L->grid);
+    memcpy(L->block, l->block, sizeof L->block);
     L->threads_per_cta = tpc;
     L->warps_per_cta = r->wpc;
     L->warp_size = r->ws;
-    L->param_buf = mem->param_buf;
-    L->shared_bytes = k->shared_bytes + wl->dyn_shared_bytes;
+    L->param_buf = (uint8_t *)l->param_buf;   /* read only: no instruction writes the kernel's .param space */
+    L->shared_bytes = k->shared_bytes + l->dyn_shared_bytes;
     L->local_bytes = k->local_bytes;
     r->env.launch = L;
     r->env.gmem = &mem->gmem;
@@ -463,10 +615,11 @@ static int setup(ref *r, uint64_t seed, ws_memimage *mem)
     memset(r->state, T_NONE, nslots);
     for (uint32_t c = 0; c < nctas; c++) {
         ws_cta *cta = &r->ctas[c];
-        cta->linear_id = c;
-        cta->ctaid[0] = c % wl->grid[0];
-        cta->ctaid[1] = (c / wl->grid[0]) % wl->grid[1];
-        cta->ctaid[2] = c / (wl->grid[0] * wl->grid[1]);
+        uint64_t id = l->cta_first + c;
+        cta->linear_id = (uint32_t)id;
+        cta->ctaid[0] = (uint32_t)(id % l->grid[0]);
+        cta->ctaid[1] = (uint32_t)((id / l->grid[0]) % l->grid[1]);
+        cta->ctaid[2] = (uint32_t)(id / ((uint64_t)l->grid[0] * l->grid[1]));
         cta->smem = calloc(1, L->shared_bytes ? L->shared_bytes : 1);
         if (!cta->smem)
             return fail(r, WS_ST_ERROR, "reference: out of memory");
@@ -474,7 +627,7 @@ static int setup(ref *r, uint64_t seed, ws_memimage *mem)
         for (uint32_t wi = 0; wi < r->wpc; wi++) {
             uint32_t g = c * r->wpc + wi;
             ws_warp *w = &r->warps[g];
-            w->regs = calloc((uint64_t)(k->nregs ? k->nregs : 1) * r->ws, sizeof(uint64_t));
+            w->regs = malloc((uint64_t)(k->nregs ? k->nregs : 1) * r->ws * sizeof(uint64_t));   /* ws_warp_reset_regs clears them */
             w->local = calloc(1, (uint64_t)(L->local_bytes ? L->local_bytes : 1) * r->ws);
             if (!w->regs || !w->local)
                 return fail(r, WS_ST_ERROR, "reference: out of memory");
@@ -486,12 +639,12 @@ static int setup(ref *r, uint64_t seed, ws_memimage *mem)
             uint32_t first = wi * r->ws;
             w->nlanes = tpc - first < r->ws ? tpc - first : r->ws;
             w->valid = w->nlanes >= 64 ? ~0ull : (1ull << w->nlanes) - 1;
-            for (uint32_t l = 0; l < w->nlanes; l++) {
-                uint32_t lt = first + l;
-                w->tid[0][l] = lt % wl->block[0];
-                w->tid[1][l] = (lt / wl->block[0]) % wl->block[1];
-                w->tid[2][l] = lt / (wl->block[0] * wl->block[1]);
-                r->state[(uint64_t)g * r->ws + l] = T_RUN;
+            for (uint32_t ln = 0; ln < w->nlanes; ln++) {
+                uint32_t lt = first + ln;
+                w->tid[0][ln] = lt % l->block[0];
+                w->tid[1][ln] = (lt / l->block[0]) % l->block[1];
+                w->tid[2][ln] = lt / (l->block[0] * l->block[1]);
+                r->state[(uint64_t)g * r->ws + ln] = T_RUN;
             }
         }
     }
@@ -520,8 +673,8 @@ static void teardown(ref *r)
     free(r->redp);
 }
 
-void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
-                      ws_memimage *mem, ws_result *res)
+static void reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
+                          ws_memimage *mem, ws_result *res, int lockstep)
 {
     memset(res, 0, sizeof *res);
     memset(mem, 0, sizeof *mem);
@@ -532,39 +685,66 @@ void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, 
         snprintf(res->message, sizeof res->message, "reference: out of memory");
         return;
     }
-    r->wl = wl;
     r->k = wl->kernel;
     r->res = res;
+    r->lockstep = lockstep;
     r->ws = warp_size < 1 ? 1 : warp_size > WS_MAX_WARP_SIZE ? WS_MAX_WARP_SIZE : warp_size;
     if (!r->k) {
         fail(r, WS_ST_ERROR, "reference: workload has no kernel");
-    } else if (setup(r, seed, mem) == 0) {
-        while (r->live_total > 0 && !r->failed) {
-            int progress = 0;
-            for (uint32_t g = 0; g < r->nwarps && !r->failed; g++) {
-                uint64_t valid = r->warps[g].valid & ~r->exited[g];
-                for (uint64_t x = valid; x && !r->failed; x &= x - 1) {
-                    uint32_t l = (uint32_t)__builtin_ctzll(x);
-                    if (r->state[(uint64_t)g * r->ws + l] != T_RUN)
-                        continue;
-                    if (max_steps && r->steps >= max_steps) {
-                        fail(r, WS_ST_TIMEOUT,
-                             "timeout: %llu thread instructions executed, %llu threads still running",
-                             (unsigned long long)r->steps, (unsigned long long)r->live_total);
-                        break;
-                    }
-                    progress = 1;
-                    r->steps++;
-                    step(r, g, l);
-                }
-            }
-            if (!progress && !r->failed && r->live_total > 0)
-                describe_deadlock(r);
+    } else {
+        ws_error err;
+        if (ws_memimage_init(mem, wl, seed, &err) < 0) {
+            fail(r, WS_ST_ERROR, "%s", err.msg);
+        } else {
+            ws_ref_launch l = {.kernel = wl->kernel, .param_buf = mem->param_buf,
+                               .dyn_shared_bytes = wl->dyn_shared_bytes, .cta_first = 0,
+                               .cta_end = ws_workload_ctas(wl), .lockstep = lockstep};
+            memcpy(l.grid, wl->grid, sizeof l.grid);
+            memcpy(l.block, wl->block, sizeof l.block);
+            if (setup_launch(r, &l, mem) == 0)
+                run_threads(r, max_steps);
         }
     }
     res->metrics[WS_M_thread_insts].i = (int64_t)r->steps;
     res->metrics[WS_M_warp_insts].i = (int64_t)r->steps;
     res->metrics[WS_M_cycles].i = 0;
+    teardown(r);
+    free(r);
+}
+
+void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
+                      ws_memimage *mem, ws_result *res)
+{
+    reference_run(wl, seed, warp_size, max_steps, mem, res, 0);
+}
+
+void ws_reference_run_lockstep(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
+                               ws_memimage *mem, ws_result *res)
+{
+    reference_run(wl, seed, warp_size, max_steps, mem, res, 1);
+}
+
+void ws_reference_launch(const ws_ref_launch *l, uint32_t warp_size, uint64_t max_steps, ws_memimage *mem,
+                         ws_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->status = WS_ST_OK;
+    ref *r = calloc(1, sizeof *r);
+    if (!r) {
+        res->status = WS_ST_ERROR;
+        snprintf(res->message, sizeof res->message, "reference: out of memory");
+        return;
+    }
+    r->k = l->kernel;
+    r->res = res;
+    r->lockstep = l->lockstep;
+    r->ws = warp_size < 1 ? 1 : warp_size > WS_MAX_WARP_SIZE ? WS_MAX_WARP_SIZE : warp_size;
+    if (!r->k)
+        fail(r, WS_ST_ERROR, "reference: launch has no kernel");
+    else if (setup_launch(r, l, mem) == 0)
+        run_threads(r, max_steps);
+    res->metrics[WS_M_thread_insts].i = (int64_t)r->steps;
+    res->metrics[WS_M_warp_insts].i = (int64_t)r->steps;
     teardown(r);
     free(r);
 }
