@@ -74,6 +74,7 @@ struct ws_sim {
         char path[512];
         uint64_t seed;
         uint32_t warp_size;
+        int lockstep;       /* run in lock-step mode (sampled runs) */
         int valid;
         ws_memimage img;
         ws_result res;
@@ -142,17 +143,21 @@ void ws_sim_free(ws_sim *s)
 }
 
 /* The reference run for (wl, seed, warp size), from the cache when it holds
- * that one. The step limit only matters for a reference that does not
- * finish, which is reported as such either way. */
+ * that one; in lock-step mode for a sampled run (docs/sampling.md), whose
+ * fast-forward already assumes a race-free kernel. The step limit only
+ * matters for a reference that does not finish, which is reported as such
+ * either way. */
 static const ws_result *reference_for(ws_sim *s, const ws_workload *wl, uint64_t seed, uint32_t ws,
-                                      uint64_t max_steps)
+                                      uint64_t max_steps, int lockstep)
 {
     if (s->ref.valid && s->ref.wl == wl && s->ref.kernel == wl->kernel && s->ref.seed == seed &&
-        s->ref.warp_size == ws && strncmp(s->ref.path, wl->path ? wl->path : "", sizeof s->ref.path) == 0)
+        s->ref.warp_size == ws && s->ref.lockstep == lockstep &&
+        strncmp(s->ref.path, wl->path ? wl->path : "", sizeof s->ref.path) == 0)
         return &s->ref.res;
     if (s->ref.valid) ws_memimage_free(&s->ref.img);
     memset(&s->ref.img, 0, sizeof s->ref.img);
-    ws_reference_run(wl, seed, ws, max_steps, &s->ref.img, &s->ref.res);
+    (lockstep ? ws_reference_run_lockstep : ws_reference_run)(wl, seed, ws, max_steps, &s->ref.img, &s->ref.res);
+    s->ref.lockstep = lockstep;
     s->ref.wl = wl;
     s->ref.kernel = wl->kernel;
     snprintf(s->ref.path, sizeof s->ref.path, "%s", wl->path ? wl->path : "");
@@ -347,6 +352,7 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         s->ops->add(s, hw);
         pipe_changed(&c->pipes[w->sched]);
     }
+    ws_sample_cta_launched(r, id);
     if (r->div->cta_init) {                   /* CTA scope (tbc): one state for the CTA's warps */
         for (uint32_t i = 0; i < r->warps_per_cta; i++) {
             r->cta_warp_st[i] = c->warps[ct->first_warp + i].div;
@@ -1425,6 +1431,8 @@ static int setup(ws_sim *sim, ws_simrun *r)
         return -1;
     }
     r->ctas_per_core = occ.ctas_per_core;
+    if (ws_sample_plan(r) < 0)                /* sample.c: may keep the detailed CTAs only */
+        return -1;
 
     r->divctx.k = k;
     r->divctx.warp_size = r->ws;
@@ -1617,7 +1625,7 @@ static const struct ws_work *reference_work(ws_sim *s, const ws_workload *wl, ui
             strncmp(w->path, path, sizeof w->path) == 0)
             return w;
     }
-    const ws_result *ref = reference_for(s, wl, seed, ws, max_steps);
+    const ws_result *ref = reference_for(s, wl, seed, ws, max_steps, 0);
     struct ws_work *w = &s->work[s->work_next];
     s->work_next = (s->work_next + 1) % WS_WORKCACHE;
     *w = (struct ws_work){.wl = wl, .kernel = wl->kernel, .seed = seed, .warp_size = ws, .valid = 1,
@@ -1631,6 +1639,17 @@ static void work_metrics(ws_sim *sim, const ws_workload *wl, const ws_config *cf
     int64_t cycles = res->metrics[WS_M_cycles].i;
     if (res->status != WS_ST_OK || cycles <= 0)
         return;
+    if (sim->run.smp.on) {
+        /* sampled (docs/sampling.md): the work is the detailed CTAs' thread
+         * instructions plus the fast-forward's, counted as the reference
+         * counts them; running the whole reference would cost more than the
+         * sampled run saves */
+        double work_ipc = (double)res->metrics[WS_M_thread_insts].i / (double)cycles;
+        res->metrics[WS_M_work_ipc].f = work_ipc;
+        res->metrics[WS_M_work_per_area].f =
+            ws_throughput_per_area(work_ipc, ws_cfg_f(cfg, WS_P_clock_ghz), res->metrics[WS_M_area_mm2].f);
+        return;
+    }
     uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
     const struct ws_work *ref = reference_work(sim, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), sim->run.ws,
                                                max_cycles * 64 + 1000000);   /* the expect check's step limit */
@@ -1672,6 +1691,7 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
         for (uint32_t ci = 0; ci < r->ncores && r->next_cta < r->total_ctas; ci++)
             launch_cta(r, &r->cores[ci], round);
     for (uint32_t ci = 0; ci < r->ncores; ci++) track_residency(r, &r->cores[ci], &max_ctas);
+    r->smp.running = 1;
 
     uint32_t nslot = r->ncores * r->nsched;
     uint8_t *reasons = r->reasons;
@@ -1816,6 +1836,7 @@ done:
         if (r->status == WS_ST_TIMEOUT) cycles = now;
         collect_div_stats(r);
         finish_metrics(r, cycles, max_ctas);
+        ws_sample_finish(r, max_cycles * 64 + 1000000);   /* sample.c: the rest of the grid, extrapolated */
     }
     if (r->status < 0) {
         /* finished: check the expectations */
@@ -1823,7 +1844,7 @@ done:
         int ref_ok = 1;
         if (wl->needs_reference) {
             const ws_result *rres = reference_for(sim, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), r->ws,
-                                                  max_cycles * 64 + 1000000);
+                                                  max_cycles * 64 + 1000000, r->smp.on);
             if (rres->status != WS_ST_OK) {
                 ref_ok = 0;
                 fail(r, WS_ST_MISMATCH, "reference run did not finish (%s): %s", ws_status_name(rres->status),

@@ -172,6 +172,21 @@ typedef struct ws_llwatch {
     char why[256];
 } ws_llwatch;
 
+/* Sampled simulation (sample.c, docs/sampling.md): CTAs [0, detail_ctas)
+ * run cycle by cycle, the rest functionally; the steady rate is measured in
+ * the fully occupied window from the launch of CTA first_measured (the first
+ * after the warm-up waves) to the launch of the last detailed CTA. */
+typedef struct ws_sample {
+    int on;                          /* this launch is sampled */
+    int running;                     /* the initial launch is done: later launches at now + 1 */
+    uint64_t full_ctas;              /* CTAs of the grid */
+    uint64_t detail_ctas, first_measured;
+    uint64_t t_a, t_b;               /* the window's cycles ... */
+    uint64_t ti_a, ti_b;             /* ... and thread_insts issued before each */
+    uint64_t ff_insts;               /* thread instructions of the fast-forwarded CTAs */
+    double work_scale;               /* total work / detailed work (1 unsampled) */
+} ws_sample;
+
 /* Everything one ws_sim_run needs; lives in the ws_sim arena. */
 /* What the issue checks need of each instruction of the run's kernel,
  * decoded once (ws_pipe_decode): its unit occupancy, whether it takes the
@@ -256,6 +271,7 @@ typedef struct ws_simrun {
     /* timeline records (trace.c) */
     struct ws_tl_rec *tl;
     size_t ntl, captl;
+    ws_sample smp;                   /* sample.c */
 } ws_simrun;
 
 /* pipe.c: structural limits (execution units, LD/ST pipe, operand
@@ -349,6 +365,16 @@ const char *ws_livelock_why(ws_simrun *r);
 void ws_starvation_hint(ws_simrun *r, char *buf, size_t len);
 /* Every live thread blocked and nothing pending: fills r->msg. */
 void ws_deadlock_report(ws_simrun *r);
+
+/* sample.c: sampled simulation (docs/sampling.md). ws_sample_plan after the
+ * occupancy is known (may shorten r->total_ctas to the detailed CTAs; -1:
+ * invalid settings, r->status set); ws_sample_cta_launched from launch_cta;
+ * ws_sample_finish after finish_metrics of a run that ended ok: runs the
+ * remaining CTAs functionally on r->mem and extrapolates the metrics
+ * (r->status set when the fast-forward fails). */
+int ws_sample_plan(ws_simrun *r);
+void ws_sample_cta_launched(ws_simrun *r, uint64_t id);
+void ws_sample_finish(ws_simrun *r, uint64_t max_steps);
 int ws_describe_warp(ws_simrun *r, ws_core *c, uint32_t w, char *buf, size_t len);
 
 #endif

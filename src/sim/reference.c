@@ -434,8 +434,10 @@ static int group_turn(ref *r, uint32_t g, uint32_t pc, uint64_t mask)
         next = in->target;
         taken = 0;
     }
-    for (uint64_t x = mask & ~taken; x; x &= x - 1)
-        r->pc[base + (uint32_t)__builtin_ctzll(x)] = next;
+    uint64_t same = mask & ~taken;
+    uint32_t *pcs = &r->pc[base];
+    for (uint32_t l = 0; l < w->nlanes; l++)   /* branch-free: vectorised */
+        pcs[l] = ((same >> l) & 1) ? next : pcs[l];
     for (uint64_t x = taken; x; x &= x - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(x);
         r->pc[base + l] = in->op == WS_OP_BRA ? in->target : e->lane_target[l];
@@ -451,21 +453,18 @@ static int lockstep_turn(ref *r, uint32_t g, uint64_t max_steps)
 {
     ws_warp *w = &r->warps[g];
     uint64_t base = (uint64_t)g * r->ws;
-    /* one pass: the running lanes, and whether they are all at one PC (the
-     * common case, which needs no grouping) */
+    /* one branch-free pass (the compiler vectorises it): the running lanes,
+     * and whether they are all at one PC (the common case: no grouping) */
+    const uint8_t *st = &r->state[base];
+    const uint32_t *pcs = &r->pc[base];
     uint64_t todo = 0;
-    uint32_t pc0 = UINT32_MAX;
-    int one_pc = 1;
-    for (uint64_t x = w->valid & ~r->exited[g]; x; x &= x - 1) {
-        uint32_t l = (uint32_t)__builtin_ctzll(x);
-        if (r->state[base + l] != T_RUN)
-            continue;
-        todo |= 1ull << l;
-        if (pc0 == UINT32_MAX)
-            pc0 = r->pc[base + l];
-        else if (r->pc[base + l] != pc0)
-            one_pc = 0;
-    }
+    for (uint32_t l = 0; l < w->nlanes; l++)
+        todo |= (uint64_t)(st[l] == T_RUN) << l;
+    todo &= w->valid & ~r->exited[g];
+    uint32_t pc0 = todo ? pcs[__builtin_ctzll(todo)] : 0, differ = 0;
+    for (uint32_t l = 0; l < w->nlanes; l++)
+        differ |= (pcs[l] ^ pc0) & -(uint32_t)(st[l] == T_RUN);
+    int one_pc = differ == 0;
     int ran = 0;
     while (todo && !r->failed) {
         uint32_t pc = one_pc ? pc0 : r->pc[base + (uint32_t)__builtin_ctzll(todo)];
