@@ -173,18 +173,24 @@ typedef struct ws_llwatch {
 } ws_llwatch;
 
 /* Sampled simulation (sample.c, docs/sampling.md): CTAs [0, detail_ctas)
- * run cycle by cycle, the rest functionally; the steady rate is measured in
- * the fully occupied window from the launch of CTA first_measured (the first
- * after the warm-up waves) to the launch of the last detailed CTA. */
+ * run cycle by cycle, the rest functionally. mark[j] is the cycle the first
+ * CTA of wave j was launched and the thread instructions issued before it;
+ * mark[nmarks - 1] that of the last detailed CTA. */
+#define WS_SAMPLE_MAX_WAVES 1024   /* params.def: sample_max_waves at most this */
+typedef struct ws_sample_mark { uint64_t t, insts, dram; } ws_sample_mark;   /* dram: DRAM bytes so far */
 typedef struct ws_sample {
     int on;                          /* this launch is sampled */
     int running;                     /* the initial launch is done: later launches at now + 1 */
     uint64_t full_ctas;              /* CTAs of the grid */
-    uint64_t detail_ctas, first_measured;
-    uint64_t t_a, t_b;               /* the window's cycles ... */
-    uint64_t ti_a, ti_b;             /* ... and thread_insts issued before each */
+    uint64_t wave, detail_ctas;      /* CTAs per wave; CTAs run in detail (grows by waves) */
+    uint32_t warmup, max_waves;
+    uint32_t l2_warm;                /* first mark after which the L2 is warm (0: not yet) */
+    uint64_t l2_bytes;               /* L2 capacity of the chip */
+    double tolerance;
+    ws_sample_mark mark[WS_SAMPLE_MAX_WAVES + 1];
+    uint32_t nmarks;
+    uint32_t win_from, win_to;       /* the rate window: marks [from, to] */
     uint64_t ff_insts;               /* thread instructions of the fast-forwarded CTAs */
-    double work_scale;               /* total work / detailed work (1 unsampled) */
 } ws_sample;
 
 /* Everything one ws_sim_run needs; lives in the ws_sim arena. */

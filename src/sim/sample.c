@@ -3,33 +3,38 @@
  *
  * With sample=ctas, a launch of more than sample_waves waves of CTAs (a wave
  * = cores x ctas_per_core CTAs, one per CTA slot of the chip) runs only its
- * first sample_waves waves cycle by cycle. The remaining CTAs then run
- * functionally, in the lock-step mode of the MIMD reference
- * (ws_reference_launch) on the run's own memory image, after the detailed
- * ones (a wave at a time), so that the memory results, the expects and data-dependent host
- * loops stay right. Cycles are extrapolated from the detailed part's steady
- * rate:
+ * first waves cycle by cycle. The remaining CTAs then run functionally, in
+ * the lock-step mode of the MIMD reference (ws_reference_launch) on the run's
+ * own memory image, after the detailed ones (a wave at a time), so that the
+ * memory results, the expects and data-dependent host loops stay right.
+ * Cycles are extrapolated from the detailed part's steady rate:
  *
  *     cycles = T_detail + W_ff / R
- *     R      = thread instructions issued in [t_a, t_b) / (t_b - t_a)
  *
- * where t_a is the cycle the first CTA after sample_warmup waves is
- * launched, t_b the cycle the last detailed CTA is launched (every CTA slot
- * is refilled at once in between: the chip is fully occupied), and W_ff the
- * thread instructions of the fast-forwarded CTAs. The idea is TBPoint's
- * intra-launch sampling (Huang, Nai, Kim and Lee, IPDPS 2014): the thread
- * blocks of a homogeneous region have one steady IPC, measured on a sample
- * after warm-up and applied to the region's instruction count; here the
- * region is the whole launch, and the tail of the full run is taken to be
- * the tail of the detailed part (the last wave drains the same way). Photon
- * (Liu et al., MICRO 2023) samples GPU kernels the same way at a finer grain
- * and fast-forwards functionally between samples.
+ * W_ff: the thread instructions of the fast-forwarded CTAs (exact: the
+ * functional run counts them). R: thread instructions issued per cycle in a
+ * window of the detailed part in which every CTA slot is busy: between the
+ * launches of the first CTAs of waves a and b, where b is the last detailed
+ * wave and a = max(sample_warmup, b / 2) leaves out the warm-up (cold caches,
+ * the launch ramp, an L2 not yet full of dirty lines). The detailed part
+ * grows wave by wave, from sample_waves up to sample_max_waves, until the
+ * rates of the window's two halves agree within sample_tolerance: a rate
+ * that still drifts is not the steady state yet. The tail of the full run is
+ * taken to be the tail of the detailed part (its last wave drains the same
+ * way), hence T_detail in full.
+ *
+ * This is TBPoint's intra-launch sampling (Huang, Nai, Kim and Lee, IPDPS
+ * 2014): the thread blocks of a homogeneous region share one steady IPC,
+ * measured on a sample after warming and applied to the region's instruction
+ * count; here the region is the whole launch. Photon (Liu et al., MICRO 2023)
+ * samples GPU kernels in the same spirit at a finer grain, fast-forwarding
+ * functionally between samples.
  *
  * The method assumes the CTAs are independent (no inter-CTA flags or locks):
- * the fast-forwarded CTAs run after the detailed ones have finished, on their
- * own. A fast-forward that does not finish (a CTA waits for one that will not
- * run again) ends the run with the reference's status and a message that
- * says so.
+ * the fast-forwarded CTAs run after the detailed ones have finished, a wave
+ * at a time. A fast-forward that does not finish (a CTA waits for one that
+ * is not resident) ends the run with the reference's status and a message
+ * that says so.
  */
 #include <stdio.h>
 #include <string.h>
@@ -40,44 +45,94 @@ int ws_sample_plan(ws_simrun *r)
     ws_sample *sp = &r->smp;
     memset(sp, 0, sizeof *sp);
     sp->full_ctas = r->total_ctas;
-    sp->work_scale = 1.0;
     if (ws_cfg_i(r->cfg, WS_P_sample) == 0)
         return 0;
     uint64_t waves = (uint64_t)ws_cfg_i(r->cfg, WS_P_sample_waves);
-    uint64_t warm = (uint64_t)ws_cfg_i(r->cfg, WS_P_sample_warmup);
-    if (waves < warm + 2) {
-        snprintf(r->msg, sizeof r->msg, "sample_waves=%llu must exceed sample_warmup=%llu by at least 2: the rate is "
-                 "measured from the first CTA after the warm-up to the last detailed CTA",
-                 (unsigned long long)waves, (unsigned long long)warm);
+    sp->warmup = (uint32_t)ws_cfg_i(r->cfg, WS_P_sample_warmup);
+    sp->max_waves = (uint32_t)ws_cfg_i(r->cfg, WS_P_sample_max_waves);
+    sp->tolerance = ws_cfg_f(r->cfg, WS_P_sample_tolerance);
+    if (waves < (uint64_t)sp->warmup + 3 || sp->max_waves < waves) {
+        snprintf(r->msg, sizeof r->msg, "sample_waves=%llu must be at least sample_warmup + 3 = %u and at most "
+                 "sample_max_waves=%u: the rate window needs two waves after the warm-up before the last one",
+                 (unsigned long long)waves, sp->warmup + 3, sp->max_waves);
         r->status = WS_ST_INVALID;
         return -1;
     }
-    uint64_t wave = (uint64_t)r->ncores * r->ctas_per_core;
-    if (r->total_ctas <= waves * wave)
+    sp->wave = (uint64_t)r->ncores * r->ctas_per_core;
+    sp->l2_bytes = (uint64_t)ws_cfg_i(r->cfg, WS_P_l2_kb) * 1024 * (ws_cfg_i(r->cfg, WS_P_mem_per_core) ? r->ncores : 1);
+    if (r->total_ctas <= waves * sp->wave)
         return 0;   /* too few waves: the full run is as cheap */
     sp->on = 1;
-    sp->detail_ctas = waves * wave;
-    sp->first_measured = warm * wave;
+    sp->detail_ctas = waves * sp->wave;
     r->total_ctas = sp->detail_ctas;
     return 0;
+}
+
+static double rate(const ws_sample *sp, uint32_t from, uint32_t to)
+{
+    uint64_t dt = sp->mark[to].t - sp->mark[from].t;
+    return dt ? (double)(sp->mark[to].insts - sp->mark[from].insts) / (double)dt : 0.0;
+}
+
+/* Mark j's DRAM traffic, and whether the L2 is warm from mark j on: it has
+ * been filled once (DRAM traffic of its capacity: write-backs of dirty lines
+ * start only then), or the traffic has stopped (the footprint fits: the
+ * last wave moved at most the tolerance of the mean per wave). */
+static void note_l2(ws_simrun *r, ws_sample *sp, uint32_t j)
+{
+    ws_value mt[WS_NMETRICS];
+    memset(mt, 0, sizeof mt);
+    mt[WS_M_cycles].i = (int64_t)r->now + 1;
+    mt[WS_M_warp_insts].i = (int64_t)r->warp_insts;
+    ws_mem_stats(&r->memsys, mt);
+    sp->mark[j].dram = (uint64_t)mt[WS_M_dram_bytes].i;
+    if (sp->l2_warm || j == 0)
+        return;
+    uint64_t last = sp->mark[j].dram - sp->mark[j - 1].dram;
+    if (sp->mark[j].dram >= sp->l2_bytes || (double)last <= sp->tolerance * (double)sp->mark[j].dram / j)
+        sp->l2_warm = j;
+}
+
+/* The window ending at mark `last` (the last detailed wave's start); 1 if
+ * the rates of its halves agree within the tolerance. */
+static int steady(ws_sample *sp, uint32_t last)
+{
+    uint32_t a = last / 2 > sp->warmup ? last / 2 : sp->warmup;
+    if (!sp->l2_warm)
+        return 0;
+    if (sp->l2_warm > a)
+        a = sp->l2_warm;
+    if (last < a + 2)
+        return 0;
+    uint32_t mid = (a + last) / 2;
+    sp->win_from = a;
+    sp->win_to = last;
+    double r1 = rate(sp, a, mid), r2 = rate(sp, mid, last), r = rate(sp, a, last);
+    return r > 0 && (r1 > r2 ? r1 - r2 : r2 - r1) <= sp->tolerance * r;
 }
 
 void ws_sample_cta_launched(ws_simrun *r, uint64_t id)
 {
     ws_sample *sp = &r->smp;
-    if (!sp->on)
+    if (!sp->on || id % sp->wave)
         return;
     /* launched at the end of cycle now (fill_core): its warps issue from now + 1;
      * the initial launch is at cycle 0 */
-    uint64_t t = sp->running ? r->now + 1 : 0;
-    if (id == sp->first_measured) {
-        sp->t_a = t;
-        sp->ti_a = r->thread_insts;
+    uint32_t j = (uint32_t)(id / sp->wave);
+    sp->mark[j] = (ws_sample_mark){.t = sp->running ? r->now + 1 : 0, .insts = r->thread_insts};
+    sp->nmarks = j + 1;
+    note_l2(r, sp, j);
+    if (id + sp->wave < sp->detail_ctas)
+        return;
+    /* the first CTA of the last planned wave: steady yet? else one more wave */
+    if (steady(sp, j) || j + 1 >= sp->max_waves)
+        return;
+    sp->detail_ctas += sp->wave;
+    if (sp->detail_ctas >= sp->full_ctas) {   /* the whole grid in detail after all */
+        sp->detail_ctas = sp->full_ctas;
+        sp->on = 0;
     }
-    if (id == sp->detail_ctas - 1) {
-        sp->t_b = t;
-        sp->ti_b = r->thread_insts;
-    }
+    r->total_ctas = sp->detail_ctas;
 }
 
 /* CTAs [detail_ctas, full_ctas) functionally on r->mem, one wave (the
@@ -123,16 +178,13 @@ static void extrapolate(ws_simrun *r)
     ws_sample *sp = &r->smp;
     ws_value *m = r->res->metrics;
     uint64_t t_detail = (uint64_t)m[WS_M_cycles].i;
-    uint64_t window = sp->t_b > sp->t_a ? sp->t_b - sp->t_a : 0;
-    uint64_t win_insts = sp->ti_b - sp->ti_a;
-    /* no window (a degenerate schedule): the detailed part's mean rate */
-    double rate = window && win_insts ? (double)win_insts / (double)window
-                                      : t_detail ? (double)r->thread_insts / (double)t_detail : 0.0;
-    uint64_t ff_cycles = rate > 0 ? (uint64_t)((double)sp->ff_insts / rate + 0.5) : 0;
+    double rt = rate(sp, sp->win_from, sp->win_to);
+    if (rt <= 0)   /* no window (a degenerate schedule): the detailed part's mean rate */
+        rt = t_detail ? (double)r->thread_insts / (double)t_detail : 0.0;
+    uint64_t ff_cycles = rt > 0 ? (uint64_t)((double)sp->ff_insts / rt + 0.5) : 0;
     uint64_t cycles = t_detail + ff_cycles;
     uint64_t thread = r->thread_insts + sp->ff_insts;
-    sp->work_scale = r->thread_insts ? (double)thread / (double)r->thread_insts : 1.0;
-    double f = sp->work_scale, ft = t_detail ? (double)cycles / (double)t_detail : 1.0;
+    double f = r->thread_insts ? (double)thread / (double)r->thread_insts : 1.0, ft = t_detail ? (double)cycles / (double)t_detail : 1.0;
     uint64_t slots_per_cycle = (uint64_t)r->ncores * r->nsched * r->width;
     m[WS_M_cycles].i = (int64_t)cycles;
     m[WS_M_thread_insts].i = (int64_t)thread;
