@@ -191,6 +191,8 @@ typedef struct ws_sample {
     uint32_t nmarks;
     uint32_t win_from, win_to;       /* the rate window: marks [from, to] */
     uint64_t ff_insts;               /* thread instructions of the fast-forwarded CTAs */
+    /* the run's counters at the launch's start (ws_sample_begin) */
+    uint64_t thread0, warp0, div0, smem0, idle0[WS_NSTALLS];
 } ws_sample;
 
 /* Everything one ws_sim_run needs; lives in the ws_sim arena. */
@@ -209,6 +211,8 @@ typedef struct ws_pipe_inst {
 
 typedef struct ws_simrun {
     const ws_workload *wl;
+    const ws_launch_spec *spec;      /* the launch running */
+    uint32_t nrun;                   /* launches of the sequence started before it */
     const ws_kernel *k;              /* possibly the barrier-transformed kernel */
     ws_pipe_inst *pinst;             /* per instruction of k */
     const ws_config *cfg;
@@ -282,7 +286,8 @@ typedef struct ws_simrun {
     /* timeline records (trace.c) */
     struct ws_tl_rec *tl;
     size_t ntl, captl;
-    ws_sample smp;                   /* sample.c */
+    ws_sample smp;                   /* sample.c: the current launch */
+    uint64_t smp_ff_insts;           /* sample.c: fast-forwarded thread instructions, all launches */
 } ws_simrun;
 
 /* pipe.c: structural limits (execution units, LD/ST pipe, operand
@@ -358,7 +363,7 @@ void ws_front_end_issued(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t p
 void ws_trace_header(ws_simrun *r);
 void ws_trace_issue(ws_simrun *r, uint32_t core, uint32_t warp, uint32_t split, const ws_split *sp,
                     const ws_inst *in);
-void ws_timeline_print(ws_simrun *r, FILE *out);
+void ws_timeline_print(ws_simrun *r, FILE *out, const ws_launch_stats *ls, uint32_t nls);
 void ws_timeline_free(ws_simrun *r);
 
 /* deadlock.c */
@@ -377,15 +382,20 @@ void ws_starvation_hint(ws_simrun *r, char *buf, size_t len);
 /* Every live thread blocked and nothing pending: fills r->msg. */
 void ws_deadlock_report(ws_simrun *r);
 
-/* sample.c: sampled simulation (docs/sampling.md). ws_sample_plan after the
- * occupancy is known (may shorten r->total_ctas to the detailed CTAs; -1:
- * invalid settings, r->status set); ws_sample_cta_launched from launch_cta;
- * ws_sample_finish after finish_metrics of a run that ended ok: runs the
- * remaining CTAs functionally on r->mem and extrapolates the metrics
- * (r->status set when the fast-forward fails). */
+/* sample.c: sampled simulation (docs/sampling.md). ws_sample_plan after
+ * the launch's occupancy is known (may shorten r->total_ctas to the detailed
+ * CTAs; -1: invalid settings, r->status set); ws_sample_begin before its
+ * CTAs are dispatched; ws_sample_cta_launched from launch_cta; ws_sample_end
+ * after its cycle loop ended ok: runs the remaining CTAs functionally on
+ * r->mem, adds their extrapolated share to the run's counters and returns
+ * the launch's extrapolated end (end itself when it was not sampled), with
+ * *sampled the fraction of its thread instructions run in detail (r->status
+ * set when the fast-forward fails). */
 int ws_sample_plan(ws_simrun *r);
+void ws_sample_begin(ws_simrun *r);
 void ws_sample_cta_launched(ws_simrun *r, uint64_t id);
-void ws_sample_finish(ws_simrun *r, uint64_t max_steps);
+uint64_t ws_sample_end(ws_simrun *r, const ws_launch_spec *spec, const uint8_t *param_buf, uint64_t start,
+                       uint64_t end, double *sampled);
 int ws_describe_warp(ws_simrun *r, ws_core *c, uint32_t w, char *buf, size_t len);
 
 #endif

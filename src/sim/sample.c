@@ -88,8 +88,8 @@ static void note_l2(ws_simrun *r, ws_sample *sp, uint32_t j)
     sp->mark[j].dram = (uint64_t)mt[WS_M_dram_bytes].i;
     if (sp->l2_warm || j == 0)
         return;
-    uint64_t last = sp->mark[j].dram - sp->mark[j - 1].dram;
-    if (sp->mark[j].dram >= sp->l2_bytes || (double)last <= sp->tolerance * (double)sp->mark[j].dram / j)
+    uint64_t last = sp->mark[j].dram - sp->mark[j - 1].dram, moved = sp->mark[j].dram - sp->mark[0].dram;
+    if (moved >= sp->l2_bytes || (double)last <= sp->tolerance * (double)moved / j)
         sp->l2_warm = j;
 }
 
@@ -135,23 +135,35 @@ void ws_sample_cta_launched(ws_simrun *r, uint64_t id)
     r->total_ctas = sp->detail_ctas;
 }
 
+void ws_sample_begin(ws_simrun *r)
+{
+    ws_sample *sp = &r->smp;
+    sp->running = 0;
+    sp->nmarks = 0;
+    sp->l2_warm = sp->win_from = sp->win_to = 0;
+    sp->ff_insts = 0;
+    sp->thread0 = r->thread_insts;
+    sp->warp0 = r->warp_insts;
+    sp->div0 = r->div_insts;
+    sp->smem0 = r->smem_conflicts;
+    memcpy(sp->idle0, r->idle, sizeof sp->idle0);
+}
+
 /* CTAs [detail_ctas, full_ctas) functionally on r->mem, one wave (the
  * CTAs the chip holds at once) after the other: a kernel that needs more
  * CTAs resident together would not run on the modelled chip either, and
  * the memory held stays that of one wave however big the grid. */
-static int fast_forward(ws_simrun *r, uint64_t max_steps)
+static int fast_forward(ws_simrun *r, const ws_launch_spec *spec, const uint8_t *param_buf, uint64_t max_steps)
 {
     ws_sample *sp = &r->smp;
-    const ws_workload *wl = r->wl;
-    ws_ref_launch l = {.kernel = wl->kernel, .param_buf = r->mem.param_buf,
-                       .param_bytes = wl->kernel->param_bytes, .dyn_shared_bytes = wl->dyn_shared_bytes,
-                       .lockstep = 1};
-    memcpy(l.grid, r->launch.grid, sizeof l.grid);
-    memcpy(l.block, r->launch.block, sizeof l.block);
-    uint64_t wave = (uint64_t)r->ncores * r->ctas_per_core;
-    for (uint64_t first = sp->detail_ctas; first < sp->full_ctas; first += wave) {
+    ws_ref_launch l = {.kernel = spec->kernel, .param_buf = param_buf,
+                       .param_bytes = spec->kernel ? spec->kernel->param_bytes : 0,
+                       .dyn_shared_bytes = spec->dyn_shared_bytes, .lockstep = 1};
+    memcpy(l.grid, spec->grid, sizeof l.grid);
+    memcpy(l.block, spec->block, sizeof l.block);
+    for (uint64_t first = sp->detail_ctas; first < sp->full_ctas; first += sp->wave) {
         l.cta_first = first;
-        l.cta_end = first + wave < sp->full_ctas ? first + wave : sp->full_ctas;
+        l.cta_end = first + sp->wave < sp->full_ctas ? first + sp->wave : sp->full_ctas;
         ws_result fr;
         ws_reference_launch(&l, r->ws, max_steps > sp->ff_insts ? max_steps - sp->ff_insts : 1, &r->mem, &fr);
         sp->ff_insts += (uint64_t)fr.metrics[WS_M_thread_insts].i;
@@ -166,49 +178,42 @@ static int fast_forward(ws_simrun *r, uint64_t max_steps)
     return 0;
 }
 
-static int64_t scaled(int64_t v, double f)
+static uint64_t scaled(uint64_t base, uint64_t now, double f)
 {
-    return (int64_t)((double)v * f + 0.5);
+    return base + (uint64_t)((double)(now - base) * f + 0.5);
 }
 
-/* The metrics of the whole launch from the detailed part's (docs/sampling.md,
- * the metric descriptions say which are extrapolated). */
-static void extrapolate(ws_simrun *r)
+uint64_t ws_sample_end(ws_simrun *r, const ws_launch_spec *spec, const uint8_t *param_buf, uint64_t start,
+                       uint64_t end, double *sampled)
 {
     ws_sample *sp = &r->smp;
-    ws_value *m = r->res->metrics;
-    uint64_t t_detail = (uint64_t)m[WS_M_cycles].i;
+    *sampled = 1.0;
+    if (!sp->on)
+        return end;
+    uint64_t max_steps = (uint64_t)ws_cfg_i(r->cfg, WS_P_max_cycles) * 64 + 1000000;   /* the expect check's */
+    if (fast_forward(r, spec, param_buf, max_steps) < 0)
+        return end;
+    /* cycles = T_detail + W_ff / R (the header) */
+    uint64_t t_detail = end - start, detail = r->thread_insts - sp->thread0;
     double rt = rate(sp, sp->win_from, sp->win_to);
     if (rt <= 0)   /* no window (a degenerate schedule): the detailed part's mean rate */
-        rt = t_detail ? (double)r->thread_insts / (double)t_detail : 0.0;
+        rt = t_detail ? (double)detail / (double)t_detail : 0.0;
     uint64_t ff_cycles = rt > 0 ? (uint64_t)((double)sp->ff_insts / rt + 0.5) : 0;
-    uint64_t cycles = t_detail + ff_cycles;
-    uint64_t thread = r->thread_insts + sp->ff_insts;
-    double f = r->thread_insts ? (double)thread / (double)r->thread_insts : 1.0, ft = t_detail ? (double)cycles / (double)t_detail : 1.0;
-    uint64_t slots_per_cycle = (uint64_t)r->ncores * r->nsched * r->width;
-    m[WS_M_cycles].i = (int64_t)cycles;
-    m[WS_M_thread_insts].i = (int64_t)thread;
-    m[WS_M_warp_insts].i = scaled(m[WS_M_warp_insts].i, f);
-    m[WS_M_div_insts].i = scaled(m[WS_M_div_insts].i, f);
-    m[WS_M_smem_bank_conflicts].i = scaled(m[WS_M_smem_bank_conflicts].i, f);
-    static const int idle[] = {WS_M_idle_mem, WS_M_idle_dep, WS_M_idle_sync, WS_M_idle_empty,
-                               WS_M_idle_mshr, WS_M_idle_unit, WS_M_idle_fetch};
-    for (size_t i = 0; i < sizeof idle / sizeof idle[0]; i++)
-        m[idle[i]].i = scaled(m[idle[i]].i, ft);
-    double wi = (double)m[WS_M_warp_insts].i;
-    m[WS_M_ipc].f = cycles ? (double)thread / (double)cycles : 0.0;
-    m[WS_M_warp_ipc].f = cycles ? wi / (double)cycles : 0.0;
-    m[WS_M_issue_utilization].f =
-        cycles ? (wi + (double)m[WS_M_div_insts].i) / ((double)cycles * (double)slots_per_cycle) : 0.0;
-    m[WS_M_sampled].f = thread ? (double)r->thread_insts / (double)thread : 1.0;
-}
-
-void ws_sample_finish(ws_simrun *r, uint64_t max_steps)
-{
-    r->res->metrics[WS_M_sampled].f = 1.0;
-    if (!r->smp.on || r->status >= 0)
-        return;
-    if (fast_forward(r, max_steps) < 0)
-        return;
-    extrapolate(r);
+    /* counts grow with the work, idle slots with the time */
+    double f = detail ? (double)(detail + sp->ff_insts) / (double)detail : 1.0;
+    double ft = t_detail ? (double)(t_detail + ff_cycles) / (double)t_detail : 1.0;
+    r->warp_insts = scaled(sp->warp0, r->warp_insts, f);
+    r->div_insts = scaled(sp->div0, r->div_insts, f);
+    r->smem_conflicts = scaled(sp->smem0, r->smem_conflicts, f);
+    for (int k = 0; k < WS_NSTALLS; k++)
+        r->idle[k] = scaled(sp->idle0[k], r->idle[k], ft);
+    r->thread_insts += sp->ff_insts;
+    /* the fast-forwarded CTAs ran, by the method's assumption, in the steady state */
+    r->steady_cycles += ff_cycles;
+    r->steady_thread_insts += sp->ff_insts;
+    r->steady_ctas += sp->full_ctas - sp->detail_ctas;
+    r->done_ctas = sp->full_ctas;
+    r->smp_ff_insts += sp->ff_insts;
+    *sampled = (double)detail / (double)(detail + sp->ff_insts);
+    return end + ff_cycles;
 }
