@@ -12,6 +12,10 @@
 #      is checked on the full runs; then cycles = T_detail + W_ff / R gives
 #      exactly cycles(8) + 12 P for 20 waves sampled over 8;
 #  (d) invalid sampling settings are one-line errors;
+#  (f) a launch sequence samples each launch: inc over 512 CTAs twice keeps
+#      its expect (a[i] = i + 2), every launch sampled < 1, and under
+#      preset=seed cycles(A; A) = 2 cycles(A) + launch_overhead (the kernel
+#      boundary of docs/model.md: nothing carries over without caches);
 #  (e) the lock-step reference (sim --reference --lockstep) finishes every
 #      shipped kernel with status ok (its expects hold) and the MIMD
 #      reference's thread instruction count (spin loops aside).
@@ -74,6 +78,25 @@ s20=$(cyc 320 --set sample=ctas --set sample_waves=8)
 out=$("$BIN" sim "$T/saxpy_512.yaml" --set sample=ctas --set sample_waves=3 --set sample_warmup=1 2>&1) &&
   fail "(d) sample_waves < sample_warmup + 3 accepted"
 echo "$out" | grep -q "sample_waves=3 must be at least" || fail "(d) message: $out"
+
+# (f) sequences
+n=$((512 * 64))
+for k in 1 2; do
+    { echo "name: inc$k"; echo "kernel: $SRC/tests/kernels/seq/inc.ptx"
+      echo "buffers: {a: {type: u32, count: $n, init: iota}}"; echo "launches:"
+      for i in $(seq $k); do echo "  - {entry: inc, grid: 512, block: 64, params: [a, $n], regs_per_thread: 8}"; done
+      echo "expect: {a: {iota: {start: $k, step: 1}}}"; } > "$T/inc$k.yaml"
+    json "$T/inc$k.yaml" --set sample=ctas --set preset=seed > "$T/inc$k.json" ||
+      fail "(f) sampled sequence of $k: $(field message < "$T/inc$k.json")"
+done
+$PY - "$T/inc1.json" "$T/inc2.json" <<'PY' || fail "(f) sampled sequence"
+import json, sys
+one, two = (json.load(open(p)) for p in sys.argv[1:])
+assert two["launches"] == 2
+per = two["per_launch"]
+assert all(0 < l["sampled"] < 1 for l in per), [l["sampled"] for l in per]
+assert two["cycles"] == 2 * one["cycles"] + two["launch_overhead"], (one["cycles"], two["cycles"], two["launch_overhead"])
+PY
 
 # (e) lock-step reference = MIMD reference on every shipped kernel (status and dumped memory)
 for f in "$SRC"/sweeps/kernels/*.yaml; do
