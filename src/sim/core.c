@@ -1960,7 +1960,7 @@ static int run_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     }
     uint64_t wi = r->warp_insts, ti = r->thread_insts, sc = r->steady_cycles, sti = r->steady_thread_insts;
     uint64_t max_ctas = 0;
-    ws_sample_begin(r);
+    ws_sample_begin(r, start);
     dispatch_grid(r, &max_ctas);
     uint64_t now = run_cycles(r, start, &max_ctas);
     uint64_t end = launch_end(r, now);

@@ -180,7 +180,8 @@ typedef struct ws_llwatch {
 typedef struct ws_sample_mark { uint64_t t, insts, dram; } ws_sample_mark;   /* dram: DRAM bytes so far */
 typedef struct ws_sample {
     int on;                          /* this launch is sampled */
-    int running;                     /* the initial launch is done: later launches at now + 1 */
+    int running;                     /* the initial dispatch is done: later CTAs launch at now + 1 */
+    uint64_t start;                  /* the launch's first cycle */
     uint64_t full_ctas;              /* CTAs of the grid */
     uint64_t wave, detail_ctas;      /* CTAs per wave; CTAs run in detail (grows by waves) */
     uint32_t warmup, max_waves;
@@ -392,7 +393,7 @@ void ws_deadlock_report(ws_simrun *r);
  * *sampled the fraction of its thread instructions run in detail (r->status
  * set when the fast-forward fails). */
 int ws_sample_plan(ws_simrun *r);
-void ws_sample_begin(ws_simrun *r);
+void ws_sample_begin(ws_simrun *r, uint64_t start);
 void ws_sample_cta_launched(ws_simrun *r, uint64_t id);
 uint64_t ws_sample_end(ws_simrun *r, const ws_launch_spec *spec, const uint8_t *param_buf, uint64_t start,
                        uint64_t end, double *sampled);

@@ -94,13 +94,12 @@ static void note_l2(ws_simrun *r, ws_sample *sp, uint32_t j)
 }
 
 /* The window ending at mark `last` (the last detailed wave's start); 1 if
- * the rates of its halves agree within the tolerance. */
+ * the L2 is warm and the rates of the window's halves agree within the
+ * tolerance. */
 static int steady(ws_sample *sp, uint32_t last)
 {
     uint32_t a = last / 2 > sp->warmup ? last / 2 : sp->warmup;
-    if (!sp->l2_warm)
-        return 0;
-    if (sp->l2_warm > a)
+    if (sp->l2_warm > a && sp->l2_warm + 2 <= last)
         a = sp->l2_warm;
     if (last < a + 2)
         return 0;
@@ -108,7 +107,7 @@ static int steady(ws_sample *sp, uint32_t last)
     sp->win_from = a;
     sp->win_to = last;
     double r1 = rate(sp, a, mid), r2 = rate(sp, mid, last), r = rate(sp, a, last);
-    return r > 0 && (r1 > r2 ? r1 - r2 : r2 - r1) <= sp->tolerance * r;
+    return sp->l2_warm && a >= sp->l2_warm && r > 0 && (r1 > r2 ? r1 - r2 : r2 - r1) <= sp->tolerance * r;
 }
 
 void ws_sample_cta_launched(ws_simrun *r, uint64_t id)
@@ -117,9 +116,9 @@ void ws_sample_cta_launched(ws_simrun *r, uint64_t id)
     if (!sp->on || id % sp->wave)
         return;
     /* launched at the end of cycle now (fill_core): its warps issue from now + 1;
-     * the initial launch is at cycle 0 */
+     * the initial dispatch is at the launch's start */
     uint32_t j = (uint32_t)(id / sp->wave);
-    sp->mark[j] = (ws_sample_mark){.t = sp->running ? r->now + 1 : 0, .insts = r->thread_insts};
+    sp->mark[j] = (ws_sample_mark){.t = sp->running ? r->now + 1 : sp->start, .insts = r->thread_insts};
     sp->nmarks = j + 1;
     note_l2(r, sp, j);
     if (id + sp->wave < sp->detail_ctas)
@@ -135,10 +134,11 @@ void ws_sample_cta_launched(ws_simrun *r, uint64_t id)
     r->total_ctas = sp->detail_ctas;
 }
 
-void ws_sample_begin(ws_simrun *r)
+void ws_sample_begin(ws_simrun *r, uint64_t start)
 {
     ws_sample *sp = &r->smp;
     sp->running = 0;
+    sp->start = start;
     sp->nmarks = 0;
     sp->l2_warm = sp->win_from = sp->win_to = 0;
     sp->ff_insts = 0;
