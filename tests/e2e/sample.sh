@@ -16,6 +16,8 @@
 #      its expect (a[i] = i + 2), every launch sampled < 1, and under
 #      preset=seed cycles(A; A) = 2 cycles(A) + launch_overhead (the kernel
 #      boundary of docs/model.md: nothing carries over without caches);
+#  (g) a sweep over sample = [off, ctas] marks its rows: the HDF5 column
+#      `sampled` is 1 for off and below 1 for ctas;
 #  (e) the lock-step reference (sim --reference --lockstep) finishes every
 #      shipped kernel with status ok (its expects hold) and the MIMD
 #      reference's thread instruction count (spin loops aside).
@@ -96,6 +98,41 @@ assert two["launches"] == 2
 per = two["per_launch"]
 assert all(0 < l["sampled"] < 1 for l in per), [l["sampled"] for l in per]
 assert two["cycles"] == 2 * one["cycles"] + two["launch_overhead"], (one["cycles"], two["cycles"], two["launch_overhead"])
+PY
+
+# (g) HDF5 rows
+cat > "$T/sweep.yaml" <<YAML
+name: e2e-sample
+workload: $T/saxpy_512.yaml
+base: {preset: seed}
+grid:
+  sample: [off, ctas]
+YAML
+"$BIN" run "$T/sweep.yaml" -o "$T/s.h5" -j 2 --quiet || fail "(g) sweep"
+$PY - "$T/s.h5" <<'PY' || fail "(g) sampled column"
+import sys
+import h5py
+with h5py.File(sys.argv[1], "r") as f:
+    names = [k for k in f.keys()]
+    d = f[names[0]] if len(names) == 1 and hasattr(f[names[0]], "dtype") else None
+    def col(name):
+        def find(g):
+            for k, v in g.items():
+                if k == name:
+                    return v[()]
+                if isinstance(v, h5py.Group):
+                    r = find(v)
+                    if r is not None:
+                        return r
+            return None
+        if d is not None:
+            return d[name]
+        return find(f)
+    sampled, sample = col("sampled"), col("sample")
+    rows = sorted(zip([s.decode() if isinstance(s, bytes) else str(s) for s in sample], sampled))
+    assert len(rows) == 2, rows
+    by = dict(rows)
+    assert by["off"] == 1 and 0 < by["ctas"] < 1, rows
 PY
 
 # (e) lock-step reference = MIMD reference on every shipped kernel (status and dumped memory)
