@@ -57,4 +57,9 @@ out=$("$BIN" sim "$T/two.yaml" --set max_cycles=3000 --set launch_overhead=5000 
 grep -q '^status: timeout' <<< "$out" || fail "two: $out"
 grep -q 'reached between launches (1 launches finished)' <<< "$out" || fail "two: $out"
 grep -q '^cycles: 3000 ' <<< "$out" || fail "two: cycles must stop at max_cycles ($out)"
+# a timeout inside the second launch names it (its start: the first launch's cycles, overhead 0)
+c1=$("$BIN" sim "$T/two.yaml" --set launch_overhead=0 --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["per_launch"][0]["cycles"])')
+out=$("$BIN" sim "$T/two.yaml" --set launch_overhead=0 --set max_cycles=$((c1 + 3)) 2>&1) && fail "two inside: ok"
+grep -q "^message: launch 1 (dbl, iteration 0): max_cycles=$((c1 + 3)) reached with 0 of 1 CTAs finished" <<< "$out" ||
+  fail "two inside: $out"
 echo ok

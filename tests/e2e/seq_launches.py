@@ -14,6 +14,7 @@ launches' cycles run alone plus launch_overhead between consecutive ones.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -206,5 +207,25 @@ check(per == {i: l["warp_insts"] for i, l in enumerate(d["per_launch"])},
 heads = [l for l in err.splitlines() if l.startswith("launch ")]
 check(len(heads) == 8 and heads[1].startswith("launch 1: inc1 (iteration 0)"), "timeline: a header line per launch")
 
+# ---- a sweep (-j 2) stores the totals and launches in its rows, as `sim` reports them ----
+sw = write("sweep.yaml", "name: seqsweep\nworkload: %s\ngrid:\n  warps: [4, 16]\n  flush_l1: [0, 1]\n"
+           % os.path.join(K, "bfs.yaml"))
+h5 = os.path.join(tmp, "o.h5")
+p = subprocess.run([WS, "run", sw, "-o", h5, "-j", "2"], capture_output=True, text=True)
+check(p.returncode == 0, "sweep over a sequence workload runs (%s)" % p.stderr.strip()[-200:])
+try:
+    import h5py
+    with h5py.File(h5) as f:
+        rows = f["points"][()]
+    for row in rows:
+        d, _ = sim(os.path.join(K, "bfs.yaml"), ["warps=%d" % row["warps"], "flush_l1=%d" % row["flush_l1"]])
+        check(row["launches"] == 2 * bfs_levels and row["cycles"] == d["cycles"] and row["status"] == b"ok",
+              "sweep row warps=%d flush_l1=%d: launches %d, cycles as sim" % (row["warps"], row["flush_l1"],
+                                                                             row["launches"]))
+    check(len(rows) == 4, "sweep: 4 rows")
+except ImportError:
+    print("skip h5py not installed")
+
+shutil.rmtree(tmp, ignore_errors=True)
 print("%d failures" % len(failures))
 sys.exit(1 if failures else 0)
