@@ -112,6 +112,11 @@ void ws_occupancy_launch(const ws_launch_spec *l, const ws_kernel *k, const ws_c
  * res with status and instruction counts. */
 void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size,
                       uint64_t max_steps, ws_memimage *mem, ws_result *res);
+/* The same in lock-step mode (reference.c, lockstep_turn): the threads of a
+ * warp at one PC take their turn together; the outcome of a race-free kernel
+ * is the same, several times faster (docs/sampling.md). */
+void ws_reference_run_lockstep(const ws_workload *wl, uint64_t seed, uint32_t warp_size,
+                               uint64_t max_steps, ws_memimage *mem, ws_result *res);
 
 /* One launch of the reference on an existing memory image (mem: from
  * ws_memimage_init, possibly after earlier launches): the CTAs with linear
@@ -126,6 +131,7 @@ typedef struct ws_ref_launch {
     uint32_t param_bytes;
     uint32_t dyn_shared_bytes;
     uint64_t cta_first, cta_end;    /* linear CTA ids run: [first, end) */
+    int lockstep;                   /* 1: lock-step turns (ws_reference_run_lockstep) */
 } ws_ref_launch;
 void ws_reference_launch(const ws_ref_launch *l, uint32_t warp_size, uint64_t max_steps,
                          ws_memimage *mem, ws_result *res);

@@ -1,12 +1,13 @@
 /*
  * warpsweep sim WORKLOAD.yaml [--set name=value ...] [--json] [--dump BUFFER]
- *                             [--trace FILE.csv] [--timeline] [--reference]
+ *                             [--trace FILE.csv] [--timeline] [--reference [--lockstep]]
  *                             [--cycles FROM:TO] [--warps LIST] [--cores LIST]
  *
  * Runs one launch of the workload on the cycle-level core (ws_sim_run) or,
  * with --reference, as the MIMD reference execution (ws_reference_run; the
  * parameters it uses: seed, warp_size, and max_cycles as the limit on thread
- * instructions), checks the expectations and prints the status, the message
+ * instructions; --lockstep: in lock-step mode, ws_reference_run_lockstep,
+ * the fast functional mode of sampled runs), checks the expectations and prints the status, the message
  * and every metric (--json: one JSON object with the workload name, status,
  * message, every parameter and every metric as top-level keys).
  * With --json, the --dump values and the --timeline go to stderr so that
@@ -28,7 +29,7 @@
 static void usage(FILE *out)
 {
     fprintf(out, "usage: warpsweep sim WORKLOAD.yaml [--set name=value]... [--json] [--dump BUFFER] "
-                 "[--trace FILE.csv] [--timeline] [--reference]\n"
+                 "[--trace FILE.csv] [--timeline] [--reference [--lockstep]]\n"
                  "                     [--cycles FROM:TO] [--warps LIST] [--cores LIST]   "
                  "(trace/timeline window: cycles FROM <= c < TO; LIST such as 0,4-7)\n");
 }
@@ -101,7 +102,7 @@ static int find_buffer(const ws_workload *wl, const char *name)
 int cmd_sim(int argc, char **argv)
 {
     const char *path = NULL, *dump = NULL, *trace = NULL, *window = NULL, *warp_list = NULL, *core_list = NULL;
-    int json = 0, timeline = 0, reference = 0;
+    int json = 0, timeline = 0, reference = 0, lockstep = 0;
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     int nsets = 0;
     if (!sets)
@@ -123,6 +124,8 @@ int cmd_sim(int argc, char **argv)
             timeline = 1;
         } else if (strcmp(a, "--reference") == 0) {
             reference = 1;
+        } else if (strcmp(a, "--lockstep") == 0) {
+            lockstep = 1;
         } else if (strcmp(a, "--dump") == 0 || strcmp(a, "--trace") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "warpsweep sim: %s needs an argument\n", a);
@@ -244,8 +247,9 @@ int cmd_sim(int argc, char **argv)
         ws_memimage mem;
         if (trace || timeline)
             fprintf(stderr, "warpsweep sim: --trace and --timeline show the cycle-level core; ignored with --reference\n");
-        ws_reference_run(wl, (uint64_t)ws_cfg_i(&cfg, WS_P_seed), (uint32_t)ws_cfg_i(&cfg, WS_P_warp_size),
-                         (uint64_t)ws_cfg_i(&cfg, WS_P_max_cycles), &mem, &res);
+        (lockstep ? ws_reference_run_lockstep : ws_reference_run)(
+            wl, (uint64_t)ws_cfg_i(&cfg, WS_P_seed), (uint32_t)ws_cfg_i(&cfg, WS_P_warp_size),
+            (uint64_t)ws_cfg_i(&cfg, WS_P_max_cycles), &mem, &res);
         if (res.status == WS_ST_OK &&
             ws_expect_check(wl, &mem, &mem, res.message, sizeof res.message) < 0)
             res.status = WS_ST_MISMATCH;

@@ -77,6 +77,7 @@ struct ws_sim {
         char path[512];
         uint64_t seed;
         uint32_t warp_size;
+        int lockstep;       /* run in lock-step mode (sampled runs) */
         int valid;
         ws_memimage img;
         ws_result res;
@@ -151,18 +152,21 @@ void ws_sim_free(ws_sim *s)
 }
 
 /* The reference run for (wl, seed, warp size), from the cache when it holds
- * that one. The step limit only matters for a reference that does not
- * finish, which is reported as such either way. */
+ * that one; in lock-step mode for a sampled run (docs/sampling.md), whose
+ * fast-forward already assumes a race-free kernel. The step limit only
+ * matters for a reference that does not finish, which is reported as such
+ * either way. */
 static const ws_result *reference_for(ws_sim *s, const ws_workload *wl, uint64_t seed, uint32_t ws,
-                                      uint64_t max_steps)
+                                      uint64_t max_steps, int lockstep)
 {
     if (s->ref.valid && s->ref.wl == wl && s->ref.kernel == wl->kernel && s->ref.launches == wl->launches &&
-        s->ref.seed == seed &&
-        s->ref.warp_size == ws && strncmp(s->ref.path, wl->path ? wl->path : "", sizeof s->ref.path) == 0)
+        s->ref.seed == seed && s->ref.warp_size == ws && s->ref.lockstep == lockstep &&
+        strncmp(s->ref.path, wl->path ? wl->path : "", sizeof s->ref.path) == 0)
         return &s->ref.res;
     if (s->ref.valid) ws_memimage_free(&s->ref.img);
     memset(&s->ref.img, 0, sizeof s->ref.img);
-    ws_reference_run(wl, seed, ws, max_steps, &s->ref.img, &s->ref.res);
+    (lockstep ? ws_reference_run_lockstep : ws_reference_run)(wl, seed, ws, max_steps, &s->ref.img, &s->ref.res);
+    s->ref.lockstep = lockstep;
     s->ref.wl = wl;
     s->ref.kernel = wl->kernel;
     s->ref.launches = wl->launches;
@@ -358,6 +362,7 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         s->ops->add(s, hw);
         pipe_changed(&c->pipes[w->sched]);
     }
+    ws_sample_cta_launched(r, id);
     if (r->div->cta_init) {                   /* CTA scope (tbc): one state for the CTA's warps */
         for (uint32_t i = 0; i < r->warps_per_cta; i++) {
             r->cta_warp_st[i] = c->warps[ct->first_warp + i].div;
@@ -1498,6 +1503,8 @@ static int setup_kernel(ws_sim *sim, ws_simrun *r)
     }
     r->ctas_per_core = occ.ctas_per_core;
     r->cores_short = r->ncores;     /* no core holds a CTA yet */
+    if (ws_sample_plan(r) < 0)      /* sample.c: may keep the detailed CTAs only */
+        return -1;
 
     r->divctx.k = k;
     r->divctx.warp_size = r->ws;
@@ -1730,7 +1737,7 @@ static const struct ws_work *reference_work(ws_sim *s, const ws_workload *wl, ui
             strncmp(w->path, path, sizeof w->path) == 0)
             return w;
     }
-    const ws_result *ref = reference_for(s, wl, seed, ws, max_steps);
+    const ws_result *ref = reference_for(s, wl, seed, ws, max_steps, 0);
     struct ws_work *w = &s->work[s->work_next];
     s->work_next = (s->work_next + 1) % WS_WORKCACHE;
     *w = (struct ws_work){.wl = wl, .kernel = wl->kernel, .launches = wl->launches, .seed = seed, .warp_size = ws, .valid = 1,
@@ -1744,6 +1751,17 @@ static void work_metrics(ws_sim *sim, const ws_workload *wl, const ws_config *cf
     int64_t cycles = res->metrics[WS_M_cycles].i;
     if (res->status != WS_ST_OK || cycles <= 0)
         return;
+    if (sim->run.smp_ff_insts) {
+        /* sampled (docs/sampling.md): the work is the detailed CTAs' thread
+         * instructions plus the fast-forward's, counted as the reference
+         * counts them; running the whole reference would cost more than the
+         * sampled run saves */
+        double work_ipc = (double)res->metrics[WS_M_thread_insts].i / (double)cycles;
+        res->metrics[WS_M_work_ipc].f = work_ipc;
+        res->metrics[WS_M_work_per_area].f =
+            ws_throughput_per_area(work_ipc, ws_cfg_f(cfg, WS_P_clock_ghz), res->metrics[WS_M_area_mm2].f);
+        return;
+    }
     uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
     const struct ws_work *ref = reference_work(sim, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), sim->run.ws,
                                                max_cycles * 64 + 1000000);   /* the expect check's step limit */
@@ -1762,6 +1780,7 @@ static void dispatch_grid(ws_simrun *r, uint64_t *max_ctas)
         for (uint32_t ci = 0; ci < r->ncores && r->next_cta < r->total_ctas; ci++)
             launch_cta(r, &r->cores[ci], round);
     for (uint32_t ci = 0; ci < r->ncores; ci++) track_residency(r, &r->cores[ci], max_ctas);
+    r->smp.running = 1;             /* sample.c: later launches at the end of a cycle */
 }
 
 /* The cycle loop of one launch from cycle `now` until its last CTA is done
@@ -2013,13 +2032,17 @@ static int run_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     }
     uint64_t wi = r->warp_insts, ti = r->thread_insts, sc = r->steady_cycles, sti = r->steady_thread_insts;
     uint64_t max_ctas = 0;
+    ws_sample_begin(r, start);
     dispatch_grid(r, &max_ctas);
     uint64_t now = run_cycles(r, start, &max_ctas);
     uint64_t end = launch_end(r, now);
+    double sampled = 1.0;
+    if (r->status < 0)              /* sample.c: the rest of the grid functionally, end extrapolated */
+        end = ws_sample_end(r, spec, ws_memimage_params(&r->mem, li), start, end, &sampled);
     *st = (ws_launch_stats){.stmt = stmt, .launch = li, .iteration = iteration, .name = spec->name,
                             .start = start, .cycles = end - start, .ctas = r->done_ctas,
                             .warp_insts = r->warp_insts - wi, .thread_insts = r->thread_insts - ti,
-                            .steady_cycles = r->steady_cycles - sc, .sampled = 1.0, .status = r->status};
+                            .steady_cycles = r->steady_cycles - sc, .sampled = sampled, .status = r->status};
     st->steady_ipc = st->steady_cycles ? (double)(r->steady_thread_insts - sti) / (double)st->steady_cycles : 0.0;
     st->tail_fraction = st->cycles ? 1.0 - (double)st->steady_cycles / (double)st->cycles : 0.0;
     if (max_ctas > q->max_ctas) q->max_ctas = max_ctas;
@@ -2092,13 +2115,14 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
     finish_metrics(r, q.now, q.max_ctas);
     res->metrics[WS_M_resident_warps].i = (int64_t)q.max_warps;
     res->metrics[WS_M_launches].i = (int64_t)r->nrun;
+    res->metrics[WS_M_sampled].f = r->thread_insts ? 1.0 - (double)r->smp_ff_insts / (double)r->thread_insts : 1.0;
     if (r->status < 0) {
         /* finished: check the expectations */
         ws_memimage *refp = NULL;
         int ref_ok = 1;
         if (wl->needs_reference) {
             const ws_result *rres = reference_for(sim, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), r->ws,
-                                                  max_cycles * 64 + 1000000);
+                                                  max_cycles * 64 + 1000000, r->smp_ff_insts > 0);
             if (rres->status != WS_ST_OK) {
                 ref_ok = 0;
                 fail(r, WS_ST_MISMATCH, "reference run did not finish (%s): %s", ws_status_name(rres->status),

@@ -172,6 +172,30 @@ typedef struct ws_llwatch {
     char why[256];
 } ws_llwatch;
 
+/* Sampled simulation (sample.c, docs/sampling.md): CTAs [0, detail_ctas)
+ * run cycle by cycle, the rest functionally. mark[j] is the cycle the first
+ * CTA of wave j was launched and the thread instructions issued before it;
+ * mark[nmarks - 1] that of the last detailed CTA. */
+#define WS_SAMPLE_MAX_WAVES 1024   /* params.def: sample_max_waves at most this */
+typedef struct ws_sample_mark { uint64_t t, insts, dram; } ws_sample_mark;   /* dram: DRAM bytes so far */
+typedef struct ws_sample {
+    int on;                          /* this launch is sampled */
+    int running;                     /* the initial dispatch is done: later CTAs launch at now + 1 */
+    uint64_t start;                  /* the launch's first cycle */
+    uint64_t full_ctas;              /* CTAs of the grid */
+    uint64_t wave, detail_ctas;      /* CTAs per wave; CTAs run in detail (grows by waves) */
+    uint32_t warmup, max_waves;
+    uint32_t l2_warm;                /* first mark after which the L2 is warm (0: not yet) */
+    uint64_t l2_bytes;               /* L2 capacity of the chip */
+    double tolerance;
+    ws_sample_mark mark[WS_SAMPLE_MAX_WAVES + 1];
+    uint32_t nmarks;
+    uint32_t win_from, win_to;       /* the rate window: marks [from, to] */
+    uint64_t ff_insts;               /* thread instructions of the fast-forwarded CTAs */
+    /* the run's counters at the launch's start (ws_sample_begin) */
+    uint64_t thread0, warp0, div0, smem0, idle0[WS_NSTALLS];
+} ws_sample;
+
 /* Everything one ws_sim_run needs; lives in the ws_sim arena. */
 /* What the issue checks need of each instruction of the run's kernel,
  * decoded once (ws_pipe_decode): its unit occupancy, whether it takes the
@@ -266,6 +290,8 @@ typedef struct ws_simrun {
     /* timeline records (trace.c) */
     struct ws_tl_rec *tl;
     size_t ntl, captl;
+    ws_sample smp;                   /* sample.c: the current launch */
+    uint64_t smp_ff_insts;           /* sample.c: fast-forwarded thread instructions, all launches */
 } ws_simrun;
 
 /* pipe.c: structural limits (execution units, LD/ST pipe, operand
@@ -359,6 +385,21 @@ const char *ws_livelock_why(ws_simrun *r);
 void ws_starvation_hint(ws_simrun *r, char *buf, size_t len);
 /* Every live thread blocked and nothing pending: fills r->msg. */
 void ws_deadlock_report(ws_simrun *r);
+
+/* sample.c: sampled simulation (docs/sampling.md). ws_sample_plan after
+ * the launch's occupancy is known (may shorten r->total_ctas to the detailed
+ * CTAs; -1: invalid settings, r->status set); ws_sample_begin before its
+ * CTAs are dispatched; ws_sample_cta_launched from launch_cta; ws_sample_end
+ * after its cycle loop ended ok: runs the remaining CTAs functionally on
+ * r->mem, adds their extrapolated share to the run's counters and returns
+ * the launch's extrapolated end (end itself when it was not sampled), with
+ * *sampled the fraction of its thread instructions run in detail (r->status
+ * set when the fast-forward fails). */
+int ws_sample_plan(ws_simrun *r);
+void ws_sample_begin(ws_simrun *r, uint64_t start);
+void ws_sample_cta_launched(ws_simrun *r, uint64_t id);
+uint64_t ws_sample_end(ws_simrun *r, const ws_launch_spec *spec, const uint8_t *param_buf, uint64_t start,
+                       uint64_t end, double *sampled);
 int ws_describe_warp(ws_simrun *r, ws_core *c, uint32_t w, char *buf, size_t len);
 
 #endif

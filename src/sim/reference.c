@@ -74,6 +74,7 @@ typedef struct ref {
     ws_effect eff;
     ws_result *res;
     int failed;
+    int lockstep;                     /* lock-step turns (lockstep_turn), else one thread per turn */
 } ref;
 
 static int fail(ref *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -259,14 +260,16 @@ static int try_warp_sync(ref *r, uint32_t g, uint32_t pc, uint64_t mask)
     return 0;
 }
 
-static void thread_exit(ref *r, uint32_t g, uint32_t lane)
+/* Lanes `lanes` of warp g exited. */
+static void threads_exit(ref *r, uint32_t g, uint64_t lanes)
 {
-    uint64_t t = (uint64_t)g * r->ws + lane;
-    r->state[t] = T_EXIT;
-    r->exited[g] |= 1ull << lane;
-    r->live_total--;
+    uint32_t n = (uint32_t)__builtin_popcountll(lanes);
+    for (uint64_t x = lanes; x; x &= x - 1)
+        r->state[(uint64_t)g * r->ws + (uint32_t)__builtin_ctzll(x)] = T_EXIT;
+    r->exited[g] |= lanes;
+    r->live_total -= n;
     uint32_t c = g / r->wpc;
-    r->rc[c].live--;
+    r->rc[c].live -= n;
     /* fewer live threads: a CTA barrier or a warp-level operation may now be complete */
     for (uint32_t id = 0; id < NBARRIERS && !r->failed; id++)
         check_barrier(r, c, id);
@@ -275,6 +278,11 @@ static void thread_exit(ref *r, uint32_t g, uint32_t lane)
         if (r->state[u] == T_WARP)
             try_warp_sync(r, g, r->pc[u], r->wmask[u]);
     }
+}
+
+static void thread_exit(ref *r, uint32_t g, uint32_t lane)
+{
+    threads_exit(r, g, 1ull << lane);
 }
 
 /* activemask (or legacy vote without .sync) at pc on lane: executed together
@@ -383,6 +391,110 @@ static int step(ref *r, uint32_t g, uint32_t lane)
     return 0;
 }
 
+/* Lock-step turns (the fast functional mode, docs/sampling.md): the threads
+ * of a warp that are running at the same PC take their turn together, as one
+ * ws_exec_inst over their combined lane mask, which costs about what one
+ * thread's turn costs. Only plain instructions are batched: a CTA barrier,
+ * a warp-level operation, activemask, legacy vote and the convergence-barrier
+ * pseudo-instructions take the one-thread path (step) lane by lane, so their
+ * semantics are exactly the MIMD reference's. What changes is the order of
+ * the turns (a thread's neighbours at the same PC move with it, as on a SIMT
+ * core with perfect reconvergence), which a race-free kernel cannot observe;
+ * the thread instruction count is the same (one per thread and instruction,
+ * guard false or not). */
+static int batchable(const ws_inst *in)
+{
+    if (in->op == WS_OP_BADD || in->op == WS_OP_BWAIT || in->op == WS_OP_YIELD || is_cta_barrier(in))
+        return 0;
+    if (in->op == WS_OP_ACTIVEMASK || in->op == WS_OP_VOTE)
+        return 0;
+    return !ws_warp_aligned(in) && !ws_warp_membermask(in);
+}
+
+/* One lock-step turn of the lanes `mask` of warp g, all running at pc. */
+static int group_turn(ref *r, uint32_t g, uint32_t pc, uint64_t mask)
+{
+    ws_warp *w = &r->warps[g];
+    const ws_inst *in = &r->k->insts[pc];
+    uint64_t base = (uint64_t)g * r->ws;
+    r->env.clock = r->steps;
+    r->steps += (uint64_t)__builtin_popcountll(mask);
+    ws_effect *e = &r->eff;
+    if (ws_exec_inst(&r->env, w, in, pc, mask, e) != WS_EXEC_OK)
+        return exec_fault(r, g, (uint32_t)__builtin_ctzll(mask));
+    if (in->op == WS_OP_TRAP && (e->executed & mask)) {
+        char who[96];
+        uint32_t lane = (uint32_t)__builtin_ctzll(e->executed & mask);
+        thread_desc(r, g, lane, who, sizeof who);
+        return fail(r, WS_ST_ERROR, "%s: trap at pc %u (line %u)", who, pc, in->line);
+    }
+    uint64_t gone = (in->op == WS_OP_EXIT || in->op == WS_OP_RET) ? e->exited & mask : 0;
+    uint64_t taken = in->op == WS_OP_BRA || in->op == WS_OP_BRX ? e->taken & mask : 0;
+    uint32_t next = pc + 1;
+    if (in->op == WS_OP_BRA && taken == mask) {   /* uniform branch: one target */
+        next = in->target;
+        taken = 0;
+    }
+    uint64_t same = mask & ~taken;
+    uint32_t *pcs = &r->pc[base];
+    for (uint32_t l = 0; l < w->nlanes; l++)   /* branch-free: vectorised */
+        pcs[l] = ((same >> l) & 1) ? next : pcs[l];
+    for (uint64_t x = taken; x; x &= x - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(x);
+        r->pc[base + l] = in->op == WS_OP_BRA ? in->target : e->lane_target[l];
+    }
+    if (gone)
+        threads_exit(r, g, gone);
+    return r->failed ? -1 : 0;
+}
+
+/* One lock-step turn of every group of warp g's running threads (threads at
+ * one PC), in the order of their lowest lane; 1 if any thread ran. */
+static int lockstep_turn(ref *r, uint32_t g, uint64_t max_steps)
+{
+    ws_warp *w = &r->warps[g];
+    uint64_t base = (uint64_t)g * r->ws;
+    /* one branch-free pass (the compiler vectorises it): the running lanes,
+     * and whether they are all at one PC (the common case: no grouping) */
+    const uint8_t *st = &r->state[base];
+    const uint32_t *pcs = &r->pc[base];
+    uint64_t todo = 0;
+    for (uint32_t l = 0; l < w->nlanes; l++)
+        todo |= (uint64_t)(st[l] == T_RUN) << l;
+    todo &= w->valid & ~r->exited[g];
+    uint32_t pc0 = todo ? pcs[__builtin_ctzll(todo)] : 0, differ = 0;
+    for (uint32_t l = 0; l < w->nlanes; l++)
+        differ |= (pcs[l] ^ pc0) & -(uint32_t)(st[l] == T_RUN);
+    int one_pc = differ == 0;
+    int ran = 0;
+    while (todo && !r->failed) {
+        uint32_t pc = one_pc ? pc0 : r->pc[base + (uint32_t)__builtin_ctzll(todo)];
+        uint64_t group = one_pc ? todo : 0;
+        for (uint64_t x = group ? 0 : todo; x; x &= x - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(x);
+            if (r->pc[base + l] == pc)
+                group |= 1ull << l;
+        }
+        todo &= ~group;
+        if (max_steps && r->steps >= max_steps)
+            return ran ? 1 : -2;
+        ran = 1;
+        if (pc < r->k->ninsts && batchable(&r->k->insts[pc])) {
+            group_turn(r, g, pc, group);
+            continue;
+        }
+        /* one thread at a time; a turn (activemask) may move its neighbours */
+        for (uint64_t x = group; x && !r->failed; x &= x - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(x);
+            if (r->state[base + l] != T_RUN || r->pc[base + l] != pc || ((r->exited[g] >> l) & 1))
+                continue;
+            r->steps++;
+            step(r, g, l);
+        }
+    }
+    return ran;
+}
+
 static void describe_deadlock(ref *r)
 {
     uint64_t nbar = 0, nwarp = 0, first = UINT64_MAX;
@@ -409,6 +521,48 @@ static void describe_deadlock(ref *r)
          "deadlock: all %llu live threads wait (%llu at CTA barriers, %llu at warp-level syncs); first: %s at pc %u "
          "(line %u) waiting at %s",
          (unsigned long long)r->live_total, (unsigned long long)nbar, (unsigned long long)nwarp, who, pc, line, what);
+}
+
+static void timeout(ref *r)
+{
+    fail(r, WS_ST_TIMEOUT, "timeout: %llu thread instructions executed, %llu threads still running",
+         (unsigned long long)r->steps, (unsigned long long)r->live_total);
+}
+
+/* Turns until every thread exited or the run failed: in the round-robin
+ * order of the header, one thread per turn, or one group of threads at one
+ * PC per turn in lock-step mode. */
+static void run_threads(ref *r, uint64_t max_steps)
+{
+    while (r->live_total > 0 && !r->failed) {
+        int progress = 0;
+        for (uint32_t g = 0; g < r->nwarps && !r->failed; g++) {
+            if (r->lockstep) {
+                int ran = lockstep_turn(r, g, max_steps);
+                if (ran == -2) {
+                    timeout(r);
+                    break;
+                }
+                progress |= ran;
+                continue;
+            }
+            uint64_t valid = r->warps[g].valid & ~r->exited[g];
+            for (uint64_t x = valid; x && !r->failed; x &= x - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(x);
+                if (r->state[(uint64_t)g * r->ws + l] != T_RUN)
+                    continue;
+                if (max_steps && r->steps >= max_steps) {
+                    timeout(r);
+                    break;
+                }
+                progress = 1;
+                r->steps++;
+                step(r, g, l);
+            }
+        }
+        if (!progress && !r->failed && r->live_total > 0)
+            describe_deadlock(r);
+    }
 }
 
 static int setup(ref *r, ws_memimage *mem)
@@ -472,7 +626,7 @@ static int setup(ref *r, ws_memimage *mem)
         for (uint32_t wi = 0; wi < r->wpc; wi++) {
             uint32_t g = c * r->wpc + wi;
             ws_warp *w = &r->warps[g];
-            w->regs = calloc((uint64_t)(k->nregs ? k->nregs : 1) * r->ws, sizeof(uint64_t));
+            w->regs = malloc((uint64_t)(k->nregs ? k->nregs : 1) * r->ws * sizeof(uint64_t));   /* ws_warp_reset_regs clears them */
             w->local = calloc(1, (uint64_t)(L->local_bytes ? L->local_bytes : 1) * r->ws);
             if (!w->regs || !w->local)
                 return fail(r, WS_ST_ERROR, "reference: out of memory");
@@ -531,33 +685,13 @@ void ws_reference_launch(const ws_ref_launch *l, uint32_t warp_size, uint64_t ma
     }
     r->rl = l;
     r->k = l->kernel;
+    r->lockstep = l->lockstep;
     r->res = res;
     r->ws = warp_size < 1 ? 1 : warp_size > WS_MAX_WARP_SIZE ? WS_MAX_WARP_SIZE : warp_size;
     if (!r->k) {
         fail(r, WS_ST_ERROR, "reference: workload has no kernel");
     } else if (setup(r, mem) == 0) {
-        while (r->live_total > 0 && !r->failed) {
-            int progress = 0;
-            for (uint32_t g = 0; g < r->nwarps && !r->failed; g++) {
-                uint64_t valid = r->warps[g].valid & ~r->exited[g];
-                for (uint64_t x = valid; x && !r->failed; x &= x - 1) {
-                    uint32_t ln = (uint32_t)__builtin_ctzll(x);
-                    if (r->state[(uint64_t)g * r->ws + ln] != T_RUN)
-                        continue;
-                    if (max_steps && r->steps >= max_steps) {
-                        fail(r, WS_ST_TIMEOUT,
-                             "timeout: %llu thread instructions executed, %llu threads still running",
-                             (unsigned long long)r->steps, (unsigned long long)r->live_total);
-                        break;
-                    }
-                    progress = 1;
-                    r->steps++;
-                    step(r, g, ln);
-                }
-            }
-            if (!progress && !r->failed && r->live_total > 0)
-                describe_deadlock(r);
-        }
+        run_threads(r, max_steps);
     }
     res->metrics[WS_M_thread_insts].i = (int64_t)r->steps;
     res->metrics[WS_M_warp_insts].i = (int64_t)r->steps;
@@ -573,6 +707,7 @@ typedef struct ref_seq {
     uint32_t warp_size;
     uint64_t max_steps, steps;       /* over the whole sequence (0: no limit) */
     uint32_t nrun;
+    int lockstep;
     ws_result *res;
 } ref_seq;
 
@@ -584,7 +719,7 @@ static int ref_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     ws_ref_launch l = {.kernel = spec->kernel, .param_buf = ws_memimage_params(q->mem, li),
                        .param_bytes = spec->kernel ? spec->kernel->param_bytes : 0,
                        .dyn_shared_bytes = spec->dyn_shared_bytes, .cta_first = 0,
-                       .cta_end = ws_launch_ctas(spec)};
+                       .cta_end = ws_launch_ctas(spec), .lockstep = q->lockstep};
     memcpy(l.grid, spec->grid, sizeof l.grid);
     memcpy(l.block, spec->block, sizeof l.block);
     uint64_t left = 0;
@@ -617,8 +752,8 @@ static int ref_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     return 1;
 }
 
-void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
-                      ws_memimage *mem, ws_result *res)
+static void reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
+                          ws_memimage *mem, ws_result *res, int lockstep)
 {
     memset(res, 0, sizeof *res);
     memset(mem, 0, sizeof *mem);
@@ -634,10 +769,23 @@ void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, 
         snprintf(res->message, sizeof res->message, "%s", err.msg);
         return;
     }
-    ref_seq q = {.wl = wl, .mem = mem, .warp_size = warp_size, .max_steps = max_steps, .res = res};
+    ref_seq q = {.wl = wl, .mem = mem, .warp_size = warp_size, .max_steps = max_steps, .lockstep = lockstep,
+                 .res = res};
     ws_sequence_run(wl, mem, ref_launch, &q);
     res->metrics[WS_M_thread_insts].i = (int64_t)q.steps;
     res->metrics[WS_M_warp_insts].i = (int64_t)q.steps;
     res->metrics[WS_M_cycles].i = 0;
     res->metrics[WS_M_launches].i = (int64_t)q.nrun;
+}
+
+void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
+                      ws_memimage *mem, ws_result *res)
+{
+    reference_run(wl, seed, warp_size, max_steps, mem, res, 0);
+}
+
+void ws_reference_run_lockstep(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
+                               ws_memimage *mem, ws_result *res)
+{
+    reference_run(wl, seed, warp_size, max_steps, mem, res, 1);
 }
