@@ -115,7 +115,9 @@ lim() { "$BIN" sim "$SRC/sweeps/kernels/latency_occ.yaml" --json --set preset=se
 "$BIN" sim "$SRC/sweeps/kernels/latency_occ.yaml" --set preset=seed --set regfile_kb=7 --set max_ctas=1024 |
   grep -qx "occupancy_limit: registers" || fail "sim text output"
 # latency.yaml: 32-thread CTAs, warps=4 slots, 4 warps x 2 KiB fit 64 KiB: warp slots
-"$BIN" info "$T/r.h5" | grep -q "^limits:    occupancy of the ok points limited by warps 16 registers 0 smem 0 max_ctas 0 grid 0" ||
+# (outputs captured first: grep -q stopping early would SIGPIPE a long output under pipefail)
+info=$("$BIN" info "$T/r.h5")
+grep -q "^limits:    occupancy of the ok points limited by warps 16 registers 0 smem 0 max_ctas 0 grid 0" <<<"$info" ||
   fail "info limits: $("$BIN" info "$T/r.h5" | grep limits)"
 # an older file stored the code as an integer: rewrite the column so, and read it back
 $PY - "$T/r.h5" "$T/old.h5" <<'PY' || fail "old-format file"
@@ -138,7 +140,8 @@ with h5py.File(dst, "w") as f:
     for k, v in attrs.items():
         f.attrs[k] = v
 PY
-"$BIN" info "$T/old.h5" | grep -q "limited by warps 15 registers 1 smem 0" || fail "info on an integer column: $("$BIN" info "$T/old.h5" | grep limits)"
+info=$("$BIN" info "$T/old.h5")
+grep -q "limited by warps 15 registers 1 smem 0" <<<"$info" || fail "info on an integer column: $("$BIN" info "$T/old.h5" | grep limits)"
 
 # ---- kill -9: the output is missing, its journal is there
 cat > "$T/big.yaml" <<YAML

@@ -32,7 +32,9 @@ for sig in TERM INT; do
     # the file is valid and holds part of the sweep
     rows=$($PY -c "import sys; sys.path.insert(0,'analysis'); import warpsweep; print(len(warpsweep.load('$T/int.h5')))")
     [ "$rows" -gt 0 ] && [ "$rows" -lt "$total" ] || fail "SIG$sig: $rows rows after the interrupt"
-    "$BIN" info "$T/int.h5" | grep -q "points:    $rows of $total (incomplete" || fail "info on a partial file"
+    # (info's output captured first: grep -q stopping early would SIGPIPE info under pipefail)
+    info=$("$BIN" info "$T/int.h5") || fail "info on a partial file: exit $?"
+    grep -q "points:    $rows of $total (incomplete" <<<"$info" || fail "info on a partial file: $info"
     # a partial file is refused without --resume
     if "$BIN" run "$T/s.yaml" -o "$T/int.h5" --quiet 2>/dev/null; then fail "partial file overwritten"; fi
     "$BIN" run "$T/s.yaml" -j 2 -o "$T/int.h5" --resume 2> "$T/err.txt" || fail "resume: $(cat "$T/err.txt")"
