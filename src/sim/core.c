@@ -354,7 +354,7 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         }
         r->div->cta_init(&r->divctx, ct->div, r->cta_warp_st, r->part_lanes);
     }
-    c->live_ctas++;
+    if (++c->live_ctas == r->ctas_per_core) r->cores_short--;
 }
 
 static uint32_t fill_core(ws_simrun *r, ws_core *c)
@@ -569,7 +569,7 @@ static void warp_finished(ws_simrun *r, ws_core *c, uint32_t slot)
     ws_ccta *ct = &c->ctas[w->cta_slot];
     if (++ct->warps_done == ct->nwarps) {
         ct->live = 0;
-        c->live_ctas--;
+        if (c->live_ctas-- == r->ctas_per_core) r->cores_short++;
         r->done_ctas++;
     }
 }
@@ -1425,6 +1425,7 @@ static int setup(ws_sim *sim, ws_simrun *r)
         return -1;
     }
     r->ctas_per_core = occ.ctas_per_core;
+    r->cores_short = r->ncores;     /* no core holds a CTA yet */
 
     r->divctx.k = k;
     r->divctx.warp_size = r->ws;
@@ -1556,6 +1557,16 @@ oom:   /* after the memory system's init: ws_sim_run frees only the memory image
 }
 
 /* ----------------------------------------------------------------- run --- */
+/* Cycles from now to the loop's next iteration: one, or up to the skip
+ * target when nothing issued (the same rule as the loop's). */
+static uint64_t steady_span(const ws_simrun *r, uint64_t now, int issued_any, uint64_t next_wake,
+                            uint64_t max_cycles)
+{
+    if (issued_any || r->done_ctas >= r->total_ctas || next_wake == WS_NEVER) return 1;
+    uint64_t to = next_wake < max_cycles ? next_wake : max_cycles;
+    return to > now ? to - now : 1;
+}
+
 static void finish_metrics(ws_simrun *r, uint64_t cycles, uint64_t max_ctas)
 {
     ws_value *m = r->res->metrics;
@@ -1581,6 +1592,10 @@ static void finish_metrics(ws_simrun *r, uint64_t cycles, uint64_t max_ctas)
     m[WS_M_max_warp_splits].i = (int64_t)r->max_splits;
     m[WS_M_resident_ctas].i = (int64_t)max_ctas;
     m[WS_M_resident_warps].i = (int64_t)(max_ctas * r->warps_per_cta);
+    m[WS_M_steady_cycles].i = (int64_t)r->steady_cycles;
+    m[WS_M_steady_ipc].f = r->steady_cycles ? (double)r->steady_thread_insts / (double)r->steady_cycles : 0.0;
+    m[WS_M_steady_cta_rate].f = r->steady_cycles ? 1000.0 * (double)r->steady_ctas / (double)r->steady_cycles : 0.0;
+    m[WS_M_tail_fraction].f = cycles ? 1.0 - (double)r->steady_cycles / (double)cycles : 0.0;
 }
 
 static void collect_div_stats(ws_simrun *r)
@@ -1686,6 +1701,10 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
             break;
         }
         r->now = now;
+        /* the cycle belongs to the steady state when every core is full at
+         * its start (a CTA that finishes in it is replaced at its end) */
+        int steady = r->cores_short == 0;
+        uint64_t steady_ti = r->thread_insts, steady_done = r->done_ctas;
         int issued_any = 0;
         uint64_t next_wake = WS_NEVER;
         for (uint32_t ci = 0; ci < r->ncores; ci++) {
@@ -1792,6 +1811,11 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                 if (fill_core(r, &r->cores[ci])) issued_any = 1;   /* new warps: re-evaluate next cycle */
                 track_residency(r, &r->cores[ci], &max_ctas);
             }
+        if (steady) {   /* the cycles up to the next iteration: this one, or this and the skipped ones */
+            r->steady_thread_insts += r->thread_insts - steady_ti;
+            r->steady_ctas += r->done_ctas - steady_done;
+            r->steady_cycles += steady_span(r, now, issued_any, next_wake, max_cycles);
+        }
         if (r->done_ctas >= r->total_ctas) { now++; break; }
         if (issued_any) { now++; continue; }
         if (next_wake == WS_NEVER) {

@@ -222,6 +222,11 @@ typedef struct ws_simrun {
     uint32_t ibuf, fetch_lat, fetch_width;
     uint64_t total_ctas, next_cta;   /* CTAs in the grid, next to launch */
     uint64_t done_ctas;
+    /* steady state (docs/model.md "Steady state and tail"): cores holding
+     * fewer than ctas_per_core CTAs; while none does, every cycle, its thread
+     * instructions and the CTAs it finishes count towards the steady metrics */
+    uint32_t cores_short;
+    uint64_t steady_cycles, steady_thread_insts, steady_ctas;
     ws_core *cores;
     uint8_t *reasons;                /* per scheduler: idle class of the last cycle */
     uint64_t now;
