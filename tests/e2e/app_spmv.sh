@@ -20,13 +20,7 @@ done
 
 # one element of the expectation changed: row 100's y + 1 -> status mismatch naming it
 cp "$K"/spmv.ptx "$K"/spmv_poisson.mtx "$K"/spmv_x.npy "$T/"
-$PY - "$K/spmv_y.npy" "$T/spmv_y.npy" <<'PY'
-import struct, sys
-data = bytearray(open(sys.argv[1], "rb").read())
-off = len(data) - 9216 * 4 + 100 * 4
-struct.pack_into("<f", data, off, struct.unpack_from("<f", data, off)[0] + 1)
-open(sys.argv[2], "wb").write(data)
-PY
+$PY "$SRC/tests/e2e/npy_bump.py" "$K/spmv_y.npy" "$T/spmv_y.npy" 100 f
 cp "$K/spmv.yaml" "$T/spmv.yaml"
 out=$("$BIN" sim "$T/spmv.yaml" 2>&1) && fail "a wrong expectation passed"
 grep -qx 'status: mismatch' <<<"$out" || fail "changed y.npy: $(head -3 <<<"$out")"
