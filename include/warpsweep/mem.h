@@ -80,6 +80,10 @@ typedef struct ws_mem_ops {
     void (*stats)(ws_mem *m, ws_value *metrics);
     /* Optional: see ws_mem_fence. */
     uint64_t (*fence)(ws_mem *m, uint32_t core, uint32_t warp, uint64_t now);
+    /* Optional: a kernel boundary at cycle now (every operation of the
+     * launch done): invalidate every L1 (flush_l1) and the L2 (flush_l2),
+     * writing dirty sectors below at now; everything else carries over. */
+    void (*kernel_boundary)(ws_mem *m, uint64_t now, int flush_l1, int flush_l2);
 } ws_mem_ops;
 
 struct ws_mem {

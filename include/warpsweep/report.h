@@ -15,6 +15,13 @@ void ws_result_print_text(FILE *out, const ws_result *res);
 void ws_result_print_json(FILE *out, const ws_result *res, const char *workload_name,
                           const ws_config *cfg);
 
+/* The same with "per_launch": [{name, stmt, launch, iteration, start,
+ * cycles, ctas, warp_insts, thread_insts, steady_cycles, steady_ipc,
+ * tail_fraction, sampled}, ...] after the metrics (ls NULL: none). */
+void ws_result_print_json_launches(FILE *out, const ws_result *res, const char *workload_name,
+                                   const ws_config *cfg, const ws_launch_stats *ls, uint32_t nls);
+/* The per-launch table of a sequence: one line per launch run. */
+void ws_launches_print_text(FILE *out, const ws_launch_stats *ls, uint32_t n);
 /* Writes s as a JSON string literal (with quotes). */
 void ws_json_string(FILE *out, const char *s);
 

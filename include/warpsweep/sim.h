@@ -55,9 +55,30 @@ ws_sim *ws_sim_new(void);
 void ws_sim_free(ws_sim *s);
 
 /* Runs wl under cfg cycle by cycle and fills res (status, message, every
- * metric). Never aborts: every outcome is a status. opts may be NULL. */
+ * metric). Never aborts: every outcome is a status. opts may be NULL.
+ * A workload with a launch sequence runs it on one memory image; the
+ * metrics are the totals (docs/model.md "Kernel boundaries"). */
 void ws_sim_run(ws_sim *s, const ws_workload *wl, const ws_config *cfg,
                 const ws_run_opts *opts, ws_result *res);
+
+/* One launch of the last ws_sim_run: where it sits in the sequence and
+ * what it did. */
+typedef struct ws_launch_stats {
+    uint32_t stmt;          /* index of the launch statement in wl->stmts */
+    uint32_t launch;        /* index into wl->launches */
+    uint64_t iteration;     /* iteration of its innermost loop (0 outside loops) */
+    const char *name;       /* the statement's name (entry by default), owned by the workload */
+    uint64_t start, cycles; /* start cycle and duration (end - start) */
+    uint64_t ctas, warp_insts, thread_insts;
+    uint64_t steady_cycles; /* cycles of this launch in the steady state */
+    double steady_ipc, tail_fraction;
+    double sampled;         /* fraction of the launch simulated in detail (1 = full) */
+    int status;             /* ws_status of the run after this launch (-1 while it ran on: ok so far) */
+} ws_launch_stats;
+/* The launches of the last ws_sim_run on s, in the order they ran (*n of
+ * them; a launch that failed to start is not listed). Valid until the next
+ * ws_sim_run on s or ws_sim_free. */
+const ws_launch_stats *ws_sim_launches(const ws_sim *s, uint32_t *n);
 
 /* Occupancy of one core (src/sim/occupancy.c): the resource that limits
  * resident CTAs, as the occupancy_limit metric reports it. */
@@ -82,6 +103,8 @@ typedef struct ws_occupancy {
 /* Occupancy of workload wl (kernel k: wl->kernel or a transformed copy)
  * under cfg; nothing is run. */
 void ws_occupancy_compute(const ws_workload *wl, const ws_kernel *k, const ws_config *cfg, ws_occupancy *o);
+/* The same for one launch l of a sequence. */
+void ws_occupancy_launch(const ws_launch_spec *l, const ws_kernel *k, const ws_config *cfg, ws_occupancy *o);
 
 /* The MIMD reference: every thread runs independently in a fixed
  * round-robin order, meeting only at CTA barriers and warp-level
@@ -89,5 +112,22 @@ void ws_occupancy_compute(const ws_workload *wl, const ws_kernel *k, const ws_co
  * res with status and instruction counts. */
 void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size,
                       uint64_t max_steps, ws_memimage *mem, ws_result *res);
+
+/* One launch of the reference on an existing memory image (mem: from
+ * ws_memimage_init, possibly after earlier launches): the CTAs with linear
+ * ids [cta_first, cta_end) of the grid run, all resident at once, as
+ * ws_reference_run runs them. res gets status, message, thread_insts and
+ * warp_insts (those of this launch). ws_reference_run follows the workload's
+ * sequence with it (ws_sequence_run), max_steps over the whole sequence. */
+typedef struct ws_ref_launch {
+    const ws_kernel *kernel;
+    uint32_t grid[3], block[3];
+    const uint8_t *param_buf;
+    uint32_t param_bytes;
+    uint32_t dyn_shared_bytes;
+    uint64_t cta_first, cta_end;    /* linear CTA ids run: [first, end) */
+} ws_ref_launch;
+void ws_reference_launch(const ws_ref_launch *l, uint32_t warp_size, uint64_t max_steps,
+                         ws_memimage *mem, ws_result *res);
 
 #endif

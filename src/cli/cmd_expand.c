@@ -30,11 +30,21 @@ static const char *point_note(ws_workload *const *wls, const ws_point *pt, char 
     if (!wl)
         return "";
     ws_occupancy occ;
-    ws_occupancy_compute(wl, wl->kernel, &pt->cfg, &occ);
-    if (occ.fits)
-        return "";
-    snprintf(buf, len, "invalid: %s", occ.why);
-    return buf;
+    if (wl->nstmts <= 1) {
+        ws_occupancy_compute(wl, wl->kernel, &pt->cfg, &occ);
+        if (occ.fits)
+            return "";
+        snprintf(buf, len, "invalid: %s", occ.why);
+        return buf;
+    }
+    for (uint32_t i = 0; i < wl->nlaunches; i++) {   /* a sequence: every launch must fit */
+        ws_occupancy_launch(&wl->launches[i], wl->launches[i].kernel, &pt->cfg, &occ);
+        if (!occ.fits) {
+            snprintf(buf, len, "invalid: launch %.60s: %.400s", wl->launches[i].name, occ.why);
+            return buf;
+        }
+    }
+    return "";
 }
 
 static void csv_str(const char *s)

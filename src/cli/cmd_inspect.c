@@ -297,6 +297,16 @@ int cmd_inspect(int argc, char **argv)
         /* e.g. "40 (workload)", "36 (ptxas --gpu-name sm_75)", "12 (estimate: no ptxas found)" */
         printf("regs_per_thread: %u (%s%s%s)\n", wl->regs_per_thread, ws_regs_source_name(wl->regs_source),
                !wl->regs_detail[0] ? "" : wl->regs_source == WS_REGS_ESTIMATE ? ": " : " ", wl->regs_detail);
+        if (wl->nstmts > 1) {   /* a sequence: its launches; the kernel below is the first one's */
+            printf("launch sequence: %u statements, %u launch statements (the kernel shown: the first launch's)\n",
+                   wl->nstmts, wl->nlaunches);
+            for (uint32_t i = 0; i < wl->nlaunches; i++) {
+                const ws_launch_spec *l = &wl->launches[i];
+                printf("  launch %u %s (line %d): %s, grid [%u, %u, %u] block [%u, %u, %u], regs_per_thread %u (%s)\n",
+                       i, l->name, l->line, l->kernel->name, l->grid[0], l->grid[1], l->grid[2], l->block[0],
+                       l->block[1], l->block[2], l->regs_per_thread, ws_regs_source_name(l->regs_source));
+            }
+        }
     }
     if (scheduled)
         printf("order: ptxas (each basic block list-scheduled, register budget %u; \"moved\" gives an "

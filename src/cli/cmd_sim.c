@@ -272,9 +272,21 @@ int cmd_sim(int argc, char **argv)
             return WS_EXIT_FAIL;
         }
         ws_sim_run(s, wl, &cfg, &opts, &res);
-        ws_sim_free(s);
         if (opts.trace && fclose(opts.trace) != 0)
             perror(trace);
+        uint32_t nls;
+        const ws_launch_stats *ls = ws_sim_launches(s, &nls);
+        if (json) {
+            ws_result_print_json_launches(stdout, &res, wl->name, &cfg, ls, nls);
+        } else {
+            ws_result_print_text(stdout, &res);
+            if (wl->nstmts > 1)   /* a sequence: the table (a one-launch workload's output is unchanged) */
+                ws_launches_print_text(stdout, ls, nls);
+        }
+        ws_sim_free(s);
+        int status = res.status;
+        ws_workload_free(wl);
+        return status == WS_ST_OK ? WS_EXIT_OK : WS_EXIT_FAIL;
     }
     if (json)
         ws_result_print_json(stdout, &res, wl->name, &cfg);

@@ -11,6 +11,7 @@
  * around it, so the L1 and the L2 are the same code.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "mem_internal.h"
 
 #define INVALID UINT64_MAX
@@ -69,6 +70,18 @@ void ws_cache_free(ws_cache *c)
     free(c->fill_mshr); free(c->ready);
     free(c->mshr_line); free(c->mshr_done); free(c->mshr_mask); free(c->mshr_merged);
     *c = (ws_cache){0};
+}
+
+void ws_cache_invalidate(ws_cache *c, void (*wb)(void *ctx, uint64_t line, uint64_t dirty), void *ctx)
+{
+    size_t n = (size_t)c->sets * c->ways;
+    for (size_t i = 0; i < n; i++) {
+        if (c->tag[i] != INVALID && c->dirty[i] && wb) wb(ctx, c->tag[i], c->dirty[i]);
+        c->tag[i] = INVALID;
+        c->valid[i] = c->dirty[i] = 0;
+        c->fill_mshr[i] = NO_MSHR;
+    }
+    memset(c->ready, 0, n * c->spl * sizeof *c->ready);
 }
 
 static inline size_t set_base(const ws_cache *c, uint64_t line)

@@ -543,6 +543,36 @@ static uint64_t hier_fence(ws_mem *m, uint32_t core, uint32_t warp, uint64_t now
     return d > now ? d : now;
 }
 
+/* Kernel boundaries (GPGPU-Sim gpu-sim.cc: -gpgpu_flush_l1_cache /
+ * -gpgpu_flush_l2_cache invalidate the caches once a kernel's threads are
+ * done): dirty sectors go below at the boundary, so they occupy the links
+ * and DRAM the next launch meets. */
+typedef struct flush_ctx { ws_hier *h; uint32_t core; uint64_t now; } flush_ctx;
+
+static void l1_write_back(void *ctx, uint64_t line, uint64_t dirty)
+{
+    flush_ctx *f = ctx;
+    (void)below(f->h, f->core, f->now, line, dirty, (uint32_t)__builtin_popcountll(dirty) * f->h->track, REQ_WRITE,
+                NULL, 0);
+}
+
+static void l2_write_back(void *ctx, uint64_t line, uint64_t dirty)
+{
+    flush_ctx *f = ctx;
+    ws_cache_evict ev = {.valid = 1, .line = line, .dirty = dirty};
+    write_back(f->h, f->now, &ev, f->h->track);
+}
+
+static void hier_kernel_boundary(ws_mem *m, uint64_t now, int flush_l1, int flush_l2)
+{
+    ws_hier *h = m->state;
+    flush_ctx f = {.h = h, .now = now};
+    if (flush_l1 && h->has_l1)
+        for (f.core = 0; f.core < h->ncores; f.core++) ws_cache_invalidate(&h->l1[f.core], l1_write_back, &f);
+    if (flush_l2 && h->has_l2)
+        for (uint32_t s = 0; s < h->nslices; s++) ws_cache_invalidate(&h->slice[s].cache, l2_write_back, &f);
+}
+
 const ws_mem_ops ws_mem_hier = {
     .name = "hier",
     .init = hier_init,
@@ -551,6 +581,7 @@ const ws_mem_ops ws_mem_hier = {
     .accept = hier_accept,
     .stats = hier_stats,
     .fence = hier_fence,
+    .kernel_boundary = hier_kernel_boundary,
 };
 
 uint64_t ws_mem_accept(ws_mem *m, const ws_mem_req *req)

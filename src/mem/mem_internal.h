@@ -85,6 +85,9 @@ typedef struct ws_cache {
 
 int ws_cache_init(ws_cache *c, const ws_cache_geom *g, ws_error *err);
 void ws_cache_free(ws_cache *c);
+/* Invalidates every line (a kernel boundary: no fill is in flight then);
+ * a line with dirty sectors is handed to wb (if not NULL) first. */
+void ws_cache_invalidate(ws_cache *c, void (*wb)(void *ctx, uint64_t line, uint64_t dirty), void *ctx);
 /* A read of the sectors `mask` of line at cycle now.  Present, filled
  * sectors hit (done = now + latency); sectors in flight merge (done = their
  * fill, or fill + latency past the MSHR's merge limit); absent ones are

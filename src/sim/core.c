@@ -71,6 +71,7 @@ struct ws_sim {
     struct {
         const ws_workload *wl;
         const ws_kernel *kernel;
+        const ws_launch_spec *launches;
         char path[512];
         uint64_t seed;
         uint32_t warp_size;
@@ -85,6 +86,7 @@ struct ws_sim {
     struct ws_work {
         const ws_workload *wl;
         const ws_kernel *kernel;
+        const ws_launch_spec *launches;
         char path[512];
         uint64_t seed;
         uint32_t warp_size;
@@ -93,6 +95,10 @@ struct ws_sim {
     } work[WS_WORKCACHE];
     uint32_t work_next;
     ws_simrun run;
+    /* per launch of the last run (ws_sim_launches); grows by doubling and is
+     * kept across runs, so a sweep's runs stop allocating after the first */
+    ws_launch_stats *ls;
+    uint32_t nls, capls;
 };
 
 static void arena_reset(ws_sim *s)
@@ -138,6 +144,7 @@ void ws_sim_free(ws_sim *s)
         if (s->kc[i].xk) ws_kernel_free(s->kc[i].xk);
     if (s->ref.valid) ws_memimage_free(&s->ref.img);
     free(s->run.tl);
+    free(s->ls);
     free(s);
 }
 
@@ -147,7 +154,8 @@ void ws_sim_free(ws_sim *s)
 static const ws_result *reference_for(ws_sim *s, const ws_workload *wl, uint64_t seed, uint32_t ws,
                                       uint64_t max_steps)
 {
-    if (s->ref.valid && s->ref.wl == wl && s->ref.kernel == wl->kernel && s->ref.seed == seed &&
+    if (s->ref.valid && s->ref.wl == wl && s->ref.kernel == wl->kernel && s->ref.launches == wl->launches &&
+        s->ref.seed == seed &&
         s->ref.warp_size == ws && strncmp(s->ref.path, wl->path ? wl->path : "", sizeof s->ref.path) == 0)
         return &s->ref.res;
     if (s->ref.valid) ws_memimage_free(&s->ref.img);
@@ -155,6 +163,7 @@ static const ws_result *reference_for(ws_sim *s, const ws_workload *wl, uint64_t
     ws_reference_run(wl, seed, ws, max_steps, &s->ref.img, &s->ref.res);
     s->ref.wl = wl;
     s->ref.kernel = wl->kernel;
+    s->ref.launches = wl->launches;
     snprintf(s->ref.path, sizeof s->ref.path, "%s", wl->path ? wl->path : "");
     s->ref.seed = seed;
     s->ref.warp_size = ws;
@@ -1370,10 +1379,11 @@ static const ws_sched_ops *sched_ops(int64_t idx)
     }
 }
 
-static int setup(ws_sim *sim, ws_simrun *r)
+/* Run-level state from the configuration: the hardware every launch of the
+ * run uses. */
+static void setup_hw(ws_simrun *r)
 {
     const ws_config *cfg = r->cfg;
-    const ws_workload *wl = r->wl;
     r->ncores = (uint32_t)ws_cfg_i(cfg, WS_P_cores);
     r->nwarps = (uint32_t)ws_cfg_i(cfg, WS_P_warps);
     r->nsched = (uint32_t)ws_cfg_i(cfg, WS_P_schedulers);
@@ -1388,10 +1398,18 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->smem_banks = (uint32_t)ws_cfg_i(cfg, WS_P_smem_banks);
     ws_pipe_setup(r, cfg);
     r->div = ws_div_scheme(ws_cfg_i(cfg, WS_P_divergence));
-    int barrier = r->div->barrier_pass ? 1 + r->div->sink_release : 0;
     r->sched = sched_ops(ws_cfg_i(cfg, WS_P_scheduler));
     if (r->nsched > r->nwarps) r->nsched = r->nwarps;
+}
 
+/* Per launch: the kernel as this configuration runs it (run_kernel), its
+ * decoded instructions, the occupancy and the divergence context; checks
+ * that the per-core state fits. Allocates from the arena only. */
+static int setup_kernel(ws_sim *sim, ws_simrun *r)
+{
+    const ws_config *cfg = r->cfg;
+    const ws_launch_spec *wl = r->spec;
+    int barrier = r->div->barrier_pass ? 1 + r->div->sink_release : 0;
     const ws_kernel *k = wl->kernel;
     unsigned nbar = (unsigned)ws_cfg_i(cfg, WS_P_barrier_regs);
     int scheduled = ws_cfg_i(cfg, WS_P_inst_order) == 0;   /* ptxas: list-scheduled blocks */
@@ -1413,13 +1431,14 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->ll_relevant = arena_alloc(sim, ((size_t)r->nregs + 63) / 64 * 8);   /* deadlock.c */
     if (!r->ll_relevant) { fail(r, WS_ST_ERROR, "out of memory"); return -1; }
 
-    r->total_ctas = ws_workload_ctas(wl);
+    r->total_ctas = ws_launch_ctas(wl);
+    r->next_cta = r->done_ctas = 0;
     /* Occupancy (docs/model.md, src/sim/occupancy.c): CTAs per core and the
      * resource that limits them; one CTA that does not fit is invalid. */
     ws_occupancy occ;
-    ws_occupancy_compute(wl, k, cfg, &occ);
+    ws_occupancy_launch(wl, k, cfg, &occ);
     r->warps_per_cta = occ.warps_per_cta;
-    r->res->metrics[WS_M_occupancy_limit].i = occ.limit;
+    if (!r->nrun) r->res->metrics[WS_M_occupancy_limit].i = occ.limit;   /* the first launch's */
     if (!occ.fits) {
         fail(r, WS_ST_INVALID, "%s", occ.why);
         return -1;
@@ -1435,7 +1454,6 @@ static int setup(ws_sim *sim, ws_simrun *r)
     r->divctx.timeout = r->div->needs_timeout ? (uint64_t)ws_cfg_i(cfg, WS_P_aware_timeout) : 0;
     r->divctx.cta_warps = r->warps_per_cta;
     size_t dsz = (r->div->state_size(&r->divctx) + 63) & ~(size_t)63;
-    size_t csz = r->div->cta_state_size ? r->div->cta_state_size(&r->divctx) : 0;
 
     /* The per-core state below grows with cores x resident warps x registers
      * x lanes: a kernel declaring 10^6 registers, or cores=1024 x warps=1024,
@@ -1455,30 +1473,46 @@ static int setup(ws_sim *sim, ws_simrun *r)
             return -1;
         }
     }
-    /* memory image and launch */
+    return 0;
+}
+
+/* Once per run, before the first launch's cores: the memory system (its
+ * caches and DRAM state persist over the run). */
+static int setup_memsys(ws_simrun *r)
+{
     ws_error err = {{0}};
-    if (ws_memimage_init(&r->mem, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), &err) < 0) {
-        fail(r, WS_ST_ERROR, "%s", err.msg);
+    r->memsys.ops = &ws_mem_hier;   /* l1_kb=0, dram_bw=0: exactly ws_mem_fixed */
+    if (r->memsys.ops->init(&r->memsys, r->cfg, r->ncores, &err) < 0) {
+        r->memsys.ops = NULL;
+        fail(r, WS_ST_INVALID, "%s", err.msg);
         return -1;
     }
+    return 0;
+}
+
+/* Per launch, after setup_kernel: the launch description the executor reads
+ * and the cores (warps, CTA slots, schedulers) sized for this kernel, from
+ * the arena. */
+static int setup_cores(ws_sim *sim, ws_simrun *r, uint8_t *param_buf)
+{
+    const ws_config *cfg = r->cfg;
+    const ws_launch_spec *wl = r->spec;
+    const ws_kernel *k = r->k;
+    size_t dsz = (r->div->state_size(&r->divctx) + 63) & ~(size_t)63;
+    size_t csz = r->div->cta_state_size ? r->div->cta_state_size(&r->divctx) : 0;
     r->launch.kernel = k;
     memcpy(r->launch.grid, wl->grid, sizeof r->launch.grid);
     memcpy(r->launch.block, wl->block, sizeof r->launch.block);
-    r->launch.threads_per_cta = ws_workload_threads_per_cta(wl);
+    r->launch.threads_per_cta = ws_launch_threads_per_cta(wl);
     r->launch.warps_per_cta = r->warps_per_cta;
     r->launch.warp_size = r->ws;
-    r->launch.param_buf = r->mem.param_buf;
+    r->launch.param_buf = param_buf;
     r->launch.shared_bytes = k->shared_bytes + wl->dyn_shared_bytes;
     r->launch.local_bytes = k->local_bytes;
     r->env.launch = &r->launch;
     r->env.gmem = &r->mem.gmem;
     r->env.nsm = r->ncores;
     r->env.nwarps_hw = r->nwarps;
-    r->memsys.ops = &ws_mem_hier;   /* l1_kb=0, dram_bw=0: exactly ws_mem_fixed */
-    if (r->memsys.ops->init(&r->memsys, cfg, r->ncores, &err) < 0) {
-        fail(r, WS_ST_INVALID, "%s", err.msg);
-        return -1;
-    }
 
     r->mev = (ws_mem_events){0};
     if (r->sched->mem_event) {          /* L1 events for the policy (sched_mem_events) */
@@ -1486,6 +1520,8 @@ static int setup(ws_sim *sim, ws_simrun *r)
         r->mev.ev = arena_alloc(sim, sizeof(ws_mem_event) * r->mev.cap);
         if (!r->mev.ev) goto oom;
     }
+    r->part_lanes = NULL;
+    r->cta_warp_st = NULL;
     if (csz) {
         r->part_lanes = arena_alloc(sim, sizeof(uint64_t) * r->warps_per_cta);
         r->cta_warp_st = arena_alloc(sim, sizeof(void *) * r->warps_per_cta);
@@ -1549,9 +1585,7 @@ static int setup(ws_sim *sim, ws_simrun *r)
         }
     }
     return 0;
-oom:   /* after the memory system's init: ws_sim_run frees only the memory image on a failed setup */
-    r->memsys.ops->fini(&r->memsys);
-    r->memsys.ops = NULL;
+oom:
     fail(r, WS_ST_ERROR, "out of memory");
     return -1;
 }
@@ -1628,14 +1662,15 @@ static const struct ws_work *reference_work(ws_sim *s, const ws_workload *wl, ui
     const char *path = wl->path ? wl->path : "";
     for (int i = 0; i < WS_WORKCACHE; i++) {
         const struct ws_work *w = &s->work[i];
-        if (w->valid && w->wl == wl && w->kernel == wl->kernel && w->seed == seed && w->warp_size == ws &&
+        if (w->valid && w->wl == wl && w->kernel == wl->kernel && w->launches == wl->launches && w->seed == seed &&
+            w->warp_size == ws &&
             strncmp(w->path, path, sizeof w->path) == 0)
             return w;
     }
     const ws_result *ref = reference_for(s, wl, seed, ws, max_steps);
     struct ws_work *w = &s->work[s->work_next];
     s->work_next = (s->work_next + 1) % WS_WORKCACHE;
-    *w = (struct ws_work){.wl = wl, .kernel = wl->kernel, .seed = seed, .warp_size = ws, .valid = 1,
+    *w = (struct ws_work){.wl = wl, .kernel = wl->kernel, .launches = wl->launches, .seed = seed, .warp_size = ws, .valid = 1,
                           .status = ref->status, .thread_insts = (uint64_t)ref->metrics[WS_M_thread_insts].i};
     snprintf(w->path, sizeof w->path, "%s", path);
     return w;
@@ -1657,40 +1692,22 @@ static void work_metrics(ws_sim *sim, const ws_workload *wl, const ws_config *cf
         ws_throughput_per_area(work_ipc, ws_cfg_f(cfg, WS_P_clock_ghz), res->metrics[WS_M_area_mm2].f);
 }
 
-void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const ws_run_opts *opts, ws_result *res)
+/* Launch: the first CTAs round-robin over the cores, as many as fit. */
+static void dispatch_grid(ws_simrun *r, uint64_t *max_ctas)
 {
-    memset(res, 0, sizeof *res);
-    arena_reset(sim);
-    ws_simrun *r = &sim->run;
-    struct ws_tl_rec *tl = r->tl;
-    size_t captl = r->captl;
-    memset(r, 0, sizeof *r);
-    r->tl = tl;
-    r->captl = captl;
-    r->ntl = 0;
-    r->wl = wl;
-    r->cfg = cfg;
-    r->opts = opts;
-    r->res = res;
-    r->status = -1;
-    int have_mem = 0;
-
-    if (setup(sim, r) < 0) goto out;
-    have_mem = 1;
-    ws_livelock_reset(r);
-    if (opts && opts->trace) ws_trace_header(r);
-
-    uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
-    uint64_t max_ctas = 0;
-    /* initial launch: round-robin over the cores */
     for (uint32_t round = 0; round < r->ctas_per_core; round++)
         for (uint32_t ci = 0; ci < r->ncores && r->next_cta < r->total_ctas; ci++)
             launch_cta(r, &r->cores[ci], round);
-    for (uint32_t ci = 0; ci < r->ncores; ci++) track_residency(r, &r->cores[ci], &max_ctas);
+    for (uint32_t ci = 0; ci < r->ncores; ci++) track_residency(r, &r->cores[ci], max_ctas);
+}
 
+/* The cycle loop of one launch from cycle `now` until its last CTA is done
+ * or the run stops (r->status set); returns the cycle it stopped at. */
+static uint64_t run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
+{
+    uint64_t max_cycles = (uint64_t)ws_cfg_i(r->cfg, WS_P_max_cycles);
     uint32_t nslot = r->ncores * r->nsched;
     uint8_t *reasons = r->reasons;
-    uint64_t now = 0;
     while (r->done_ctas < r->total_ctas) {
         if (now >= max_cycles) {
             char held[160];
@@ -1809,7 +1826,7 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
         if (r->next_cta < r->total_ctas)
             for (uint32_t ci = 0; ci < r->ncores; ci++) {
                 if (fill_core(r, &r->cores[ci])) issued_any = 1;   /* new warps: re-evaluate next cycle */
-                track_residency(r, &r->cores[ci], &max_ctas);
+                track_residency(r, &r->cores[ci], max_ctas);
             }
         if (steady) {   /* the cycles up to the next iteration: this one, or this and the skipped ones */
             r->steady_thread_insts += r->thread_insts - steady_ti;
@@ -1833,14 +1850,192 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
     }
 done:
     r->now = now;
-    {
-        uint64_t cycles = r->last_complete > now ? r->last_complete : now;
-        if (r->status < 0 && r->last_complete > now)
-            r->idle[WS_STALL_EMPTY] += (r->last_complete - now) * (uint64_t)nslot * r->width;
-        if (r->status == WS_ST_TIMEOUT) cycles = now;
-        collect_div_stats(r);
-        finish_metrics(r, cycles, max_ctas);
+    return now;
+}
+
+/* The cycle a launch that stopped at `now` ends: when its last operation
+ * completes (a timeout: now); the slots of its tail are idle (empty). */
+static uint64_t launch_end(ws_simrun *r, uint64_t now)
+{
+    uint64_t nslot = (uint64_t)r->ncores * r->nsched;
+    uint64_t end = r->last_complete > now ? r->last_complete : now;
+    if (r->status < 0 && r->last_complete > now)
+        r->idle[WS_STALL_EMPTY] += (r->last_complete - now) * nslot * r->width;
+    if (r->status == WS_ST_TIMEOUT) end = now;
+    collect_div_stats(r);
+    return end;
+}
+
+/* ------------------------------------------------------------ sequence -- */
+/* Puts "launch ...: " before r->msg (a sequence's message says which launch). */
+static void prefix_msg(ws_simrun *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void prefix_msg(ws_simrun *r, const char *fmt, ...)
+{
+    char msg[sizeof r->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (k < 0 || (size_t)k >= sizeof msg) return;
+    size_t len = strlen(r->msg), room = sizeof msg - (size_t)k - 1;
+    memcpy(msg + k, r->msg, len < room ? len : room);
+    msg[(size_t)k + (len < room ? len : room)] = 0;
+    memcpy(r->msg, msg, sizeof msg);
+}
+
+/* The sequence driver's state while ws_sim_run runs one (ws_sequence_run
+ * calls run_launch per launch statement). */
+typedef struct core_seq {
+    ws_sim *sim;
+    uint64_t now;            /* end of the last launch (0 before the first) */
+    uint64_t max_ctas;       /* most CTAs resident on a core, over the launches */
+    uint64_t max_warps;      /* ... and warps */
+} core_seq;
+
+static ws_launch_stats *stats_push(ws_sim *sim)
+{
+    if (sim->nls == sim->capls) {
+        uint32_t cap = sim->capls ? 2 * sim->capls : 16;
+        ws_launch_stats *p = realloc(sim->ls, cap * sizeof *p);
+        if (!p) return NULL;
+        sim->ls = p;
+        sim->capls = cap;
     }
+    ws_launch_stats *st = &sim->ls[sim->nls++];
+    memset(st, 0, sizeof *st);
+    return st;
+}
+
+/* A kernel boundary before every launch but the first (docs/model.md
+ * "Kernel boundaries"): the caches as flush_l1 / flush_l2 say, then
+ * launch_overhead idle cycles (charged to idle_empty, as a tail is).
+ * Returns the cycle the launch starts, or 0 with the run timed out. */
+static uint64_t kernel_boundary(ws_simrun *r, uint64_t end)
+{
+    const ws_config *cfg = r->cfg;
+    uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
+    if (r->memsys.ops->kernel_boundary)
+        r->memsys.ops->kernel_boundary(&r->memsys, end, (int)ws_cfg_i(cfg, WS_P_flush_l1),
+                                       (int)ws_cfg_i(cfg, WS_P_flush_l2));
+    uint64_t start = end + (uint64_t)ws_cfg_i(cfg, WS_P_launch_overhead);
+    if (start > max_cycles) start = max_cycles;
+    r->idle[WS_STALL_EMPTY] += (start - end) * (uint64_t)r->ncores * r->nsched * r->width;
+    if (start >= max_cycles) {
+        fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached between launches (%u launches finished)",
+             (unsigned long long)max_cycles, r->nrun);
+        return 0;
+    }
+    return start;
+}
+
+/* One launch of the sequence (a ws_seq_launch_fn): per-launch setup on the
+ * run's memory image and memory system, the CTAs dispatched, cycles run
+ * until its last CTA is done. Nonzero stops the sequence (r->status set). */
+static int run_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32_t stmt, uint64_t iteration)
+{
+    core_seq *q = ctx;
+    ws_sim *sim = q->sim;
+    ws_simrun *r = &sim->run;
+    uint64_t start = 0;
+    if (r->nrun && !(start = kernel_boundary(r, q->now))) {
+        q->now = (uint64_t)ws_cfg_i(r->cfg, WS_P_max_cycles);
+        return 1;
+    }
+    if (r->nrun || r->spec != spec) {  /* check_launches left the first launch's kernel set up when it was its last */
+        arena_reset(sim);              /* everything in the arena is per-launch state */
+        r->spec = spec;
+        if (setup_kernel(sim, r) < 0) return 1;
+    }
+    if (!r->memsys.ops && setup_memsys(r) < 0) return 1;
+    if (setup_cores(sim, r, ws_memimage_params(&r->mem, li)) < 0) return 1;
+    ws_livelock_reset(r);
+    if (!r->nrun && r->opts && r->opts->trace) ws_trace_header(r);
+    ws_launch_stats *st = stats_push(sim);
+    if (!st) {
+        fail(r, WS_ST_ERROR, "out of memory");
+        return 1;
+    }
+    uint64_t wi = r->warp_insts, ti = r->thread_insts, sc = r->steady_cycles, sti = r->steady_thread_insts;
+    uint64_t max_ctas = 0;
+    dispatch_grid(r, &max_ctas);
+    uint64_t now = run_cycles(r, start, &max_ctas);
+    uint64_t end = launch_end(r, now);
+    *st = (ws_launch_stats){.stmt = stmt, .launch = li, .iteration = iteration, .name = spec->name,
+                            .start = start, .cycles = end - start, .ctas = r->done_ctas,
+                            .warp_insts = r->warp_insts - wi, .thread_insts = r->thread_insts - ti,
+                            .steady_cycles = r->steady_cycles - sc, .sampled = 1.0, .status = r->status};
+    st->steady_ipc = st->steady_cycles ? (double)(r->steady_thread_insts - sti) / (double)st->steady_cycles : 0.0;
+    st->tail_fraction = st->cycles ? 1.0 - (double)st->steady_cycles / (double)st->cycles : 0.0;
+    if (max_ctas > q->max_ctas) q->max_ctas = max_ctas;
+    if (max_ctas * r->warps_per_cta > q->max_warps) q->max_warps = max_ctas * r->warps_per_cta;
+    if (r->status >= 0 && r->wl->nstmts > 1)   /* deadlock, timeout, fault: in which launch */
+        prefix_msg(r, "launch %u (%.60s, iteration %llu): ", r->nrun, spec->name, (unsigned long long)iteration);
+    r->nrun++;
+    q->now = end;
+    return r->status >= 0;
+}
+
+/* Before the memory image is built: every launch of the sequence gets its
+ * kernel and fits the configuration, so that an invalid point costs no
+ * memory initialisation and no simulation of the launches before the one
+ * that cannot run. */
+static int check_launches(ws_sim *sim, ws_simrun *r)
+{
+    const ws_workload *wl = r->wl;
+    ws_launch_spec top;
+    uint32_t n = wl->nlaunches;
+    if (!n) ws_launch_of_top(wl, &top);
+    for (uint32_t i = 0; i < (n ? n : 1); i++) {
+        arena_reset(sim);
+        r->spec = n ? &wl->launches[i] : &top;
+        if (setup_kernel(sim, r) < 0) {
+            if (wl->nstmts > 1) prefix_msg(r, "launch %.60s: ", r->spec->name);   /* say which launch */
+            return -1;
+        }
+    }
+    if (!n) r->spec = NULL;            /* top is gone: the run sets its launch up anew */
+    return 0;
+}
+
+const ws_launch_stats *ws_sim_launches(const ws_sim *s, uint32_t *n)
+{
+    *n = s->nls;
+    return s->ls;
+}
+
+void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const ws_run_opts *opts, ws_result *res)
+{
+    memset(res, 0, sizeof *res);
+    arena_reset(sim);
+    sim->nls = 0;
+    ws_simrun *r = &sim->run;
+    struct ws_tl_rec *tl = r->tl;
+    size_t captl = r->captl;
+    memset(r, 0, sizeof *r);
+    r->tl = tl;
+    r->captl = captl;
+    r->ntl = 0;
+    r->wl = wl;
+    r->cfg = cfg;
+    r->opts = opts;
+    r->res = res;
+    r->status = -1;
+    uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
+
+    setup_hw(r);
+    if (check_launches(sim, r) < 0) goto out;
+    /* one memory image for the whole sequence, initialised once */
+    ws_error err = {{0}};
+    if (ws_memimage_init(&r->mem, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), &err) < 0) {
+        fail(r, WS_ST_ERROR, "%s", err.msg);
+        goto out;
+    }
+    core_seq q = {.sim = sim};
+    ws_sequence_run(wl, &r->mem, run_launch, &q);
+    if (!r->nrun) goto out;            /* the first launch could not start: no metrics, as before */
+    finish_metrics(r, q.now, q.max_ctas);
+    res->metrics[WS_M_resident_warps].i = (int64_t)q.max_warps;
+    res->metrics[WS_M_launches].i = (int64_t)r->nrun;
     if (r->status < 0) {
         /* finished: check the expectations */
         ws_memimage *refp = NULL;
@@ -1862,16 +2057,12 @@ done:
             else r->status = WS_ST_OK;
         }
     }
-    if (opts && opts->timeline) ws_timeline_print(r, opts->timeline);
-    if (opts && opts->dump_buffer >= 0 && have_mem && (uint32_t)opts->dump_buffer < wl->nbuffers)
+    if (opts && opts->timeline) ws_timeline_print(r, opts->timeline, sim->ls, sim->nls);
+    if (opts && opts->dump_buffer >= 0 && (uint32_t)opts->dump_buffer < wl->nbuffers)
         ws_buffer_dump(wl, &r->mem, (uint32_t)opts->dump_buffer, opts->dump_out ? opts->dump_out : stdout);
 out:
-    if (have_mem) {
-        if (r->memsys.ops) r->memsys.ops->fini(&r->memsys);
-        ws_memimage_free(&r->mem);
-    } else if (r->mem.gmem.regions) {
-        ws_memimage_free(&r->mem);
-    }
+    if (r->memsys.ops) r->memsys.ops->fini(&r->memsys);
+    ws_memimage_free(&r->mem);
     res->status = r->status < 0 ? WS_ST_ERROR : r->status;
     snprintf(res->message, sizeof res->message, "%s", r->msg);
     /* Area depends only on the configuration: reported for every status, so

@@ -188,6 +188,8 @@ typedef struct ws_pipe_inst {
 
 typedef struct ws_simrun {
     const ws_workload *wl;
+    const ws_launch_spec *spec;      /* the launch running */
+    uint32_t nrun;                   /* launches of the sequence started before it */
     const ws_kernel *k;              /* possibly the barrier-transformed kernel */
     ws_pipe_inst *pinst;             /* per instruction of k */
     const ws_config *cfg;
@@ -336,7 +338,7 @@ void ws_front_end_issued(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t p
 void ws_trace_header(ws_simrun *r);
 void ws_trace_issue(ws_simrun *r, uint32_t core, uint32_t warp, uint32_t split, const ws_split *sp,
                     const ws_inst *in);
-void ws_timeline_print(ws_simrun *r, FILE *out);
+void ws_timeline_print(ws_simrun *r, FILE *out, const ws_launch_stats *ls, uint32_t nls);
 void ws_timeline_free(ws_simrun *r);
 
 /* deadlock.c */

@@ -20,9 +20,16 @@ const char *ws_occupancy_limit_name(int64_t limit)
  * why says by how much. */
 void ws_occupancy_compute(const ws_workload *wl, const ws_kernel *k, const ws_config *cfg, ws_occupancy *o)
 {
+    ws_launch_spec l;
+    ws_launch_of_top(wl, &l);
+    ws_occupancy_launch(&l, k, cfg, o);
+}
+
+void ws_occupancy_launch(const ws_launch_spec *wl, const ws_kernel *k, const ws_config *cfg, ws_occupancy *o)
+{
     uint32_t ws = (uint32_t)ws_cfg_i(cfg, WS_P_warp_size), nwarps = (uint32_t)ws_cfg_i(cfg, WS_P_warps);
     uint32_t ncores = (uint32_t)ws_cfg_i(cfg, WS_P_cores);
-    uint32_t tpc = ws_workload_threads_per_cta(wl);
+    uint32_t tpc = ws_launch_threads_per_cta(wl);
     o->warps_per_cta = (tpc + ws - 1) / ws;
     o->ctas_per_core = 0;
     o->fits = 0;
@@ -65,7 +72,7 @@ void ws_occupancy_compute(const ws_workload *wl, const ws_kernel *k, const ws_co
     if (by_regs < cpc) { cpc = by_regs; o->limit = WS_OCC_REGISTERS; }
     if (by_smem < cpc) { cpc = by_smem; o->limit = WS_OCC_SMEM; }
     if (by_max < cpc) { cpc = by_max; o->limit = WS_OCC_MAX_CTAS; }
-    uint64_t per_core_share = (ws_workload_ctas(wl) + ncores - 1) / ncores;
+    uint64_t per_core_share = (ws_launch_ctas(wl) + ncores - 1) / ncores;
     if (per_core_share < cpc) {
         o->limit = WS_OCC_GRID;
         cpc = per_core_share;

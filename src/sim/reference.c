@@ -54,7 +54,7 @@ typedef struct ref_cta {
 } ref_cta;
 
 typedef struct ref {
-    const ws_workload *wl;
+    const ws_ref_launch *rl;
     const ws_kernel *k;
     uint32_t ws, wpc, nctas, nwarps;
     ws_launch launch;
@@ -411,23 +411,20 @@ static void describe_deadlock(ref *r)
          (unsigned long long)r->live_total, (unsigned long long)nbar, (unsigned long long)nwarp, who, pc, line, what);
 }
 
-static int setup(ref *r, uint64_t seed, ws_memimage *mem)
+static int setup(ref *r, ws_memimage *mem)
 {
-    const ws_workload *wl = r->wl;
+    const ws_ref_launch *rl = r->rl;
     const ws_kernel *k = r->k;
-    ws_error err;
-    if (ws_memimage_init(mem, wl, seed, &err) < 0)
-        return fail(r, WS_ST_ERROR, "%s", err.msg);
-    uint32_t tpc = ws_workload_threads_per_cta(wl);
+    uint32_t tpc = rl->block[0] * rl->block[1] * rl->block[2];
     r->wpc = (tpc + r->ws - 1) / r->ws;
-    uint64_t nctas = ws_workload_ctas(wl);
+    uint64_t nctas = rl->cta_end > rl->cta_first ? rl->cta_end - rl->cta_first : 0;
     uint64_t nwarps = nctas * r->wpc;
     if (nwarps > (1u << 26))
         return fail(r, WS_ST_INVALID, "reference: %llu warps are too many to run at once", (unsigned long long)nwarps);
     /* every warp of the grid is resident at once: bound the memory before allocating it */
     double need = (double)nwarps * ((double)(k->nregs ? k->nregs : 1) * r->ws * 8.0 +
                                     (double)(k->local_bytes ? k->local_bytes : 1) * r->ws + 32.0 * r->ws + 256.0) +
-                  (double)nctas * ((double)k->shared_bytes + wl->dyn_shared_bytes + 256.0);
+                  (double)nctas * ((double)k->shared_bytes + rl->dyn_shared_bytes + 256.0);
     if (need > (double)(4ull << 30))
         return fail(r, WS_ST_INVALID, "reference: %llu warps x %u registers x %u lanes need %.1f GiB at once, more "
                     "than the limit of 4 GiB", (unsigned long long)nwarps, k->nregs, r->ws, need / (1u << 30));
@@ -435,13 +432,13 @@ static int setup(ref *r, uint64_t seed, ws_memimage *mem)
     r->nwarps = (uint32_t)nwarps;
     ws_launch *L = &r->launch;
     L->kernel = k;
-    memcpy(L->grid, wl->grid, sizeof L->grid);
-    memcpy(L->block, wl->block, sizeof L->block);
+    memcpy(L->grid, rl->grid, sizeof L->grid);
+    memcpy(L->block, rl->block, sizeof L->block);
     L->threads_per_cta = tpc;
     L->warps_per_cta = r->wpc;
     L->warp_size = r->ws;
-    L->param_buf = mem->param_buf;
-    L->shared_bytes = k->shared_bytes + wl->dyn_shared_bytes;
+    L->param_buf = (uint8_t *)rl->param_buf;   /* the executor only reads .param */
+    L->shared_bytes = k->shared_bytes + rl->dyn_shared_bytes;
     L->local_bytes = k->local_bytes;
     r->env.launch = L;
     r->env.gmem = &mem->gmem;
@@ -463,10 +460,11 @@ static int setup(ref *r, uint64_t seed, ws_memimage *mem)
     memset(r->state, T_NONE, nslots);
     for (uint32_t c = 0; c < nctas; c++) {
         ws_cta *cta = &r->ctas[c];
-        cta->linear_id = c;
-        cta->ctaid[0] = c % wl->grid[0];
-        cta->ctaid[1] = (c / wl->grid[0]) % wl->grid[1];
-        cta->ctaid[2] = c / (wl->grid[0] * wl->grid[1]);
+        uint64_t id = rl->cta_first + c;
+        cta->linear_id = (uint32_t)id;
+        cta->ctaid[0] = (uint32_t)(id % rl->grid[0]);
+        cta->ctaid[1] = (uint32_t)((id / rl->grid[0]) % rl->grid[1]);
+        cta->ctaid[2] = (uint32_t)(id / ((uint64_t)rl->grid[0] * rl->grid[1]));
         cta->smem = calloc(1, L->shared_bytes ? L->shared_bytes : 1);
         if (!cta->smem)
             return fail(r, WS_ST_ERROR, "reference: out of memory");
@@ -488,9 +486,9 @@ static int setup(ref *r, uint64_t seed, ws_memimage *mem)
             w->valid = w->nlanes >= 64 ? ~0ull : (1ull << w->nlanes) - 1;
             for (uint32_t l = 0; l < w->nlanes; l++) {
                 uint32_t lt = first + l;
-                w->tid[0][l] = lt % wl->block[0];
-                w->tid[1][l] = (lt / wl->block[0]) % wl->block[1];
-                w->tid[2][l] = lt / (wl->block[0] * wl->block[1]);
+                w->tid[0][l] = lt % rl->block[0];
+                w->tid[1][l] = (lt / rl->block[0]) % rl->block[1];
+                w->tid[2][l] = lt / (rl->block[0] * rl->block[1]);
                 r->state[(uint64_t)g * r->ws + l] = T_RUN;
             }
         }
@@ -520,11 +518,10 @@ static void teardown(ref *r)
     free(r->redp);
 }
 
-void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
-                      ws_memimage *mem, ws_result *res)
+void ws_reference_launch(const ws_ref_launch *l, uint32_t warp_size, uint64_t max_steps, ws_memimage *mem,
+                         ws_result *res)
 {
     memset(res, 0, sizeof *res);
-    memset(mem, 0, sizeof *mem);
     res->status = WS_ST_OK;
     ref *r = calloc(1, sizeof *r);
     if (!r) {
@@ -532,20 +529,20 @@ void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, 
         snprintf(res->message, sizeof res->message, "reference: out of memory");
         return;
     }
-    r->wl = wl;
-    r->k = wl->kernel;
+    r->rl = l;
+    r->k = l->kernel;
     r->res = res;
     r->ws = warp_size < 1 ? 1 : warp_size > WS_MAX_WARP_SIZE ? WS_MAX_WARP_SIZE : warp_size;
     if (!r->k) {
         fail(r, WS_ST_ERROR, "reference: workload has no kernel");
-    } else if (setup(r, seed, mem) == 0) {
+    } else if (setup(r, mem) == 0) {
         while (r->live_total > 0 && !r->failed) {
             int progress = 0;
             for (uint32_t g = 0; g < r->nwarps && !r->failed; g++) {
                 uint64_t valid = r->warps[g].valid & ~r->exited[g];
                 for (uint64_t x = valid; x && !r->failed; x &= x - 1) {
-                    uint32_t l = (uint32_t)__builtin_ctzll(x);
-                    if (r->state[(uint64_t)g * r->ws + l] != T_RUN)
+                    uint32_t ln = (uint32_t)__builtin_ctzll(x);
+                    if (r->state[(uint64_t)g * r->ws + ln] != T_RUN)
                         continue;
                     if (max_steps && r->steps >= max_steps) {
                         fail(r, WS_ST_TIMEOUT,
@@ -555,7 +552,7 @@ void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, 
                     }
                     progress = 1;
                     r->steps++;
-                    step(r, g, l);
+                    step(r, g, ln);
                 }
             }
             if (!progress && !r->failed && r->live_total > 0)
@@ -567,4 +564,80 @@ void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, 
     res->metrics[WS_M_cycles].i = 0;
     teardown(r);
     free(r);
+}
+
+/* The sequence's state while ws_reference_run follows it. */
+typedef struct ref_seq {
+    const ws_workload *wl;
+    ws_memimage *mem;
+    uint32_t warp_size;
+    uint64_t max_steps, steps;       /* over the whole sequence (0: no limit) */
+    uint32_t nrun;
+    ws_result *res;
+} ref_seq;
+
+static int ref_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32_t stmt, uint64_t iteration)
+{
+    ref_seq *q = ctx;
+    (void)stmt;
+    (void)iteration;
+    ws_ref_launch l = {.kernel = spec->kernel, .param_buf = ws_memimage_params(q->mem, li),
+                       .param_bytes = spec->kernel ? spec->kernel->param_bytes : 0,
+                       .dyn_shared_bytes = spec->dyn_shared_bytes, .cta_first = 0,
+                       .cta_end = ws_launch_ctas(spec)};
+    memcpy(l.grid, spec->grid, sizeof l.grid);
+    memcpy(l.block, spec->block, sizeof l.block);
+    uint64_t left = 0;
+    if (q->max_steps) {
+        left = q->max_steps - q->steps;
+        if (!left) {
+            q->res->status = WS_ST_TIMEOUT;
+            snprintf(q->res->message, sizeof q->res->message,
+                     "timeout: %llu thread instructions executed before launch %u (%s)", (unsigned long long)q->steps,
+                     q->nrun, spec->name ? spec->name : "?");
+            return 1;
+        }
+    }
+    ws_result lr;
+    ws_reference_launch(&l, q->warp_size, left, q->mem, &lr);
+    q->steps += (uint64_t)lr.metrics[WS_M_thread_insts].i;
+    q->nrun++;
+    if (lr.status == WS_ST_OK)
+        return 0;
+    q->res->status = lr.status;
+    if (q->wl->nstmts > 1) {   /* say which launch */
+        int n = snprintf(q->res->message, sizeof q->res->message, "launch %u (%.60s): ", q->nrun - 1,
+                         spec->name ? spec->name : "?");
+        size_t room = sizeof q->res->message - (size_t)n - 1, len = strlen(lr.message);
+        memcpy(q->res->message + n, lr.message, len < room ? len : room);
+        q->res->message[n + (len < room ? len : room)] = 0;
+    } else {
+        memcpy(q->res->message, lr.message, sizeof lr.message);
+    }
+    return 1;
+}
+
+void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
+                      ws_memimage *mem, ws_result *res)
+{
+    memset(res, 0, sizeof *res);
+    memset(mem, 0, sizeof *mem);
+    res->status = WS_ST_OK;
+    if (!wl->kernel) {
+        res->status = WS_ST_ERROR;
+        snprintf(res->message, sizeof res->message, "reference: workload has no kernel");
+        return;
+    }
+    ws_error err;
+    if (ws_memimage_init(mem, wl, seed, &err) < 0) {
+        res->status = WS_ST_ERROR;
+        snprintf(res->message, sizeof res->message, "%s", err.msg);
+        return;
+    }
+    ref_seq q = {.wl = wl, .mem = mem, .warp_size = warp_size, .max_steps = max_steps, .res = res};
+    ws_sequence_run(wl, mem, ref_launch, &q);
+    res->metrics[WS_M_thread_insts].i = (int64_t)q.steps;
+    res->metrics[WS_M_warp_insts].i = (int64_t)q.steps;
+    res->metrics[WS_M_cycles].i = 0;
+    res->metrics[WS_M_launches].i = (int64_t)q.nrun;
 }

@@ -71,15 +71,15 @@ static void fill_buffer(const ws_buffer_spec *b, uint32_t index, uint64_t seed, 
     }
 }
 
-static void write_params(ws_memimage *m, const ws_workload *wl)
+static void write_params(ws_memimage *m, const ws_launch_spec *L, uint8_t *buf)
 {
-    const ws_kernel *k = wl->kernel;
-    for (uint32_t i = 0; i < k->nparams && i < wl->nargs; i++) {
+    const ws_kernel *k = L->kernel;
+    for (uint32_t i = 0; i < k->nparams && i < L->nargs; i++) {
         const ws_kparam *kp = &k->params[i];
-        const ws_arg *a = &wl->args[i];
-        if (kp->offset + kp->size > m->param_bytes)
+        const ws_arg *a = &L->args[i];
+        if (kp->offset + kp->size > k->param_bytes)
             continue;
-        uint8_t *dst = m->param_buf + kp->offset;
+        uint8_t *dst = buf + kp->offset;
         uint64_t bits;
         if (a->is_buffer)
             bits = ws_memimage_buffer(m, a->buffer)->addr;
@@ -101,7 +101,15 @@ static int cmp_var_offset(const void *a, const void *b)
 int ws_memimage_init(ws_memimage *m, const ws_workload *wl, uint64_t seed, ws_error *err)
 {
     memset(m, 0, sizeof *m);
-    const ws_kernel *k = wl->kernel;
+    ws_launch_spec top;                      /* a workload built in code: its top-level launch */
+    const ws_launch_spec *launches = wl->launches;
+    uint32_t nlaunches = wl->nlaunches;
+    if (!nlaunches) {
+        ws_launch_of_top(wl, &top);
+        launches = &top;
+        nlaunches = 1;
+    }
+    const ws_kernel *k = wl->nlaunches ? wl->data_kernel : wl->kernel;
     uint32_t ndata = 0;
     const ws_var **dvars = NULL;
     if (k && k->nvars) {
@@ -168,14 +176,32 @@ int ws_memimage_init(ws_memimage *m, const ws_workload *wl, uint64_t seed, ws_er
         fill_buffer(b, i, seed, r->data);
         addr = (addr + r->size + BUFFER_ALIGN - 1) / BUFFER_ALIGN * BUFFER_ALIGN + WS_GLOBAL_GAP;
     }
-    m->param_bytes = k ? k->param_bytes : 0;
-    m->param_buf = calloc(1, m->param_bytes ? m->param_bytes : 1);
+    /* every launch's .param buffer, 8-byte aligned one after the other */
+    m->param_off = calloc(nlaunches + 1, sizeof *m->param_off);
+    if (!m->param_off) {
+        ws_memimage_free(m);
+        return ws_fail(err, "%s: out of memory", wl->path);
+    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < nlaunches; i++) {
+        m->param_off[i] = (uint32_t)total;
+        const ws_kernel *lk = launches[i].kernel;
+        total += ((uint64_t)(lk ? lk->param_bytes : 0) + 7) & ~7ull;
+        if (total > UINT32_MAX) {
+            ws_memimage_free(m);
+            return ws_fail(err, "%s: the launches' .param buffers exceed 4 GiB", wl->path);
+        }
+    }
+    m->param_off[nlaunches] = (uint32_t)total;
+    m->param_bytes = launches[0].kernel ? launches[0].kernel->param_bytes : 0;
+    m->param_buf = calloc(1, total ? total : 1);
     if (!m->param_buf) {
         ws_memimage_free(m);
         return ws_fail(err, "%s: out of memory", wl->path);
     }
-    if (k)
-        write_params(m, wl);
+    for (uint32_t i = 0; i < nlaunches; i++)
+        if (launches[i].kernel)
+            write_params(m, &launches[i], m->param_buf + m->param_off[i]);
     return 0;
 }
 
@@ -193,6 +219,7 @@ void ws_memimage_free(ws_memimage *m)
     free(m->maps);
     free(m->gmem.regions);
     free(m->param_buf);
+    free(m->param_off);
     memset(m, 0, sizeof *m);
 }
 

@@ -16,6 +16,14 @@
  *     a: {type: f32, count: 64, init: INIT}
  *   params: [a, 64, 2.5]        one value per .param: a buffer name or a number
  *   expect:                     buffer: EXPECT
+ *   launches: [STMT, ...]       instead of entry/grid/block/params/regs_per_thread/shared_bytes:
+ *                               a launch sequence (kernel: then is the launches' default PTX)
+ *
+ *   STMT:   {entry, grid, block, params [, name, kernel, regs_per_thread, shared_bytes]}
+ *         | {set: {buffer, value}}
+ *         | {loop: {repeat: N, body: [STMT, ...]}}
+ *         | {loop: {until: {buffer, equals}, max: M, body: [STMT, ...]}}
+ *   decoded once into wl->stmts (flat, loops as LOOP ... END with jumps; sequence.c runs it)
  *
  *   INIT:   number | iota | [v, ...] | {iota: {start, step}} | {random: {min, max}} | FILE
  *   EXPECT: number | iota | [v, ...] | {iota: {start, step}} | reference | FILE [, ulp: N | rel: R]
@@ -55,6 +63,10 @@ typedef struct parser {
     ws_workload *wl;
     wl_csr *csrs[16];          /* matrices read for CSR parts, each read once per load */
     int ncsrs;
+    yaml_node_t *top_kernel;   /* top-level kernel: the launches' default PTX file */
+    struct kkey { char *path, *entry; } *kkeys;   /* per wl->kernels[i]: what loaded it */
+    uint32_t nkeys;
+    uint32_t nstmts, capstmts;
 } parser;
 
 static int fail_node(parser *p, const yaml_node_t *n, const char *fmt, ...)
@@ -662,19 +674,19 @@ static int parse_buffers(parser *p, yaml_node_t *n)
 
 /* Resolves params names before the kernel is loaded (so a missing buffer is
  * reported even when the PTX is broken); types are checked afterwards. */
-static int parse_params(parser *p, yaml_node_t *n)
+static int parse_params(parser *p, yaml_node_t *n, ws_launch_spec *L)
 {
     ws_workload *wl = p->wl;
     if (n->type != YAML_SEQUENCE_NODE)
         return fail_node(p, n, "params must be a list [buffer or number, ...], not %s", kind_name(n));
     uint32_t cnt = (uint32_t)(n->data.sequence.items.top - n->data.sequence.items.start);
-    wl->args = calloc(cnt ? cnt : 1, sizeof *wl->args);
-    if (!wl->args)
+    L->args = calloc(cnt ? cnt : 1, sizeof *L->args);
+    if (!L->args)
         return fail_node(p, n, "out of memory");
-    wl->nargs = cnt;
+    L->nargs = cnt;
     for (uint32_t i = 0; i < cnt; i++) {
         yaml_node_t *e = node(p, n->data.sequence.items.start[i]);
-        ws_arg *a = &wl->args[i];
+        ws_arg *a = &L->args[i];
         a->line = (int)e->start_mark.line + 1;
         a->col = (int)e->start_mark.column + 1;
         const char *s = scalar(e);
@@ -699,22 +711,21 @@ static int parse_params(parser *p, yaml_node_t *n)
 }
 
 /* After the kernel is loaded: count and types against its .param list. */
-static int check_params(parser *p, yaml_node_t *n, yaml_node_t *root)
+static int check_params(parser *p, yaml_node_t *n, yaml_node_t *root, ws_launch_spec *L)
 {
-    ws_workload *wl = p->wl;
-    const ws_kernel *k = wl->kernel;
+    const ws_kernel *k = L->kernel;
     if (!n) {
         if (k->nparams)
             return fail_node(p, root, "missing required key 'params': kernel %s declares %u .param", k->name,
                              k->nparams);
         return 0;
     }
-    if (wl->nargs != k->nparams)
-        return fail_node(p, n, "params has %u values but kernel %s declares %u .param", wl->nargs, k->name,
+    if (L->nargs != k->nparams)
+        return fail_node(p, n, "params has %u values but kernel %s declares %u .param", L->nargs, k->name,
                          k->nparams);
-    for (uint32_t i = 0; i < wl->nargs; i++) {
+    for (uint32_t i = 0; i < L->nargs; i++) {
         yaml_node_t *e = node(p, n->data.sequence.items.start[i]);
-        ws_arg *a = &wl->args[i];
+        ws_arg *a = &L->args[i];
         const ws_kparam *kp = &k->params[i];
         int tb = wl_type_bytes(kp->type);
         if (a->is_buffer) {
@@ -811,9 +822,10 @@ static char *default_name(const char *path)
     return strndup(base, n);
 }
 
-enum { K_NAME, K_KERNEL, K_ENTRY, K_GRID, K_BLOCK, K_REGS, K_SHARED, K_BUFFERS, K_PARAMS, K_EXPECT, K_N };
+enum { K_NAME, K_KERNEL, K_ENTRY, K_GRID, K_BLOCK, K_REGS, K_SHARED, K_BUFFERS, K_PARAMS, K_EXPECT, K_LAUNCHES, K_N };
 static const char *const top_keys[K_N] = {"name",  "kernel",          "entry",        "grid",    "block",
-                                          "regs_per_thread", "shared_bytes", "buffers", "params", "expect"};
+                                          "regs_per_thread", "shared_bytes", "buffers", "params", "expect",
+                                          "launches"};
 
 /* A sweep file handed to `sim` (or `inspect`) fails on its first sweep-only
  * key; say which command takes it instead of "unknown key". */
@@ -833,6 +845,368 @@ static int refuse_sweep_file(parser *p, yaml_node_t *root)
     return 0;
 }
 
+/* The YAML nodes of one launch: the top-level keys of a one-launch
+ * workload, or one launch statement of `launches:`. */
+typedef struct launch_nodes {
+    yaml_node_t *name, *kernel, *entry, *grid, *block, *regs, *shared, *params;
+    yaml_node_t *at;           /* the statement (or the root): where "missing key" points */
+} launch_nodes;
+
+/* grid, block, shared_bytes, regs_per_thread of a launch. */
+static int launch_shape(parser *p, ws_launch_spec *L, const launch_nodes *n)
+{
+    if (get_dim3(p, n->grid, "grid", L->grid) < 0 || get_dim3(p, n->block, "block", L->block) < 0)
+        return -1;
+    uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    if (threads > MAX_BLOCK_THREADS)
+        return fail_node(p, n->block, "block has %llu threads; a CTA holds at most %u", (unsigned long long)threads,
+                         MAX_BLOCK_THREADS);
+    if (ws_launch_ctas(L) > (1ull << 31))
+        return fail_node(p, n->grid, "grid has %llu CTAs; at most 2^31", (unsigned long long)ws_launch_ctas(L));
+    uint64_t x;
+    if (n->shared) {
+        if (get_uint(p, n->shared, "shared_bytes", 0, 1u << 24, &x) < 0)
+            return -1;
+        L->dyn_shared_bytes = (uint32_t)x;
+    }
+    if (n->regs) {
+        if (get_uint(p, n->regs, "regs_per_thread", 1, 65536, &x) < 0)
+            return -1;
+        L->regs_per_thread = (uint32_t)x;
+    }
+    return 0;
+}
+
+/* The kernel (PTX file, entry) of a launch: each distinct pair is loaded
+ * once per workload and shared by the launches naming it. */
+static const ws_kernel *kernel_for(parser *p, const char *full, const char *entry, ws_error *err)
+{
+    ws_workload *wl = p->wl;
+    for (uint32_t i = 0; i < p->nkeys; i++)
+        if (strcmp(p->kkeys[i].path, full) == 0 &&
+            ((!entry && !p->kkeys[i].entry) || (entry && p->kkeys[i].entry && strcmp(entry, p->kkeys[i].entry) == 0)))
+            return wl->kernels[i];
+    ws_kernel *k = ws_ptx_load(full, entry, err);
+    if (!k)
+        return NULL;
+    ws_kernel **nk = realloc(wl->kernels, (wl->nkernels + 1) * sizeof *nk);
+    struct kkey *kk = realloc(p->kkeys, (p->nkeys + 1) * sizeof *kk);
+    if (nk)
+        wl->kernels = nk;
+    if (kk)
+        p->kkeys = kk;
+    if (!nk || !kk) {
+        ws_kernel_free(k);
+        ws_fail(err, "%s: out of memory", p->path);
+        return NULL;
+    }
+    wl->kernels[wl->nkernels++] = k;
+    p->kkeys[p->nkeys].path = strdup(full);
+    p->kkeys[p->nkeys].entry = entry ? strdup(entry) : NULL;
+    p->nkeys++;
+    return k;
+}
+
+static int has_module_data(const ws_kernel *k)
+{
+    for (uint32_t i = 0; i < k->nvars; i++)
+        if ((k->vars[i].space == WS_SP_GLOBAL || k->vars[i].space == WS_SP_CONST) && k->vars[i].size > 0)
+            return 1;
+    return 0;
+}
+
+/* Loads the launch's kernel (its own `kernel:` or the top-level one) and
+ * checks block and params against it. in_seq: a statement of `launches:`,
+ * whose PTX-side errors without a position get the statement's. */
+static int launch_kernel(parser *p, ws_launch_spec *L, const launch_nodes *n, int in_seq)
+{
+    yaml_node_t *kn = n->kernel ? n->kernel : p->top_kernel;
+    if (!kn)
+        return fail_node(p, n->at, "launch without a kernel: give kernel: FILE.ptx here or at the top level");
+    const char *kpath = scalar(kn);
+    if (!kpath || !*kpath)
+        return fail_node(p, kn, "kernel must be the path of a .ptx file");
+    const char *entry = NULL;
+    if (n->entry) {
+        entry = scalar(n->entry);
+        if (!entry || !*entry)
+            return fail_node(p, n->entry, "entry must be the name of an .entry");
+    }
+    char *full = resolve_path(p->path, kpath);
+    if (!full)
+        return fail_node(p, kn, "out of memory");
+    /* O_NONBLOCK: a FIFO without a writer must not block the open */
+    int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        fail_node(p, kn, "kernel '%s': cannot open %s: %s", kpath, full, strerror(e));
+        free(full);
+        return -1;
+    }
+    struct stat st;
+    int got = fstat(fd, &st) == 0;
+    close(fd);
+    if (got && !S_ISREG(st.st_mode)) {
+        fail_node(p, kn, "kernel '%s': %s is %s, not a .ptx file", kpath, full,
+                  S_ISDIR(st.st_mode) ? "a directory" : "not a regular file (a device, FIFO or socket)");
+        free(full);
+        return -1;
+    }
+    if (got && (uint64_t)st.st_size > WS_PTX_MAX_BYTES) {
+        fail_node(p, kn, "kernel '%s': %s has %lld bytes, more than the %zu MiB a PTX file may have", kpath,
+                  full, (long long)st.st_size, WS_PTX_MAX_BYTES >> 20);
+        free(full);
+        return -1;
+    }
+    ws_error kerr = {{0}};
+    L->kernel = kernel_for(p, full, entry, &kerr);   /* its errors carry their own position */
+    free(full);
+    if (!L->kernel) {
+        if (in_seq && (strstr(kerr.msg, "no .entry") || strstr(kerr.msg, ".entry kernels in the file")))
+            return fail_node(p, n->entry ? n->entry : n->at, "%s", kerr.msg);
+        *p->err = kerr;
+        return -1;
+    }
+    const ws_kernel *k = L->kernel;
+    yaml_node_t *bn = n->block;
+    uint64_t threads = ws_launch_threads_per_cta(L);
+    if (k->reqntid[0] && (k->reqntid[0] != L->block[0] || (k->reqntid[1] ? k->reqntid[1] : 1) != L->block[1] ||
+                          (k->reqntid[2] ? k->reqntid[2] : 1) != L->block[2]))
+        return fail_node(p, bn, "block [%u, %u, %u] differs from the kernel's .reqntid %u, %u, %u", L->block[0],
+                         L->block[1], L->block[2], k->reqntid[0], k->reqntid[1] ? k->reqntid[1] : 1,
+                         k->reqntid[2] ? k->reqntid[2] : 1);
+    if (k->maxntid[0]) {
+        uint64_t maxt = (uint64_t)k->maxntid[0] * (k->maxntid[1] ? k->maxntid[1] : 1) *
+                        (k->maxntid[2] ? k->maxntid[2] : 1);
+        if (threads > maxt)
+            return fail_node(p, bn, "block has %llu threads; the kernel's .maxntid allows %llu",
+                             (unsigned long long)threads, (unsigned long long)maxt);
+    }
+    if (check_params(p, n->params, n->at, L) < 0)
+        return -1;
+    /* one data segment per memory image: module data from two PTX files would overlap */
+    if (has_module_data(k)) {
+        const ws_kernel *d = p->wl->data_kernel;
+        if (d && strcmp(d->path, k->path) != 0)
+            return fail_node(p, kn, "kernel %s (%s) and kernel %s (%s) both define module data (.global/.const "
+                             "variables): at most one PTX file of a sequence may", d->name, d->path, k->name, k->path);
+        if (!d)
+            p->wl->data_kernel = k;
+    }
+    if (n->name) {
+        const char *nm = scalar(n->name);
+        if (!nm || !*nm)
+            return fail_node(p, n->name, "name must be a plain string");
+        L->name = strdup(nm);
+    } else {
+        L->name = strdup(k->name);
+    }
+    return L->name ? 0 : fail_node(p, n->at, "out of memory");
+}
+
+/* ---- launch sequences (`launches:`) ---- */
+
+static ws_seq_stmt *add_stmt(parser *p, yaml_node_t *at, int op)
+{
+    if (p->nstmts == p->capstmts) {
+        uint32_t cap = p->capstmts ? 2 * p->capstmts : 16;
+        ws_seq_stmt *ns = realloc(p->wl->stmts, cap * sizeof *ns);
+        if (!ns) {
+            fail_node(p, at, "out of memory");
+            return NULL;
+        }
+        p->wl->stmts = ns;
+        p->capstmts = cap;
+    }
+    ws_seq_stmt *st = &p->wl->stmts[p->nstmts++];
+    memset(st, 0, sizeof *st);
+    st->op = (uint8_t)op;
+    st->line = (int)at->start_mark.line + 1;
+    st->col = (int)at->start_mark.column + 1;
+    p->wl->nstmts = p->nstmts;
+    return st;
+}
+
+/* A buffer name and a value of its type (set: value, until: equals). */
+static int buffer_value(parser *p, yaml_node_t *map, const char *what, const char *vkey, uint32_t *buffer,
+                        uint64_t *bits)
+{
+    const char *keys[2] = {"buffer", vkey};
+    yaml_node_t *vals[2], *kn[2];
+    if (collect(p, map, keys, 2, what, vals, kn) < 0)
+        return -1;
+    if (!vals[0])
+        return fail_node(p, map, "%s: missing required key 'buffer'", what);
+    if (!vals[1])
+        return fail_node(p, map, "%s: missing required key '%s'", what, vkey);
+    const char *name = scalar(vals[0]);
+    int b = name ? find_buffer(p->wl, name) : -1;
+    if (b < 0) {
+        char sug[128];
+        return fail_node(p, vals[0], "%s on unknown buffer '%s'%s", what, name ? name : "?",
+                         name ? suggest_buffer(p->wl, name, sug, sizeof sug) : "");
+    }
+    const ws_buffer_spec *bs = &p->wl->buffers[b];
+    num x;
+    if (!scalar(vals[1]) || parse_num(scalar(vals[1]), &x) < 0)
+        return fail_node(p, vals[1], "%s: %s must be a number", what, vkey);
+    int64_t iv;
+    double dv;
+    char w[160];
+    snprintf(w, sizeof w, "%s %s (buffer '%s', %s)", what, vkey, name, wl_type_name(bs->type));
+    if (num_to_type(p, vals[1], &x, bs->type, &iv, &dv, w) < 0)
+        return -1;
+    *buffer = (uint32_t)b;
+    *bits = wl_type_float(bs->type) ? wl_float_bits(bs->type, dv) : wl_int_bits(bs->type, (uint64_t)iv);
+    return 0;
+}
+
+static int parse_stmts(parser *p, yaml_node_t *list, int depth);
+
+/* loop: {repeat: N, body} | {until: {buffer, equals}, max: M, body} */
+static int parse_loop(parser *p, yaml_node_t *key, yaml_node_t *n, int depth)
+{
+    static const char *const keys[] = {"repeat", "until", "max", "body"};
+    yaml_node_t *v[4], *kn[4];
+    if (collect(p, n, keys, 4, "loop", v, kn) < 0)
+        return -1;
+    if (depth >= WS_SEQ_MAX_DEPTH)
+        return fail_node(p, key, "loops nested more than %d deep", WS_SEQ_MAX_DEPTH);
+    if (v[0] && v[1])
+        return fail_node(p, kn[1], "loop: give either repeat: N or until: {buffer, equals} with max, not both");
+    if (!v[0] && !v[1])
+        return fail_node(p, n, "loop: missing repeat: N or until: {buffer, equals} (with max: M)");
+    if (v[0] && v[2])
+        return fail_node(p, kn[2], "loop: max goes with until; a repeat loop runs exactly its N iterations");
+    if (v[1] && !v[2])
+        return fail_node(p, kn[1], "loop: until needs max: M (the most iterations; reaching it ends the loop)");
+    if (!v[3])
+        return fail_node(p, n, "loop: missing required key 'body' (a list of statements)");
+    uint64_t count;
+    if (v[0] && get_uint(p, v[0], "repeat", 0, UINT32_MAX, &count) < 0)
+        return -1;
+    if (v[2] && get_uint(p, v[2], "max", 1, UINT32_MAX, &count) < 0)
+        return -1;
+    uint32_t buffer = 0;
+    uint64_t bits = 0;
+    if (v[1] && buffer_value(p, v[1], "until", "equals", &buffer, &bits) < 0)
+        return -1;
+    ws_seq_stmt *head = add_stmt(p, key, WS_SEQ_LOOP);
+    if (!head)
+        return -1;
+    uint32_t hi = p->nstmts - 1;
+    head->depth = (uint8_t)depth;
+    head->count = count;
+    if (parse_stmts(p, v[3], depth + 1) < 0)
+        return -1;
+    ws_seq_stmt *end = add_stmt(p, v[3], WS_SEQ_END);
+    if (!end)
+        return -1;
+    end->depth = (uint8_t)depth;
+    end->jump = hi;
+    end->until = v[1] != NULL;
+    end->buffer = buffer;
+    end->bits = bits;
+    p->wl->stmts[hi].jump = p->nstmts - 1;
+    return 0;
+}
+
+static int parse_launch_stmt(parser *p, yaml_node_t *n)
+{
+    enum { L_ENTRY, L_NAME, L_KERNEL, L_GRID, L_BLOCK, L_PARAMS, L_REGS, L_SHARED, L_DSHARED, L_N };
+    static const char *const keys[L_N] = {"entry", "name", "kernel", "grid", "block", "params",
+                                          "regs_per_thread", "shared_bytes", "dyn_shared_bytes"};
+    yaml_node_t *v[L_N], *kn[L_N];
+    if (collect(p, n, keys, L_N, "a launch statement (or set:, loop:)", v, kn) < 0)
+        return -1;
+    if (v[L_SHARED] && v[L_DSHARED])
+        return fail_node(p, kn[L_DSHARED], "give shared_bytes or dyn_shared_bytes (the same), not both");
+    if (!v[L_GRID])
+        return fail_node(p, n, "launch: missing required key 'grid'");
+    if (!v[L_BLOCK])
+        return fail_node(p, n, "launch: missing required key 'block'");
+    ws_workload *wl = p->wl;
+    ws_launch_spec *nl = realloc(wl->launches, (wl->nlaunches + 1) * sizeof *nl);
+    if (!nl)
+        return fail_node(p, n, "out of memory");
+    wl->launches = nl;
+    ws_launch_spec *L = &wl->launches[wl->nlaunches++];
+    memset(L, 0, sizeof *L);
+    L->line = (int)n->start_mark.line + 1;
+    L->col = (int)n->start_mark.column + 1;
+    launch_nodes ln = {.name = v[L_NAME], .kernel = v[L_KERNEL], .entry = v[L_ENTRY], .grid = v[L_GRID],
+                       .block = v[L_BLOCK], .regs = v[L_REGS], .shared = v[L_SHARED] ? v[L_SHARED] : v[L_DSHARED],
+                       .params = v[L_PARAMS], .at = n};
+    if (launch_shape(p, L, &ln) < 0)
+        return -1;
+    if (ln.params && parse_params(p, ln.params, L) < 0)
+        return -1;
+    if (launch_kernel(p, L, &ln, 1) < 0)
+        return -1;
+    ws_seq_stmt *st = add_stmt(p, n, WS_SEQ_LAUNCH);
+    if (!st)
+        return -1;
+    st->launch = wl->nlaunches - 1;
+    return 0;
+}
+
+/* A list of statements: launches, set: {buffer, value}, loop: {...}. */
+static int parse_stmts(parser *p, yaml_node_t *list, int depth)
+{
+    if (list->type != YAML_SEQUENCE_NODE)
+        return fail_node(p, list, "%s must be a list of statements (launches, set:, loop:), not %s",
+                         depth ? "a loop's body" : "launches", kind_name(list));
+    for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
+        yaml_node_t *n = node(p, *it);
+        if (n->type != YAML_MAPPING_NODE)
+            return fail_node(p, n, "a statement must be a mapping (a launch {entry, grid, block, params}, set: or "
+                             "loop:), not %s", kind_name(n));
+        yaml_node_pair_t *first = n->data.mapping.pairs.start;
+        int npairs = (int)(n->data.mapping.pairs.top - first);
+        const char *k0 = npairs ? scalar(node(p, first->key)) : NULL;
+        int is_set = k0 && strcmp(k0, "set") == 0, is_loop = k0 && strcmp(k0, "loop") == 0;
+        if (is_set || is_loop) {
+            if (npairs != 1)
+                return fail_node(p, node(p, first[1].key), "a %s statement has no other keys (one statement per "
+                                 "list item)", k0);
+            yaml_node_t *key = node(p, first->key), *val = node(p, first->value);
+            if (is_loop) {
+                if (parse_loop(p, key, val, depth) < 0)
+                    return -1;
+                continue;
+            }
+            uint32_t b;
+            uint64_t bits;
+            if (buffer_value(p, val, "set", "value", &b, &bits) < 0)
+                return -1;
+            ws_seq_stmt *st = add_stmt(p, key, WS_SEQ_SET);
+            if (!st)
+                return -1;
+            st->buffer = b;
+            st->bits = bits;
+            continue;
+        }
+        if (parse_launch_stmt(p, n) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The first launch's fields at the top level of the workload (see ws_workload). */
+static void mirror_first_launch(ws_workload *wl)
+{
+    const ws_launch_spec *L = &wl->launches[0];
+    wl->kernel = L->kernel;
+    memcpy(wl->grid, L->grid, sizeof wl->grid);
+    memcpy(wl->block, L->block, sizeof wl->block);
+    wl->regs_per_thread = L->regs_per_thread;
+    wl->regs_source = L->regs_source;
+    memcpy(wl->regs_detail, L->regs_detail, sizeof wl->regs_detail);
+    wl->dyn_shared_bytes = L->dyn_shared_bytes;
+    wl->args = L->args;
+    wl->nargs = L->nargs;
+}
+
 static int load_doc(parser *p, yaml_node_t *root)
 {
     ws_workload *wl = p->wl;
@@ -841,10 +1215,20 @@ static int load_doc(parser *p, yaml_node_t *root)
         return -1;
     if (collect(p, root, top_keys, K_N, "the workload", v, kn) < 0)
         return -1;
-    static const int required[] = {K_KERNEL, K_GRID, K_BLOCK};
-    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-        if (!v[required[i]])
-            return fail_node(p, root, "missing required key '%s'", top_keys[required[i]]);
+    if (v[K_LAUNCHES]) {
+        static const int one_launch[] = {K_ENTRY, K_GRID, K_BLOCK, K_PARAMS, K_REGS, K_SHARED};
+        for (size_t i = 0; i < sizeof one_launch / sizeof one_launch[0]; i++)
+            if (v[one_launch[i]])
+                return fail_node(p, kn[one_launch[i]], "'%s' at the top level and 'launches': give each launch's "
+                                 "%s in its statement under launches", top_keys[one_launch[i]],
+                                 top_keys[one_launch[i]]);
+    } else {
+        static const int required[] = {K_KERNEL, K_GRID, K_BLOCK};
+        for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+            if (!v[required[i]])
+                return fail_node(p, root, "missing required key '%s'", top_keys[required[i]]);
+    }
+    p->top_kernel = v[K_KERNEL];
 
     if (v[K_NAME]) {
         if (!scalar(v[K_NAME]) || !*scalar(v[K_NAME]))
@@ -853,86 +1237,39 @@ static int load_doc(parser *p, yaml_node_t *root)
     } else {
         wl->name = default_name(p->path);
     }
-    if (get_dim3(p, v[K_GRID], "grid", wl->grid) < 0 || get_dim3(p, v[K_BLOCK], "block", wl->block) < 0)
+    if (v[K_LAUNCHES]) {
+        if (v[K_BUFFERS] && parse_buffers(p, v[K_BUFFERS]) < 0)
+            return -1;
+        if (v[K_EXPECT] && parse_expect(p, v[K_EXPECT]) < 0)
+            return -1;
+        if (parse_stmts(p, v[K_LAUNCHES], 0) < 0)
+            return -1;
+        if (!wl->nlaunches)
+            return fail_node(p, v[K_LAUNCHES], "launches has no launch statement");
+        return 0;
+    }
+    /* one launch: the top-level keys, checked in the order of the original format */
+    wl->launches = calloc(1, sizeof *wl->launches);
+    if (!wl->launches)
+        return fail_node(p, root, "out of memory");
+    wl->nlaunches = 1;
+    ws_launch_spec *L = &wl->launches[0];
+    L->line = L->col = 1;
+    launch_nodes ln = {.name = NULL, .kernel = v[K_KERNEL], .entry = v[K_ENTRY], .grid = v[K_GRID],
+                       .block = v[K_BLOCK], .regs = v[K_REGS], .shared = v[K_SHARED], .params = v[K_PARAMS],
+                       .at = root};
+    if (launch_shape(p, L, &ln) < 0)
         return -1;
-    uint64_t threads = (uint64_t)wl->block[0] * wl->block[1] * wl->block[2];
-    if (threads > MAX_BLOCK_THREADS)
-        return fail_node(p, v[K_BLOCK], "block has %llu threads; a CTA holds at most %u", (unsigned long long)threads,
-                         MAX_BLOCK_THREADS);
-    if (ws_workload_ctas(wl) > (1ull << 31))
-        return fail_node(p, v[K_GRID], "grid has %llu CTAs; at most 2^31", (unsigned long long)ws_workload_ctas(wl));
-    uint64_t x;
-    if (v[K_SHARED]) {
-        if (get_uint(p, v[K_SHARED], "shared_bytes", 0, 1u << 24, &x) < 0)
-            return -1;
-        wl->dyn_shared_bytes = (uint32_t)x;
-    }
-    if (v[K_REGS]) {
-        if (get_uint(p, v[K_REGS], "regs_per_thread", 1, 65536, &x) < 0)
-            return -1;
-        wl->regs_per_thread = (uint32_t)x;
-    }
     if (v[K_BUFFERS] && parse_buffers(p, v[K_BUFFERS]) < 0)
         return -1;
-    if (v[K_PARAMS] && parse_params(p, v[K_PARAMS]) < 0)
+    if (v[K_PARAMS] && parse_params(p, v[K_PARAMS], L) < 0)
         return -1;
     if (v[K_EXPECT] && parse_expect(p, v[K_EXPECT]) < 0)
         return -1;
-
-    /* the kernel */
-    const char *kpath = scalar(v[K_KERNEL]);
-    if (!kpath || !*kpath)
-        return fail_node(p, v[K_KERNEL], "kernel must be the path of a .ptx file");
-    const char *entry = NULL;
-    if (v[K_ENTRY]) {
-        entry = scalar(v[K_ENTRY]);
-        if (!entry || !*entry)
-            return fail_node(p, v[K_ENTRY], "entry must be the name of an .entry");
-    }
-    char *full = resolve_path(p->path, kpath);
-    if (!full)
-        return fail_node(p, v[K_KERNEL], "out of memory");
-    /* O_NONBLOCK: a FIFO without a writer must not block the open */
-    int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        fail_node(p, v[K_KERNEL], "kernel '%s': cannot open %s: %s", kpath, full, strerror(e));
-        free(full);
+    if (launch_kernel(p, L, &ln, 0) < 0)
         return -1;
-    }
-    struct stat st;
-    int got = fstat(fd, &st) == 0;
-    close(fd);
-    if (got && !S_ISREG(st.st_mode)) {
-        fail_node(p, v[K_KERNEL], "kernel '%s': %s is %s, not a .ptx file", kpath, full,
-                  S_ISDIR(st.st_mode) ? "a directory" : "not a regular file (a device, FIFO or socket)");
-        free(full);
-        return -1;
-    }
-    if (got && (uint64_t)st.st_size > WS_PTX_MAX_BYTES) {
-        fail_node(p, v[K_KERNEL], "kernel '%s': %s has %lld bytes, more than the %zu MiB a PTX file may have", kpath,
-                  full, (long long)st.st_size, WS_PTX_MAX_BYTES >> 20);
-        free(full);
-        return -1;
-    }
-    wl->kernel = ws_ptx_load(full, entry, p->err);   /* its errors carry their own position */
-    free(full);
-    if (!wl->kernel)
-        return -1;
-    const ws_kernel *k = wl->kernel;
-    if (k->reqntid[0] && (k->reqntid[0] != wl->block[0] || (k->reqntid[1] ? k->reqntid[1] : 1) != wl->block[1] ||
-                          (k->reqntid[2] ? k->reqntid[2] : 1) != wl->block[2]))
-        return fail_node(p, v[K_BLOCK], "block [%u, %u, %u] differs from the kernel's .reqntid %u, %u, %u", wl->block[0],
-                         wl->block[1], wl->block[2], k->reqntid[0], k->reqntid[1] ? k->reqntid[1] : 1,
-                         k->reqntid[2] ? k->reqntid[2] : 1);
-    if (k->maxntid[0]) {
-        uint64_t maxt = (uint64_t)k->maxntid[0] * (k->maxntid[1] ? k->maxntid[1] : 1) *
-                        (k->maxntid[2] ? k->maxntid[2] : 1);
-        if (threads > maxt)
-            return fail_node(p, v[K_BLOCK], "block has %llu threads; the kernel's .maxntid allows %llu",
-                             (unsigned long long)threads, (unsigned long long)maxt);
-    }
-    return check_params(p, v[K_PARAMS], root);
+    ws_seq_stmt *st = add_stmt(p, root, WS_SEQ_LAUNCH);
+    return st ? 0 : -1;
 }
 
 /* The whole file (NUL-terminated), or NULL with err set: a directory, an
@@ -987,28 +1324,36 @@ static char *read_text(const char *path, size_t *len, ws_error *err)
  * is 0.6-3.9x the estimate, median 1.4x: occupancy usually comes out high). Runs once per
  * load, after every check has passed: a sweep loads each workload once and
  * all its points share the count. */
-static void resolve_regs(ws_workload *wl)
+static void resolve_regs(ws_workload *wl, ws_launch_spec *L)
 {
-    if (wl->regs_per_thread) {
-        wl->regs_source = WS_REGS_WORKLOAD;
+    if (L->regs_per_thread) {
+        L->regs_source = WS_REGS_WORKLOAD;
         return;
     }
-    const ws_kernel *k = wl->kernel;
+    for (ws_launch_spec *o = wl->launches; o < L; o++)   /* ptxas once per kernel */
+        if (o->kernel == L->kernel && o->regs_source != WS_REGS_WORKLOAD) {
+            L->regs_per_thread = o->regs_per_thread;
+            L->regs_source = o->regs_source;
+            memcpy(L->regs_detail, o->regs_detail, sizeof L->regs_detail);
+            return;
+        }
+    const ws_kernel *k = L->kernel;
     ws_ptxas_result pr;
     if (ws_ptxas_regs(k->path, k->name, &pr) == 0) {
-        wl->regs_per_thread = pr.regs;
-        wl->regs_source = WS_REGS_PTXAS;
-        snprintf(wl->regs_detail, sizeof wl->regs_detail, "--gpu-name %s%s%s", pr.gpu,
+        L->regs_per_thread = pr.regs;
+        L->regs_source = WS_REGS_PTXAS;
+        snprintf(L->regs_detail, sizeof L->regs_detail, "--gpu-name %s%s%s", pr.gpu,
                  pr.note[0] ? ": " : "", pr.note);
         return;
     }
-    wl->regs_per_thread = k->est_regs_per_thread ? k->est_regs_per_thread : 1;
-    wl->regs_source = WS_REGS_ESTIMATE;
-    snprintf(wl->regs_detail, sizeof wl->regs_detail, "%s", pr.note);
+    L->regs_per_thread = k->est_regs_per_thread ? k->est_regs_per_thread : 1;
+    L->regs_source = WS_REGS_ESTIMATE;
+    snprintf(L->regs_detail, sizeof L->regs_detail, "%s", pr.note);
     fprintf(stderr,
-            "warpsweep: warning: %s: no regs_per_thread and %s; using the PTX MaxLive estimate of %u registers per "
-            "thread (ptxas allocates up to 4x more on real kernels: give regs_per_thread for exact occupancy)\n",
-            wl->path, pr.note, wl->regs_per_thread);
+            "warpsweep: warning: %s: %s%s%sno regs_per_thread and %s; using the PTX MaxLive estimate of %u registers "
+            "per thread (ptxas allocates up to 4x more on real kernels: give regs_per_thread for exact occupancy)\n",
+            wl->path, wl->nstmts > 1 ? "launch " : "", wl->nstmts > 1 ? L->name : "", wl->nstmts > 1 ? ": " : "",
+            pr.note, L->regs_per_thread);
 }
 
 ws_workload *ws_workload_load(const char *path, ws_error *err)
@@ -1058,11 +1403,18 @@ ws_workload *ws_workload_load(const char *path, ws_error *err)
     yaml_document_delete(&p.doc);
     for (int i = 0; i < p.ncsrs; i++)   /* their parts live on in the buffers' memory files */
         wl_csr_free(p.csrs[i]);
+    for (uint32_t i = 0; i < p.nkeys; i++) {
+        free(p.kkeys[i].path);
+        free(p.kkeys[i].entry);
+    }
+    free(p.kkeys);
     if (rc < 0) {
         ws_workload_free(wl);
         return NULL;
     }
-    resolve_regs(wl);
+    for (uint32_t i = 0; i < wl->nlaunches; i++)
+        resolve_regs(wl, &wl->launches[i]);
+    mirror_first_launch(wl);
     return wl;
 }
 
@@ -1072,14 +1424,20 @@ void ws_workload_free(ws_workload *wl)
         return;
     free(wl->path);
     free(wl->name);
-    if (wl->kernel)
-        ws_kernel_free(wl->kernel);
+    for (uint32_t i = 0; i < wl->nkernels; i++)
+        ws_kernel_free(wl->kernels[i]);
+    free(wl->kernels);
+    for (uint32_t i = 0; i < wl->nlaunches; i++) {
+        free(wl->launches[i].name);
+        free(wl->launches[i].args);
+    }
+    free(wl->launches);
+    free(wl->stmts);
     for (uint32_t i = 0; i < wl->nbuffers; i++) {
         free(wl->buffers[i].name);
         values_free(&wl->buffers[i].init);
     }
     free(wl->buffers);
-    free(wl->args);
     for (uint32_t i = 0; i < wl->nexpects; i++)
         values_free(&wl->expects[i].values);
     free(wl->expects);

@@ -13,7 +13,7 @@ for d in stack sbi; do
   n=$(grep '^w0 ' "$T/$d.txt" | tr -cd '#' | wc -c)
   [ "$n" -eq 29 ] || { echo "$d: $n marks, want 29"; exit 1; }
   [ "$(tail -n +2 "$T/$d.csv" | wc -l)" -eq 29 ] || { echo "$d: trace rows"; exit 1; }
-  head -1 "$T/$d.csv" | grep -qx 'cycle,core,warp,split,pc,ptx_line,opcode,active_mask'
+  head -1 "$T/$d.csv" | grep -qx 'cycle,core,warp,split,pc,ptx_line,opcode,active_mask,launch'
   /usr/bin/python3 "$WS_SOURCE_DIR/analysis/timeline.py" "$T/$d.csv" -o "$T/$d.png" >/dev/null
   [ "$(head -c 8 "$T/$d.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || { echo "$d: not a PNG"; exit 1; }
 done

@@ -431,7 +431,7 @@ static void workloads(void **st)
         ws_error err = {{0}};
         ws_workload *wl = ws_workload_load(g.gl_pathv[w], &err);
         if (!wl) continue;   /* a deliberately bad one */
-        ws_kernel *orig = wl->kernel;
+        const ws_kernel *orig = wl->kernel;
         ws_kernel *copy = ws_kernel_clone(orig);
         unsigned budget = wl->regs_per_thread ? wl->regs_per_thread : orig->est_regs_per_thread;
         ws_kernel *t = sched(orig, budget);
@@ -447,9 +447,9 @@ static void workloads(void **st)
         memset(&m1, 0, sizeof m1);
         memset(&m2, 0, sizeof m2);
         ws_reference_run(wl, 0, 32, 20000000, &m1, &r1);
-        wl->kernel = t;
+        wl->kernel = wl->launches[0].kernel = t;   /* the run reads launches[] */
         ws_reference_run(wl, 0, 32, 20000000, &m2, &r2);
-        wl->kernel = orig;
+        wl->kernel = wl->launches[0].kernel = orig;
         if (r1.status != r2.status)
             fail_msg("%s: reference status %d with the PTX order, %d scheduled (%s)", g.gl_pathv[w], r1.status,
                      r2.status, r2.message);
