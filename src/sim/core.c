@@ -58,7 +58,9 @@ typedef struct ws_kcache {
     ws_kernel *xk;
 } ws_kcache;
 
-#define WS_KCACHE 8
+/* transformed kernels kept: every kernel of a launch sequence (up to this many
+ * distinct ones) is transformed once per ws_sim, not once per launch */
+#define WS_KCACHE 16
 #define WS_WORKCACHE 32
 
 struct ws_sim {
@@ -1591,14 +1593,24 @@ oom:
 }
 
 /* ----------------------------------------------------------------- run --- */
-/* Cycles from now to the loop's next iteration: one, or up to the skip
- * target when nothing issued (the same rule as the loop's). */
-static uint64_t steady_span(const ws_simrun *r, uint64_t now, int issued_any, uint64_t next_wake,
-                            uint64_t max_cycles)
+/* The steady state (docs/model.md "Steady state and tail") opens or closes
+ * at the start of cycle now: a cycle belongs to it when every core is full at
+ * its start (a CTA that finishes in it is replaced at its end). Between two
+ * toggles the state cannot change, so the window's cycles, thread
+ * instructions and finished CTAs are differences taken at the toggles, skipped
+ * cycles included, and the loop pays one comparison per iteration. */
+static void steady_toggle(ws_simrun *r, uint64_t now)
 {
-    if (issued_any || r->done_ctas >= r->total_ctas || next_wake == WS_NEVER) return 1;
-    uint64_t to = next_wake < max_cycles ? next_wake : max_cycles;
-    return to > now ? to - now : 1;
+    if (!r->steady_open) {
+        r->steady_from = now;
+        r->steady_ti0 = r->thread_insts;
+        r->steady_done0 = r->done_ctas;
+    } else {
+        r->steady_cycles += now - r->steady_from;
+        r->steady_thread_insts += r->thread_insts - r->steady_ti0;
+        r->steady_ctas += r->done_ctas - r->steady_done0;
+    }
+    r->steady_open = !r->steady_open;
 }
 
 static void finish_metrics(ws_simrun *r, uint64_t cycles, uint64_t max_ctas)
@@ -1718,10 +1730,7 @@ static uint64_t run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
             break;
         }
         r->now = now;
-        /* the cycle belongs to the steady state when every core is full at
-         * its start (a CTA that finishes in it is replaced at its end) */
-        int steady = r->cores_short == 0;
-        uint64_t steady_ti = r->thread_insts, steady_done = r->done_ctas;
+        if ((r->cores_short == 0) != r->steady_open) steady_toggle(r, now);
         int issued_any = 0;
         uint64_t next_wake = WS_NEVER;
         for (uint32_t ci = 0; ci < r->ncores; ci++) {
@@ -1828,11 +1837,6 @@ static uint64_t run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
                 if (fill_core(r, &r->cores[ci])) issued_any = 1;   /* new warps: re-evaluate next cycle */
                 track_residency(r, &r->cores[ci], max_ctas);
             }
-        if (steady) {   /* the cycles up to the next iteration: this one, or this and the skipped ones */
-            r->steady_thread_insts += r->thread_insts - steady_ti;
-            r->steady_ctas += r->done_ctas - steady_done;
-            r->steady_cycles += steady_span(r, now, issued_any, next_wake, max_cycles);
-        }
         if (r->done_ctas >= r->total_ctas) { now++; break; }
         if (issued_any) { now++; continue; }
         if (next_wake == WS_NEVER) {
@@ -1850,6 +1854,7 @@ static uint64_t run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
     }
 done:
     r->now = now;
+    if (r->steady_open) steady_toggle(r, now);   /* the window closes with the launch */
     return now;
 }
 

@@ -228,6 +228,8 @@ typedef struct ws_simrun {
      * fewer than ctas_per_core CTAs; while none does, every cycle, its thread
      * instructions and the CTAs it finishes count towards the steady metrics */
     uint32_t cores_short;
+    int steady_open;                 /* the steady window is open since cycle steady_from, */
+    uint64_t steady_from, steady_ti0, steady_done0;   /* when thread_insts, done_ctas were these */
     uint64_t steady_cycles, steady_thread_insts, steady_ctas;
     ws_core *cores;
     uint8_t *reasons;                /* per scheduler: idle class of the last cycle */
