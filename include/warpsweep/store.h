@@ -21,6 +21,7 @@ typedef struct ws_journal ws_journal;
 
 typedef struct ws_journal_info {
     char hash[17];          /* sweep hash */
+    char own_hash[17], inputs_hash[17];   /* its parts (sweep.h); "" in older journals */
     char created_utc[32];   /* when the run was first started */
     uint64_t points_total;
     uint64_t records;       /* good records (checksum and fields) */
@@ -28,10 +29,10 @@ typedef struct ws_journal_info {
     uint64_t torn_bytes;    /* bytes after the last good record (cut by ws_journal_open) */
 } ws_journal_info;
 
-/* Creates (truncates) a journal and locks it (flock, exclusive) until
- * ws_journal_close; fails with one line naming the holder's pid if another
- * process has it. */
-ws_journal *ws_journal_create(const char *path, const char *hash, uint64_t points_total, ws_error *err);
+/* Creates (truncates) a journal for sw (its header carries sw's hash and the
+ * hash's parts) and locks it (flock, exclusive) until ws_journal_close; fails
+ * with one line naming the holder's pid if another process has it. */
+ws_journal *ws_journal_create(const char *path, const ws_sweep *sw, uint64_t points_total, ws_error *err);
 /* Opens and locks an existing journal for appending: checks the header (same
  * registry layout), keeps every good record (damaged ones between good ones
  * are skipped: info->damaged), cuts a torn tail. If sw is not NULL, its hash
@@ -56,6 +57,7 @@ int ws_store_build(const char *out_path, const char *journal_path, const ws_swee
 typedef struct ws_file_info {
     char sweep_name[256];
     char sweep_hash[17];
+    char own_hash[17], inputs_hash[17];   /* the sweep hash's parts (sweep.h); "" in older files */
     char created_utc[32];
     char warpsweep_version[32];
     int64_t format_version;

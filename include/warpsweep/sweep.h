@@ -86,7 +86,10 @@ typedef struct ws_sweep {
     char *description;
     char *text;           /* the whole file, exactly */
     size_t text_len;
-    char hash[17];        /* hex FNV-1a 64 of text, name and --set overrides */
+    char hash[17];        /* the sweep's identity: hex FNV-1a 64 of own_hash and inputs_hash */
+    char own_hash[17];    /* FNV-1a 64 of text, name and --set overrides */
+    char inputs_hash[17]; /* FNV-1a 64 of the size and digest of every file of the workloads
+                             (ws_workload_inputs); "" when they were not loaded (then hash = own_hash) */
     int line, col;        /* position of this sweep's document */
 
     ws_slot base[WS_NPARAMS];
@@ -134,6 +137,10 @@ int ws_sweep_load_text(const char *path, const char *text, size_t len, const cha
                        const ws_sweep_opts *opts, ws_sweep ***out, int *n, ws_error *err);
 void ws_sweep_free(ws_sweep *sw);
 void ws_sweeps_free(ws_sweep **sws, int n);
+/* What a stored identity (own_hash, inputs_hash of a journal or results file)
+ * says changed against sw, for a refused resume: "the sweep changed", "an
+ * input file of the sweep changed (...)" or both. */
+const char *ws_sweep_what_changed(const ws_sweep *sw, const char *own_hash, const char *inputs_hash);
 /* Refuses a sweep of more than max_points points (0: the default 10^9). */
 int ws_sweep_check_size(const ws_sweep *sw, uint64_t max_points, ws_error *err);
 

@@ -100,6 +100,7 @@ typedef struct ws_seq_stmt {
 
 typedef struct ws_workload {
     char *path;                /* the .yaml file */
+    uint64_t digest;           /* ws_xxh64 of its text (ws_workload_inputs) */
     char *name;
     /* The first launch (the only one of a one-launch workload): kernel ...
      * args mirror launches[0], for code that looks at one launch (inspect,

@@ -248,8 +248,9 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
             return WS_EXIT_FAIL;
         }
         if (strcmp(fi.sweep_hash, sw->hash) != 0) {
-            fprintf(stderr, "warpsweep run: %s: the sweep changed since this file was written (sweep hash %s, the file "
-                            "has %s): refusing to resume; use --force to start over\n", out, sw->hash, fi.sweep_hash);
+            fprintf(stderr, "warpsweep run: %s: %s since this file was written (sweep hash %s, the file "
+                            "has %s): refusing to resume; use --force to start over\n", out,
+                    ws_sweep_what_changed(sw, fi.own_hash, fi.inputs_hash), sw->hash, fi.sweep_hash);
             return WS_EXIT_FAIL;
         }
         if (fi.rows >= range.n) {
@@ -258,7 +259,7 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
                         (unsigned long long)fi.rows);
             return WS_EXIT_OK;
         }
-        j = ws_journal_create(jpath, sw->hash, sw->count, &err);
+        j = ws_journal_create(jpath, sw, sw->count, &err);
         if (!j) {
             fprintf(stderr, "%s\n", err.msg);
             return WS_EXIT_FAIL;
@@ -270,7 +271,7 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
             return WS_EXIT_FAIL;
         }
     } else {
-        j = ws_journal_create(jpath, sw->hash, sw->count, &err);
+        j = ws_journal_create(jpath, sw, sw->count, &err);
         if (!j) {
             fprintf(stderr, "warpsweep run: %s\n", err.msg);
             return WS_EXIT_FAIL;

@@ -263,9 +263,9 @@ static void handle(mpi_ctx *c, coord *co, MPI_Status *st, int *stopping)
             if (bad) {
                 char what[512];
                 snprintf(what, sizeof what,
-                         "rank %d on %s loaded another sweep (hash %.16s, rank 0 has %s): the sweep file or its --set "
-                         "values differ between the ranks", src, h->host, h->nsweeps ? h->hashes[0] : "-",
-                         c->nsweeps ? c->sws[0]->hash : "-");
+                         "rank %d on %s loaded another sweep (hash %.16s, rank 0 has %s): the sweep file, its --set "
+                         "values or its input files differ between the ranks", src, h->host,
+                         h->nsweeps ? h->hashes[0] : "-", c->nsweeps ? c->sws[0]->hash : "-");
                 die(c, what);
             }
         }

@@ -803,7 +803,29 @@ static int parts_held(const ws_core *c, const ws_part *pt, uint32_t np)
     return 0;
 }
 
-static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, uint32_t level, uint64_t now)
+/* The divergence scheme's view of an issue: each split of a gathered
+ * .aligned instruction (parts, n > 1; see aligned_members) moves on its own,
+ * with the effect restricted to its lanes. */
+static int update_splits(ws_simrun *r, ws_cwarp *w, const ws_split *sp, const ws_split *parts, uint32_t n,
+                         const ws_inst *in, const ws_effect *eff, char *err, size_t len)
+{
+    if (n <= 1) return r->div->update(&r->divctx, w->div, sp, in, eff, err, len);
+    int moved = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        ws_effect e = *eff;
+        e.executed &= parts[i].mask;
+        e.mem_mask &= parts[i].mask;
+        e.taken &= parts[i].mask;
+        e.exited &= parts[i].mask;
+        int m = r->div->update(&r->divctx, w->div, &parts[i], in, &e, err, len);
+        if (m < 0) return m;
+        if (m > 0) moved = m;
+    }
+    return moved;
+}
+
+static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, uint32_t level, uint64_t now,
+                 const ws_split *gathered, uint32_t ngathered)
 {
     ws_cwarp *w = &c->warps[slot];
     const ws_split sp = *spp;
@@ -870,7 +892,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     if (r->opts && (r->opts->trace || r->opts->timeline)) ws_trace_issue(r, c->id, slot, level, &sp, in);
     /* control */
     char err[WS_ERROR_LEN];
-    int moved = r->div->update(&r->divctx, w->div, &sp, in, &eff, err, sizeof err);
+    int moved = update_splits(r, w, &sp, gathered, ngathered, in, &eff, err, sizeof err);
     if (moved < 0) {
         fail(r, WS_ST_ERROR, "%s: warp %u: %s", r->k->path ? r->k->path : "kernel", slot, err);
         return -1;
@@ -990,6 +1012,21 @@ static int same_membermask(const ws_simrun *r, const ws_cwarp *w, const ws_split
     return 1;
 }
 
+/* The lanes an .aligned instruction (mma, ldmatrix, stmatrix, the wmma
+ * parts) needs with the lanes `lanes`: every live lane of their 32-lane
+ * groups (the PTX ISA: "all threads in the warp must execute the same
+ * instruction"). Schemes with independent thread scheduling gather the
+ * splits waiting there into one issue, as the hardware's convergence before
+ * such an instruction does, instead of faulting on a partial warp when a
+ * convergence barrier let some lanes through early. */
+static uint64_t aligned_members(const ws_cwarp *w, uint64_t lanes)
+{
+    uint64_t groups = 0;
+    for (uint32_t g = 0; g < WS_MAX_WARP_SIZE / 32; g++)
+        if ((lanes >> (32 * g)) & 0xffffffffull) groups |= 0xffffffffull << (32 * g);
+    return groups & w->fw.valid & ~w->exited;
+}
+
 /* Collects the rendezvous of the .sync operation `in` that split parts[0]
  * waits at (docs/model.md, "Warp-level operations and member masks"): the
  * other ready splits holding member lanes must wait at an instruction of the
@@ -1016,9 +1053,10 @@ static uint32_t collect_rendezvous(const ws_simrun *r, const ws_cwarp *w, const 
         used |= 1ull << k;
         parts[n++] = t;
         covered |= t.mask;
-        need |= sync_members(r, w, ws_warp_membermask(tin), t.mask);
+        const ws_operand *tmo = ws_warp_membermask(tin);
+        if (tmo) need |= sync_members(r, w, tmo, t.mask);
     }
-    return n > 1 && !same_membermask(r, w, parts, n) ? 0 : n;
+    return n > 1 && ws_warp_membermask(in) && !same_membermask(r, w, parts, n) ? 0 : n;
 }
 
 /* Issues a rendezvous of n splits as ONE warp instruction over their union
@@ -1301,6 +1339,14 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
                 nparts = collect_rendezvous(r, w, sps, ns, j, need, parts);
                 if (!nparts) continue;                        /* members not there yet */
             }
+        } else if (r->pinst[sp->pc].aligned && r->div->warp_sync_waits && !np) {
+            uint64_t need = aligned_members(w, sp->mask);
+            if (need & ~sp->mask) {
+                if (dual) { reason = WS_STALL_UNIT; continue; }
+                parts[0] = part;
+                nparts = collect_rendezvous(r, w, sps, ns, j, need, parts);
+                if (!nparts) continue;                        /* the rest of the group not there yet */
+            }
         }
         uint64_t t = 0;
         uint8_t why = WS_STALL_DEP;
@@ -1350,9 +1396,14 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
                 continue;
             }
         }
-        if (nparts > 1) return issue_rendezvous(r, c, slot, parts, nparts, now) < 0 ? -1 : 1;
         uint32_t level = r->div->level(w->div, j);
-        if (issue(r, c, slot, sp, level, now) < 0) return -1;
+        if (nparts > 1 && !mo) {                               /* a gathered .aligned instruction */
+            ws_split all = *sp;
+            for (uint32_t q = 1; q < nparts; q++) all.mask |= parts[q].mask;
+            return issue(r, c, slot, &all, level, now, parts, nparts) < 0 ? -1 : 1;
+        }
+        if (nparts > 1) return issue_rendezvous(r, c, slot, parts, nparts, now) < 0 ? -1 : 1;
+        if (issue(r, c, slot, sp, level, now, NULL, 0) < 0) return -1;
         if (!dual && r->width == 1) prestall(r, c, w, now);
         return 1;
     }

@@ -184,6 +184,7 @@ typedef struct ws_pipe_inst {
     uint8_t nrf;                     /* register sources read through the collector ... */
     uint32_t rf_reg[WS_PIPE_MAX_RF]; /* ... (ws_inst.rd minus predicates and out-of-range) */
     const ws_operand *membermask;    /* ws_warp_membermask: a warp-level .sync op */
+    uint8_t aligned;                 /* ws_warp_aligned: every live lane of its 32-lane group executes it together */
 } ws_pipe_inst;
 
 typedef struct ws_simrun {

@@ -134,6 +134,7 @@ void ws_pipe_decode(ws_simrun *r)
             if (is_rf_source(r, in->rd[q])) pi->rf_reg[pi->nrf++] = in->rd[q];
         pi->rf = r->ncoll && pi->nrf;
         pi->membermask = ws_warp_membermask(in);
+        pi->aligned = (uint8_t)ws_warp_aligned(in);
     }
 }
 

@@ -445,6 +445,7 @@ int ws_store_build(const char *out_path, const char *journal_path, const ws_swee
     if (attr_str(f, "warpsweep_version", WS_VERSION) || attr_u64(f, "format_version", H5T_NATIVE_INT64, &fv) ||
         attr_str(f, "sweep_name", sw->name) || attr_str(f, "sweep_file", sw->file) ||
         attr_str(f, "sweep_yaml", sw->text) || attr_str(f, "sweep_hash", sw->hash) ||
+        attr_str(f, "sweep_own_hash", sw->own_hash) || attr_str(f, "inputs_hash", sw->inputs_hash) ||
         attr_str(f, "created_utc", ji.created_utc) || attr_u64(f, "points_total", H5T_NATIVE_UINT64, &total) ||
         attr_u64(f, "points_written", H5T_NATIVE_UINT64, &written)) {
         ws_fail(err, "%s: cannot write attributes", tmp);
@@ -717,6 +718,8 @@ static int read_info(hid_t f, const char *path, ws_file_info *info, ws_error *er
 {
     if (ws_h5_attr_strbuf(f, path, "sweep_name", info->sweep_name, sizeof info->sweep_name, err) < 0 ||
         ws_h5_attr_strbuf(f, path, "sweep_hash", info->sweep_hash, sizeof info->sweep_hash, err) < 0 ||
+        ws_h5_attr_strbuf(f, path, "sweep_own_hash", info->own_hash, sizeof info->own_hash, err) < 0 ||
+        ws_h5_attr_strbuf(f, path, "inputs_hash", info->inputs_hash, sizeof info->inputs_hash, err) < 0 ||
         ws_h5_attr_strbuf(f, path, "created_utc", info->created_utc, sizeof info->created_utc, err) < 0 ||
         ws_h5_attr_strbuf(f, path, "warpsweep_version", info->warpsweep_version, sizeof info->warpsweep_version,
                           err) < 0)

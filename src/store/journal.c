@@ -41,7 +41,9 @@ typedef struct hdr {
     char hash[16];
     char created_utc[32];
     int32_t holder_pid;       /* the process that has it open (locked); 0 in journals before the lock */
-    char pad[HDR_SIZE - 8 - 4 * 4 - 8 * 2 - 16 - 32 - 4];
+    char own_hash[16];        /* the parts of hash (sweep.h), to say what changed; */
+    char inputs_hash[16];     /*   zero in journals before them */
+    char pad[HDR_SIZE - 8 - 4 * 4 - 8 * 2 - 16 - 32 - 4 - 16 * 2];
 } hdr;
 _Static_assert(sizeof(hdr) == HDR_SIZE, "journal header size");
 
@@ -122,7 +124,7 @@ static void set_holder(int fd)
     }
 }
 
-ws_journal *ws_journal_create(const char *path, const char *hash, uint64_t points_total, ws_error *err)
+ws_journal *ws_journal_create(const char *path, const ws_sweep *sw, uint64_t points_total, ws_error *err)
 {
     /* not O_TRUNC: a journal another run holds must not be emptied before the lock says so */
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -148,7 +150,9 @@ ws_journal *ws_journal_create(const char *path, const char *hash, uint64_t point
     h.nmetrics = WS_NMETRICS;
     h.layout = layout_hash();
     h.points_total = points_total;
-    memcpy(h.hash, hash, 16);
+    memcpy(h.hash, sw->hash, 16);
+    memcpy(h.own_hash, sw->own_hash, strnlen(sw->own_hash, 16));
+    memcpy(h.inputs_hash, sw->inputs_hash, strnlen(sw->inputs_hash, 16));
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
@@ -178,6 +182,8 @@ static int read_header(int fd, const char *path, hdr *h, ws_journal_info *info, 
         memset(info, 0, sizeof *info);
         memcpy(info->hash, h->hash, 16);
         info->hash[16] = 0;
+        memcpy(info->own_hash, h->own_hash, 16);
+        memcpy(info->inputs_hash, h->inputs_hash, 16);
         memcpy(info->created_utc, h->created_utc, sizeof info->created_utc - 1);
         info->points_total = h->points_total;
     }
@@ -289,8 +295,9 @@ ws_journal *ws_journal_open(const char *path, const ws_sweep *sw, ws_journal_inf
         return NULL;
     }
     if (hash && memcmp(h.hash, hash, 16) != 0) {
-        ws_fail(err, "%s: the sweep changed since this run started (sweep hash %s, the journal has %.16s): "
-                "refusing to resume; use --force to start over", path, hash, h.hash);
+        ws_fail(err, "%s: %s since this run started (sweep hash %s, the journal has %.16s): "
+                "refusing to resume; use --force to start over", path,
+                ws_sweep_what_changed(sw, info->own_hash, info->inputs_hash), hash, h.hash);
         close(fd);
         return NULL;
     }

@@ -354,9 +354,11 @@ int ws_store_merge(const char *out, const char *const *inputs, int ninputs, cons
     if (!sw.text)
         goto done;
     memcpy(sw.hash, in[0].info.sweep_hash, sizeof sw.hash);
+    memcpy(sw.own_hash, in[0].info.own_hash, sizeof sw.own_hash);
+    memcpy(sw.inputs_hash, in[0].info.inputs_hash, sizeof sw.inputs_hash);
     sw.count = total;
 
-    j = ws_journal_create(jpath, sw.hash, total, err);
+    j = ws_journal_create(jpath, &sw, total, err);
     if (!j)
         goto done;
     merge_ctx c = {.sw = &sw, .j = j, .owner = owner, .in = in, .total = total, .rep = rep, .err = err};

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <yaml.h>
 #include "warpsweep/sweep.h"
+#include "warpsweep/inputs.h"
 #include "sweep_internal.h"
 #include "warpsweep/strutil.h"
 
@@ -821,6 +822,51 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* Adds one input to the inputs hash: its size and content digest, not its
+ * path, so that the same files reached from another directory (a relative
+ * sweep path, another working directory) give the same hash. */
+static void mix_input(void *ctx, const ws_input *in)
+{
+    uint64_t *h = ctx;
+    *h = fnv(*h, &in->bytes, sizeof in->bytes);
+    *h = fnv(*h, &in->digest, sizeof in->digest);
+}
+
+/* The sweep's identity (sweep.h): own_hash over the text, the sweep's name
+ * and the --set overrides; inputs_hash over every file of its workloads in
+ * order (ws_workload_inputs), when they were loaded; hash over both. */
+static void set_hashes(ws_sweep *sw, const char *text, size_t len, const ws_sweep_opts *opts)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = fnv(h, text, len);
+    h = fnv(h, "", 1);
+    h = fnv(h, sw->name, strlen(sw->name) + 1);
+    for (int s = 0; opts && s < opts->nsets; s++)
+        h = fnv(h, opts->sets[s], strlen(opts->sets[s]) + 1);
+    snprintf(sw->own_hash, sizeof sw->own_hash, "%016llx", (unsigned long long)h);
+    sw->inputs_hash[0] = 0;
+    if (sw->nworkloads && sw->workloads[0]) {
+        uint64_t in = 0xcbf29ce484222325ull;
+        for (int w = 0; w < sw->nworkloads; w++)
+            ws_workload_inputs(sw->workloads[w], mix_input, &in);
+        snprintf(sw->inputs_hash, sizeof sw->inputs_hash, "%016llx", (unsigned long long)in);
+        h = fnv(h, sw->inputs_hash, sizeof sw->inputs_hash);
+    }
+    snprintf(sw->hash, sizeof sw->hash, "%016llx", (unsigned long long)h);
+}
+
+const char *ws_sweep_what_changed(const ws_sweep *sw, const char *own_hash, const char *inputs_hash)
+{
+    if (!own_hash || !own_hash[0] || !inputs_hash || !inputs_hash[0] || !sw->inputs_hash[0])
+        return "the sweep changed";   /* written before the hash had parts, or inputs not loaded */
+    int own = strncmp(own_hash, sw->own_hash, 16) != 0, inputs = strncmp(inputs_hash, sw->inputs_hash, 16) != 0;
+    if (own && inputs)
+        return "the sweep and its input files changed";
+    if (inputs)
+        return "an input file of the sweep changed (a workload, its PTX or a data file)";
+    return "the sweep changed";
+}
+
 int ws_sweep_load_text(const char *path, const char *text, size_t len, const char *name,
                        const ws_sweep_opts *opts, ws_sweep ***out, int *nout, ws_error *err)
 {
@@ -923,15 +969,8 @@ int ws_sweep_load_text(const char *path, const char *text, size_t len, const cha
         ws_sweeps_free(sel, ns);
         return -1;
     }
-    for (int i = 0; i < ns; i++) {
-        uint64_t h = 0xcbf29ce484222325ull;
-        h = fnv(h, text, len);
-        h = fnv(h, "", 1);
-        h = fnv(h, sel[i]->name, strlen(sel[i]->name) + 1);
-        for (int s = 0; opts && s < opts->nsets; s++)
-            h = fnv(h, opts->sets[s], strlen(opts->sets[s]) + 1);
-        snprintf(sel[i]->hash, sizeof sel[i]->hash, "%016llx", (unsigned long long)h);
-    }
+    for (int i = 0; i < ns; i++)
+        set_hashes(sel[i], text, len, opts);
     *out = sel;
     *nout = ns;
     return 0;

@@ -37,6 +37,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "warpsweep/digest.h"
 #include "wl_types.h"
 
 /* Rows and columns of a matrix, vertices of a graph: a workload's buffers hold
@@ -44,26 +45,104 @@
  * would otherwise be allocated before the entries are read). */
 #define MAX_DIM (1ull << 28)
 
-/* ---- mapping ---- */
+/* ---- the sealed copy ---- */
 
-static int map_range(int fd, uint64_t offset, uint64_t bytes, int prot, void **base, size_t *len, uint8_t **data)
+/* Every source ends as an anonymous memory file (memfd_create(2)) holding
+ * exactly its elements, sealed against writes, growth and shrinking (fcntl(2)
+ * F_ADD_SEALS), and every run maps that MAP_PRIVATE.
+ *
+ * Why a copy and not the user's file itself: a MAP_PRIVATE page that the run
+ * has not written is the file's page-cache page, so a file truncated while a
+ * sweep runs (an editor's save, `cp` over it, a script regenerating it) turns
+ * a run's read past the new end into SIGBUS, and a file rewritten in place
+ * changes the input of the runs still going. A per-thread SIGBUS handler would
+ * need a process-wide handler and a longjmp out of the simulator's state;
+ * checking the size with fstat before and after each run still leaves the
+ * window in between; MAP_POPULATE on a writable private mapping copies every
+ * page per run. The sealed copy cannot shrink, even through /proc/PID/fd, so no
+ * run can fault on it, and every point of a sweep sees the bytes checked at
+ * load. It costs one read at load (0.15 s for 100 MB with the digest,
+ * against 0.02 s to map the file) and one copy in memory, shared by all the
+ * runs of the process. */
+typedef struct staging {
+    int fd;
+    uint8_t *p;            /* writable shared view while it is filled */
+    uint64_t bytes;
+} staging;
+
+static int staging_open(staging *s, const char *path, uint64_t bytes, ws_error *err)
 {
-    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t start = offset / page * page;
-    *len = (size_t)(offset - start + bytes);
-    *base = mmap(NULL, *len, prot, MAP_PRIVATE, fd, (off_t)start);
-    if (*base == MAP_FAILED) {
-        *base = NULL;
-        return -1;
+    s->bytes = bytes;
+    s->p = NULL;
+    s->fd = memfd_create("warpsweep-input", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    void *p = MAP_FAILED;
+    /* fallocate, not ftruncate: the pages exist before they are written, so
+     * a lack of memory is this error, not a fault while filling */
+    if (s->fd >= 0 && bytes && fallocate(s->fd, 0, 0, (off_t)bytes) == 0)
+        p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
+    if (p == MAP_FAILED) {
+        int e = bytes ? errno : EINVAL;
+        if (s->fd >= 0)
+            close(s->fd);
+        s->fd = -1;
+        return ws_fail(err, "%s: cannot hold %" PRIu64 " bytes in memory: %s", path, bytes, strerror(e));
     }
-    *data = (uint8_t *)*base + (offset - start);
+    s->p = p;
     return 0;
+}
+
+static void staging_drop(staging *s)
+{
+    if (s->p)
+        munmap(s->p, s->bytes);
+    if (s->fd >= 0)
+        close(s->fd);
+    s->p = NULL;
+    s->fd = -1;
+}
+
+/* Takes s; sets the read-only view. */
+static ws_file_data *new_data(const char *path, staging *s, uint64_t count, ws_error *err)
+{
+    ws_file_data *f = calloc(1, sizeof *f);
+    if (!f || !(f->path = strdup(path))) {
+        free(f);
+        staging_drop(s);
+        ws_fail(err, "%s: out of memory", path);
+        return NULL;
+    }
+    f->digest = ws_xxh64(s->p, s->bytes, 0);
+    munmap(s->p, s->bytes);   /* F_SEAL_WRITE needs no writable shared mapping left */
+    s->p = NULL;
+    f->fd = s->fd;
+    f->bytes = s->bytes;
+    f->count = count;
+    if (fcntl(f->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+        ws_fail(err, "%s: cannot seal its in-memory copy: %s", path, strerror(errno));
+        wl_file_free(f);
+        return NULL;
+    }
+    f->map_len = (size_t)f->bytes;
+    f->map_base = mmap(NULL, f->map_len, PROT_READ, MAP_PRIVATE, f->fd, 0);
+    if (f->map_base == MAP_FAILED) {
+        f->map_base = NULL;
+        ws_fail(err, "%s: cannot map %" PRIu64 " bytes: %s", path, f->bytes, strerror(errno));
+        wl_file_free(f);
+        return NULL;
+    }
+    f->view = f->map_base;
+    return f;
 }
 
 int wl_file_map_private(const ws_file_data *f, void **base, size_t *len, uint8_t **data, ws_error *err)
 {
-    if (map_range(f->fd, f->offset, f->bytes, PROT_READ | PROT_WRITE, base, len, data) < 0)
+    *len = (size_t)f->bytes;
+    *base = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE, f->fd, 0);
+    if (*base == MAP_FAILED) {
+        *base = NULL;
         return ws_fail(err, "%s: cannot map %" PRIu64 " bytes: %s", f->path, f->bytes, strerror(errno));
+    }
+    *data = *base;
     return 0;
 }
 
@@ -79,28 +158,49 @@ void wl_file_free(ws_file_data *f)
     free(f);
 }
 
-/* Takes fd; sets the range and the read-only view. */
-static ws_file_data *new_data(const char *path, int fd, uint64_t offset, uint64_t bytes, uint64_t count,
-                              ws_error *err)
+static int same_file_state(const struct stat *a, const struct stat *b)
 {
-    ws_file_data *f = calloc(1, sizeof *f);
-    if (!f || !(f->path = strdup(path))) {
-        free(f);
+    return a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+           a->st_mtim.tv_nsec == b->st_mtim.tv_nsec && a->st_ino == b->st_ino;
+}
+
+/* Copies the elements, bytes [offset, offset + size) of the checked file fd
+ * (closed here), into a sealed copy. The file may change meanwhile: a read
+ * that ends early, or another size or mtime afterwards, is a load error. */
+static ws_file_data *copy_file(const char *path, int fd, const struct stat *checked, uint64_t offset, uint64_t bytes,
+                               uint64_t count, ws_error *err)
+{
+    staging s;
+    if (staging_open(&s, path, bytes, err) < 0) {
         close(fd);
-        ws_fail(err, "%s: out of memory", path);
         return NULL;
     }
-    f->fd = fd;
-    f->offset = offset;
-    f->bytes = bytes;
-    f->count = count;
-    uint8_t *view;
-    if (map_range(fd, offset, bytes, PROT_READ, &f->map_base, &f->map_len, &view) < 0) {
-        ws_fail(err, "%s: cannot map %" PRIu64 " bytes: %s", path, bytes, strerror(errno));
-        wl_file_free(f);
+    uint64_t done = 0;
+    while (done < bytes) {
+        uint64_t chunk = bytes - done < (1u << 30) ? bytes - done : (1u << 30);
+        ssize_t r = pread(fd, s.p + done, (size_t)chunk, (off_t)(offset + done));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        done += (uint64_t)r;
+    }
+    int e = errno;
+    struct stat now = {0};
+    int changed = fstat(fd, &now) < 0 || !same_file_state(checked, &now);
+    close(fd);
+    if (done < bytes || changed) {
+        staging_drop(&s);
+        if (done < bytes && !changed)
+            ws_fail(err, "%s: offset %" PRIu64 ": cannot read: %s", path, offset + done, strerror(e));
+        else
+            ws_fail(err, "%s: changed while it was read (%lld bytes when checked, %lld now): load it again once "
+                    "it is written", path, (long long)checked->st_size, (long long)now.st_size);
         return NULL;
     }
-    f->view = view;
+    ws_file_data *f = new_data(path, &s, count, err);
+    if (f)
+        f->offset = offset;
     return f;
 }
 
@@ -116,22 +216,21 @@ static char *printable(char *s)
 
 /* ---- raw and .npy ---- */
 
-static int open_regular(const char *path, uint64_t *size, ws_error *err)
+static int open_regular(const char *path, struct stat *st, ws_error *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return ws_fail(err, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
         close(fd);
         return ws_fail(err, "%s: not a regular file", path);
     }
-    *size = (uint64_t)st.st_size;
     return fd;
 }
 
-static ws_file_data *open_raw(const char *path, int type, int fd, uint64_t size, ws_error *err)
+static ws_file_data *open_raw(const char *path, int type, int fd, const struct stat *st, ws_error *err)
 {
+    uint64_t size = (uint64_t)st->st_size;
     uint64_t eb = (uint64_t)wl_type_bytes(type);
     if (size == 0) {
         close(fd);
@@ -145,7 +244,7 @@ static ws_file_data *open_raw(const char *path, int type, int fd, uint64_t size,
                 wl_type_name(type), size % eb, eb);
         return NULL;
     }
-    return new_data(path, fd, 0, size, size / eb, err);
+    return copy_file(path, fd, st, 0, size, size / eb, err);
 }
 
 /* The .npy descr that matches a buffer type, e.g. "<f4"; b-types accept
@@ -228,8 +327,9 @@ static int parse_npy_dict(const char *path, const char *h, uint64_t hoff, int ty
     return 0;
 }
 
-static ws_file_data *open_npy(const char *path, int type, int fd, uint64_t size, ws_error *err)
+static ws_file_data *open_npy(const char *path, int type, int fd, const struct stat *st, ws_error *err)
 {
+    uint64_t size = (uint64_t)st->st_size;
     uint8_t pre[12];
     ssize_t got = pread(fd, pre, sizeof pre, 0);
     if (got < 10 || memcmp(pre, "\x93NUMPY", 6) != 0) {
@@ -285,7 +385,7 @@ static ws_file_data *open_npy(const char *path, int type, int fd, uint64_t size,
                 size - doff);
         return NULL;
     }
-    return new_data(path, fd, doff, count * eb, count, err);
+    return copy_file(path, fd, st, doff, count * eb, count, err);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -296,11 +396,11 @@ static int ends_with(const char *s, const char *suffix)
 
 ws_file_data *wl_file_open(const char *path, int type, ws_error *err)
 {
-    uint64_t size = 0;
-    int fd = open_regular(path, &size, err);
+    struct stat st;
+    int fd = open_regular(path, &st, err);
     if (fd < 0)
         return NULL;
-    return ends_with(path, ".npy") ? open_npy(path, type, fd, size, err) : open_raw(path, type, fd, size, err);
+    return ends_with(path, ".npy") ? open_npy(path, type, fd, &st, err) : open_raw(path, type, fd, &st, err);
 }
 
 /* ---- text matrices ---- */
@@ -681,33 +781,14 @@ ws_file_data *wl_file_from_csr(const wl_csr *c, int part, int type, ws_error *er
 {
     uint64_t count = part == WL_PART_ROW_PTR ? c->rows + 1 : c->nnz;
     uint64_t bytes = count * (uint64_t)wl_type_bytes(type);
-    uint8_t *buf = malloc(bytes);
-    if (!buf) {
-        ws_fail(err, "%s: out of memory", c->path);
-        return NULL;
-    }
-    if (convert_part(c, part, type, buf, err) < 0) {
-        free(buf);
-        return NULL;
-    }
-    /* an anonymous file, so that runs map it like a raw file */
-    int fd = memfd_create("warpsweep-csr", MFD_CLOEXEC);
-    uint64_t done = 0;
-    while (fd >= 0 && done < bytes) {
-        ssize_t w = write(fd, buf + done, bytes - done);
-        if (w <= 0)
-            break;
-        done += (uint64_t)w;
-    }
-    free(buf);
-    if (fd < 0 || done < bytes) {
-        ws_fail(err, "%s: part %s: cannot hold %" PRIu64 " bytes in memory: %s", c->path, part_names[part], bytes,
-                strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
     char shown[1100];
     snprintf(shown, sizeof shown, "%s (%s)", c->path, part_names[part]);
-    return new_data(shown, fd, 0, bytes, count, err);
+    staging s;   /* converted straight into the sealed copy that runs map */
+    if (staging_open(&s, shown, bytes, err) < 0)
+        return NULL;
+    if (convert_part(c, part, type, s.p, err) < 0) {
+        staging_drop(&s);
+        return NULL;
+    }
+    return new_data(shown, &s, count, err);
 }

@@ -4,24 +4,29 @@
  * raw little-endian binary, NumPy .npy, and Matrix Market / edge-list
  * matrices turned into CSR arrays.
  *
- * Every file source ends as a read-only file descriptor and a byte range
- * (ws_file_data). Raw and .npy files are the file itself; a CSR part is
- * converted once, at load, into an anonymous memory file (memfd). Each run
- * maps the range MAP_PRIVATE (wl_file_map_private): the pages are the page
- * cache's until the kernel writes one, so the runs of a sweep (threads of
- * one process) share one copy of the input and a run costs no copy. */
+ * Every file source ends, at load, as a sealed anonymous memory file (memfd,
+ * F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE) holding exactly its elements:
+ * the elements of a raw or .npy file are read into it, a CSR part is
+ * converted into it. Each run maps it MAP_PRIVATE (wl_file_map_private): the
+ * pages are the memfd's until the kernel writes one, so the runs of a sweep
+ * (threads of one process) share one copy of the input and a run costs no
+ * copy; and since nothing can shrink or change the sealed copy, a data file
+ * truncated or rewritten while a sweep runs cannot fault a run (SIGBUS) or
+ * change its input (wl_file.c, "the sealed copy"). */
 #include <stddef.h>
 #include <stdint.h>
 #include "warpsweep/error.h"
 
 struct ws_file_data {
     char *path;                /* as shown in messages (beside the workload) */
-    int fd;                    /* read-only */
-    uint64_t offset, bytes;    /* the elements' range in the file */
+    int fd;                    /* the sealed memfd: the elements, from byte 0 */
+    uint64_t bytes;            /* its size */
+    uint64_t offset;           /* where the elements started in the source file */
     uint64_t count;            /* elements */
-    void *map_base;            /* read-only view of the range, for expects */
+    uint64_t digest;           /* ws_xxh64 of the elements (the sweep hash's inputs) */
+    void *map_base;            /* read-only view of the elements, for expects */
     size_t map_len;
-    const uint8_t *view;       /* map_base + (offset % page size) */
+    const uint8_t *view;       /* = map_base */
 };
 typedef struct ws_file_data ws_file_data;
 

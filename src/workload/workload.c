@@ -49,6 +49,7 @@
 #include "wl_types.h"
 #include "wl_file.h"
 #include "warpsweep/strutil.h"
+#include "warpsweep/digest.h"
 
 #define MAX_BLOCK_THREADS 1024u
 /* All buffers of a workload together: every run holds them in memory (and a
@@ -1385,6 +1386,7 @@ ws_workload *ws_workload_load(const char *path, ws_error *err)
         return NULL;
     }
     yaml_parser_delete(&yp);
+    uint64_t digest = ws_xxh64(text, len, 0);
     free(text);
 
     ws_workload *wl = calloc(1, sizeof *wl);
@@ -1392,6 +1394,7 @@ ws_workload *ws_workload_load(const char *path, ws_error *err)
     int rc = -1;
     if (wl) {
         wl->path = strdup(path);
+        wl->digest = digest;
         yaml_node_t *root = yaml_document_get_root_node(&p.doc);
         if (!root)
             ws_fail_at(err, path, 1, 1, "empty workload file: expected keys kernel, grid, block, buffers, params");

@@ -83,5 +83,37 @@ check ldshared 'ld.shared.u32 %r9, [%r8];' 'ld\.shared\.u32' below
 check ldmatrix 'ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r9}, [%r8];' 'ldmatrix' above
 check stmatrix 'stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r8], {%r5};' 'stmatrix' above
 check mma 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f0,%f1,%f2,%f3}, {%r5,%r6,%r7,%r8}, {%r5,%r6}, {%f4,%f5,%f6,%f7};' 'mma\.sync' above
-[ "$fail" -eq 0 ] && echo "the sink stops at .aligned instructions"
+# Run: the spinning lanes leave the loop one by one, so under sbi/barrier the WAIT before the
+# .aligned instruction can release a partial warp (spinners count as yielded); the core then
+# gathers the splits waiting at the .aligned instruction into one issue over the whole group.
+# Every scheme must finish with the MIMD reference's results (expect: reference), and the
+# .aligned instruction must be issued once per warp (trace: one row at its PTX line).
+run() {   # run NAME BODY PATTERN
+  kernel "$2"
+  cat > "$tmp/k.yaml" <<YAML
+name: aligned_after_spin
+kernel: k.ptx
+entry: k
+grid: 1
+block: 64
+regs_per_thread: 16
+buffers:
+  flags: {type: u32, count: 32, init: 0}
+  out: {type: u32, count: 32, init: 0}
+params: [flags, out]
+expect:
+  out: reference
+YAML
+  line=$(grep -n -E "$3" "$tmp/k.ptx" | head -1 | cut -d: -f1)
+  for d in stack sbi barrier multipath dualpath aware tbc; do
+    out=$("$WS_BIN" sim "$tmp/k.yaml" --set divergence=$d --trace "$tmp/t.csv" 2>&1)
+    grep -q '^status: ok' <<<"$out" || { bad "$1 under $d: $(grep -E '^(status|message)' <<<"$out" | tr '\n' ' ')"; continue; }
+    n=$(awk -F, -v l="$line" -v op="$1" '$6 == l && $7 == op' "$tmp/t.csv" | wc -l)
+    [ "$n" -eq 1 ] || bad "$1 under $d: the .aligned instruction issued $n times (want 1: one warp reaches it)"
+  done
+}
+run ldmatrix 'ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r9}, [%r8];' 'ldmatrix'
+run stmatrix 'stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r8], {%r5}; ld.shared.u32 %r9, [%r8];' 'stmatrix'
+run mma 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f0,%f1,%f2,%f3}, {%r5,%r6,%r7,%r8}, {%r5,%r6}, {%f4,%f5,%f6,%f7}; mov.b32 %r9, %f0;' 'mma\.sync'
+[ "$fail" -eq 0 ] && echo "the sink stops at .aligned instructions; a partial warp at one is gathered"
 exit "$fail"

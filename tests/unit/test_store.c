@@ -113,7 +113,7 @@ static void test_journal(void **state)
     snprintf(path, sizeof path, "%s/j.journal", dir);
     ws_sweep *sw = sweep();
     ws_error err;
-    ws_journal *j = ws_journal_create(path, sw->hash, sw->count, &err);
+    ws_journal *j = ws_journal_create(path, sw, sw->count, &err);
     assert_non_null(j);
     ws_row rows[3];
     for (int i = 0; i < 3; i++)
@@ -214,7 +214,7 @@ static void test_journal(void **state)
     char want[512];
     snprintf(want, sizeof want, "%s: in use by another warpsweep (process %d)", path, (int)getpid());
     assert_non_null(strstr(err.msg, want));
-    assert_null(ws_journal_create(path, sw->hash, sw->count, &err));
+    assert_null(ws_journal_create(path, sw, sw->count, &err));
     assert_non_null(strstr(err.msg, want));
     stat(path, &st);
     assert_int_equal(st.st_size, 128 + 7 * (off_t)rec); /* the refused create emptied nothing */
@@ -271,7 +271,7 @@ static void test_build_and_read(void **state)
     snprintf(out, sizeof out, "%s/r.h5", dir);
     ws_sweep *sw = sweep();
     ws_error err;
-    ws_journal *j = ws_journal_create(jpath, sw->hash, sw->count, &err);
+    ws_journal *j = ws_journal_create(jpath, sw, sw->count, &err);
     assert_non_null(j);
     /* every point, out of order, points 3 and 7 twice (identical rows) */
     uint64_t order[] = {11, 3, 0, 7, 1, 2, 3, 4, 10, 5, 6, 7, 8, 9};

@@ -43,7 +43,7 @@ static int setup(void **state)
     snprintf(jpath, sizeof jpath, "%s.journal", good);
     ws_sweep *sw = sweep();
     ws_error err;
-    ws_journal *j = ws_journal_create(jpath, sw->hash, sw->count, &err);
+    ws_journal *j = ws_journal_create(jpath, sw, sw->count, &err);
     if (!j)
         return -1;
     for (uint64_t k = 0; k < sw->count; k++) {
