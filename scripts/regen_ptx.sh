@@ -26,18 +26,26 @@ ARCH=${ARCH:-sm_75}
 regs_file="$kdir/regs.txt"
 
 # Check every yaml's regs_per_thread against regs.txt; returns nonzero on mismatch.
+# A line `NAME:ENTRY regs` (a PTX file with several entries, e.g. bfs) is checked
+# against every launch `{entry: ENTRY, ..., regs_per_thread: N}` of NAME.yaml.
 check_regs() {
-    local bad=0 name regs yaml got
+    local bad=0 name regs yaml got entry
     while read -r name regs; do
         [ -n "$name" ] || continue
+        entry=
+        case $name in *:*) entry=${name#*:}; name=${name%%:*} ;; esac
         yaml="$kdir/$name.yaml"
         if [ ! -f "$yaml" ]; then
             echo "regen_ptx: $name is in regs.txt but $name.yaml is missing" >&2
             bad=1; continue
         fi
-        got=$(sed -nE 's/^regs_per_thread:[[:space:]]*([0-9]+).*/\1/p' "$yaml")
+        if [ -n "$entry" ]; then
+            got=$(sed -nE "/entry:[[:space:]]*$entry[,} ]/ s/.*regs_per_thread:[[:space:]]*([0-9]+).*/\1/p" "$yaml" | sort -u)
+        else
+            got=$(sed -nE 's/^regs_per_thread:[[:space:]]*([0-9]+).*/\1/p' "$yaml")
+        fi
         if [ "$got" != "$regs" ]; then
-            echo "regen_ptx: $name.yaml regs_per_thread=$got, regs.txt says $regs" >&2
+            echo "regen_ptx: $name.yaml${entry:+ entry $entry} regs_per_thread=$got, regs.txt says $regs" >&2
             bad=1
         fi
     done < "$regs_file"
@@ -56,16 +64,23 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# ptxas -v output -> register count of the (single) entry.
-regs_of() {
-    local n
-    n=$(grep -oE 'Used [0-9]+ registers' "$1" | awk '{print $2}')
-    if [ -z "$n" ] || [ "$(printf '%s\n' "$n" | wc -l)" -ne 1 ]; then
-        echo "regen_ptx: cannot find exactly one register count in ptxas output:" >&2
+# ptxas -v output of NAME -> regs.txt lines: `NAME REGS` for a single entry,
+# `NAME:ENTRY REGS` for each entry of a file with several (sorted by entry).
+regs_lines() {
+    local lines
+    lines=$(awk -v name="$2" '
+        /Compiling entry function/ { e = $0; sub(/^[^'\'']*'\''/, "", e); sub(/'\''.*$/, "", e) }
+        /Used [0-9]+ registers/    { for (i = 1; i < NF; i++) if ($i == "Used") print e, $(i + 1) }' "$1" | sort)
+    if [ -z "$lines" ]; then
+        echo "regen_ptx: cannot find a register count in ptxas output:" >&2
         cat "$1" >&2
         return 1
     fi
-    echo "$n"
+    if [ "$(printf '%s\n' "$lines" | wc -l)" -eq 1 ]; then
+        echo "$2 ${lines##* }"
+    else
+        printf '%s\n' "$lines" | sed "s/^/$2:/"
+    fi
 }
 
 names=$(cd "$kdir" && ls -1 *.cu *.ptx 2>/dev/null | sed -E 's/\.(cu|ptx)$//' | sort -u)
@@ -92,15 +107,18 @@ for name in $names; do
         "$PTXAS" -arch="${parch:-$ARCH}" "$tmp/$name.ptx" -o /dev/null
         mv "$tmp/$name.ptx" "$ptx"
     fi
-    echo "$name $(regs_of "$tmp/$name.log")" >> "$tmp/regs.txt"
+    regs_lines "$tmp/$name.log" "$name" >> "$tmp/regs.txt"
 done
 mv "$tmp/regs.txt" "$regs_file"
 
 # Copy the register counts into the workload files.
 while read -r name regs; do
-    yaml="$kdir/$name.yaml"
-    [ -f "$yaml" ] || continue
-    sed -i -E "s/^(regs_per_thread:[[:space:]]*)[0-9]+/\1$regs/" "$yaml"
+    case $name in
+    *:*) yaml="$kdir/${name%%:*}.yaml"; [ -f "$yaml" ] || continue
+         sed -i -E "/entry:[[:space:]]*${name#*:}[,} ]/ s/(regs_per_thread:[[:space:]]*)[0-9]+/\1$regs/" "$yaml" ;;
+    *)   yaml="$kdir/$name.yaml"; [ -f "$yaml" ] || continue
+         sed -i -E "s/^(regs_per_thread:[[:space:]]*)[0-9]+/\1$regs/" "$yaml" ;;
+    esac
 done < "$regs_file"
 
 check_regs

@@ -53,6 +53,47 @@ static void test_shipped_kernels(void **state)
     load_dir("tests/kernels/call");  /* .func calls, inlined at load */
 }
 
+/* The names of the .entry directives of a PTX file (at most max), by a plain
+ * text scan: the parser loads one entry at a time. */
+static int entry_names(const char *path, char names[][128], int max)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[1024];
+    int n = 0;
+    while (n < max && fgets(line, sizeof line, f)) {
+        const char *p = strstr(line, ".entry ");
+        if (p && sscanf(p + 7, " %127[A-Za-z0-9_$]", names[n]) == 1) n++;
+    }
+    fclose(f);
+    assert_true(n >= 1);
+    return n;
+}
+
+/* Load one kernel (entry NULL: the file's only one) and check its structure. */
+static void check_kernel(const char *path, const char *entry, const char *name)
+{
+    ws_error err = {{0}};
+    ws_kernel *k = ws_ptx_load(path, entry, &err);
+    if (!k) fail_msg("%s: %s", name, err.msg);
+    assert_true(k->ninsts > 0);
+    assert_non_null(k->blocks);
+    assert_true(k->nblocks > 0);
+    /* every branch target is an instruction; the last instruction is ret/exit */
+    for (uint32_t i = 0; i < k->ninsts; i++) {
+        const ws_inst *in = &k->insts[i];
+        if (in->op == WS_OP_BRA) {
+            assert_true(in->target < k->ninsts);
+            assert_int_equal(in->is_backedge, in->target <= i);
+        }
+        if (in->op == WS_OP_BRX) assert_true(in->target + in->ntargets <= k->nbrx_targets);
+        assert_true(in->n_rd <= 12 && in->n_wr <= 5);
+        char buf[256];
+        assert_true(ws_inst_format(k, in, buf, sizeof buf) > 0);
+    }
+    ws_kernel_free(k);
+}
+
 static void load_dir(const char *sub)
 {
     const char *src = getenv("WS_SOURCE_DIR");
@@ -67,25 +108,12 @@ static void load_dir(const char *sub)
         if (l < 5 || strcmp(e->d_name + l - 4, ".ptx")) continue;
         char path[2048];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        ws_error err = {{0}};
-        ws_kernel *k = ws_ptx_load(path, NULL, &err);
-        if (!k) fail_msg("%s: %s", e->d_name, err.msg);
-        assert_true(k->ninsts > 0);
-        assert_non_null(k->blocks);
-        assert_true(k->nblocks > 0);
-        /* every branch target is an instruction; the last instruction is ret/exit */
-        for (uint32_t i = 0; i < k->ninsts; i++) {
-            const ws_inst *in = &k->insts[i];
-            if (in->op == WS_OP_BRA) {
-                assert_true(in->target < k->ninsts);
-                assert_int_equal(in->is_backedge, in->target <= i);
-            }
-            if (in->op == WS_OP_BRX) assert_true(in->target + in->ntargets <= k->nbrx_targets);
-            assert_true(in->n_rd <= 12 && in->n_wr <= 5);
-            char buf[256];
-            assert_true(ws_inst_format(k, in, buf, sizeof buf) > 0);
-        }
-        ws_kernel_free(k);
+        /* a file with several entries (bfs.ptx: a launch sequence's kernels) needs one
+         * named: load each */
+        char entries[8][128];
+        int nentries = entry_names(path, entries, 8);
+        for (int j = 0; j < nentries; j++)
+            check_kernel(path, nentries > 1 ? entries[j] : NULL, e->d_name);
         n++;
     }
     closedir(d);
