@@ -102,13 +102,20 @@ def top_value(text, key):
     return m.group(1) if m else None
 
 
+def dims(text, key):
+    """The largest product of the `key:` values (block or grid) anywhere in the
+    workload: the top-level launch, or every launch of a `launches:` sequence."""
+    best = 1
+    for m in re.finditer(r'\b%s:\s*(\[[^\]]*\]|\d+)' % key, text):
+        n = 1
+        for x in re.findall(r'\d+', m.group(1)):
+            n *= int(x)
+        best = max(best, n)
+    return best
+
+
 def threads_per_cta(text):
-    b = top_value(text, 'block')
-    nums = [int(x) for x in re.findall(r'\d+', b or '1')]
-    n = 1
-    for x in nums:
-        n *= x
-    return n
+    return dims(text, 'block')
 
 
 def prepare(y, tmp):
@@ -138,10 +145,7 @@ def prepare(y, tmp):
         path = os.path.join(tmp, 'derived_%s.yaml' % name)
         with open(path, 'w') as f:
             f.write(text)
-    grid = [int(x) for x in re.findall(r'\d+', top_value(text, 'grid') or '1')]
-    ctas = 1
-    for x in grid:
-        ctas *= x
+    ctas = dims(text, 'grid')
     return path, name, sizes, threads_per_cta(text), ctas, bool(re.search(r'\b(bar|barrier)\.(sync|red)\b|\bbar\s', ptx))
 
 
