@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include "warpsweep/sim.h"
 #include "warpsweep/workload.h"
+#include "tmpdir.h"
 
-static char dir[64];
 
 static const char *TWO_PTX =
     ".version 7.0\n.target sm_75\n.address_size 64\n"
@@ -29,21 +29,10 @@ static const char *DATA2_PTX =
     ".version 7.0\n.target sm_75\n.address_size 64\n.global .align 4 .u32 g2[4];\n"
     ".visible .entry d2(.param .u64 p0)\n{\n\tret;\n}\n";
 
-static void write_file(const char *name, const char *text)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/ws_seq_XXXXXX");
-    assert_non_null(mkdtemp(dir));
+    tmpdir_make("ws_seq");
     write_file("two.ptx", TWO_PTX);
     write_file("d1.ptx", DATA1_PTX);
     write_file("d2.ptx", DATA2_PTX);
@@ -53,19 +42,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (e->d_name[0] == '.')
-                continue;
-            char p[512];
-            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-            unlink(p);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
+    tmpdir_remove();
     return 0;
 }
 

@@ -15,8 +15,8 @@
 #include "warpsweep/report.h"
 #include "warpsweep/sim.h"
 #include "warpsweep/workload.h"
+#include "tmpdir.h"
 
-static char dir[64];
 
 static const char *KPTX =
     ".version 7.0\n"
@@ -31,21 +31,10 @@ static const char *KPTX =
     "\tret;\n"
     "}\n";
 
-static void write_file(const char *name, const char *text)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/ws_wl_XXXXXX");
-    assert_non_null(mkdtemp(dir));
+    tmpdir_make("ws_wl");
     write_file("k.ptx", KPTX);
     return 0;
 }
@@ -53,19 +42,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (e->d_name[0] == '.')
-                continue;
-            char p[512];
-            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-            unlink(p);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
+    tmpdir_remove();
     return 0;
 }
 
