@@ -215,6 +215,14 @@ ws_kernel *ws_kernel_clone(const ws_kernel *k);
  * Used when a workload gives no regs_per_thread (src/ptx/regpressure.c). */
 uint32_t ws_reg_pressure(const ws_kernel *k);
 
+/* Register compaction (src/ptx/regcompact.c): sets k->reg_slot (each virtual
+ * register's row in the per-lane register file) and k->nslots (the rows) so
+ * that registers share a row only when they are never live at once (linear
+ * scan over live intervals). Storage only: instructions keep their register
+ * numbers. ws_cfg_build calls it at its end. Returns 0, -1 on allocation
+ * failure (k unchanged). */
+int ws_reg_compact(ws_kernel *k);
+
 /* Liveness over the CFG (src/ptx/regpressure.c): the registers live into each
  * block, as bit sets of *nwords 64-bit words per block (block b's at
  * [b * *nwords]); a guarded write does not end a live range. The caller frees

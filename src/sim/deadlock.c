@@ -201,7 +201,7 @@ static uint64_t core_hash(ws_simrun *r, uint32_t ci, uint64_t h, int only_rel)
             h = ws_hmix(h, ((uint64_t)w->fw.cc[l] << 8) | (w->held >> l & 1 ? w->held_bar[l] : 0));
             h = ws_hmix(h, rel(w->lane_ready[l], now) << 1 | w->lane_mem[l]);
             for (uint32_t q = 0; q < r->nregs; q++)
-                if (!only_rel || is_rel(r, q)) h = ws_hmix(h, w->fw.regs[(size_t)q * r->ws + l]);
+                if (!only_rel || is_rel(r, q)) h = ws_hmix(h, ws_reg_lanes(&w->fw, q, r->ws)[l]);
         }
         h = ws_hmix(h, rel(w->busy_until, now));
         if (r->ibuf) h = ws_hmix(ws_hmix(h, ((uint64_t)w->ib_pc << 32) | w->ib_left), rel(w->ib_ready, now));
