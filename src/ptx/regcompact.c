@@ -35,6 +35,10 @@
  *    Allocation", TOPLAS 21(5), 1999) without spilling: intervals in order of
  *    start, each takes the lowest free slot; a slot is free again after its
  *    interval's end. O(I + R log R) after the liveness.
+ *  - Two pools: the registers whose values can matter (ws_reg_relevance,
+ *    src/ptx/relevance.c) and the others never share a row, so the state the
+ *    livelock proof with changing memory hashes (deadlock.c: the rows of the
+ *    registers that matter) never holds a value the proof may ignore.
  *
  * One storage class: the executor keeps every register, predicates
  * included, as 64 bits per lane (exec.h), and every write writes all 64.
@@ -216,25 +220,41 @@ static uint32_t *by_start(const ws_kernel *k, const uint32_t *lo, uint32_t *nnam
     return order;
 }
 
+/* Linear scan over the registers of `order` whose relevance is `pool`, into rows
+ * base, base + 1, ...; returns the rows used. */
+static uint32_t scan_pool(const uint32_t *order, uint32_t m, const uint64_t *rel, int pool, const uint32_t *lo,
+                          const uint32_t *hi, uint32_t base, uint32_t *slot, heap *active, heap *freed)
+{
+    uint32_t used = 0;
+    active->n = freed->n = 0;
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t r = order[j];
+        if ((int)(rel[r / 64] >> (r % 64) & 1) != pool) continue;
+        /* strictly before: an interval ending where this one starts still holds its row */
+        while (active->n && (uint32_t)(active->a[0] >> 32) < lo[r]) heap_push(freed, (uint32_t)heap_pop(active));
+        uint32_t s = freed->n ? (uint32_t)heap_pop(freed) : used++;
+        slot[r] = base + s;
+        heap_push(active, (uint64_t)hi[r] << 32 | s);
+    }
+    return used;
+}
+
+/* The registers that matter (ws_reg_relevance) take the first rows, the others
+ * the rows after them: a row never holds both kinds. */
 static int assign_slots(const ws_kernel *k, const uint32_t *lo, const uint32_t *hi, uint32_t *slot, uint32_t *nslots)
 {
     uint32_t m = 0;
     uint32_t *order = by_start(k, lo, &m);
+    uint64_t *rel = calloc(((size_t)k->nregs + 63) / 64 + 1, sizeof *rel);
     heap active = { malloc(((size_t)m + 1) * sizeof(uint64_t)), 0 };
     heap freed = { malloc(((size_t)m + 1) * sizeof(uint64_t)), 0 };
-    if (!order || !active.a || !freed.a) { free(order); free(active.a); free(freed.a); return -1; }
-    uint32_t used = 0;
+    if (!order || !rel || !active.a || !freed.a) { free(order); free(rel); free(active.a); free(freed.a); return -1; }
+    ws_reg_relevance(k, rel);
     for (uint32_t r = 0; r < k->nregs; r++) slot[r] = 0;
-    for (uint32_t j = 0; j < m; j++) {
-        uint32_t r = order[j];
-        /* strictly before: an interval ending where this one starts still holds its slot */
-        while (active.n && (uint32_t)(active.a[0] >> 32) < lo[r]) heap_push(&freed, (uint32_t)heap_pop(&active));
-        uint32_t s = freed.n ? (uint32_t)heap_pop(&freed) : used++;
-        slot[r] = s;
-        heap_push(&active, (uint64_t)hi[r] << 32 | s);
-    }
+    uint32_t used = scan_pool(order, m, rel, 1, lo, hi, 0, slot, &active, &freed);
+    used += scan_pool(order, m, rel, 0, lo, hi, used, slot, &active, &freed);
     *nslots = used ? used : 1;
-    free(order); free(active.a); free(freed.a);
+    free(order); free(rel); free(active.a); free(freed.a);
     return 0;
 }
 

@@ -3,8 +3,11 @@
  * instruction indices where it is read, written or live after; registers
  * share a row of the register file only when their intervals are disjoint
  * (so an instruction's sources and results never share), and the rows
- * needed are the most intervals that overlap at one index. Every register
- * is one 64-bit row, predicates included. */
+ * needed are the most intervals that overlap at one index, counted
+ * separately for the registers that matter (ws_reg_relevance: they steer a
+ * branch, a guard, an address, a warp-level or non-pure instruction) and the
+ * others (values that only flow into stores), which take the rows after
+ * them. Every register is one 64-bit row, predicates included. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,7 +43,8 @@ static uint32_t row(const ws_kernel *k, const char *name)
     return 0;
 }
 
-/* r1 [0,1], r2 [1,2], r3 [2,3], r4 [3,3]: two rows, r1/r3 and r2/r4 (28 declared). */
+/* r1 [0,1], r2 [1,2], r3 [2,3], r4 [3,3], none of them matters: two rows, r1/r3 and
+ * r2/r4 (28 declared). */
 static void chain(void **state)
 {
     (void)state;
@@ -54,8 +58,8 @@ static void chain(void **state)
     ws_kernel_free(k);
 }
 
-/* rd1 [0,6], r1 [1,4], r2 [2,4], r3 [3,5], r5 [4,5], r6 [5,6]: at index 4 rd1 r1 r2 r3 r5
- * overlap: 5 rows (a 64-bit register is one row). */
+/* rd1 [0,6] (an address: it matters; one row, 64 bits) and the stored values r1 [1,4],
+ * r2 [2,4], r3 [3,5], r5 [4,5], r6 [5,6]: at index 4 r1 r2 r3 r5 overlap: 1 + 4 rows. */
 static void fan_in(void **state)
 {
     (void)state;
@@ -67,9 +71,10 @@ static void fan_in(void **state)
     ws_kernel_free(k);
 }
 
-/* Blocks [0,2] [3,7] [8,10]; r1 r2 r3 live around the back edge: r1 [0,7], r2 [1,9],
- * r3 [2,7], r4 [3,4], p1 [6,7], rd1 [8,9]: 4 rows; the predicate reuses r4's row and
- * rd1 r1's (the lowest free). */
+/* Blocks [0,2] [3,7] [8,10]; r1 r2 r3 live around the back edge. Registers that matter
+ * (the branch's p1, the setp's r1 r3, the address rd1): r1 [0,7], r3 [2,7], p1 [6,7],
+ * rd1 [8,9]: 3 rows, rd1 in r1's (the lowest free). The stored sum r2 [1,9] and r4 [3,4]:
+ * 2 rows after them, so p1 does not take r4's. */
 static void loop_carried(void **state)
 {
     (void)state;
@@ -77,9 +82,11 @@ static void loop_carried(void **state)
                          "$L:\n  mul.lo.u32 %r4, %r1, 3;\n  add.u32 %r2, %r2, %r4;\n  add.u32 %r1, %r1, 1;\n"
                          "  setp.lt.u32 %p1, %r1, %r3;\n  @%p1 bra $L;\n"
                          "  ld.param.u64 %rd1, [p];\n  st.global.u32 [%rd1], %r2;\n  ret;\n");
-    assert_int_equal(k->nslots, 4);
-    assert_int_equal(row(k, "%p1"), row(k, "%r4"));
+    assert_int_equal(k->nslots, 5);
+    assert_int_not_equal(row(k, "%p1"), row(k, "%r4"));
     assert_int_equal(row(k, "%rd1"), row(k, "%r1"));
+    assert_true(row(k, "%r1") < 3 && row(k, "%r3") < 3 && row(k, "%p1") < 3);
+    assert_true(row(k, "%r2") >= 3 && row(k, "%r4") >= 3);
     assert_int_not_equal(row(k, "%r2"), row(k, "%r1"));
     assert_int_not_equal(row(k, "%r2"), row(k, "%r3"));
     ws_kernel_free(k);
@@ -88,16 +95,18 @@ static void loop_carried(void **state)
 /* r2 is read before it is written on the path through $S (its value there is the zero
  * every register starts with): live into the first block, r2 [0,4] overlaps r1 [0,1]
  * and p1 [1,2]; without that r2 [3,4] could take r1's row and read the thread's %tid.
- * r3 [4,6], rd1 [5,6]: 3 rows. */
+ * All of them matter (r3 steers the second branch): r3 [4,5] takes r1's row, p2 [5,6]
+ * r2's, rd1 [7,8] r1's again: 3 rows. */
 static void read_before_write(void **state)
 {
     (void)state;
     ws_kernel *k = parse("  mov.u32 %r1, %tid.x;\n  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra $S;\n"
-                         "  mov.u32 %r2, 5;\n$S:\n  add.u32 %r3, %r2, 1;\n"
-                         "  ld.param.u64 %rd1, [p];\n  st.global.u32 [%rd1], %r3;\n  ret;\n");
+                         "  mov.u32 %r2, 5;\n$S:\n  add.u32 %r3, %r2, 1;\n  setp.eq.u32 %p2, %r3, 6;\n"
+                         "  @%p2 bra $E;\n  ld.param.u64 %rd1, [p];\n  st.global.u32 [%rd1], 0;\n$E:\n  ret;\n");
     assert_int_equal(k->nslots, 3);
     assert_int_not_equal(row(k, "%r2"), row(k, "%r1"));
     assert_int_not_equal(row(k, "%r2"), row(k, "%p1"));
+    assert_int_equal(row(k, "%r3"), row(k, "%r1"));
     ws_kernel_free(k);
 }
 
@@ -117,8 +126,8 @@ static void guarded_write(void **state)
     ws_kernel_free(k);
 }
 
-/* Vector destinations: rd1 [0,5], r1 r2 [1,2], r3 r4 [1,3], r5 [2,4], r6 [3,4], r7 [4,5]:
- * at 2 rd1 r1 r2 r3 r4 r5: 6 rows. */
+/* Vector destinations: rd1 [0,5] (matters), the stored r1 r2 [1,2], r3 r4 [1,3], r5 [2,4],
+ * r6 [3,4], r7 [4,5]: at 2 r1 r2 r3 r4 r5: 1 + 5 rows. */
 static void vector_operands(void **state)
 {
     (void)state;
@@ -143,8 +152,8 @@ static void shfl_source_pinned(void **state)
             (!strcmp(k->reg_names[r], "%r2") || !strcmp(k->reg_names[r], "%r3") ||
              !strcmp(k->reg_names[r], "%r4") || !strcmp(k->reg_names[r], "%rd1")))
             fail_msg("%s shares %%r1's row", k->reg_names[r]);
-    /* r1 everywhere; r2 [1,2], r3 [2,3], r4 [3,5], rd1 [4,5]: 1 + 2 rows */
-    assert_int_equal(k->nslots, 3);
+    /* matter: r1 everywhere, rd1 [4,5]: 2 rows; stored: r2 [1,2], r3 [2,3], r4 [3,5]: 2 */
+    assert_int_equal(k->nslots, 4);
     ws_kernel_free(k);
 }
 
