@@ -134,19 +134,22 @@ static void texel4(const ws_texobj *t, int64_t ix, int64_t iy, int64_t iz, float
 
 /* ---- the handle ---- */
 
-static const ws_texobj *texobj_of(ws_xctx *x, unsigned l, uint64_t handle, int surface, const char *what)
+enum { WANT_TEXTURE = 0, WANT_SURFACE = 1, WANT_ANY = 2 };
+
+/* the object behind a lane's handle (want: WANT_*), or NULL after a fault */
+static const ws_texobj *texobj_of(ws_xctx *x, unsigned l, uint64_t handle, int want, const char *what)
 {
     const ws_gmem *g = x->env->gmem;
     uint64_t i = handle - WS_TEXOBJ_BASE;
     if (!g || handle < WS_TEXOBJ_BASE || i >= g->ntex) {
         ws_xfault(x, l, "%s: handle 0x%llx is not a %s object of the workload (textures:/surfaces:)", what,
-                  (unsigned long long)handle, surface ? "surface" : "texture");
+                  (unsigned long long)handle, want == WANT_SURFACE ? "surface" : "texture");
         return NULL;
     }
     const ws_texobj *t = &g->tex[i];
-    if (t->surface != surface && !(surface == 2)) {
+    if (want != WANT_ANY && t->surface != (want == WANT_SURFACE)) {
         ws_xfault(x, l, "%s: handle 0x%llx names a %s, not a %s", what, (unsigned long long)handle,
-                  t->surface ? "surface" : "texture", surface ? "surface" : "texture");
+                  t->surface ? "surface" : "texture", want == WANT_SURFACE ? "surface" : "texture");
         return NULL;
     }
     return t;
@@ -276,7 +279,7 @@ static int exec_fetch(ws_xctx *x)
     x->eff->mem_space = WS_SP_GLOBAL;
     LANE_LOOP(x->exec) {
         unsigned l = LANE;
-        const ws_texobj *t = texobj_of(x, l, SV(h, l), 0, what);
+        const ws_texobj *t = texobj_of(x, l, SV(h, l), WANT_TEXTURE, what);
         if (!t) return WS_EXEC_FAULT;
         if (t->dims != in->subop)
             return ws_xfault(x, l, "%s.%ud on a %uD texture", what, in->subop, t->dims);
@@ -312,7 +315,7 @@ static int exec_txq(ws_xctx *x)
     uint64_t *d = ws_dst(x, &in->dst[0]);
     LANE_LOOP(x->exec) {
         unsigned l = LANE;
-        const ws_texobj *t = texobj_of(x, l, SV(h, l), 2, "txq");
+        const ws_texobj *t = texobj_of(x, l, SV(h, l), WANT_ANY, "txq");
         if (!t) return WS_EXEC_FAULT;
         uint32_t v = 0;
         switch (in->cmp) {
@@ -340,6 +343,9 @@ static int64_t surf_offset(ws_xctx *x, unsigned l, const ws_texobj *t, const int
     const ws_inst *in = x->in;
     int64_t row = (int64_t)t->size[0] * t->texel_bytes;
     int64_t X = c[0], Y = t->dims >= 2 ? c[1] : 0, Z = t->dims == 3 ? c[2] : 0;
+    if (bytes > row)
+        return ws_xfault(x, l, "%s: a %u-byte access is wider than the surface's %lld-byte rows", store ? "sust" : "suld",
+                         bytes, (long long)row), -2;
     if (X % bytes)
         return ws_xfault(x, l, "%s: x = %lld bytes is not a multiple of the access size %u", store ? "sust" : "suld",
                          (long long)X, bytes), -2;
@@ -372,7 +378,7 @@ static int exec_surf(ws_xctx *x)
     x->eff->mem_bytes = bytes;
     LANE_LOOP(x->exec) {
         unsigned l = LANE;
-        const ws_texobj *t = texobj_of(x, l, SV(h, l), 1, store ? "sust" : "suld");
+        const ws_texobj *t = texobj_of(x, l, SV(h, l), WANT_SURFACE, store ? "sust" : "suld");
         if (!t) return WS_EXEC_FAULT;
         if (t->dims != in->subop)
             return ws_xfault(x, l, "%s.b.%ud on a %uD surface", store ? "sust" : "suld", in->subop, t->dims);
