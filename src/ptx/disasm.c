@@ -106,7 +106,8 @@ static void tex_format(sb *b, const ws_kernel *k, const ws_inst *in)
     char tmp[32];
     if (op == WS_OP_TXQ) put(b, ".%s.b32", in->cmp < 12 ? txq[in->cmp] : "?");
     else if (op == WS_OP_TEX || op == WS_OP_TLD4)
-        put(b, "%s%s.%ud.v4.%s.%s", op == WS_OP_TLD4 ? "." : "", op == WS_OP_TLD4 && in->cmp < 4 ? comp[in->cmp] : "",
+        put(b, "%s%s.%ud.v4.%s.%s", op == WS_OP_TLD4 ? "." : in->nsrc == 3 ? ".level" : in->nsrc == 4 ? ".grad" : "",
+            op == WS_OP_TLD4 && in->cmp < 4 ? comp[in->cmp] : "",
             in->subop, ws_type_name((ws_type)in->type), ws_type_name((ws_type)in->type2));
     else
         put(b, ".b.%ud%s%s.%s.%s", in->subop, in->vec > 1 ? ".v" : "", in->vec == 2 ? "2" : in->vec == 4 ? "4" : "",
@@ -127,6 +128,10 @@ static void tex_format(sb *b, const ws_kernel *k, const ws_inst *in)
     if (op == WS_OP_SUST) {
         put(b, ", ");
         operand(b, k, in, &in->src[2], (ws_type)in->type);
+    }
+    for (int j = 2; op == WS_OP_TEX && j < in->nsrc; j++) {   /* tex.level / tex.grad */
+        put(b, ", ");
+        operand(b, k, in, &in->src[j], WS_TY_F32);
     }
 }
 

@@ -2125,7 +2125,8 @@ static int wmma_emit_ldst(P *p, const ws_tok *first, const ws_tok *optok, uint32
 }
 
 /* ---- texture and surface instructions on object handles (src/exec/exec_tex.c) ----
- *   tex.{1d,2d,3d}.v4.{u32,s32,f32}.{s32,f32}   d, [h, c]    (PTX ISA 9.7.10.3)
+ *   tex{.level,.grad}.{1d,2d,3d}.v4.{u32,s32,f32}.{s32,f32}   d, [h, c] {, lod | , dPdx, dPdy}
+ *                                                (PTX ISA 9.7.10.3)
  *   tld4.{r,g,b,a}.2d.v4.{u32,s32,f32}.f32       d, [h, c]    (PTX ISA 9.7.10.4)
  *   txq.QUERY.b32                                d, [h]       (PTX ISA 9.7.10.5)
  *   suld.b.{1d,2d,3d}{.cop}{.v2,.v4}.{b8..b64}{.trap,.clamp,.zero}  d, [h, c]  (9.7.11.1)
@@ -2133,6 +2134,7 @@ static int wmma_emit_ldst(P *p, const ws_tok *first, const ws_tok *optok, uint32
  * h is a .u64 register holding a texture/surface object. */
 typedef struct texmods {
     int dims, vec, comp, query, clamp, b, p, ntypes;
+    int lod;           /* tex.level: 1 (one .f32 lod operand), tex.grad: 2 (two gradient vectors) */
     ws_type types[2];
 } texmods;
 
@@ -2150,9 +2152,9 @@ static int tex_mod(P *p, int op, texmods *m, const ws_tok *t)
     if (IS("a1d") || IS("a2d") || IS("cube") || IS("acube") || IS("2dms") || IS("a2dms"))
         return err_at(p, t, "'%s%.*s' is not supported: layered, cube and multisample textures are outside the "
                       "subset (.1d .2d .3d)", mn, TK(t));
-    if (IS("level") || IS("grad") || IS("base"))
-        return err_at(p, t, "'%s%.*s' is not supported: the workload's textures have one mipmap level "
-                      "(use tex without .level/.grad)", mn, TK(t));
+    if ((IS("level") || IS("grad")) && op == WS_OP_TEX) { m->lod = s[0] == 'l' ? 1 : 2; return 0; }
+    if (IS("base") || IS("level") || IS("grad"))
+        return err_at(p, t, "'%s%.*s' is not supported (mipmapped forms: tex.level and tex.grad)", mn, TK(t));
     if (IS("v4") || IS("v2")) { m->vec = s[1] - '0'; return 0; }
     if (op == WS_OP_TLD4 && n == 1 && strchr("rgba", s[0])) { m->comp = s[0] == 'r' ? 0 : s[0] == 'g' ? 1 : s[0] == 'b' ? 2 : 3; return 0; }
     if (op == WS_OP_TXQ) {
@@ -2242,8 +2244,15 @@ static int parse_texinst(P *p, const ws_tok *first, uint32_t guard, int gneg, in
         if (d.kind == R_PAIR) return err_at(p, &p->t[d.tok], "'%s' with a residency predicate (d|p) is not supported", mn);
         if (expect(p, ',', "after the destination") || tex_address(p, &h, &c, op != WS_OP_TXQ)) return -1;
     }
+    raw lod[2];
+    for (int j = 0; j < m.lod; j++) {   /* tex.level: lod; tex.grad: dPdx, dPdy */
+        if (expect(p, ',', m.lod == 1 ? "before the level of detail" : "before the gradients") || parse_operand(p, &lod[j]))
+            return -1;
+        int want = m.lod == 1 ? 1 : m.dims == 3 ? 4 : m.dims;
+        if (tex_check_vec(p, &lod[j], want, m.lod == 1 ? "the level of detail" : "a gradient", "tex")) return -1;
+    }
     if (is_punct(cur(p), ','))
-        return err_at(p, cur(p), "'%s' with an offset, depth-compare or lod operand is not supported", mn);
+        return err_at(p, cur(p), "'%s' with an offset or depth-compare operand is not supported", mn);
     if (expect(p, ';', "ending the instruction")) return -1;
     /* the form */
     int ncoord = m.dims == 3 ? 4 : m.dims;
@@ -2289,6 +2298,9 @@ static int parse_texinst(P *p, const ws_tok *first, uint32_t guard, int gneg, in
         in->ndst = 1;
         if (op != WS_OP_TXQ) raw_to_opnd(&c, &in->src[1]);
         in->nsrc = op == WS_OP_TXQ ? 1 : 2;
+        /* the level of detail / gradients: read (the scoreboard waits for them), and then the
+         * only level there is, 0 (the workload's textures have no mipmaps) */
+        for (int j = 0; j < m.lod; j++) raw_to_opnd(&lod[j], &in->src[in->nsrc++]);
     }
     return 0;
 }

@@ -210,7 +210,11 @@ static void refused_ptx(const char *line, int col, const char *needle)
 static void test_parse_refusals(void **s)
 {
     (void)s;
-    refused_ptx("  tex.level.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%f4, %f5}], %f6;", 6, "one mipmap level");
+    refused_ptx("  tex.base.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%f4, %f5}], %f6;", 6, "mipmapped forms");
+    /* tex.level takes one level of detail, tex.grad two gradient vectors of the geometry's size */
+    refused_ptx("  tex.level.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%f4, %f5}];", 67, "before the level of detail");
+    refused_ptx("  tex.grad.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%f4, %f5}], {%f6}, {%f7, %f6};", 68,
+                "takes 2 elements as a gradient");
     refused_ptx("  tex.a2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%r1, %f4, %f5, %f6}];", 6, "layered, cube");
     refused_ptx("  tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%f4}];", 50, "takes 2 elements as the coordinates");
     refused_ptx("  tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%r1, {%f4, %f5}];", 44, "must be a 64-bit register");

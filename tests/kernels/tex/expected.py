@@ -28,7 +28,7 @@ F = np.float32
 HERE = os.path.dirname(os.path.abspath(__file__))
 WRAP, CLAMP, MIRROR, BORDER = 0, 1, 2, 3
 MODE_NAMES = {WRAP: "wrap", CLAMP: "clamp", MIRROR: "mirror", BORDER: "border"}
-REGS = {"tex2d_grid": 14, "tex3d_grid": 18, "fetch1d": 8, "gather_g": 14, "query": 12, "surf_rmw": 8,
+REGS = {"tex2d_lod": 18, "tex2d_grid": 14, "tex3d_grid": 18, "fetch1d": 8, "gather_g": 14, "query": 12, "surf_rmw": 8,
         "surf_bounds": 12}   # ptxas -v (sm_75)
 TIES = [0, 0, 0]   # alpha rounding: rounded down, rounded up, exact ties (counted over every test)
 
@@ -247,6 +247,20 @@ def main():
     tex2d_case("tex2d_u8_normalized", "tex2D<float4> of uchar4 texels, cudaReadModeNormalizedFloat, linear, mirror/clamp",
                Tex(u8, ctype="u8", norm_read=True, norm=True, address=(MIRROR, CLAMP, CLAMP), linear=True), 8, 17,
                12, 9, -0.40625, -0.65625, 9637 / 65536, 19231 / 65536, btype="u8")
+
+    # tex2DLod / tex2DGrad (tex.level, tex.grad): one mipmap level, so every level of detail
+    # reads level 0: the same values as tex2D, each point twice
+    tl = Tex(f4, norm=True, address=(WRAP, MIRROR, CLAMP), linear=True)
+    nx, ny, ox, oy, sx, sy = 6, 5, -0.40625, -0.65625, 9637 / 65536, 19231 / 65536
+    out = [v for pt in grid2d(nx, ny, ox, oy, sx, sy) for v in tl.fetch(pt) * 2]
+    text = header("tex2d_lod_grad", "tex2d_lod", "tex2DLod / tex2DGrad (tex.level, tex.grad) of a texture with one "
+                  "mipmap level: level 0 at any level of detail", 1, 32)
+    text += "buffers:\n"
+    text += f"  texels: {{type: f32, count: {f4.size}, init: {vals(buffer_of(tl, 5, 0))}}}\n"
+    text += f"  out: {{type: f32, count: {len(out)}, init: -7}}\n"
+    text += "textures:\n" + tex_yaml("t", tl, "texels")
+    text += f"params: [t, out, {nx}, {nx * ny}, {ox}, {oy}, {sx}, {sy}, 0.75]\nexpect:\n  out: {vals(out)}\n"
+    write("tex2d_lod_grad.yaml", text)
 
     # 3D linear: a 1-channel float volume 3x3x2 (tex3D<float4>: (v, 0, 0, 1))
     vol = np.round(rng.uniform(-4, 4, size=(2, 3, 3, 1)), 2).astype(np.float32)

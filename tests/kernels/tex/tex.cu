@@ -67,3 +67,17 @@ extern "C" __global__ void surf_bounds(cudaSurfaceObject_t s, int *out, int n)
         out[2 * i + 1] = surf2Dread<int>(s, (i - 3) * 4, i / 2 - 2, cudaBoundaryModeClamp);
     }
 }
+
+// tex2DLod / tex2DGrad: a texture without mipmaps has one level, so any level of detail reads it
+extern "C" __global__ void tex2d_lod(cudaTextureObject_t t, float4 *out, int nx, int np, float ox, float oy, float sx,
+                                     float sy, float lod)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < np) {
+        float x = ox + (p % nx) * sx, y = oy + (p / nx) * sy;
+        float4 a = tex2DLod<float4>(t, x, y, lod * p);
+        float4 b = tex2DGrad<float4>(t, x, y, make_float2(lod, 0.5f * p), make_float2(0.25f, lod));
+        out[2 * p] = a;
+        out[2 * p + 1] = b;
+    }
+}
