@@ -28,7 +28,7 @@ F = np.float32
 HERE = os.path.dirname(os.path.abspath(__file__))
 WRAP, CLAMP, MIRROR, BORDER = 0, 1, 2, 3
 MODE_NAMES = {WRAP: "wrap", CLAMP: "clamp", MIRROR: "mirror", BORDER: "border"}
-REGS = {"tex2d_lod": 18, "tex2d_grid": 14, "tex3d_grid": 18, "fetch1d": 8, "gather_g": 14, "query": 12, "surf_rmw": 8,
+REGS = {"tex2d_int": 14, "tex2d_lod": 18, "tex2d_grid": 14, "tex3d_grid": 18, "fetch1d": 8, "gather_g": 14, "query": 12, "surf_rmw": 8,
         "surf_bounds": 12}   # ptxas -v (sm_75)
 TIES = [0, 0, 0]   # alpha rounding: rounded down, rounded up, exact ties (counted over every test)
 
@@ -213,16 +213,20 @@ def grid2d(nx, ny, ox, oy, sx, sy):
     return pts
 
 
-def tex2d_case(name, comment, tex, pitch_texels, pad, nx, ny, ox, oy, sx, sy, btype="f32"):
+CHAN_BYTES = {"u8": 1, "s8": 1, "u16": 2, "s16": 2, "u32": 4, "s32": 4, "f32": 4}
+
+
+def tex2d_case(name, comment, tex, pitch_texels, pad, nx, ny, ox, oy, sx, sy, btype="f32", entry="tex2d_grid"):
     pts = grid2d(nx, ny, ox, oy, sx, sy)
     out = [v for pt in pts for v in tex.fetch(pt)]
     np_ = nx * ny
-    text = header(name, "tex2d_grid", comment, 1, 128)
+    otype = "s32" if entry == "tex2d_int" else "f32"
+    text = header(name, entry, comment, 1, 128)
     text += "buffers:\n"
     text += f"  texels: {{type: {btype}, count: {pitch_texels * tex.height * tex.channels}, init: " \
             f"{vals(buffer_of(tex, pitch_texels, pad))}}}\n"
-    text += f"  out: {{type: f32, count: {4 * np_}, init: -7}}\n"
-    text += "textures:\n" + tex_yaml("t", tex, "texels", pitch_texels * tex.channels * (4 if btype == "f32" else 1))
+    text += f"  out: {{type: {otype}, count: {4 * np_}, init: -7}}\n"
+    text += "textures:\n" + tex_yaml("t", tex, "texels", pitch_texels * tex.channels * CHAN_BYTES[btype])
     text += f"params: [t, out, {nx}, {np_}, {ox}, {oy}, {sx}, {sy}]\n"
     text += f"expect:\n  out: {vals(out)}\n"
     write(name + ".yaml", text)
@@ -247,6 +251,19 @@ def main():
     tex2d_case("tex2d_u8_normalized", "tex2D<float4> of uchar4 texels, cudaReadModeNormalizedFloat, linear, mirror/clamp",
                Tex(u8, ctype="u8", norm_read=True, norm=True, address=(MIRROR, CLAMP, CLAMP), linear=True), 8, 17,
                12, 9, -0.40625, -0.65625, 9637 / 65536, 19231 / 65536, btype="u8")
+
+    # signed normalized: s8 / 127, clamped at -1 (-128 reads -1.0); 8 fractional bits of weights
+    s8 = rng.integers(-128, 128, size=(4, 5, 4))
+    s8[0, 0, :] = [-128, 127, -127, 0]
+    tex2d_case("tex2d_s8_normalized", "tex2D<float4> of char4 texels, cudaReadModeNormalizedFloat (-128 -> -1.0), linear, clamp",
+               Tex(s8, ctype="s8", norm_read=True, address=(CLAMP, CLAMP, CLAMP), linear=True), 5, 0, 12, 9, -1.15625,
+               -0.90625, 48157 / 65536, 44837 / 65536, btype="s8")
+    # integer texels in element mode: s16 channels sign-extended into .s32, absent channels (0, 1)
+    s16 = rng.integers(-32768, 32768, size=(4, 5, 2))
+    s16[0, 0, :] = [-32768, 32767]
+    tex2d_case("tex2d_s16_element", "tex2D<int4> of short2 texels (element read mode, tex.2d.v4.s32): sign-extended, "
+               "absent channels 0 and 1, border, point", Tex(s16, ctype="s16", address=(BORDER, BORDER, BORDER)), 6, 5,
+               12, 9, -1.15625, -0.90625, 48157 / 65536, 44837 / 65536, btype="s16", entry="tex2d_int")
 
     # tex2DLod / tex2DGrad (tex.level, tex.grad): one mipmap level, so every level of detail
     # reads level 0: the same values as tex2D, each point twice

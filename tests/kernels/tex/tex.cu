@@ -81,3 +81,11 @@ extern "C" __global__ void tex2d_lod(cudaTextureObject_t t, float4 *out, int nx,
         out[2 * p + 1] = b;
     }
 }
+
+// integer texels in element read mode: tex.2d.v4.s32 (a signed 16-bit format reads sign-extended)
+extern "C" __global__ void tex2d_int(cudaTextureObject_t t, int4 *out, int nx, int np, float ox, float oy, float sx,
+                                     float sy)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < np) out[p] = tex2D<int4>(t, ox + (p % nx) * sx, oy + (p / nx) * sy);
+}
