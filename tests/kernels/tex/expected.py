@@ -82,6 +82,8 @@ class Tex:
         v = self.raw[z, y, x, c]
         if self.ctype == "f32":
             return F(v)
+        if self.ctype == "f16":   # the texel holds binary16 bits
+            return F(np.array([v], dtype=np.uint16).view(np.float16)[0])
         if self.norm_read:
             scale = {"u8": 255, "s8": 127, "u16": 65535, "s16": 32767}[self.ctype]
             return max(F(F(int(v)) / F(scale)), F(-1))
@@ -95,7 +97,7 @@ class Tex:
         return [self.chan(x, y, z, c) if c < self.channels else (one if c == 3 else one * 0) for c in range(4)]
 
     def floats(self):
-        return self.ctype == "f32" or self.norm_read
+        return self.ctype in ("f32", "f16") or self.norm_read
 
     def sizes(self):
         return [self.width, self.height, self.depth][:self.dims]
@@ -213,7 +215,7 @@ def grid2d(nx, ny, ox, oy, sx, sy):
     return pts
 
 
-CHAN_BYTES = {"u8": 1, "s8": 1, "u16": 2, "s16": 2, "u32": 4, "s32": 4, "f32": 4}
+CHAN_BYTES = {"f16": 2, "u8": 1, "s8": 1, "u16": 2, "s16": 2, "u32": 4, "s32": 4, "f32": 4}
 
 
 def tex2d_case(name, comment, tex, pitch_texels, pad, nx, ny, ox, oy, sx, sy, btype="f32", entry="tex2d_grid"):
@@ -264,6 +266,12 @@ def main():
     tex2d_case("tex2d_s16_element", "tex2D<int4> of short2 texels (element read mode, tex.2d.v4.s32): sign-extended, "
                "absent channels 0 and 1, border, point", Tex(s16, ctype="s16", address=(BORDER, BORDER, BORDER)), 6, 5,
                12, 9, -1.15625, -0.90625, 48157 / 65536, 44837 / 65536, btype="s16", entry="tex2d_int")
+
+    # half-precision texels (cudaChannelFormatKindFloat, 16 bits; the buffer holds their bits)
+    h = rng.uniform(-4, 4, size=(4, 5, 2)).astype(np.float16).view(np.uint16)
+    tex2d_case("tex2d_f16_linear", "tex2D<float4> of half2 texels, linear filtering, border",
+               Tex(h, ctype="f16", address=(BORDER, BORDER, BORDER), linear=True), 5, 0, 12, 9, -1.15625, -0.90625,
+               48157 / 65536, 44837 / 65536, btype="u16")
 
     # tex2DLod / tex2DGrad (tex.level, tex.grad): one mipmap level, so every level of detail
     # reads level 0: the same values as tex2D, each point twice
