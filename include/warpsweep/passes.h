@@ -227,8 +227,9 @@ uint32_t ws_reg_relevance(const ws_kernel *k, uint64_t *rel);
  * register's row in the per-lane register file) and k->nslots (the rows) so
  * that registers share a row only when they are never live at once (linear
  * scan over live intervals). Storage only: instructions keep their register
- * numbers. ws_cfg_build calls it at its end. Returns 0, -1 on allocation
- * failure (k unchanged). */
+ * numbers. ws_cfg_build calls it at its end. Without memory for the
+ * liveness every register gets its own row; returns -1 (k unchanged) only
+ * when not even that map can be allocated, else 0. */
 int ws_reg_compact(ws_kernel *k);
 
 /* Liveness over the CFG (src/ptx/regpressure.c): the registers live into each

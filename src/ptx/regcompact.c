@@ -43,6 +43,8 @@
  * One storage class: the executor keeps every register, predicates
  * included, as 64 bits per lane (exec.h), and every write writes all 64.
  * Registers named by no instruction get slot 0 (never read or written).
+ * Without memory for the liveness (bit sets of blocks x registers) every
+ * register keeps a row of its own, as without compaction.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -268,7 +270,11 @@ int ws_reg_compact(ws_kernel *k)
     if (slot && lo && hi && !intervals(k, lo, hi) && !assign_slots(k, lo, hi, slot, &ns)) rc = 0;
     free(lo);
     free(hi);
-    if (rc) { free(slot); return -1; }
+    if (!slot) return -1;
+    if (rc) {   /* no memory for the liveness: every register its own row, as without compaction */
+        for (uint32_t r = 0; r < nr; r++) slot[r] = r;
+        ns = nr ? nr : 1;
+    }
     if (!nr) slot[0] = 0;
     free(k->reg_slot);
     k->reg_slot = slot;
