@@ -35,6 +35,7 @@ const ws_div_ops ws_div_aware = {
     .stats = mp_stats,
     .hash = mp_hash,
     .parked = mp_parked,
+    .sync_parked = mp_parked,
     .describe = mp_describe,
     .state_bits = aware_state_bits,
 };

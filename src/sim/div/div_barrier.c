@@ -315,6 +315,7 @@ const ws_div_ops ws_div_barrier = {
     .stats = tb_stats,
     .hash = tb_hash,
     .parked = tb_parked,
+    .sync_parked = tb_parked,
     .describe = tb_describe,
     .state_bits = tb_state_bits,
 };

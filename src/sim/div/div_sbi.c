@@ -275,6 +275,7 @@ const ws_div_ops ws_div_sbi = {
     .stats = bar_stats,
     .hash = bar_hash,
     .parked = bar_parked,
+    .sync_parked = bar_parked,
     .describe = bar_describe,
     .state_bits = bar_state_bits,
 };

@@ -81,6 +81,14 @@ typedef struct ws_div_ops {
      * barrier) moves on: they count as arrived at that barrier (core.c,
      * parked_at). Optional (NULL: none). */
     uint64_t (*parked)(const ws_div_ctx *c, const void *st, uint64_t held);
+    /* Lanes that cannot run again before some lane of `waiting` (at a
+     * warp-level .sync op) moves on: blocked at a convergence barrier whose
+     * other live participants all wait there (lanes nvcc sent to a common
+     * tail: `if (c) { out = x; return; } __shfl_sync(~0, ..)`). They count as
+     * arrived at the op without executing it, as WARPSYNC treats them
+     * (core.c sync_parked_lanes, docs/model.md "Warp-level operations").
+     * NULL: the op waits for them (the stack's SIMT deadlock). */
+    uint64_t (*sync_parked)(const ws_div_ctx *c, const void *st, uint64_t waiting);
     /* Human-readable state (for deadlock messages): "pc 5 (line 23) lanes 0x..; ..." */
     int (*describe)(const ws_div_ctx *c, const void *st, char *buf, size_t len);
     /* Bits of divergence state one warp needs under cfg (the area model,
