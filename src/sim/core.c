@@ -1307,7 +1307,32 @@ static int load_allowed(ws_core *c, uint32_t slot, const ws_inst *in, uint64_t n
  * only the instruction after the one just issued, on another unit, not a
  * warp-level rendezvous; a stall leaves w->wake alone and says why in
  * *dual_why. */
+static int try_splits(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int dual, uint8_t *dual_why);
+
+/* try_splits, and when the warp has nothing it could ever issue, the
+ * scheme's clock (ws_div_ops.tick: aware's timeout): what it releases is
+ * tried at once, else the warp wakes when the next timeout runs out. */
 static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int dual, uint8_t *dual_why)
+{
+    ws_cwarp *w = &c->warps[slot];
+    for (;;) {
+        int rc = try_splits(r, c, slot, now, dual, dual_why);
+        if (rc || dual || !r->div->tick || w->wake != WS_NEVER) return rc;
+        char err[WS_ERROR_LEN];
+        uint64_t next = WS_NEVER;
+        int t = r->div->tick(&r->divctx, w->div, now, &next, err, sizeof err);
+        if (t < 0) {
+            fail(r, WS_ST_ERROR, "%s: warp %u: %s", r->k->path ? r->k->path : "kernel", slot, err);
+            return -1;
+        }
+        if (t) continue;
+        w->wake = next;
+        note_stall(c, w, WS_RES_NONE, next);
+        return 0;
+    }
+}
+
+static int try_splits(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int dual, uint8_t *dual_why)
 {
     ws_cwarp *w = &c->warps[slot];
     const ws_split *sps;

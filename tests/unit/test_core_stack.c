@@ -210,7 +210,8 @@ static void test_barrier_reconverge(void **st)
 /* Lanes blocked at a convergence barrier whose other participants all wait at
  * a warp .sync op count as arrived there (ws_div_ops.sync_parked, docs/model.md
  * "Lanes parked behind a .sync operation"): `@lane0 bra TAIL; vote.sync ~0;
- * TAIL:` with lane 0 at TAIL's WAIT. The stack-based schemes keep the wait. */
+ * TAIL:` with lane 0 at TAIL's WAIT; aware's timeout releases it instead
+ * (ws_div_ops.tick). The stack-based schemes keep the wait. */
 static void test_sync_parked(void **st)
 {
     (void)st;
@@ -239,7 +240,9 @@ static void test_sync_parked(void **st)
         assert_int_equal(d->sync_parked(&ctx, state, 0xfe), 0x01);   /* all others at the vote */
         assert_int_equal(d->sync_parked(&ctx, state, 0x7e), 0);      /* lane 7 may still release it */
     }
-    /* aware: lane 0 waits at the reconvergence point (pc 2) for lanes at the vote */
+    /* aware: lane 0 waits at the reconvergence point (pc 2) for lanes at the vote;
+     * nothing can issue, so the timeout runs on by itself (ws_div_ops.tick): at
+     * the first arrival (cycle 0, recorded as 1) + aware_timeout lane 0 goes on */
     setup_kernel();
     insts[0].op = WS_OP_BRA; insts[0].target = 2; insts[0].ipdom = 2;
     insts[1].op = WS_OP_VOTE;
@@ -249,14 +252,26 @@ static void test_sync_parked(void **st)
     memset(&e, 0, sizeof e);
     e.taken = 0x01;
     run(&ws_div_aware, top(&ws_div_aware), &e);
-    assert_int_equal(ws_div_aware.sync_parked(&ctx, state, 0xfe), 0x01);
-    assert_int_equal(ws_div_aware.sync_parked(&ctx, state, 0x7e), 0);
+    assert_null(ws_div_aware.sync_parked);
+    char err[128];
+    uint64_t next = 0;
+    assert_int_equal(ws_div_aware.tick(&ctx, state, 500, &next, err, sizeof err), 0);
+    assert_int_equal(next, 1001);
+    const ws_split *sp;
+    uint32_t start;
+    assert_int_equal(ws_div_aware.splits(state, &sp, &start), 1);
+    assert_int_equal(ws_div_aware.tick(&ctx, state, 1001, &next, err, sizeof err), 1);
+    assert_int_equal(next, UINT64_MAX);
+    assert_int_equal(ws_div_aware.splits(state, &sp, &start), 2);
+    assert_int_equal(sp[1].pc, 2);
+    assert_int_equal(sp[1].mask, 0x01);
     ctx.timeout = 0;
     /* the stack-based schemes: a SIMT deadlock (no callback) */
     assert_null(ws_div_stack.sync_parked);
     assert_null(ws_div_multipath.sync_parked);
     assert_null(ws_div_dualpath.sync_parked);
     assert_null(ws_div_tbc.sync_parked);
+    assert_null(ws_div_multipath.tick);
 }
 
 int main(void)

@@ -89,6 +89,12 @@ typedef struct ws_div_ops {
      * (core.c sync_parked_lanes, docs/model.md "Warp-level operations").
      * NULL: the op waits for them (the stack's SIMT deadlock). */
     uint64_t (*sync_parked)(const ws_div_ctx *c, const void *st, uint64_t waiting);
+    /* A scheme whose state changes with time alone (aware's timeout), called
+     * when the warp has nothing it could ever issue: applies what is due at
+     * `now` and sets *next to the next cycle something falls due (UINT64_MAX:
+     * none). Returns 1 if the splits changed, 0, or -1 with a message in err.
+     * Optional (NULL: the state changes only when the warp issues). */
+    int (*tick)(const ws_div_ctx *c, void *st, uint64_t now, uint64_t *next, char *err, size_t errlen);
     /* Human-readable state (for deadlock messages): "pc 5 (line 23) lanes 0x..; ..." */
     int (*describe)(const ws_div_ctx *c, const void *st, char *buf, size_t len);
     /* Bits of divergence state one warp needs under cfg (the area model,
