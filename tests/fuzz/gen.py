@@ -202,7 +202,7 @@ class Gen:
         r = self.r
         kind = r.choice(['ballot', 'any', 'all', 'uni', 'shfl_idx', 'match_any', 'match_all', 'redux_add',
                          'redux_min', 'redux_max', 'redux_and', 'redux_or', 'redux_xor', 'warpsync'])
-        how = r.choice(['ret', 'bare', 'tail', 'tail'])
+        how = r.choice(['ret', 'bare', 'tail'])
         work = [self.simple() for _ in range(r.randrange(3))] if how == 'tail' else []
         return ('xsync', self.cond(), how, kind, r.randrange(NVARS), r.choice(['all', 'all', 'rest']), work)
 

@@ -8,9 +8,10 @@
  * the critical section and frees the lock: spin locks complete without
  * compiler help. Lanes waiting at a reconvergence point for lanes that wait
  * for them at a warp .sync op (lanes that return before __shfl_sync(~0, ..),
- * parked at nvcc's common tail) are released the same way: when the warp has
- * nothing else to issue, the timeout still runs (mp_tick). The timeout is checked whenever the warp issues (the
- * spinners keep issuing), not by a timer of its own.
+ * parked at nvcc's common tail) are released the same way. The timeout is
+ * checked whenever the warp issues (the spinners keep issuing) and, when the
+ * warp has nothing it could ever issue, by the core's call of mp_tick
+ * (ws_div_ops.tick), which also wakes the warp when the next one runs out.
  * Area: Multi-Path's tables plus a timeout counter per RT entry
  * (ceil(log2(aware_timeout + 1)) bits).
  */
