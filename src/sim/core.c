@@ -1032,20 +1032,21 @@ static uint64_t aligned_members(const ws_cwarp *w, uint64_t lanes)
     return groups & w->fw.valid & ~w->exited;
 }
 
-/* Member lanes of w that count as arrived at the .sync operation `in`
- * without executing it (ws_div_ops.sync_parked): lanes that cannot move
- * before the lanes waiting at operations of its kind do, closed over lanes
- * parked behind parked ones. The PTX ISA has the op wait for "all non-exited
+/* Member lanes of w that count as arrived at the .sync operation at pc
+ * without executing it (ws_div_ops.sync_parked): lanes blocked at a WAIT after
+ * it that cannot move before the lanes waiting at operations of its kind do,
+ * closed over lanes parked behind parked ones. The PTX ISA has the op wait for "all non-exited
  * threads" of its membermask, and CUDA lets a lane `return` before a
  * full-mask __shfl_sync; nvcc then merges the returning lanes' store into the
  * common tail and ptxas puts the BSYNC there, so in the PTX those lanes are
  * alive, blocked at the tail's WAIT for the lanes at the op, when the op
  * runs (the CTA-barrier rule of parked_at, for warp-level ops). They
  * contribute nothing, like a member whose guard is false. */
-static uint64_t sync_parked_lanes(const ws_simrun *r, const ws_cwarp *w, const ws_inst *in, const ws_split *sps,
+static uint64_t sync_parked_lanes(const ws_simrun *r, const ws_cwarp *w, uint32_t pc, const ws_split *sps,
                                   uint32_t ns)
 {
     if (!r->div->sync_parked) return 0;
+    const ws_inst *in = &r->k->insts[pc];
     uint64_t waiting = 0, parked = 0;
     for (uint32_t k = 0; k < ns; k++) {
         ws_split t;
@@ -1053,7 +1054,7 @@ static uint64_t sync_parked_lanes(const ws_simrun *r, const ws_cwarp *w, const w
             waiting |= t.mask;
     }
     for (;;) {
-        uint64_t p = r->div->sync_parked(&r->divctx, w->div, waiting | parked) & ~waiting;
+        uint64_t p = r->div->sync_parked(&r->divctx, w->div, waiting | parked, pc) & ~waiting;
         if (!(p & ~parked)) break;
         parked |= p;
     }
@@ -1393,7 +1394,7 @@ static int try_splits(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int
                     stack_sync_deadlock(r, slot, sp, in, need & ~sp->mask);
                     return -1;
                 }
-                parked = sync_parked_lanes(r, w, in, sps, ns);
+                parked = sync_parked_lanes(r, w, sp->pc, sps, ns);
                 need &= ~parked;
             }
             if (need & ~sp->mask) {

@@ -237,8 +237,9 @@ static void test_sync_parked(void **st)
             if (sp[k].pc == 3) { run(d, sp[k], &e); break; }   /* barrier: issue the WAIT */
         assert_int_equal(d->parked(&ctx, state, 0), 0);
         assert_non_null(d->sync_parked);
-        assert_int_equal(d->sync_parked(&ctx, state, 0xfe), 0x01);   /* all others at the vote */
-        assert_int_equal(d->sync_parked(&ctx, state, 0x7e), 0);      /* lane 7 may still release it */
+        assert_int_equal(d->sync_parked(&ctx, state, 0xfe, 2), 0x01);   /* all others at the vote */
+        assert_int_equal(d->sync_parked(&ctx, state, 0x7e, 2), 0);      /* lane 7 may still release it */
+        assert_int_equal(d->sync_parked(&ctx, state, 0xfe, 4), 0);      /* a vote after the WAIT */
     }
     /* aware: lane 0 waits at the reconvergence point (pc 2) for lanes at the vote;
      * nothing can issue, so the timeout runs on by itself (ws_div_ops.tick): at

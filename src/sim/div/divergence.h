@@ -81,14 +81,15 @@ typedef struct ws_div_ops {
      * barrier) moves on: they count as arrived at that barrier (core.c,
      * parked_at). Optional (NULL: none). */
     uint64_t (*parked)(const ws_div_ctx *c, const void *st, uint64_t held);
-    /* Lanes that cannot run again before some lane of `waiting` (at a
-     * warp-level .sync op) moves on: blocked at a convergence barrier whose
-     * other live participants all wait there (lanes nvcc sent to a common
-     * tail: `if (c) { out = x; return; } __shfl_sync(~0, ..)`). They count as
-     * arrived at the op without executing it, as WARPSYNC treats them
-     * (core.c sync_parked_lanes, docs/model.md "Warp-level operations").
-     * NULL: the op waits for them (the stack's SIMT deadlock). */
-    uint64_t (*sync_parked)(const ws_div_ctx *c, const void *st, uint64_t waiting);
+    /* Lanes that cannot run again before some lane of `waiting` (at the
+     * warp-level .sync op at `pc`) moves on: blocked at a convergence barrier
+     * WAIT after pc whose other live participants all wait there (lanes nvcc
+     * sent to a common tail: `if (c) { out = x; return; } __shfl_sync(~0,
+     * ..)`). They count as arrived at the op without executing it, as
+     * WARPSYNC treats them (core.c sync_parked_lanes, docs/model.md "Lanes
+     * parked behind a .sync operation"). NULL: the op waits for them (the
+     * stack's SIMT deadlock). */
+    uint64_t (*sync_parked)(const ws_div_ctx *c, const void *st, uint64_t waiting, uint32_t pc);
     /* A scheme whose state changes with time alone (aware's timeout), called
      * when the warp has nothing it could ever issue: applies what is due at
      * `now` and sets *next to the next cycle something falls due (UINT64_MAX:
