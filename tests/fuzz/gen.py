@@ -28,6 +28,13 @@ Statements (first element names the kind):
   ('warp', kind, a, mode)       vote/shfl/match/redux/bar.warp with a member mask:
                                 mode 'reg' (the lanes reaching here), 'tile' (those of a
                                 tile of 4/8/16 lanes), 'div' (both sides of an if, one mask)
+  ('xsync', cond, how, kind, a, incl, work)   lanes with cond leave, then the others run a
+                                warp op (kind as 'warp') whose mask names the region's lanes
+                                (incl 'all': the leavers too) or only those left ('rest');
+                                how: 'ret' (store, @p ret), 'bare' (branch to an exit-only
+                                block), 'tail' (nvcc's tail merge: the leavers branch past the
+                                op to a join, run `work` there with the others, then store and
+                                ret: they are alive at the join while the op runs)
 Conditions: ('lane', k) laneid < k; ('tid', m, e) (tid & m) == e; ('var', a, m, k)
 (v[a] & m) < k; ('const', b).
 
@@ -51,7 +58,7 @@ NVARS = 4
 
 FEATURES = ['if', 'loop', 'brk', 'cont', 'ret', 'switch', 'bar', 'bred', 'xchg', 'atom',
             'satom', 'lock', 'lock_nested', 'local', 'call', 'warp', 'warp_tile', 'warp_div',
-            'uloop', 'exit_kinds', 'ret_work', 'ret_nested']
+            'uloop', 'exit_kinds', 'ret_work', 'ret_nested', 'sync_exit']
 # every feature is on by default; the CI share (tests/e2e/fuzz_simt.sh) switches off the ones
 # that hit known, unfixed simulator bugs (issue 10), each with its reason: the goal is all on.
 DEFAULT_OFF = set()
@@ -124,6 +131,7 @@ class Gen:
         if self.on('call') and self.nfuncs: choices.append(('call', 1))
         if self.on('warp'): choices.append(('warp', 3))
         if self.on('warp_div') and deep: choices.append(('wdiv', 1))
+        if self.on('sync_exit') and (conv or self.on('ret_nested')): choices.append(('xsync', 1))
         tot = sum(w for _, w in choices)
         x = r.randrange(tot)
         for kind, w in choices:
@@ -180,10 +188,23 @@ class Gen:
                            'match_any', 'match_all', 'redux_add', 'redux_min', 'redux_max', 'redux_and',
                            'redux_or', 'redux_xor', 'warpsync'])
             return ('warp', wk, r.randrange(NVARS), r.choice(modes) + (':%d' % r.choice([4, 8, 16])))
+        if kind == 'xsync':
+            return self.sync_exit()
         if kind == 'wdiv':
             return ('warp', r.choice(['ballot', 'any', 'redux_add', 'shfl_idx']), r.randrange(NVARS),
                     'div:%d' % r.randrange(1, 32))
         raise AssertionError(kind)
+
+    def sync_exit(self):
+        """exited lanes before a warp .sync op (issue 24): ('xsync', cond, how, kind, a, incl,
+        work); 'tail' + 'all' is the form a stack machine cannot run (the leavers wait at the
+        join for the op's lanes, which wait for them)"""
+        r = self.r
+        kind = r.choice(['ballot', 'any', 'all', 'uni', 'shfl_idx', 'match_any', 'match_all', 'redux_add',
+                         'redux_min', 'redux_max', 'redux_and', 'redux_or', 'redux_xor', 'warpsync'])
+        how = r.choice(['ret', 'bare', 'tail'])
+        work = [self.simple() for _ in range(r.randrange(3))] if how == 'tail' else []
+        return ('xsync', self.cond(), how, kind, r.randrange(NVARS), r.choice(['all', 'all', 'rest']), work)
 
     def func(self, fi):
         """a .func body: statements over its two arguments x0, x1 (kinds asg, if, fret)"""
@@ -248,6 +269,8 @@ def escapes(stmts):
                 s |= escapes(b)
         elif k in ('loop', 'uloop'):
             s |= escapes(st[2]) & {'ret'}   # (a uloop's break/continue have no target: emitted as nothing)
+        elif k == 'xsync':
+            s.add('ret')
     return s
 
 
@@ -302,6 +325,7 @@ class Emit:
         self.ret_seen = False    # a top-level statement containing a return has been emitted
         self.used = set()
         self.jexit = False
+        self.xsync_wait = False  # an 'xsync' whose op waits for lanes parked at its join
 
     def r(self):
         self.nr += 1
@@ -453,6 +477,8 @@ class Emit:
                 self.emit_call(f, v[d], v[a], v[b])
         elif k == 'warp':
             self.emit_warp(st, m)
+        elif k == 'xsync':
+            return self.emit_sync_exit(st, m)
         else:
             raise AssertionError(st)
         return m
@@ -772,6 +798,55 @@ class Emit:
             self.o('mov.u32 %s, 5;' % d)
         self.hash_in(d)
 
+    def emit_sync_exit(self, st, m):
+        """('xsync', ...): the leavers' lanes stay in the op's membermask with incl 'all' (the PTX
+        ISA's .sync ops wait for the non-exited lanes of the mask only); afterwards the region's
+        mask is the lanes left"""
+        _, c, how, kind, a, incl, work = st
+        if m is None:
+            return m
+        p = self.cond(c)
+        b = self.ballot(p, m)
+        stay = self.r()
+        self.o('not.b32 %s, %s;' % (stay, b))
+        self.o('and.b32 %s, %s, %s;' % (stay, stay, m))
+        mm = m if incl == 'all' else stay
+        if how == 'ret':
+            self.store_out()
+            self.o('@%s ret;' % p)
+            self.sync_exit_op(kind, a, mm, stay)
+        elif how == 'bare':
+            skip = self.lab('xskip')
+            self.store_out()
+            self.o('@!%s bra %s;' % (p, skip))
+            self.o('ret;')
+            self.label(skip)
+            self.sync_exit_op(kind, a, mm, stay)
+        else:
+            tail, cont = self.lab('xtail'), self.lab('xcont')
+            self.o('@%s bra %s;' % (p, tail))
+            self.sync_exit_op(kind, a, mm, stay)
+            self.label(tail)
+            for w in work:
+                self.stmt(w, m, False)
+            self.o('@!%s bra %s;' % (p, cont))
+            self.store_out()
+            self.o('ret;')
+            self.label(cont)
+            self.xsync_wait |= incl == 'all'
+        self.o('mov.b32 %s, %s;' % (m, stay))
+        return m
+
+    def sync_exit_op(self, kind, a, mm, stay):
+        if kind != 'shfl_idx':
+            self.warp_op(kind, a, mm, 0)
+            return
+        # the source lane must be one that stays (a leaver's register is undefined there)
+        d, q, src = self.r(), self.pr(), self.r()
+        self.o('bfind.u32 %s, %s;' % (src, stay))
+        self.o('shfl.sync.idx.b32 %s|%s, %s, %s, 31, %s;' % (d, q, self.v[a], src, mm))
+        self.hash_in(d)
+
     # --- functions
     def func(self, fi, f):
         body = []
@@ -950,7 +1025,10 @@ def emit(prog):
         'expect: {out: reference, acc: reference, mutex: reference, lockc: reference, shout: reference}',
         ''])
     stack = 'ok' if e.lock_expect is None else e.lock_expect
-    meta = {'its': e.its, 'stack': stack, 'lock': e.lock_expect is not None, 'warp_sizes': [8, 16, 32, 64]}
+    if e.xsync_wait and stack == 'ok':
+        stack = 'any'   # a SIMT deadlock when some lanes leave and some stay (docs/model.md)
+    meta = {'its': e.its, 'stack': stack, 'lock': e.lock_expect is not None, 'warp_sizes': [8, 16, 32, 64],
+            'xsync_wait': e.xsync_wait}
     return ptx, yaml, meta
 
 
