@@ -88,9 +88,11 @@ static void operand(sb *b, const ws_kernel *k, const ws_inst *in, const ws_opera
 /* mma.sync.aligned.SHAPE.row.col{.satfinite}.dtype.atype.btype.ctype (ptx.h: cmp/boolop hold .btype/.ctype) */
 static void mma_mods(sb *b, const ws_inst *in)
 {
-    static const char *const shape[WS_NMMA] = {"", "m16n8k16", "m16n8k8", "m16n8k8", "m16n8k32", "m16n8k16", "m8n8k4"};
-    int tf32 = in->subop == WS_MMA_M16N8K8_TF32;
-    put(b, ".sync.aligned.%s.row.col%s", in->subop < WS_NMMA ? shape[in->subop] : "?",
+    static const char *const shape[WS_NMMA] = {"", "m16n8k16", "m16n8k8", "m16n8k8", "m16n8k32", "m16n8k16", "m8n8k4",
+                                               "m8n8k16", "m8n8k32", "m8n8k4", "m16n8k32", "m16n8k16"};
+    int tf32 = in->subop == WS_MMA_M16N8K8_TF32, volta = in->subop == WS_MMA_M8N8K4_F16;
+    put(b, ".sync.aligned.%s.%s.%s%s", in->subop < WS_NMMA ? shape[in->subop] : "?",
+        volta && (in->rnd & WS_MMA_A_COL) ? "col" : "row", !volta || !(in->rnd & WS_MMA_B_ROW) ? "col" : "row",
         (in->mods & WS_MOD_SAT) ? ".satfinite" : "");
     put(b, ".%s.%s.%s.%s", ws_type_name((ws_type)in->type), tf32 ? "tf32" : ws_type_name((ws_type)in->type2),
         tf32 ? "tf32" : ws_type_name((ws_type)in->cmp), ws_type_name((ws_type)in->boolop));
