@@ -2,6 +2,7 @@
  * The FP8 conversions of cvt (PTX ISA 9.7.9.21, sm_89 / PTX ISA 7.8+):
  *   cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32   d, a, b   d = {fp8(a) in bits 15:8, fp8(b) in 7:0}
  *   cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2 d, a      the halves of a, element for element
+ *   cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.bf16x2 d, a     likewise (PTX ISA 9.1, sm_100f)
  *   cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}           d, a      the bytes of a, element for element
  * Encoding and rounding: include/warpsweep/fp8.h (OCP OFP8 rules, round-to-nearest-even,
  * satfinite). .relu (PTX ISA: "clamps the result to 0 if negative; NaN results are converted
@@ -36,10 +37,11 @@ static uint64_t f32_to_fp8(uint64_t bits, int e5m2, int relu)
     return to_fp8((double)ws_f32(bits), e5m2, (unsigned)(bits >> 21) & 3, relu);
 }
 
-static uint64_t f16_to_fp8(uint64_t h, int e5m2, int relu)
+/* a half (bf: bfloat16) to FP8; its two leading fraction bits are bits 9:8 (bf16: 6:5) */
+static uint64_t half_to_fp8(uint64_t h, int bf, int e5m2, int relu)
 {
     h &= 0xffff;
-    return to_fp8(ws_half_to_double((uint16_t)h, 0), e5m2, (unsigned)(h >> 8) & 3, relu);
+    return to_fp8(ws_half_to_double((uint16_t)h, bf), e5m2, (unsigned)(h >> (bf ? 5 : 8)) & 3, relu);
 }
 
 int ws_exec_cvt_fp8(ws_xctx *x)
@@ -58,11 +60,12 @@ int ws_exec_cvt_fp8(ws_xctx *x)
         return WS_EXEC_OK;
     }
     const int e5 = in->type == WS_TY_E5M2X2;
-    if (in->type2 == WS_TY_F16X2) {
+    if (in->type2 == WS_TY_F16X2 || in->type2 == WS_TY_BF16X2) {
+        const int bf = in->type2 == WS_TY_BF16X2;
         LANE_LOOP(x->exec) {
             unsigned l = LANE;
             uint64_t v = SV(a, l);
-            d[l] = f16_to_fp8(v >> 16, e5, relu) << 8 | f16_to_fp8(v, e5, relu);
+            d[l] = half_to_fp8(v >> 16, bf, e5, relu) << 8 | half_to_fp8(v, bf, e5, relu);
         }
         return WS_EXEC_OK;
     }

@@ -1805,12 +1805,12 @@ static int check_half_forms(P *p, ws_inst *in, const ws_tok *optok)
                   "selp mov ld st cvt atom.add.noftz ex2.approx tanh.approx)", mn, ws_type_name(h ? t : t2));
 }
 
-/* The FP8 conversions (PTX ISA 9.7.9.21): cvt.rn.satfinite{.relu}.f8x2type.{f32,f16x2} and
+/* The FP8 conversions (PTX ISA 9.7.9.21): cvt.rn.satfinite{.relu}.f8x2type.{f32,f16x2,bf16x2} and
  * cvt.rn{.relu}.f16x2.f8x2type, f8x2type = .e4m3x2/.e5m2x2 (src/exec/exec_fp8.c). When the
  * modifiers of a cvt name an f8x2 type, reads them all (0 if they do not: the other forms). */
 static int parse_cvt_fp8(P *p, ws_inst *in, modstate *ms)
 {
-    static const char forms[] = "supported: cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32,f16x2}, "
+    static const char forms[] = "supported: cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32,f16x2,bf16x2}, "
         "cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}";
     uint32_t j = p->i, first = p->i;
     int fp8 = 0;
@@ -1831,7 +1831,7 @@ static int parse_cvt_fp8(P *p, ws_inst *in, modstate *ms)
         }
     }
     const ws_type d = ms->types[0], a = ms->types[1];
-    const int to8 = (d == WS_TY_E4M3X2 || d == WS_TY_E5M2X2) && (a == WS_TY_F32 || a == WS_TY_F16X2);
+    const int to8 = (d == WS_TY_E4M3X2 || d == WS_TY_E5M2X2) && (a == WS_TY_F32 || a == WS_TY_F16X2 || a == WS_TY_BF16X2);
     const int from8 = d == WS_TY_F16X2 && (a == WS_TY_E4M3X2 || a == WS_TY_E5M2X2);
     if (ms->ntypes != 2 || (!to8 && !from8))
         return err_at(p, &p->t[first], "this FP8 'cvt' form is not supported (%s)", forms);
@@ -1848,7 +1848,7 @@ static int check_mma_form(P *p, ws_inst *in, const modstate *ms, const ws_tok *o
 {
     static const char *const supported = "supported: mma.sync.aligned.m16n8k16/.m16n8k8.row.col with .f16 "
         "(.f16/.f32 accumulators) or .bf16 (.f32), .m16n8k8 .tf32 -> .f32, .m16n8k32/.m16n8k16 .s8/.u8 -> .s32 "
-        "(.satfinite), .m16n8k32/.m16n8k16 .e4m3/.e5m2 (.f16/.f32 accumulators), .m8n8k16 .s8/.u8 and .m8n8k32 "
+        "(.satfinite), .m16n8k32/.m16n8k16 .e4m3/.e5m2 (.f16.f16 or .f32.f32), .m8n8k16 .s8/.u8 and .m8n8k32 "
         ".s4/.u4 -> .s32 (.satfinite), .m8n8k4 .f64, .m8n8k4.{row,col}.{row,col} .f16 (.f16/.f32 accumulators)";
     if (!ms->sync || !(in->mods & WS_MOD_ALIGNED)) return err_at(p, optok, "'mma' needs .sync.aligned");
     if (!ms->shape) return err_at(p, optok, "'mma' needs a shape (%s)", supported);
@@ -1867,7 +1867,8 @@ static int check_mma_form(P *p, ws_inst *in, const modstate *ms, const ws_tok *o
                                          : d == WS_TY_F32 && c == WS_TY_F32);
     int i8 = (a == WS_TY_S8 || a == WS_TY_U8) && (b == WS_TY_S8 || b == WS_TY_U8) && d == WS_TY_S32 && c == WS_TY_S32;
     int i4 = (a == WS_TY_S4 || a == WS_TY_U4) && (b == WS_TY_S4 || b == WS_TY_U4) && d == WS_TY_S32 && c == WS_TY_S32;
-    int f8 = (a == WS_TY_E4M3 || a == WS_TY_E5M2) && (b == WS_TY_E4M3 || b == WS_TY_E5M2) && f16acc;
+    /* FP8: .f16.f16 or .f32.f32 accumulators (ptxas: "Unexpected instruction types" for a mix) */
+    int f8 = (a == WS_TY_E4M3 || a == WS_TY_E5M2) && (b == WS_TY_E4M3 || b == WS_TY_E5M2) && f16acc && d == c;
     if (ms->tf32 & 1 || ms->tf32 & 8) form = 0;
     else if (volta) form = WS_MMA_M8N8K4_F16;
     else if (ms->shape == 5 && i8) form = WS_MMA_M8N8K16_I8;

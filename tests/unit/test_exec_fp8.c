@@ -64,6 +64,17 @@ static void test_e4m3_from_f16x2(void **s)
     assert_int_equal(run_r(H, &in, 0), 0x7eb8);
 }
 
+/* cvt.rn.satfinite.e5m2x2.bf16x2 (PTX ISA 9.1): 0x4780 = bf16 65536 -> clamp 0x7b; 0x3f40 = 0.75 =
+ * 1.1 x 2^-1 -> e5m2 exponent 14, fraction 10 -> 0x3a */
+static void test_e5m2_from_bf16x2(void **s)
+{
+    (void)s;
+    ws_inst in = inst2(WS_OP_CVT, WS_TY_E5M2X2, reg(0), reg(1));
+    in.type2 = WS_TY_BF16X2; in.subop = WS_CVT_FP8; in.rnd = WS_RND_RN; in.mods = WS_MOD_SAT;
+    setr(H, 1, 0, 0x47803f40);
+    assert_int_equal(run_r(H, &in, 0), 0x7b3a);
+}
+
 int main(void)
 {
     H = xh_new(32);
@@ -72,6 +83,7 @@ int main(void)
         cmocka_unit_test(test_e5m2_from_f32),
         cmocka_unit_test(test_f16x2_from_fp8),
         cmocka_unit_test(test_e4m3_from_f16x2),
+        cmocka_unit_test(test_e5m2_from_bf16x2),
     };
     int r = cmocka_run_group_tests(tests, NULL, NULL);
     free(H);

@@ -380,9 +380,55 @@ def qmma_workloads(rng):
     return out
 
 
+def f16_exact(v):
+    b = f16_round_bits(v)
+    assert f16_parts(b)[0] == abs(v), v
+    return b
+
+
+def qmma_f16_workloads(rng):
+    """.f16 accumulators: m16n8k32 .e4m3.e4m3 and m16n8k16 .e5m2.e4m3; FP8 values of magnitude
+    <= 4 keep every sum within f16 range; D is the exact sum rounded once to f16"""
+    out = []
+    for name, k, at, bt in (('qmma_f16acc', 32, 'e4m3', 'e4m3'), ('qmma_k16_f16acc', 16, 'e5m2', 'e4m3')):
+        def code(fmt):
+            while True:
+                c, v = fp8_code_for(rng, fmt)
+                if abs(v) <= 4:
+                    return c, v
+        Ac = [[code(at) for _ in range(k)] for _ in range(16)]
+        Bc = [[code(bt) for _ in range(8)] for _ in range(k)]
+        A = [[v for _, v in row] for row in Ac]
+        B = [[v for _, v in row] for row in Bc]
+        C = [[Fr(rng.randint(-2000, 2000), 8) for _ in range(8)] for _ in range(16)]
+        C[0] = [Fr(1024 + c) for c in range(8)]   # sums near 1024: f16 ulp 1, so they round
+        D = matmul(A, B, C, 16, 8, k)
+        Aw, Bw, Cw, Dw = [], [], [], []
+        for lane in range(32):
+            g, t = lane >> 2, lane & 3
+            if k == 32:   # PTX ISA m16n8k32 8-bit layouts (as qmma_workloads)
+                a = [Ac[g + 8 * ((i >> 2) & 1)][4 * t + (i & 3) + 16 * (i >= 8)][0] for i in range(16)]
+                b = [Bc[4 * t + (i & 3) + 16 * (i >= 4)][g][0] for i in range(8)]
+            else:         # m16n8k16 8-bit: A (g + 8*(i>=4), 4t + (i&3)), B (4t + i, g)
+                a = [Ac[g + 8 * (i >= 4)][4 * t + (i & 3)][0] for i in range(8)]
+                b = [Bc[4 * t + i][g][0] for i in range(4)]
+            Aw += [a[4 * j] | a[4 * j + 1] << 8 | a[4 * j + 2] << 16 | a[4 * j + 3] << 24 for j in range(len(a) // 4)]
+            Bw += [b[4 * j] | b[4 * j + 1] << 8 | b[4 * j + 2] << 16 | b[4 * j + 3] << 24 for j in range(len(b) // 4)]
+            cpos = [(g + 8 * (i >= 2), 2 * t + (i & 1)) for i in range(4)]
+            cb = [f16_exact(C[r][c]) for r, c in cpos]
+            db = [f16_round_bits(D[r][c]) for r, c in cpos]
+            Cw += [cb[0] | cb[1] << 16, cb[2] | cb[3] << 16]
+            Dw += [db[0] | db[1] << 16, db[2] | db[3] << 16]
+        out.append(workload(name, 'fp8.ptx', name, f'mma.sync.aligned.m16n8k{k}.row.col.f16.{at}.{bt}.f16 (sm_89)',
+                            20 if k == 32 else 16, 1, 32, {'A': ('u32', Aw), 'B': ('u32', Bw), 'C': ('u32', Cw),
+                                                           'D': ('u32', 64)}, ['A', 'B', 'C', 'D'], {'D': Dw}))
+    return out
+
+
 def all_workloads():
     rng = random.Random(24)
-    return imma_workloads(rng) + hmma_workloads(rng) + qmma_workloads(rng) + fp8_workloads(rng)
+    return (imma_workloads(rng) + hmma_workloads(rng) + qmma_workloads(rng) + fp8_workloads(rng) +
+            qmma_f16_workloads(rng))
 
 
 def self_test():

@@ -63,3 +63,24 @@ extern "C" __global__ void fp8_relu(const float2 *x, const unsigned *h, unsigned
 QMMA(qmma_e4m3, "e4m3.e4m3")
 QMMA(qmma_e5m2, "e5m2.e5m2")
 QMMA(qmma_e4m3_e5m2, "e4m3.e5m2")
+
+/* .f16 accumulators (.f16.f16 only: ptxas refuses a mix): m16n8k32 and m16n8k16 (PTX ISA 8.7) */
+extern "C" __global__ void qmma_f16acc(const unsigned *A, const unsigned *B, const unsigned *C, unsigned *D)
+{
+    unsigned l = threadIdx.x, d0, d1;
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"
+                 : "=r"(d0), "=r"(d1)
+                 : "r"(A[4 * l]), "r"(A[4 * l + 1]), "r"(A[4 * l + 2]), "r"(A[4 * l + 3]), "r"(B[2 * l]),
+                   "r"(B[2 * l + 1]), "r"(C[2 * l]), "r"(C[2 * l + 1]));
+    D[2 * l] = d0;
+    D[2 * l + 1] = d1;
+}
+extern "C" __global__ void qmma_k16_f16acc(const unsigned *A, const unsigned *B, const unsigned *C, unsigned *D)
+{
+    unsigned l = threadIdx.x, d0, d1;
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.e5m2.e4m3.f16 {%0,%1}, {%2,%3}, {%4}, {%5,%6};"
+                 : "=r"(d0), "=r"(d1)
+                 : "r"(A[2 * l]), "r"(A[2 * l + 1]), "r"(B[l]), "r"(C[2 * l]), "r"(C[2 * l + 1]));
+    D[2 * l] = d0;
+    D[2 * l + 1] = d1;
+}
