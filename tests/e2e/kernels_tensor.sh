@@ -27,6 +27,7 @@ for y in "$K"/*.yaml; do
 done
 [ "$n" -ge 10 ] || bad "only $n tensor workloads"
 /usr/bin/python3 "$K/gen_rate.py" --check || bad "rate.ptx differs from gen_rate.py"
+/usr/bin/python3 "$K/gen_rate24.py" --check || bad "rate24.ptx or rate24_*.yaml differ from gen_rate24.py"
 
 # Timing (docs/model.md, "Tensor cores"): the slope in cycles per loop iteration (iters 10 -> 20;
 # collectors 0, ibuffer 0: only the tensor unit binds). independent: 4 warps x 8 mmas x
@@ -42,9 +43,27 @@ slope() {   # slope NAME SETS... -> cycles per iteration
   done
   echo $(( (c[1] - c[0]) / 10 ))
 }
+slope24() {   # slope24 FORM SETS... -> cycles per iteration of rate24_FORM
+  local y=$1; shift
+  local c=()
+  for it in 10 20; do
+    sed "s/^params: \[out, 10\]/params: [out, $it]/" "$K/rate24_$y.yaml" > "$tmpy/rate24_$y.yaml"
+    c+=("$("$WS_BIN" sim "$tmpy/rate24_$y.yaml" --set collectors=0 --set ibuffer=0 "$@" | sed -n 's/^cycles: \([0-9]*\) cycles$/\1/p')")
+  done
+  echo $(( (c[1] - c[0]) / 10 ))
+}
 for m in 256:8 128:16 64:32 100:21; do
   got=$(slope rate_independent --set tensor_f16_macs="${m%%:*}")
   [ "$got" -eq $((4 * 8 * ${m##*:})) ] || bad "independent mmas, tensor_f16_macs=${m%%:*}: $got cycles/iteration, want $((4 * 8 * ${m##*:}))"
+done
+# the issue-24 forms (gen_rate24.py): 4 warps x 8 mmas x ceil(MACs / rate) per iteration
+cp "$K/rate24.ptx" "$tmpy/"
+for m in imma8:tensor_int8_macs:256:4 imma8:tensor_int8_macs:100:11 imma4:tensor_int4_macs:512:4 \
+         imma4:tensor_int4_macs:300:7 hmma884:tensor_f16_macs:256:4 hmma884:tensor_f16_macs:100:11 \
+         qmma:tensor_fp8_macs:512:8 qmma:tensor_fp8_macs:1000:5; do
+  IFS=: read -r form param rate ii <<<"$m"
+  got=$(slope24 "$form" --set "$param=$rate")
+  [ "$got" -eq $((4 * 8 * ii)) ] || bad "$form, $param=$rate: $got cycles/iteration, want $((4 * 8 * ii))"
 done
 for lat in 64 33; do
   got=$(slope rate_chain --set tensor_latency=$lat)
