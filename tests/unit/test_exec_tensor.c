@@ -184,6 +184,34 @@ static void test_m8n8k4_f16_quad_pair(void **s)
     only(17, 1, 0x46000000, 4);
 }
 
+/* m8n8k4 .row.col .f32.f16.f16.f32: eight-register C and D, each split over two operands (D: 0-3
+ * and 14-17, C: 10-13 and 18-21); C/D element i of lane (q, h): row (q & 1) + (i & 2) + 4h, column
+ * (i & 4) + (q & 2) + (i & 1) (PTX ISA 9.7.14.5.1) */
+static void test_m8n8k4_f16_f32_acc(void **s)
+{
+    (void)s;
+    static const unsigned dreg[8] = {0, 1, 2, 3, 14, 15, 16, 17}, creg[8] = {10, 11, 12, 13, 18, 19, 20, 21};
+    for (unsigned r = 0; r < 22; r++) setall(H, r, 0);
+    for (unsigned i = 0; i < 8; i++) setall(H, creg[i], fbits(0.25f * (float)i));   /* C: i / 4 in element i */
+    /* quad pair 3 (lanes 12-15, 28-31). A .row (q + 4h, i): A[6][1] = 1.5 -> h 1, q 2, i 1 -> lane 30,
+     * high half of a register 0; B .col (i, q + 4h): B[1][5] = -2 -> i 1, h 1, q 1 -> lane 29, high
+     * half of b register 0; D[6][5]: row 6 -> h 1, q & 1 = 0, i & 2 = 2; column 5 -> i & 4 = 4,
+     * i & 1 = 1, q & 2 = 0 -> q 0, i 7 -> lane 28, d7 = -3 + C (7 / 4) = -1.25 */
+    setr(H, 4, 30, 0x3e000000);
+    setr(H, 8, 29, 0xc0000000);
+    ws_inst in = mma(WS_MMA_M8N8K4_F16, WS_TY_F32, WS_TY_F16, WS_TY_F16, WS_TY_F32, 2, 2, 4, 4);
+    in.dst[1] = vec(4, 14, 15, 16, 17); in.ndst = 2;
+    in.src[3] = vec(4, 18, 19, 20, 21); in.nsrc = 4;
+    assert_int_equal(xrun(H, &in), WS_EXEC_OK);
+    for (unsigned l = 0; l < 32; l++)
+        for (unsigned i = 0; i < 8; i++) {
+            uint64_t want = l == 28 && i == 7 ? fbits(-1.25f) : fbits(0.25f * (float)i);
+            if (getr(H, dreg[i], l) != want)
+                fail_msg("lane %u d%u: 0x%llx, expected 0x%llx", l, i, (unsigned long long)getr(H, dreg[i], l),
+                         (unsigned long long)want);
+        }
+}
+
 /* m16n8k32 .e4m3 (the 8-bit layout of 9.7.14.5.10): A[9][20] = 1.5 (0x3c), B[20][3] = -448 (0xfe) */
 static void test_m16n8k32_e4m3(void **s)
 {
@@ -222,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_m8n8k16_s8),
         cmocka_unit_test(test_m8n8k32_s4),
         cmocka_unit_test(test_m8n8k4_f16_quad_pair),
+        cmocka_unit_test(test_m8n8k4_f16_f32_acc),
         cmocka_unit_test(test_m16n8k32_e4m3),
         cmocka_unit_test(test_partial_warp),
     };
