@@ -161,6 +161,7 @@ int ws_exec_cvt(ws_xctx *x);     /* cvt */
 int ws_exec_cvt_fp8(ws_xctx *x); /* cvt to and from .e4m3x2/.e5m2x2 (exec_fp8.c) */
 int ws_exec_mem(ws_xctx *x);     /* ld, ldu, st, atom, red, cvta */
 int ws_exec_warp(ws_xctx *x);    /* shfl, vote, match, activemask */
+int ws_exec_tex(ws_xctx *x);     /* tex, tld4, txq, suld, sust (exec_tex.c) */
 int ws_exec_simd(ws_xctx *x);    /* dp4a dp2a fns bmsk szext lop3 cvt.pack, SIMD video */
 
 #endif

@@ -221,6 +221,7 @@ static int spin_source(const ws_inst *in)
     switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD:
         return !(in->space == WS_SP_PARAM || in->space == WS_SP_CONST || in->space == WS_SP_LOCAL);
+    case WS_OP_SULD:   /* a surface another thread may write */
     case WS_OP_ATOM: case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX:
     case WS_OP_ACTIVEMASK: case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_MBARRIER: case WS_OP_ELECT:
         return 1;
