@@ -126,7 +126,7 @@ static void finish_effect(ws_xctx *x, unsigned kind, unsigned bytes)
     eff->mem_space = sp;
 }
 
-/* The width of an address formed from operand o (PTX ISA 6.4.1 "Addresses as Operands": the
+/* The width of an address formed from operand o (PTX ISA 6.4 "Addresses as Operands": the
  * address is computed at the size of its address register): a 32-bit register plus an
  * immediate offset wraps modulo 2^32 and is then zero-extended, so nvcc's shared (.shared::cta)
  * and local addresses in .u32 registers, a base minus a loop bias plus a positive offset, land

@@ -2759,7 +2759,7 @@ static int resolve_labels(P *p)
 }
 
 /* A variable named in the address of a generically addressed access (ld [sym], no state space)
- * stands for its generic address (PTX ISA 6.4.1.1 "Generic Addressing": .shared and .local are
+ * stands for its generic address (PTX ISA 6.4.1 "Generic Addressing": .shared and .local are
  * windows of the generic space), not its state-space address (what mov and cvta's source take) */
 static uint64_t generic_window(const ws_inst *in, const ws_operand *o, const ws_var *v)
 {

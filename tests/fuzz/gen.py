@@ -25,14 +25,16 @@ Statements (first element names the kind):
   ('lock', a, bucket)           spin lock (atom.cas loop, membar.gl, atom.exch) around lockc[b] += v[a]
   ('loc', a, b)                 local array: la[v[a] & 7] = v[b]; v[b] = la[(v[a] >> 3) & 7]
   ('call', f, d, a, b)          v[d] = f(v[a], v[b])    (.func with .param arguments, nvcc style)
-  ('a32', space, a, b, bias)    32-bit address arithmetic (issue 24): the .u32 address of a word
+  ('a32', space, a, b, bias, w) 32-bit address arithmetic (issue 24): the .u32 address of a word
                                 of the thread's shared slot (fz_a32) or local array minus bias,
-                                stored at [reg+bias] (nvcc's unrolled loops; wraps below 0), then
+                                stored (u32, or u8 into one byte: w) at [reg+bias] (nvcc's
+                                unrolled loops; the register wraps below 0), then
                                 another word read back into v[b] through a plain address
   ('gsh', form, a, b, c)        generic addressing of shared memory (issue 24): form cvta / cvtasym
                                 (st/ld through cvta.shared of the slot), vec (generic ld.v2/st.v2),
                                 sym (generic ld/st of the .shared symbol fz_gc), atom (generic
-                                atom/red.add on sacc's add region)
+                                atom/red.add on sacc's add region), lsym / lcvta (the .local
+                                array fz_la named in a generic ld/st, or through cvta.local)
   ('warp', kind, a, mode)       vote/shfl/match/redux/bar.warp with a member mask:
                                 mode 'reg' (the lanes reaching here), 'tile' (those of a
                                 tile of 4/8/16 lanes), 'div' (both sides of an if, one mask)
@@ -205,12 +207,13 @@ class Gen:
     # issue 24 forms (own functions, so other features merge cleanly)
     def gen_addr32(self):
         r = self.r
-        return ('a32', r.choice(['shared', 'local']), r.randrange(NVARS), r.randrange(NVARS), r.choice(A32_BIASES))
+        return ('a32', r.choice(['shared', 'local']), r.randrange(NVARS), r.randrange(NVARS), r.choice(A32_BIASES),
+                r.choice([32, 8]))
 
     def gen_gshared(self):
         r = self.r
-        return ('gsh', r.choice(['cvta', 'cvtasym', 'vec', 'sym', 'atom']), r.randrange(NVARS), r.randrange(NVARS),
-                r.randrange(4))
+        return ('gsh', r.choice(['cvta', 'cvtasym', 'vec', 'sym', 'atom', 'lsym', 'lcvta']), r.randrange(NVARS),
+                r.randrange(NVARS), r.randrange(4))
 
     def func(self, fi):
         """a .func body: statements over its two arguments x0, x1 (kinds asg, if, fret)"""
@@ -694,10 +697,11 @@ class Emit:
 
     # --- issue 24: 32-bit address arithmetic and generic shared addressing
     def emit_addr32(self, st):
-        """v[b] -> word v[a] & 1 of the thread's fz_a32 slot (shared) or v[a] & 7 of fz_la (local),
-        through a .u32 register holding the address minus bias and the offset [+bias]; then v[b] =
-        the other word (shared) or word (v[a] >> 3) & 7 (local), read through a 64-bit address"""
-        _, space, a, b, bias = st
+        """v[b] -> word v[a] & 1 of the thread's fz_a32 slot (shared) or word v[a] & 7 of fz_la
+        (local), or with width 8 one byte of it, through a .u32 register holding the address minus
+        bias and the offset [+bias]; then v[b] = the other word of the slot (shared; the same word
+        after a byte store) or word (v[a] >> 3) & 7 (local), read through a plain address"""
+        _, space, a, b, bias, width = st
         v = self.v
         t, u, w, x = self.r(), self.r(), self.r(), self.rd()
         sym = 'fz_a32' if space == 'shared' else 'fz_la'
@@ -708,13 +712,16 @@ class Emit:
         else:
             self.o('and.b32 %s, %s, 7;' % (t, v[a]))
             self.o('shl.b32 %s, %s, 2;' % (t, t))
+        if width == 8:   # a byte of the word
+            self.o('bfe.u32 %s, %s, %d, 2;' % (u, v[a], 1 if space == 'shared' else 3))
+            self.o('add.u32 %s, %s, %s;' % (t, t, u))
         self.o('add.s32 %s, %s, %d;' % (t, t, -bias))
         self.o('mov.u32 %s, %s;' % (u, sym))
         self.o('add.s32 %s, %s, %s;' % (w, u, t))
-        self.o('st.%s.u32 [%s+%d], %s;' % (space, w, bias, v[b]))
+        self.o('st.%s.u%d [%s+%d], %s;' % (space, width, w, bias, v[b]))
         if space == 'shared':
             self.o('add.s32 %s, %s, %d;' % (w, w, bias))
-            self.o('xor.b32 %s, %s, 4;' % (w, w))
+            self.o('and.b32 %s, %s, -4;' % (w, w) if width == 8 else 'xor.b32 %s, %s, 4;' % (w, w))
             self.o('cvt.u64.u32 %s, %s;' % (x, w))
             self.o('ld.shared.u32 %s, [%s];' % (v[b], x))
         else:
@@ -745,6 +752,13 @@ class Emit:
                 w = 4 * (c & 1)
                 self.o('st.u32 [%s+%d], %s;' % (x, w, v[b]))
                 self.o('ld.u32 %s, [%s+%d];' % (v[b], x, 4 - w))
+        elif form == 'lsym':  # generic st/ld naming the .local symbol fz_la
+            self.o('st.u32 [fz_la+%d], %s;' % (4 * (c + 4), v[b]))
+            self.o('ld.u32 %s, [fz_la+%d];' % (v[b], 4 * ((c + 1) % 8)))
+        elif form == 'lcvta':  # cvta.local of the symbol, then generic ld/st
+            self.o('cvta.local.u64 %s, fz_la;' % x)
+            self.o('ld.u32 %s, [%s+%d];' % (v[a], x, 4 * c))
+            self.o('st.u32 [%s+%d], %s;' % (x, 4 * (7 - c), v[b]))
         elif form == 'sym':   # generic ld/st naming the .shared symbol (its generic address)
             t = self.r()
             self.o('ld.u32 %s, [fz_gc+%d];' % (t, 4 * c))

@@ -335,7 +335,7 @@ static void test_atomic_cas16(void **s)
     assert_non_null(strstr(H->env.fault, "16 bit: cas and the half types only"));
 }
 
-/* 32-bit address arithmetic (PTX ISA 6.4.1, "Addresses as Operands": an address is formed at
+/* 32-bit address arithmetic (PTX ISA 6.4, "Addresses as Operands": an address is formed at
  * the size of its register). The issue's example, nvcc's unrolled shared-init loop:
  * add.s32 %r68, %r67, -256; add.s32 %r31, %r30, %r68; st.shared.u8 [%r31+256], %rs2 with
  * %r30 = shared address 0 and %r67 = lane: %r31 = lane - 256 mod 2^32 = 0xffffff00 + lane,
@@ -392,7 +392,7 @@ static void test_addr32_wrap(void **s)
     H->reg_types[1] = H->reg_types[2] = H->reg_types[3] = WS_TY_NONE;
 }
 
-/* Generic addressing of shared memory (PTX ISA 6.4.1.1 "Generic Addressing"): ldmatrix without
+/* Generic addressing of shared memory (PTX ISA 6.4.1 "Generic Addressing"): ldmatrix without
  * .shared takes generic addresses (PTX ISA 9.7.9.26: the state space is optional); lanes 0..7
  * give the generic addresses of the eight rows (row r at shared offset 16 r, element (r, c) =
  * 0x100 + 8 r + c); lane l receives row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1. An address
@@ -426,7 +426,7 @@ static void test_generic_ldmatrix(void **s)
 /* A .shared (or .local) variable named in a generic access is its generic address: ld [s+4]
  * without a state space reads shared word 1 (not global address 4), st [s] and atom [s+8] write
  * shared memory, while mov gives the state-space address and cvta.shared its generic address
- * (PTX ISA 9.7.9.1 mov, 9.7.9.18 cvta); PTX text through the loader. */
+ * (PTX ISA, the mov and cvta instructions); PTX text through the loader. */
 static void test_generic_shared_symbol(void **s)
 {
     (void)s;
