@@ -442,6 +442,8 @@ static void test_generic_shared_symbol(void **s)
                        "  st.b32 [loc+4], %r2;\n"               /* 5 */
                        "  ld.local.b32 %r4, [loc+4];\n"         /* 6 */
                        "  ld.shared.b32 %r5, [s+8];\n"          /* 7 */
+                       "  mov.u64 %rd3, loc;\n"                 /* 8 */
+                       "  cvta.local.u64 %rd0, loc+4;\n"        /* 9 */
                        "  ret;\n}\n";
     ws_error err = {{0}};
     ws_kernel *k = ws_ptx_parse(text, "g.ptx", NULL, &err);
@@ -459,7 +461,7 @@ static void test_generic_shared_symbol(void **s)
     assert_string_equal(k->reg_names[rd1], "%rd1");
     assert_string_equal(k->reg_names[rd2], "%rd2");
     setall(H, r2, 0x1234);
-    for (uint32_t i = 0; i < 8; i++)
+    for (uint32_t i = 0; i < 10; i++)
         if (xrun_mask(H, &k->insts[i], 1) != WS_EXEC_OK) fail_msg("inst %u: %s", i, H->env.fault);
     assert_int_equal(getr(H, r1, 0), 0xbeef);
     assert_int_equal(rd32(H->smem + 16), 0x1234);
@@ -468,6 +470,8 @@ static void test_generic_shared_symbol(void **s)
     assert_int_equal(getr(H, rd1, 0), 16);
     assert_int_equal(getr(H, rd2, 0), WS_SHARED_WINDOW + 16);
     assert_int_equal(getr(H, r4, 0), 0x1234);
+    assert_int_equal(getr(H, rd1 + 2, 0), 0);                          /* %rd3: loc's local offset */
+    assert_int_equal(getr(H, rd1 - 1, 0), WS_LOCAL_WINDOW + 4);        /* %rd0 */
     H->L.kernel = &H->k;
     ws_kernel_free(k);
 }
