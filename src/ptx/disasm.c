@@ -196,7 +196,8 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
         goto operands;
     }
     if (op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) {
-        put(&b, ".sync.aligned.m8n8.x%u%s.shared.b16", in->subop & 7, (in->subop & WS_LDM_TRANS) ? ".trans" : "");
+        put(&b, ".sync.aligned.m8n8.x%u%s%s.b16", in->subop & 7, (in->subop & WS_LDM_TRANS) ? ".trans" : "",
+            in->space == WS_SP_SHARED ? ".shared" : "");   /* without: generic */
         goto operands;
     }
     if (op == WS_OP_TEX || op == WS_OP_TLD4 || op == WS_OP_TXQ || op == WS_OP_SULD || op == WS_OP_SUST) {

@@ -783,8 +783,9 @@ typedef struct modstate {
     uint32_t type_tok[4];
 } modstate;
 
-/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (PTX ISA 9.7.9.26) and
- * stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (PTX ISA "stmatrix", sm_90) */
+/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 (PTX ISA 9.7.9.26) and
+ * stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 (PTX ISA "stmatrix", sm_90);
+ * without .shared the address is generic (the ISA's .ss is optional) */
 static int ldm_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char *s, size_t n)
 {
     if (n == 4 && !memcmp(s, "sync", 4)) { ms->sync = 1; return A_SYNC; }
@@ -2530,9 +2531,9 @@ static int parse_inst(P *p)
     if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_COPY && in->space != WS_SP_SHARED)
         return err_at(p, optok, "'cp.async' copies .shared.global (cp.async.ca.shared.global)");
     if ((op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) &&
-        (!ms.sync || !(in->mods & WS_MOD_ALIGNED) || !ms.shape || !(in->subop & 7) || in->space != WS_SP_SHARED ||
-         in->type != WS_TY_B16))
-        return err_at(p, optok, "'%s' is supported as %s.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16", mn, mn);
+        (!ms.sync || !(in->mods & WS_MOD_ALIGNED) || !ms.shape || !(in->subop & 7) ||
+         (in->space != WS_SP_SHARED && in->space != WS_SP_NONE) || in->type != WS_TY_B16))
+        return err_at(p, optok, "'%s' is supported as %s.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16", mn, mn);
     if (check_new_forms(p, in, optok)) return -1;
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in->cmp) return err_at(p, optok, "'%s' needs a comparison (.eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan)", mn);
     if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");
@@ -3010,10 +3011,23 @@ static int resolve_labels(P *p)
     return 0;
 }
 
+/* A variable named in the address of a generically addressed access (ld [sym], no state space)
+ * stands for its generic address (PTX ISA 6.4.1 "Generic Addressing": .shared and .local are
+ * windows of the generic space), not its state-space address (what mov and cvta's source take) */
+static uint64_t generic_window(const ws_inst *in, const ws_operand *o, const ws_var *v)
+{
+    if (o->kind != WS_OK_ADDR || (in->space != WS_SP_NONE && in->space != WS_SP_GENERIC)) return 0;
+    return v->space == WS_SP_SHARED ? WS_SHARED_WINDOW : v->space == WS_SP_LOCAL ? WS_LOCAL_WINDOW : 0;
+}
+
 static void resolve_vars(ws_kernel *k, ws_inst *insts, const fixup *fx, size_t nfx)
 {
-    for (size_t f = 0; f < nfx; f++)
-        insts[fx[f].inst].src[fx[f].slot].imm += (int64_t)var_address(&k->vars[fx[f].var]);
+    for (size_t f = 0; f < nfx; f++) {
+        ws_inst *in = &insts[fx[f].inst];
+        ws_operand *o = &in->src[fx[f].slot];
+        const ws_var *v = &k->vars[fx[f].var];
+        o->imm += (int64_t)(var_address(v) + generic_window(in, o, v));
+    }
 }
 
 /* moves the per-body state out of p/k into s (p/k left empty), or back */
