@@ -50,6 +50,10 @@ typedef enum ws_type {
     /* half precision (PTX ISA 5.2.1, 9.7.4): bfloat16 and the packed pairs, element 0 in
      * bits 15:0 and element 1 in bits 31:16 (see include/warpsweep/half.h) */
     WS_TY_BF16, WS_TY_F16X2, WS_TY_BF16X2,
+    /* operand types of cvt and mma only (the parser refuses them elsewhere): the OCP FP8
+     * formats (PTX ISA 5.2.5 alternate floating point types) and their packed pairs
+     * (element 0 in bits 7:0), and the 4-bit integers of mma.m8n8k32 (eight per .b32) */
+    WS_TY_E4M3, WS_TY_E5M2, WS_TY_E4M3X2, WS_TY_E5M2X2, WS_TY_S4, WS_TY_U4,
     WS_TY_COUNT
 } ws_type;
 
@@ -59,6 +63,8 @@ int ws_type_is_float(ws_type t);    /* fN, bf16, f16x2, bf16x2 */
 int ws_type_is_half(ws_type t);     /* f16, bf16, f16x2, bf16x2 */
 const char *ws_type_name(ws_type t);/* "u32" ... */
 ws_type ws_type_from_name(const char *s, size_t n); /* WS_TY_NONE if unknown */
+/* also the cvt/mma operand types (.e4m3 .e5m2 .e4m3x2 .e5m2x2 .s4 .u4) */
+ws_type ws_operand_type_from_name(const char *s, size_t n);
 
 /* ---- state spaces ---- */
 typedef enum ws_space {
@@ -100,12 +106,19 @@ enum { WS_BMODE_CLAMP = 1, WS_BMODE_WRAP };
 enum { WS_PACK_U2 = 1, WS_PACK_S2, WS_PACK_U4, WS_PACK_S4, WS_PACK_U8, WS_PACK_S8, WS_PACK_U16, WS_PACK_S16 };
 /* cvt.rna.tf32.f32 (PTX ISA 9.7.9.21): ws_inst.subop (type .b32, type2 .f32) */
 #define WS_CVT_TF32_RNA 1u
+/* the FP8 conversions (PTX ISA 9.7.9.21, sm_89): cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32,f16x2}
+ * and cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} (src/exec/exec_fp8.c) */
+#define WS_CVT_FP8 2u
 /* SIMD video vop2/vop4 (PTX ISA 9.7.16.2): in->type = .dtype, in->type2 = .atype,
  * in->subop = .btype (a ws_type); WS_MOD_ADD selects the secondary accumulate */
 /* mma.sync.aligned (PTX ISA 9.7.14.5): ws_inst.subop = the form (shape and operand family),
  * type = .dtype, type2 = .atype, cmp = .btype, boolop = .ctype (tf32 operands: .b32) */
 enum { WS_MMA_M16N8K16_F16 = 1, WS_MMA_M16N8K8_F16, WS_MMA_M16N8K8_TF32, WS_MMA_M16N8K32_I8,
-       WS_MMA_M16N8K16_I8, WS_MMA_M8N8K4_F64, WS_NMMA };
+       WS_MMA_M16N8K16_I8, WS_MMA_M8N8K4_F64,
+       WS_MMA_M8N8K16_I8, WS_MMA_M8N8K32_I4, WS_MMA_M8N8K4_F16, WS_MMA_M16N8K32_F8, WS_MMA_M16N8K16_F8, WS_NMMA };
+/* mma.m8n8k4 .f16 (the one form with a choice of layouts): ws_inst.rnd holds the layouts */
+#define WS_MMA_A_COL 1u   /* .alayout = .col (else .row) */
+#define WS_MMA_B_ROW 2u   /* .blayout = .row (else .col) */
 /* ldmatrix.sync.aligned.m8n8 (PTX ISA 9.7.9.26): ws_inst.subop = the matrix count (1, 2, 4)
  * | WS_LDM_TRANS */
 #define WS_LDM_TRANS 8u
@@ -262,8 +275,8 @@ typedef struct ws_inst {
     /* Registers read and written, for the scoreboard (no operand walk in
      * the hot loop). Guard predicate included in reads. */
     uint8_t  n_rd, n_wr;
-    uint32_t rd[12];
-    uint32_t wr[5];
+    uint32_t rd[16];      /* 16 and 8: mma.m8n8k4 .f32 reads 12 registers (and a guard), writes 8 */
+    uint32_t wr[8];
     /* Where it came from */
     uint32_t line, col;
 } ws_inst;

@@ -15,6 +15,7 @@ const uint8_t ws_ty_bits[WS_TY_COUNT] = {
     [WS_TY_S8] = 8, [WS_TY_S16] = 16, [WS_TY_S32] = 32, [WS_TY_S64] = 64,
     [WS_TY_F16] = 16, [WS_TY_F32] = 32, [WS_TY_F64] = 64,
     [WS_TY_BF16] = 16, [WS_TY_F16X2] = 32, [WS_TY_BF16X2] = 32,
+    [WS_TY_E4M3] = 8, [WS_TY_E5M2] = 8, [WS_TY_E4M3X2] = 16, [WS_TY_E5M2X2] = 16, [WS_TY_S4] = 4, [WS_TY_U4] = 4,
 };
 const uint8_t ws_ty_signed[WS_TY_COUNT] = {
     [WS_TY_S8] = 1, [WS_TY_S16] = 1, [WS_TY_S32] = 1, [WS_TY_S64] = 1,
@@ -205,6 +206,7 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
     case WS_OP_SETP: case WS_OP_SET: case WS_OP_SELP: case WS_OP_SLCT:
         return exec ? ws_exec_cmp(&x) : WS_EXEC_OK;
     case WS_OP_CVT:
+        if (exec && in->subop == WS_CVT_FP8) return ws_exec_cvt_fp8(&x);
         return exec ? ws_exec_cvt(&x) : WS_EXEC_OK;
     case WS_OP_CVTA: case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX:
     case WS_OP_CP_ASYNC: case WS_OP_MBARRIER: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:

@@ -158,6 +158,7 @@ int ws_exec_half(ws_xctx *x);    /* f16/bf16/f16x2/bf16x2 arithmetic */
 int ws_exec_mma(ws_xctx *x);     /* mma.sync.aligned (exec_tensor.c) */
 int ws_exec_cmp(ws_xctx *x);     /* setp, set, selp, slct */
 int ws_exec_cvt(ws_xctx *x);     /* cvt */
+int ws_exec_cvt_fp8(ws_xctx *x); /* cvt to and from .e4m3x2/.e5m2x2 (exec_fp8.c) */
 int ws_exec_mem(ws_xctx *x);     /* ld, ldu, st, atom, red, cvta */
 int ws_exec_warp(ws_xctx *x);    /* shfl, vote, match, activemask */
 int ws_exec_tex(ws_xctx *x);     /* tex, tld4, txq, suld, sust (exec_tex.c) */

@@ -126,10 +126,20 @@ static void finish_effect(ws_xctx *x, unsigned kind, unsigned bytes)
     eff->mem_space = sp;
 }
 
+/* The width of an address formed from operand o (PTX ISA 6.4 "Addresses as Operands": the
+ * address is computed at the size of its address register): a 32-bit register plus an
+ * immediate offset wraps modulo 2^32 and is then zero-extended, so nvcc's shared (.shared::cta)
+ * and local addresses in .u32 registers, a base minus a loop bias plus a positive offset, land
+ * where they point; a 64-bit register and an immediate address sum in 64 bits. */
+static inline uint64_t addr_mask(const ws_xctx *x, const ws_operand *o)
+{
+    return o->reg != WS_NO_REG && ws_reg_bits(x, o->reg) == 32 ? 0xffffffffull : ~0ull;
+}
+
 static inline uint64_t addr_of(ws_xctx *x, const ws_operand *o, unsigned l)
 {
     uint64_t base = o->reg != WS_NO_REG ? ws_reg_lanes(x->w, o->reg, x->ws)[l] : 0;
-    return base + (uint64_t)o->imm;
+    return (base + (uint64_t)o->imm) & addr_mask(x, o);
 }
 
 static int exec_ld(ws_xctx *x)
@@ -305,6 +315,17 @@ static int exec_atom(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
+/* ldmatrix/stmatrix without .shared address generically; an address outside the shared
+ * window is undefined in the PTX ISA and faults here. */
+static int resolve_matrix_row(memctx *mc, unsigned l, unsigned space, uint64_t addr, uint8_t **out)
+{
+    if (resolve(mc, l, space, addr, out)) return WS_EXEC_FAULT;
+    if (mc->x->eff->mem_lane_space[l] != WS_SP_SHARED)
+        return ws_xfault(mc->x, l, "%s: generic address 0x%llx is not in the shared window",
+                         mc->op == WS_OP_ST ? "stmatrix" : "ldmatrix", (unsigned long long)addr);
+    return WS_EXEC_OK;
+}
+
 /* ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 (PTX ISA 9.7.9.26): per 32-lane group,
  * lanes 8m .. 8m + 7 give the addresses of the eight 16-byte rows of matrix m (m < N);
  * lane l receives in register m the two b16 elements (row l / 4, columns 2 (l % 4) and
@@ -327,7 +348,7 @@ static int exec_ldmatrix(ws_xctx *x)
             for (unsigned r = 0; r < 8; r++) {
                 unsigned l = base + 8 * m + r;
                 uint8_t *p;
-                if (resolve(&mc, l, in->space, addr_of(x, &in->src[0], l), &p)) return WS_EXEC_FAULT;
+                if (resolve_matrix_row(&mc, l, in->space, addr_of(x, &in->src[0], l), &p)) return WS_EXEC_FAULT;
                 memcpy(M[m][r], p, 16);   /* little-endian b16 elements, as the host stores them */
                 provided |= 1ull << l;
             }
@@ -381,7 +402,7 @@ static int exec_stmatrix(ws_xctx *x)
             for (unsigned r = 0; r < 8; r++) {
                 unsigned l = base + 8 * m + r;
                 uint8_t *p;
-                if (resolve(&mc, l, in->space, addr_of(x, &in->src[0], l), &p)) return WS_EXEC_FAULT;
+                if (resolve_matrix_row(&mc, l, in->space, addr_of(x, &in->src[0], l), &p)) return WS_EXEC_FAULT;
                 if (memcmp(p, M[m][r], 16)) { x->env->mem_changes++; memcpy(p, M[m][r], 16); }
                 provided |= 1ull << l;
             }
@@ -440,6 +461,7 @@ static int exec_wmma(ws_xctx *x)
     ws_src stride = ws_opnd(x, &in->src[in->nsrc - 1], in->nsrc - 1);
     memctx mc = { x, NULL, store ? WS_OP_ST : WS_OP_LD, esize, store };
     const wmma_part fp = wmma_footprint(shape, matrix, esize, part);
+    const uint64_t am = addr_mask(x, ao);   /* element addresses wrap as the base's */
     const unsigned piece = fp.rows * fp.cols * esize / 32, lines = col ? fp.cols : fp.rows;
     const unsigned per_line = 32 / lines;
     uint64_t out[4][WS_MAX_WARP_SIZE];
@@ -457,7 +479,7 @@ static int exec_wmma(ws_xctx *x)
                     unsigned r, c;
                     ws_wmma_pos(shape, matrix, in->type, 4 * part + j, e, lane, &r, &c);
                     uint8_t *p;
-                    if (resolve(&mc, l, in->space, a0 + (col ? c * ld + r : r * ld + c) * esize, &p)) return WS_EXEC_FAULT;
+                    if (resolve(&mc, l, in->space, (a0 + (col ? c * ld + r : r * ld + c) * esize) & am, &p)) return WS_EXEC_FAULT;
                     if (store) {
                         uint64_t bits = *reg >> (ebits * e);
                         if (memcmp(p, &bits, esize)) { x->env->mem_changes++; memcpy(p, &bits, esize); }
@@ -474,7 +496,7 @@ static int exec_wmma(ws_xctx *x)
             const unsigned r = col ? fp.r0 + at : fp.r0 + line, c = col ? fp.c0 + line : fp.c0 + at;
             memctx mp = { x, NULL, mc.op, 1, store };
             uint8_t *p;
-            if (resolve(&mp, l, in->space, a0 + (col ? c * ld + r : r * ld + c) * esize, &p)) return WS_EXEC_FAULT;
+            if (resolve(&mp, l, in->space, (a0 + (col ? c * ld + r : r * ld + c) * esize) & am, &p)) return WS_EXEC_FAULT;
         }
     }
     if (!store)

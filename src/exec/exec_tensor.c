@@ -11,13 +11,17 @@
  *   m16n8k32 s8/u8  (g + 8*((i>>2)&1), 4t + (i&3) + 16*(i>=8))  (4t + (i&3) + 16*(i>=4), g)
  *   m16n8k16 s8/u8  (g + 8*(i>=4),     4t + (i&3))              (4t + i, g)
  *   m8n8k4   f64    (g, t)                                      (t, g)
- *   C and D: (g + 8*(i>=2), 2t + (i&1)); m8n8k4 f64: (g, 2t + i)
+ *   m8n8k16  s8/u8  (g, 4t + i)                                 (4t + i, g)
+ *   m8n8k32  s4/u4  (g, 8t + i)                                 (8t + i, g)
+ *   m16n8k32 and m16n8k16 .e4m3/.e5m2: as the s8/u8 forms of the shape (9.7.14.5.9-10)
+ *   C and D: (g + 8*(i>=2), 2t + (i&1)); m8n8k4 f64, m8n8k16, m8n8k32: (g, 2t + i)
+ * m8n8k4 .f16 (Volta, 9.7.14.5.1): see mma_quad_pairs below.
  *
  * Elements pack low to high: two halves per .f16x2 register, four bytes per
- * .b32 (s8/u8), one tf32 per .b32 (its low 13 bits ignored, as the ISA
- * states), one f64 per register.
+ * .b32 (s8/u8, e4m3/e5m2), eight nibbles per .b32 (s4/u4), one tf32 per .b32
+ * (its low 13 bits ignored, as the ISA states), one f64 per register.
  *
- * Arithmetic: the products of halves, tf32 and bytes are exact in double /
+ * Arithmetic: the products of halves, tf32, FP8 and bytes are exact in double /
  * int64; float accumulation is in double from c, rounded once to .f32
  * (round-to-nearest-even) or to .f16 -- the ISA leaves the order and internal
  * precision of the sum unspecified, so this is the model's choice (exact
@@ -33,6 +37,7 @@
 #include <math.h>
 #include "exec_internal.h"
 #include "warpsweep/half.h"
+#include "warpsweep/fp8.h"
 
 typedef struct mma_shape { uint8_t m, n, k, na, nb, nc; } mma_shape;
 
@@ -40,17 +45,33 @@ static const mma_shape shapes[WS_NMMA] = {
     [WS_MMA_M16N8K16_F16] = {16, 8, 16, 8, 4, 4}, [WS_MMA_M16N8K8_F16] = {16, 8, 8, 4, 2, 4},
     [WS_MMA_M16N8K8_TF32] = {16, 8, 8, 4, 2, 4},  [WS_MMA_M16N8K32_I8] = {16, 8, 32, 16, 8, 4},
     [WS_MMA_M16N8K16_I8] = {16, 8, 16, 8, 4, 4},  [WS_MMA_M8N8K4_F64] = {8, 8, 4, 1, 1, 2},
+    [WS_MMA_M8N8K16_I8] = {8, 8, 16, 4, 4, 2},    [WS_MMA_M8N8K32_I4] = {8, 8, 32, 8, 8, 2},
+    [WS_MMA_M8N8K4_F16] = {8, 8, 4, 4, 4, 8},     [WS_MMA_M16N8K32_F8] = {16, 8, 32, 16, 8, 4},
+    [WS_MMA_M16N8K16_F8] = {16, 8, 16, 8, 4, 4},
 };
+
+static int form_is_int(unsigned form)
+{
+    return form == WS_MMA_M16N8K32_I8 || form == WS_MMA_M16N8K16_I8 || form == WS_MMA_M8N8K16_I8 ||
+           form == WS_MMA_M8N8K32_I4;
+}
+/* the FP8 forms share the fragment layout of the 8-bit integer forms of their shape */
+static unsigned layout_form(unsigned form)
+{
+    return form == WS_MMA_M16N8K32_F8 ? WS_MMA_M16N8K32_I8 : form == WS_MMA_M16N8K16_F8 ? WS_MMA_M16N8K16_I8 : form;
+}
 
 static void a_pos(unsigned form, unsigned lane, unsigned i, unsigned *r, unsigned *c)
 {
     unsigned g = lane >> 2, t = lane & 3;
-    switch (form) {
+    switch (layout_form(form)) {
     case WS_MMA_M16N8K16_F16: *r = g + 8 * ((i >> 1) & 1); *c = 2 * t + (i & 1) + 8 * (i >= 4); break;
     case WS_MMA_M16N8K8_F16:  *r = g + 8 * (i >= 2); *c = 2 * t + (i & 1); break;
     case WS_MMA_M16N8K8_TF32: *r = g + 8 * (i & 1); *c = t + 4 * (i >= 2); break;
     case WS_MMA_M16N8K32_I8:  *r = g + 8 * ((i >> 2) & 1); *c = 4 * t + (i & 3) + 16 * (i >= 8); break;
     case WS_MMA_M16N8K16_I8:  *r = g + 8 * (i >= 4); *c = 4 * t + (i & 3); break;
+    case WS_MMA_M8N8K16_I8:   *r = g; *c = 4 * t + i; break;
+    case WS_MMA_M8N8K32_I4:   *r = g; *c = 8 * t + i; break;
     default:                  *r = g; *c = t; break;   /* m8n8k4 f64 */
     }
 }
@@ -59,12 +80,14 @@ static void b_pos(unsigned form, unsigned lane, unsigned i, unsigned *r, unsigne
 {
     unsigned g = lane >> 2, t = lane & 3;
     *c = g;
-    switch (form) {
+    switch (layout_form(form)) {
     case WS_MMA_M16N8K16_F16: *r = 2 * t + (i & 1) + 8 * (i >= 2); break;
     case WS_MMA_M16N8K8_F16:  *r = 2 * t + i; break;
     case WS_MMA_M16N8K8_TF32: *r = t + 4 * i; break;
     case WS_MMA_M16N8K32_I8:  *r = 4 * t + (i & 3) + 16 * (i >= 4); break;
     case WS_MMA_M16N8K16_I8:  *r = 4 * t + i; break;
+    case WS_MMA_M8N8K16_I8:   *r = 4 * t + i; break;
+    case WS_MMA_M8N8K32_I4:   *r = 8 * t + i; break;
     default:                  *r = t; break;
     }
 }
@@ -72,7 +95,7 @@ static void b_pos(unsigned form, unsigned lane, unsigned i, unsigned *r, unsigne
 static void c_pos(unsigned form, unsigned lane, unsigned i, unsigned *r, unsigned *c)
 {
     unsigned g = lane >> 2, t = lane & 3;
-    if (form == WS_MMA_M8N8K4_F64) { *r = g; *c = 2 * t + i; return; }
+    if (form == WS_MMA_M8N8K4_F64 || form == WS_MMA_M8N8K16_I8 || form == WS_MMA_M8N8K32_I4) { *r = g; *c = 2 * t + i; return; }
     *r = g + 8 * (i >= 2);
     *c = 2 * t + (i & 1);
 }
@@ -82,10 +105,16 @@ static double elem_f(const uint64_t *regs, unsigned ty, int tf32, unsigned i)
 {
     if (tf32) return (double)ws_f32(regs[i] & 0xffffe000u);
     if (ty == WS_TY_F64) return ws_f64(regs[i]);
+    if (ty == WS_TY_E4M3 || ty == WS_TY_E5M2)
+        return ws_fp8_value((uint8_t)(regs[i / 4] >> (8 * (i % 4))), ty == WS_TY_E5M2);
     return ws_half_value(regs[i / 2], ty == WS_TY_BF16 ? WS_TY_BF16 : WS_TY_F16, i % 2, 0);
 }
 static int64_t elem_i(const uint64_t *regs, unsigned ty, unsigned i)
 {
+    if (ty == WS_TY_S4 || ty == WS_TY_U4) {
+        uint64_t nib = (regs[i / 8] >> (4 * (i % 8))) & 0xf;
+        return ty == WS_TY_S4 ? (int64_t)(nib ^ 8) - 8 : (int64_t)nib;
+    }
     uint64_t byte = (regs[i / 4] >> (8 * (i % 4))) & 0xff;
     return ty == WS_TY_S8 ? (int64_t)(int8_t)byte : (int64_t)byte;
 }
@@ -104,7 +133,7 @@ static void mma_group(ws_xctx *x, unsigned base)
     const ws_inst *in = x->in;
     const unsigned form = in->subop;
     const mma_shape *S = &shapes[form];
-    const int is_int = form == WS_MMA_M16N8K32_I8 || form == WS_MMA_M16N8K16_I8;
+    const int is_int = form_is_int(form);
     const int tf32 = form == WS_MMA_M16N8K8_TF32;
     const uint32_t ws = x->ws;
     double A[16][32], B[32][8], C[16][8];
@@ -163,6 +192,88 @@ static void mma_group(ws_xctx *x, unsigned base)
     }
 }
 
+/*
+ * mma.m8n8k4 .f16 (PTX ISA 9.7.14.5.1, "Matrix Fragments for mma.m8n8k4 with .f16 floating
+ * point type"): the warp computes four independent 8x8x4 products, one per quad pair --
+ * lanes 4p .. 4p+3 with 4p+16 .. 4p+19 (p = 0..3) hold the fragments of product p. With
+ * q = %laneid % 4 and h = 1 for %laneid >= 16, element i of a lane's fragment is:
+ *   A (8x4, two .f16x2)     .row: (q + 4h, i)      .col: (i + 4h, q)
+ *   B (4x8, two .f16x2)     .row: (q, i + 4h)      .col: (i, q + 4h)
+ *   C/D .f16 (four .f16x2): (q + 4h, i)
+ *   C/D .f32 (eight .f32):  ((q & 1) + (i & 2) + 4h, (i & 4) + (q & 2) + (i & 1))
+ * The sum is the one of mma_group: exact products, accumulated in double from c, rounded once.
+ */
+static void volta_a_pos(unsigned lay, unsigned q, unsigned h, unsigned i, unsigned *r, unsigned *c)
+{
+    if (lay & WS_MMA_A_COL) { *r = i + 4 * h; *c = q; }
+    else { *r = q + 4 * h; *c = i; }
+}
+static void volta_b_pos(unsigned lay, unsigned q, unsigned h, unsigned i, unsigned *r, unsigned *c)
+{
+    if (lay & WS_MMA_B_ROW) { *r = q; *c = i + 4 * h; }
+    else { *r = i; *c = q + 4 * h; }
+}
+static void volta_c_pos(unsigned ty, unsigned q, unsigned h, unsigned i, unsigned *r, unsigned *c)
+{
+    if (ty == WS_TY_F16) { *r = q + 4 * h; *c = i; return; }
+    *r = (q & 1) + (i & 2) + 4 * h;
+    *c = (i & 4) + (q & 2) + (i & 1);
+}
+
+/* the registers of an operand that may be split in two (C: src[2], src[3]; D: dst[0], dst[1]) */
+static unsigned frag_regs(const ws_operand *o, unsigned n, uint32_t *reg)
+{
+    unsigned k = 0;
+    for (unsigned j = 0; j < n; j++)
+        for (unsigned e = 0; e < o[j].nvec; e++) reg[k++] = o[j].vec[e];
+    return k;
+}
+
+static void mma_quad_pairs(ws_xctx *x, unsigned base)
+{
+    const ws_inst *in = x->in;
+    const unsigned lay = in->rnd, ct = in->boolop, dt = in->type;
+    const uint32_t ws = x->ws;
+    uint32_t creg[8], dreg[8];
+    const unsigned nc = frag_regs(&in->src[2], in->nsrc - 2u, creg), nd = frag_regs(&in->dst[0], in->ndst, dreg);
+    double A[4][8][4], B[4][4][8], C[4][8][8];
+    for (unsigned lane = 0; lane < 32; lane++) {
+        const unsigned p = (lane >> 2) & 3, q = lane & 3, h = lane >> 4;
+        uint64_t ra[2], rb[2], rc[8];
+        for (unsigned j = 0; j < 2; j++) ra[j] = ws_reg_lanes(x->w, in->src[0].vec[j], ws)[base + lane];
+        for (unsigned j = 0; j < 2; j++) rb[j] = ws_reg_lanes(x->w, in->src[1].vec[j], ws)[base + lane];
+        for (unsigned j = 0; j < nc; j++) rc[j] = ws_reg_lanes(x->w, creg[j], ws)[base + lane];
+        unsigned r, c;
+        for (unsigned i = 0; i < 4; i++) {
+            volta_a_pos(lay, q, h, i, &r, &c);
+            A[p][r][c] = ws_half_value(ra[i / 2], WS_TY_F16, i % 2, 0);
+            volta_b_pos(lay, q, h, i, &r, &c);
+            B[p][r][c] = ws_half_value(rb[i / 2], WS_TY_F16, i % 2, 0);
+        }
+        for (unsigned i = 0; i < 8; i++) {
+            volta_c_pos(ct, q, h, i, &r, &c);
+            C[p][r][c] = acc_f(rc, ct, i);
+        }
+    }
+    uint64_t out[32][8];
+    for (unsigned lane = 0; lane < 32; lane++) {
+        const unsigned p = (lane >> 2) & 3, q = lane & 3, h = lane >> 4;
+        memset(out[lane], 0, sizeof out[lane]);
+        for (unsigned i = 0; i < 8; i++) {
+            unsigned r, c;
+            volta_c_pos(dt, q, h, i, &r, &c);
+            double s = C[p][r][c];
+            for (unsigned k = 0; k < 4; k++) s += A[p][r][k] * B[p][k][c];
+            if (dt == WS_TY_F16) out[lane][i / 2] |= (uint64_t)ws_half_round(s, WS_HALF_F16, WS_RND_RN) << (16 * (i % 2));
+            else out[lane][i] = ws_out32((float)s, 0, 0);
+        }
+    }
+    for (unsigned j = 0; j < nd; j++) {
+        uint64_t *d = ws_reg_lanes(x->w, dreg[j], ws) + base;
+        for (unsigned lane = 0; lane < 32; lane++) d[lane] = out[lane][j];
+    }
+}
+
 int ws_exec_mma(ws_xctx *x)
 {
     const ws_inst *in = x->in;
@@ -173,7 +284,8 @@ int ws_exec_mma(ws_xctx *x)
         const int group = ws_xaligned_group(x, base, "mma");
         if (group < 0) return WS_EXEC_FAULT;
         if (!group) continue;
-        mma_group(x, base);
+        if (in->subop == WS_MMA_M8N8K4_F16) mma_quad_pairs(x, base);
+        else mma_group(x, base);
     }
     return WS_EXEC_OK;
 }

@@ -245,7 +245,7 @@ static int reads_tainted(const ws_kernel *k, const ws_inst *in, const uint8_t *t
 {
     uint32_t nr = k->nregs;
     if (tainted_reg(t, nr, in->guard)) return 1;
-    for (unsigned j = 0; j < in->n_rd && j < 12; j++)
+    for (unsigned j = 0; j < in->n_rd && j < 16; j++)
         if (tainted_reg(t, nr, in->rd[j])) return 1;
     for (unsigned j = 0; j < in->nsrc && j < WS_MAX_SRC; j++) {
         const ws_operand *o = &in->src[j];
@@ -262,7 +262,7 @@ static int taint_writes(const ws_kernel *k, const ws_inst *in, uint8_t *t)
     int ch = 0;
     uint32_t nr = k->nregs;
 #define TAINT(r) do { uint32_t r_ = (r); if (r_ != WS_NO_REG && r_ < nr && !t[r_]) { t[r_] = 1; ch = 1; } } while (0)
-    for (unsigned j = 0; j < in->n_wr && j < 5; j++) TAINT(in->wr[j]);
+    for (unsigned j = 0; j < in->n_wr && j < 8; j++) TAINT(in->wr[j]);
     if (in->op != WS_OP_ST && in->op != WS_OP_RED)
         for (unsigned j = 0; j < in->ndst && j < WS_MAX_DST; j++) {
             const ws_operand *o = &in->dst[j];

@@ -88,12 +88,30 @@ static void operand(sb *b, const ws_kernel *k, const ws_inst *in, const ws_opera
 /* mma.sync.aligned.SHAPE.row.col{.satfinite}.dtype.atype.btype.ctype (ptx.h: cmp/boolop hold .btype/.ctype) */
 static void mma_mods(sb *b, const ws_inst *in)
 {
-    static const char *const shape[WS_NMMA] = {"", "m16n8k16", "m16n8k8", "m16n8k8", "m16n8k32", "m16n8k16", "m8n8k4"};
-    int tf32 = in->subop == WS_MMA_M16N8K8_TF32;
-    put(b, ".sync.aligned.%s.row.col%s", in->subop < WS_NMMA ? shape[in->subop] : "?",
+    static const char *const shape[WS_NMMA] = {"", "m16n8k16", "m16n8k8", "m16n8k8", "m16n8k32", "m16n8k16", "m8n8k4",
+                                               "m8n8k16", "m8n8k32", "m8n8k4", "m16n8k32", "m16n8k16"};
+    int tf32 = in->subop == WS_MMA_M16N8K8_TF32, volta = in->subop == WS_MMA_M8N8K4_F16;
+    put(b, ".sync.aligned.%s.%s.%s%s", in->subop < WS_NMMA ? shape[in->subop] : "?",
+        volta && (in->rnd & WS_MMA_A_COL) ? "col" : "row", !volta || !(in->rnd & WS_MMA_B_ROW) ? "col" : "row",
         (in->mods & WS_MOD_SAT) ? ".satfinite" : "");
     put(b, ".%s.%s.%s.%s", ws_type_name((ws_type)in->type), tf32 ? "tf32" : ws_type_name((ws_type)in->type2),
         tf32 ? "tf32" : ws_type_name((ws_type)in->cmp), ws_type_name((ws_type)in->boolop));
+}
+
+/* the four fragments {D}, {A}, {B}, {C}; an eight-register D or C is two operands (parse.c,
+ * check_mma_operands) printed as one; the caller adds the ';' */
+static void mma_operands(sb *b, const ws_kernel *k, const ws_inst *in)
+{
+    const ws_operand *frag[4][2] = {{&in->dst[0], in->ndst > 1 ? &in->dst[1] : NULL}, {&in->src[0], NULL},
+                                    {&in->src[1], NULL}, {&in->src[2], in->nsrc > 3 ? &in->src[3] : NULL}};
+    char tmp[32];
+    for (int f = 0; f < 4; f++) {
+        put(b, f ? ", {" : " {");
+        for (int h = 0, n = 0; h < 2; h++)
+            for (unsigned e = 0; frag[f][h] && e < frag[f][h]->nvec; e++)
+                put(b, "%s%s", n++ ? ", " : "", regname(k, frag[f][h]->vec[e], tmp, sizeof tmp));
+        put(b, "}");
+    }
 }
 
 /* tex / tld4 / txq / suld.b / sust.b in PTX syntax: modifiers, then d, [h, c] or [h, c], v */
@@ -144,7 +162,11 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     if (in->guard != WS_NO_REG) put(&b, "@%s%s ", in->guard_neg ? "!" : "", regname(k, in->guard, tmp, sizeof tmp));
     put(&b, "%s", ws_opcode_name(op));
     if (op == WS_OP_BADD || op == WS_OP_BWAIT) put(&b, " B%u", in->barrier);
-    if (op == WS_OP_MMA) { mma_mods(&b, in); goto operands; }
+    if (op == WS_OP_MMA) {
+        mma_mods(&b, in);
+        mma_operands(&b, k, in);
+        goto done;
+    }
     if (op == WS_OP_MBARRIER) {
         static const char *const f[] = {"", "init", "arrive", "arrive_drop", "test_wait", "try_wait", "pending_count", "inval"};
         put(&b, ".%s%s%s.b64", in->subop <= WS_MBAR_INVAL ? f[in->subop] : "?", in->boolop ? ".parity" : "",
@@ -154,6 +176,11 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     if (op == WS_OP_GRIDDEP) { put(&b, in->subop == WS_GRIDDEP_WAIT ? ".wait" : ".launch_dependents"); goto operands; }
     if (op == WS_OP_ELECT) { put(&b, ".sync"); goto operands; }
     if (op == WS_OP_CVT && in->subop == WS_CVT_TF32_RNA) { put(&b, ".rna.tf32.f32"); goto operands; }
+    if (op == WS_OP_CVT && in->subop == WS_CVT_FP8) {   /* src/exec/exec_fp8.c */
+        put(&b, ".rn%s%s.%s.%s", (in->mods & WS_MOD_SAT) ? ".satfinite" : "", (in->mods & WS_MOD_RELU) ? ".relu" : "",
+            ws_type_name((ws_type)in->type), ws_type_name((ws_type)in->type2));
+        goto operands;
+    }
     if (op == WS_OP_CP_ASYNC) {
         static const char *const f[] = {"", "", ".commit_group", ".wait_group", ".wait_all"};
         if (in->subop == WS_CPA_COPY) put(&b, ".%s.shared.global", in->boolop == 2 ? "cg" : "ca");
@@ -169,7 +196,8 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
         goto operands;
     }
     if (op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) {
-        put(&b, ".sync.aligned.m8n8.x%u%s.shared.b16", in->subop & 7, (in->subop & WS_LDM_TRANS) ? ".trans" : "");
+        put(&b, ".sync.aligned.m8n8.x%u%s%s.b16", in->subop & 7, (in->subop & WS_LDM_TRANS) ? ".trans" : "",
+            in->space == WS_SP_SHARED ? ".shared" : "");   /* without: generic */
         goto operands;
     }
     if (op == WS_OP_TEX || op == WS_OP_TLD4 || op == WS_OP_TXQ || op == WS_OP_SULD || op == WS_OP_SUST) {

@@ -783,8 +783,9 @@ typedef struct modstate {
     uint32_t type_tok[4];
 } modstate;
 
-/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (PTX ISA 9.7.9.26) and
- * stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 (PTX ISA "stmatrix", sm_90) */
+/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 (PTX ISA 9.7.9.26) and
+ * stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 (PTX ISA "stmatrix", sm_90);
+ * without .shared the address is generic (the ISA's .ss is optional) */
 static int ldm_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char *s, size_t n)
 {
     if (n == 4 && !memcmp(s, "sync", 4)) { ms->sync = 1; return A_SYNC; }
@@ -839,7 +840,7 @@ static int cpa_mod(P *p, ws_inst *in, const ws_tok *t, const char *s, size_t n)
     return -1;
 }
 
-static const char *const mma_shapes[] = {"m16n8k16", "m16n8k8", "m16n8k32", "m8n8k4"};
+static const char *const mma_shapes[] = {"m16n8k16", "m16n8k8", "m16n8k32", "m8n8k4", "m8n8k16", "m8n8k32"};
 
 /* mma.sync.aligned modifiers (PTX ISA 9.7.14.5.14): shape, .row.col, four types, .satfinite */
 static int mma_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char *s, size_t n)
@@ -847,15 +848,16 @@ static int mma_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char 
     if (n == 4 && !memcmp(s, "sync", 4)) { ms->sync = 1; return A_SYNC; }
     if (n == 7 && !memcmp(s, "aligned", 7)) { in->mods |= WS_MOD_ALIGNED; return A_ALIGNED; }
     if (n == 9 && !memcmp(s, "satfinite", 9)) { in->mods |= WS_MOD_SAT; return A_SAT; }
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < (int)(sizeof mma_shapes / sizeof mma_shapes[0]); i++)
         if (strlen(mma_shapes[i]) == n && !memcmp(s, mma_shapes[i], n)) { ms->shape = i + 1; return A_SHAPE; }
     if (n == 3 && (!memcmp(s, "row", 3) || !memcmp(s, "col", 3))) {
-        if (ms->nlayout >= 2) return err_at(p, t, "'mma' takes two layouts (.row.col)"), -2;
+        if (ms->nlayout >= 2) return err_at(p, t, "'mma' takes two layouts (.alayout .blayout)"), -2;
         ms->layout[ms->nlayout++] = s[0];
         return A_LAYOUT;
     }
-    ws_type ty = ws_type_from_name(s, n);
+    ws_type ty = ws_operand_type_from_name(s, n);
     int tf32 = n == 4 && !memcmp(s, "tf32", 4);
+    if (ty == WS_TY_E4M3X2 || ty == WS_TY_E5M2X2) ty = WS_TY_NONE;
     if (ty == WS_TY_NONE && !tf32) return -1;
     if (ms->ntypes >= 4) return err_at(p, t, "too many types on 'mma' (.dtype .atype .btype .ctype)"), -2;
     if (tf32) { ty = WS_TY_B32; ms->tf32 |= 1 << ms->ntypes; }
@@ -1332,8 +1334,10 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4: case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
         *smin = *smax = 3; break;
     case WS_OP_CVT_PACK: *smin = *smax = in->subop >= WS_PACK_U16 ? 2 : 3; break;
-    case WS_OP_CVT:   /* cvt.rn.f16x2.f32 d, a, b (PTX ISA 9.7.9.21) */
-        *smin = *smax = in->type == WS_TY_F16X2 || in->type == WS_TY_BF16X2 ? 2 : 1; break;
+    case WS_OP_CVT:   /* cvt.rn.f16x2.f32 d, a, b and cvt.rn.satfinite.e4m3x2.f32 d, a, b (PTX ISA 9.7.9.21) */
+        *smin = *smax = in->subop == WS_CVT_FP8 ? (in->type2 == WS_TY_F32 ? 2 : 1)
+                        : in->type == WS_TY_F16X2 || in->type == WS_TY_BF16X2 ? 2 : 1;
+        break;
     case WS_OP_SETP: case WS_OP_SET: *smin = *smax = in->boolop ? 3 : 2; break;
     case WS_OP_STMATRIX: *nd = 0; break;   /* [p], {r...} */
     case WS_OP_ST: case WS_OP_RED:
@@ -1429,8 +1433,8 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
     int nd, smin, smax;
     shape(in, &nd, &smin, &smax);
     const char *mn = ws_opcode_name(in->op);
-    for (int j = 0; j < nops; j++)   /* eight elements only in a wmma fragment (parse_wmma) */
-        if (ops[j].kind == R_VEC && ops[j].nvec > 4)
+    for (int j = 0; j < nops; j++)   /* eight elements only in a wmma fragment (parse_wmma) and mma */
+        if (ops[j].kind == R_VEC && ops[j].nvec > 4 && !(in->op == WS_OP_MMA && ops[j].nvec == 8))
             return err_at(p, &p->t[ops[j].tok], "vector operand must have 2 or 4 elements, not %d", ops[j].nvec);
     if (nops < nd + smin || nops > nd + smax) {
         if (smin == smax)
@@ -1461,7 +1465,7 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
                     in->op == WS_OP_LDMATRIX) &&
                    !r->vimm_mask && (r->nvec > 1 || in->op == WS_OP_MMA || in->op == WS_OP_LDMATRIX)) {
             o->kind = WS_OK_VEC;
-            o->nvec = r->nvec;
+            o->nvec = (uint8_t)(r->nvec > 4 ? 4 : r->nvec);   /* mma: eight, split by check_mma_operands */
             memcpy(o->vec, r->vec, sizeof o->vec);
             in->ndst++;
         } else if (in->op == WS_OP_MBARRIER && r->kind == R_NAME && tok_eq(t, "_")) {
@@ -1514,7 +1518,7 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
             if (cls != C_VALVEC) return err_at(p, t, "vector operand is not allowed as operand %d of '%s'", nd + j + 1, mn);
             if (r->nvec == 1 && in->op != WS_OP_MMA && in->op != WS_OP_STMATRIX) return err_at(p, t, "vector operand must have 2 or 4 elements, not 1");
             o->kind = WS_OK_VEC;
-            o->nvec = r->nvec;
+            o->nvec = (uint8_t)(r->nvec > 4 ? 4 : r->nvec);   /* mma: eight, split by check_mma_operands */
             memcpy(o->vec, r->vec, sizeof o->vec);
             if (r->vimm_mask) {   /* constants of a packing mov: their bits in imm at their element's place */
                 if (in->op != WS_OP_MOV || in->vec > 1)
@@ -1763,6 +1767,7 @@ static int check_half_forms(P *p, ws_inst *in, const ws_tok *optok)
     ws_type t = (ws_type)in->type, t2 = (ws_type)in->type2;
     int h = ws_type_is_half(t), h2 = ws_type_is_half(t2);
     int pair = t == WS_TY_F16X2 || t == WS_TY_BF16X2;
+    if (in->op == WS_OP_CVT && in->subop == WS_CVT_FP8) return 0;   /* checked by parse_cvt_fp8 */
     if ((in->mods & WS_MOD_RELU) && !h)
         return err_at(p, optok, "'.relu' is for half types only (fma min max cvt .f16 .bf16 .f16x2 .bf16x2)");
     if ((in->mods & WS_MOD_NAN) && !h)
@@ -1801,18 +1806,60 @@ static int check_half_forms(P *p, ws_inst *in, const ws_tok *optok)
                   "selp mov ld st cvt atom.add.noftz ex2.approx tanh.approx)", mn, ws_type_name(h ? t : t2));
 }
 
+/* The FP8 conversions (PTX ISA 9.7.9.21): cvt.rn.satfinite{.relu}.f8x2type.{f32,f16x2,bf16x2} and
+ * cvt.rn{.relu}.f16x2.f8x2type, f8x2type = .e4m3x2/.e5m2x2 (src/exec/exec_fp8.c). When the
+ * modifiers of a cvt name an f8x2 type, reads them all (0 if they do not: the other forms). */
+static int parse_cvt_fp8(P *p, ws_inst *in, modstate *ms)
+{
+    static const char forms[] = "supported: cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32,f16x2,bf16x2}, "
+        "cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}";
+    uint32_t j = p->i, first = p->i;
+    int fp8 = 0;
+    for (; j < p->nt && p->t[j].kind == WS_TK_DOT && p->t[j].adj; j++)
+        fp8 |= tok_eq(&p->t[j], ".e4m3x2") || tok_eq(&p->t[j], ".e5m2x2");
+    if (!fp8) return 0;
+    for (; p->i < j; adv(p)) {
+        const ws_tok *t = cur(p);
+        ws_type ty = ws_operand_type_from_name(t->s, t->n);
+        if (tok_eq(t, ".rn")) in->rnd = WS_RND_RN;
+        else if (tok_eq(t, ".satfinite")) in->mods |= WS_MOD_SAT;
+        else if (tok_eq(t, ".relu")) in->mods |= WS_MOD_RELU;
+        else if (ty != WS_TY_NONE && ms->ntypes < 2) {
+            ms->type_tok[ms->ntypes] = p->i;
+            ms->types[ms->ntypes++] = ty;
+        } else {
+            return err_at(p, t, "modifier '%.*s' is not supported on an FP8 'cvt' (%s)", TK(t), forms);
+        }
+    }
+    const ws_type d = ms->types[0], a = ms->types[1];
+    const int to8 = (d == WS_TY_E4M3X2 || d == WS_TY_E5M2X2) && (a == WS_TY_F32 || a == WS_TY_F16X2 || a == WS_TY_BF16X2);
+    const int from8 = d == WS_TY_F16X2 && (a == WS_TY_E4M3X2 || a == WS_TY_E5M2X2);
+    if (ms->ntypes != 2 || (!to8 && !from8))
+        return err_at(p, &p->t[first], "this FP8 'cvt' form is not supported (%s)", forms);
+    if (in->rnd != WS_RND_RN || (to8 && !(in->mods & WS_MOD_SAT)) || (from8 && (in->mods & WS_MOD_SAT)))
+        return err_at(p, &p->t[first], "'cvt' %s FP8 needs %s (%s)", to8 ? "into" : "out of",
+                      to8 ? ".rn.satfinite" : ".rn and takes no .satfinite", forms);
+    in->subop = WS_CVT_FP8;
+    return 0;
+}
+
 /* the mma forms the tensor unit runs (PTX ISA 9.7.14.5.14 mma, the fragments of 9.7.14.5.7-10):
  * sets in->subop to the form and in->cmp/boolop to .btype/.ctype */
 static int check_mma_form(P *p, ws_inst *in, const modstate *ms, const ws_tok *optok)
 {
     static const char *const supported = "supported: mma.sync.aligned.m16n8k16/.m16n8k8.row.col with .f16 "
         "(.f16/.f32 accumulators) or .bf16 (.f32), .m16n8k8 .tf32 -> .f32, .m16n8k32/.m16n8k16 .s8/.u8 -> .s32 "
-        "(.satfinite), .m8n8k4 .f64";
+        "(.satfinite), .m16n8k32/.m16n8k16 .e4m3/.e5m2 (.f16.f16 or .f32.f32), .m8n8k16 .s8/.u8 and .m8n8k32 "
+        ".s4/.u4 -> .s32 (.satfinite), .m8n8k4 .f64, .m8n8k4.{row,col}.{row,col} .f16 (.f16/.f32 accumulators)";
     if (!ms->sync || !(in->mods & WS_MOD_ALIGNED)) return err_at(p, optok, "'mma' needs .sync.aligned");
     if (!ms->shape) return err_at(p, optok, "'mma' needs a shape (%s)", supported);
-    if (ms->nlayout != 2 || ms->layout[0] != 'r' || ms->layout[1] != 'c')
-        return err_at(p, optok, "'mma' is supported with .row.col only (%s)", supported);
     ws_type d = ms->types[0], a = ms->types[1], b = ms->types[2], c = ms->types[3];
+    const int f16acc = (d == WS_TY_F32 || d == WS_TY_F16) && (c == WS_TY_F32 || c == WS_TY_F16);
+    /* m8n8k4 .f16: .f16.f16, .f32.f32 or .f32 from .f16 (ptxas: ".dtype must be '.f32' when .ctype is '.f32'") */
+    const int volta = ms->shape == 4 && a == WS_TY_F16 && b == WS_TY_F16 && f16acc && !ms->tf32 &&
+                      !(d == WS_TY_F16 && c == WS_TY_F32);
+    if (ms->nlayout != 2 || (!volta && (ms->layout[0] != 'r' || ms->layout[1] != 'c')))
+        return err_at(p, optok, "'mma' takes .row.col (any .alayout.blayout only in .m8n8k4 .f16) (%s)", supported);
     int tfa = (ms->tf32 >> 1) & 1, tfb = (ms->tf32 >> 2) & 1;
     const char *shape = mma_shapes[ms->shape - 1];
     int form = 0;
@@ -1820,7 +1867,15 @@ static int check_mma_form(P *p, ws_inst *in, const modstate *ms, const ws_tok *o
     int acc_ok = half && (a == WS_TY_F16 ? ((d == WS_TY_F32 || d == WS_TY_F16) && (c == WS_TY_F32 || c == WS_TY_F16))
                                          : d == WS_TY_F32 && c == WS_TY_F32);
     int i8 = (a == WS_TY_S8 || a == WS_TY_U8) && (b == WS_TY_S8 || b == WS_TY_U8) && d == WS_TY_S32 && c == WS_TY_S32;
+    int i4 = (a == WS_TY_S4 || a == WS_TY_U4) && (b == WS_TY_S4 || b == WS_TY_U4) && d == WS_TY_S32 && c == WS_TY_S32;
+    /* FP8: .f16.f16 or .f32.f32 accumulators (ptxas: "Unexpected instruction types" for a mix) */
+    int f8 = (a == WS_TY_E4M3 || a == WS_TY_E5M2) && (b == WS_TY_E4M3 || b == WS_TY_E5M2) && f16acc && d == c;
     if (ms->tf32 & 1 || ms->tf32 & 8) form = 0;
+    else if (volta) form = WS_MMA_M8N8K4_F16;
+    else if (ms->shape == 5 && i8) form = WS_MMA_M8N8K16_I8;
+    else if (ms->shape == 6 && i4) form = WS_MMA_M8N8K32_I4;
+    else if (ms->shape == 3 && f8) form = WS_MMA_M16N8K32_F8;
+    else if (ms->shape == 1 && f8) form = WS_MMA_M16N8K16_F8;
     else if (ms->shape == 1 && acc_ok) form = WS_MMA_M16N8K16_F16;
     else if (ms->shape == 2 && acc_ok) form = WS_MMA_M16N8K8_F16;
     else if (ms->shape == 2 && tfa && tfb && d == WS_TY_F32 && c == WS_TY_F32) form = WS_MMA_M16N8K8_TF32;
@@ -1831,29 +1886,41 @@ static int check_mma_form(P *p, ws_inst *in, const modstate *ms, const ws_tok *o
         return err_at(p, &p->t[ms->type_tok[0]], "'mma.%s' with .%s.%s.%s.%s is not supported (%s)", shape,
                       ms->tf32 & 1 ? "tf32" : ws_type_name(d), tfa ? "tf32" : ws_type_name(a),
                       tfb ? "tf32" : ws_type_name(b), ms->tf32 & 8 ? "tf32" : ws_type_name(c), supported);
-    if ((in->mods & WS_MOD_SAT) && !i8) return err_at(p, optok, "'.satfinite' is for the integer mma forms");
+    if ((in->mods & WS_MOD_SAT) && !i8 && !i4) return err_at(p, optok, "'.satfinite' is for the integer mma forms");
     in->subop = (uint8_t)form;
+    if (volta) in->rnd = (uint8_t)((ms->layout[0] == 'c' ? WS_MMA_A_COL : 0) | (ms->layout[1] == 'r' ? WS_MMA_B_ROW : 0));
     in->cmp = (uint8_t)b;
     in->boolop = (uint8_t)c;
     return 0;
 }
 
 /* The fragments' register counts per lane (PTX ISA 9.7.14.5.7-10): A and B by form; C and D
- * four .f32/.s32 registers (m8n8k4 .f64: two), or two .f16x2 for an .f16 accumulator. */
-static int check_mma_operands(P *p, const ws_inst *in, const raw *ops)
+ * four .f32/.s32 registers (m8n8k4 .f64, m8n8k16, m8n8k32: two), or two .f16x2 for an .f16
+ * accumulator; m8n8k4 .f16: eight .f32 or four .f16x2. An eight-register C or D is split into
+ * two operands of four (src[2], src[3]; dst[0], dst[1]). */
+static int check_mma_operands(P *p, ws_inst *in, const raw *ops)
 {
-    static const uint8_t ra[WS_NMMA] = {0, 4, 2, 4, 4, 2, 1}, rb[WS_NMMA] = {0, 2, 1, 2, 2, 1, 1};
-    int acc = in->subop == WS_MMA_M8N8K4_F64 ? 2 : 4;
-    const int want[4] = {in->type == WS_TY_F16 ? 2 : acc, ra[in->subop], rb[in->subop], in->boolop == WS_TY_F16 ? 2 : acc};
-    const ws_operand *o[4] = {&in->dst[0], &in->src[0], &in->src[1], &in->src[2]};
+    static const uint8_t ra[WS_NMMA] = {0, 4, 2, 4, 4, 2, 1, 1, 1, 2, 4, 2}, rb[WS_NMMA] = {0, 2, 1, 2, 2, 1, 1, 1, 1, 2, 2, 1};
+    const unsigned f = in->subop;
+    int acc = f == WS_MMA_M8N8K4_F64 || f == WS_MMA_M8N8K16_I8 || f == WS_MMA_M8N8K32_I4 ? 2 : f == WS_MMA_M8N8K4_F16 ? 8 : 4;
+    const int want[4] = {in->type == WS_TY_F16 ? acc / 2 : acc, ra[f], rb[f], in->boolop == WS_TY_F16 ? acc / 2 : acc};
     static const char *const what[4] = {"D", "A", "B", "C"};
     for (int j = 0; j < 4; j++) {
-        if (o[j]->kind != WS_OK_VEC || o[j]->nvec != want[j])
+        if (ops[j].kind != R_VEC || ops[j].nvec != want[j])
             return err_at(p, &p->t[ops[j].tok], "the %s fragment of this 'mma' form is {%d register%s}", what[j], want[j],
                           want[j] == 1 ? "" : "s");
-        for (int e = 0; e < o[j]->nvec; e++)
-            if (o[j]->vec[e] == WS_NO_REG || o[j]->imm)
+        for (int e = 0; e < ops[j].nvec; e++)
+            if (ops[j].vec[e] == WS_NO_REG || ops[j].vimm_mask)
                 return err_at(p, &p->t[ops[j].tok], "'mma' fragments take registers only");
+    }
+    for (int j = 0; j < 4; j += 3) {
+        if (want[j] != 8) continue;
+        ws_operand *lo = j ? &in->src[2] : &in->dst[0], *hi = j ? &in->src[3] : &in->dst[1];
+        *hi = *lo;
+        hi->nvec = lo->nvec = 4;
+        memcpy(hi->vec, ops[j].vec + 4, sizeof hi->vec);
+        if (j) in->nsrc = 4;
+        else in->ndst = 2;
     }
     return 0;
 }
@@ -2407,10 +2474,12 @@ static int parse_inst(P *p)
         in->subop = WS_CVT_TF32_RNA;
         adv(p); adv(p); adv(p);
     }
+    if (op == WS_OP_CVT && !in->subop && parse_cvt_fp8(p, in, &ms)) return -1;
     /* a type outside the subset is the reason, even behind modifiers only its forms have
      * (cvt.rn.satfinite.e4m3x2.f32): name it first */
     for (uint32_t j = p->i; j < p->nt && p->t[j].kind == WS_TK_DOT && p->t[j].adj; j++)
-        if (is_refused_type(p->t[j].s + 1, p->t[j].n - 1) && !(op == WS_OP_MMA && tok_eq(&p->t[j], ".tf32"))) {
+        if (is_refused_type(p->t[j].s + 1, p->t[j].n - 1) &&
+            !(op == WS_OP_MMA && (tok_eq(&p->t[j], ".tf32") || tok_eq(&p->t[j], ".e4m3") || tok_eq(&p->t[j], ".e5m2")))) {
             if (op == WS_OP_CVT && tok_eq(&p->t[j], ".tf32"))
                 return err_at(p, &p->t[j], "type '.tf32' is supported only in cvt.rna.tf32.f32 (this conversion is not supported)");
             return err_at(p, &p->t[j], "type '%.*s' is not supported (supported types: %s)", TK(&p->t[j]), supported_types);
@@ -2462,9 +2531,9 @@ static int parse_inst(P *p)
     if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_COPY && in->space != WS_SP_SHARED)
         return err_at(p, optok, "'cp.async' copies .shared.global (cp.async.ca.shared.global)");
     if ((op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) &&
-        (!ms.sync || !(in->mods & WS_MOD_ALIGNED) || !ms.shape || !(in->subop & 7) || in->space != WS_SP_SHARED ||
-         in->type != WS_TY_B16))
-        return err_at(p, optok, "'%s' is supported as %s.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16", mn, mn);
+        (!ms.sync || !(in->mods & WS_MOD_ALIGNED) || !ms.shape || !(in->subop & 7) ||
+         (in->space != WS_SP_SHARED && in->space != WS_SP_NONE) || in->type != WS_TY_B16))
+        return err_at(p, optok, "'%s' is supported as %s.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16", mn, mn);
     if (check_new_forms(p, in, optok)) return -1;
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in->cmp) return err_at(p, optok, "'%s' needs a comparison (.eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan)", mn);
     if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");
@@ -2942,10 +3011,23 @@ static int resolve_labels(P *p)
     return 0;
 }
 
+/* A variable named in the address of a generically addressed access (ld [sym], no state space)
+ * stands for its generic address (PTX ISA 6.4.1 "Generic Addressing": .shared and .local are
+ * windows of the generic space), not its state-space address (what mov and cvta's source take) */
+static uint64_t generic_window(const ws_inst *in, const ws_operand *o, const ws_var *v)
+{
+    if (o->kind != WS_OK_ADDR || (in->space != WS_SP_NONE && in->space != WS_SP_GENERIC)) return 0;
+    return v->space == WS_SP_SHARED ? WS_SHARED_WINDOW : v->space == WS_SP_LOCAL ? WS_LOCAL_WINDOW : 0;
+}
+
 static void resolve_vars(ws_kernel *k, ws_inst *insts, const fixup *fx, size_t nfx)
 {
-    for (size_t f = 0; f < nfx; f++)
-        insts[fx[f].inst].src[fx[f].slot].imm += (int64_t)var_address(&k->vars[fx[f].var]);
+    for (size_t f = 0; f < nfx; f++) {
+        ws_inst *in = &insts[fx[f].inst];
+        ws_operand *o = &in->src[fx[f].slot];
+        const ws_var *v = &k->vars[fx[f].var];
+        o->imm += (int64_t)(var_address(v) + generic_window(in, o, v));
+    }
 }
 
 /* moves the per-body state out of p/k into s (p/k left empty), or back */
@@ -3395,7 +3477,7 @@ static int finish(P *p)
             else if (o->kind == WS_OK_VEC) for (int e = 0; e < o->nvec; e++) ADD(wr, nw, o->vec[e]);
         }
 #undef ADD
-        if (nr > 12 || nw > 5) return ws_fail(p->err, "%s:%u:%u: too many registers in one instruction", p->path, in->line, in->col);
+        if (nr > 16 || nw > 8) return ws_fail(p->err, "%s:%u:%u: too many registers in one instruction", p->path, in->line, in->col);
         memcpy(in->rd, rd, (size_t)nr * sizeof *rd);
         memcpy(in->wr, wr, (size_t)nw * sizeof *wr);
         in->n_rd = (uint8_t)nr;

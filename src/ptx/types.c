@@ -103,6 +103,8 @@ static const struct { const char *name; uint8_t bits; } type_info[WS_TY_COUNT] =
     [WS_TY_S8] = {"s8", 8},    [WS_TY_S16] = {"s16", 16}, [WS_TY_S32] = {"s32", 32}, [WS_TY_S64] = {"s64", 64},
     [WS_TY_F16] = {"f16", 16}, [WS_TY_F32] = {"f32", 32}, [WS_TY_F64] = {"f64", 64},
     [WS_TY_BF16] = {"bf16", 16}, [WS_TY_F16X2] = {"f16x2", 32}, [WS_TY_BF16X2] = {"bf16x2", 32},
+    [WS_TY_E4M3] = {"e4m3", 8}, [WS_TY_E5M2] = {"e5m2", 8}, [WS_TY_E4M3X2] = {"e4m3x2", 16},
+    [WS_TY_E5M2X2] = {"e5m2x2", 16}, [WS_TY_S4] = {"s4", 4}, [WS_TY_U4] = {"u4", 4},
 };
 
 int ws_type_bits(ws_type t) { return (unsigned)t < WS_TY_COUNT ? type_info[t].bits : 0; }
@@ -111,14 +113,17 @@ int ws_type_is_half(ws_type t) { return t == WS_TY_F16 || (t >= WS_TY_BF16 && t 
 int ws_type_is_float(ws_type t) { return (t >= WS_TY_F16 && t <= WS_TY_F64) || ws_type_is_half(t); }
 const char *ws_type_name(ws_type t) { return (unsigned)t < WS_TY_COUNT ? type_info[t].name : "?"; }
 
-ws_type ws_type_from_name(const char *s, size_t n)
+static ws_type type_lookup(const char *s, size_t n, int last)
 {
     if (n > 0 && s[0] == '.') { s++; n--; }
-    for (int t = 1; t < WS_TY_COUNT; t++)
+    for (int t = 1; t <= last; t++)
         if (strlen(type_info[t].name) == n && memcmp(type_info[t].name, s, n) == 0)
             return (ws_type)t;
     return WS_TY_NONE;
 }
+
+ws_type ws_type_from_name(const char *s, size_t n) { return type_lookup(s, n, WS_TY_BF16X2); }
+ws_type ws_operand_type_from_name(const char *s, size_t n) { return type_lookup(s, n, WS_TY_COUNT - 1); }
 
 static const char *const sreg_names[WS_SR_COUNT] = {
     "%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z",

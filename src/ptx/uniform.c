@@ -57,7 +57,7 @@ static int reads_varying(const ws_kernel *k, const ws_inst *in, const uint8_t *v
 {
     uint32_t nr = k->nregs;
     if (reg_var(var, nr, in->guard)) return 1;
-    for (unsigned j = 0; j < in->n_rd && j < 12; j++)
+    for (unsigned j = 0; j < in->n_rd && j < 16; j++)
         if (reg_var(var, nr, in->rd[j])) return 1;
     for (unsigned j = 0; j < in->nsrc && j < WS_MAX_SRC; j++) {
         const ws_operand *o = &in->src[j];
@@ -87,7 +87,7 @@ static int mark_writes(const ws_kernel *k, const ws_inst *in, uint8_t *var)
     int ch = 0;
     uint32_t nr = k->nregs;
 #define MARK(r) do { uint32_t r_ = (r); if (r_ != WS_NO_REG && r_ < nr && !var[r_]) { var[r_] = 1; ch = 1; } } while (0)
-    for (unsigned j = 0; j < in->n_wr && j < 5; j++) MARK(in->wr[j]);
+    for (unsigned j = 0; j < in->n_wr && j < 8; j++) MARK(in->wr[j]);
     if (in->op != WS_OP_ST && in->op != WS_OP_RED)
         for (unsigned j = 0; j < in->ndst && j < WS_MAX_DST; j++) {
             const ws_operand *o = &in->dst[j];

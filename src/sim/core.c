@@ -1034,6 +1034,35 @@ static uint64_t aligned_members(const ws_cwarp *w, uint64_t lanes)
     return groups & w->fw.valid & ~w->exited;
 }
 
+/* Member lanes of w that count as arrived at the .sync operation at pc
+ * without executing it (ws_div_ops.sync_parked): lanes blocked at a WAIT after
+ * it that cannot move before the lanes waiting at operations of its kind do,
+ * closed over lanes parked behind parked ones. The PTX ISA has the op wait for "all non-exited
+ * threads" of its membermask, and CUDA lets a lane `return` before a
+ * full-mask __shfl_sync; nvcc then merges the returning lanes' store into the
+ * common tail and ptxas puts the BSYNC there, so in the PTX those lanes are
+ * alive, blocked at the tail's WAIT for the lanes at the op, when the op
+ * runs (the CTA-barrier rule of parked_at, for warp-level ops). They
+ * contribute nothing, like a member whose guard is false. */
+static uint64_t sync_parked_lanes(const ws_simrun *r, const ws_cwarp *w, uint32_t pc, const ws_split *sps,
+                                  uint32_t ns)
+{
+    if (!r->div->sync_parked) return 0;
+    const ws_inst *in = &r->k->insts[pc];
+    uint64_t waiting = 0, parked = 0;
+    for (uint32_t k = 0; k < ns; k++) {
+        ws_split t;
+        if (split_free_part(r, w, &sps[k], &t) && t.pc < r->k->ninsts && ws_warp_same_kind(in, &r->k->insts[t.pc]))
+            waiting |= t.mask;
+    }
+    for (;;) {
+        uint64_t p = r->div->sync_parked(&r->divctx, w->div, waiting | parked, pc) & ~waiting;
+        if (!(p & ~parked)) break;
+        parked |= p;
+    }
+    return parked & w->fw.valid & ~w->exited;
+}
+
 /* Collects the rendezvous of the .sync operation `in` that split parts[0]
  * waits at (docs/model.md, "Warp-level operations and member masks"): the
  * other ready splits holding member lanes must wait at an instruction of the
@@ -1042,7 +1071,7 @@ static uint64_t aligned_members(const ws_cwarp *w, uint64_t lanes)
  * member lane is elsewhere (not there yet, at another kind of operation, held
  * at a CTA barrier or blocked): the split keeps waiting. */
 static uint32_t collect_rendezvous(const ws_simrun *r, const ws_cwarp *w, const ws_split *sps, uint32_t ns,
-                                   uint32_t first, uint64_t need, ws_split *parts)
+                                   uint32_t first, uint64_t need, uint64_t parked, ws_split *parts)
 {
     const ws_inst *in = &r->k->insts[parts[0].pc];
     uint64_t covered = parts[0].mask, used = 1ull << first;
@@ -1061,7 +1090,7 @@ static uint32_t collect_rendezvous(const ws_simrun *r, const ws_cwarp *w, const 
         parts[n++] = t;
         covered |= t.mask;
         const ws_operand *tmo = ws_warp_membermask(tin);
-        if (tmo) need |= sync_members(r, w, tmo, t.mask);
+        if (tmo) need |= sync_members(r, w, tmo, t.mask) & ~parked;
     }
     return n > 1 && ws_warp_membermask(in) && !same_membermask(r, w, parts, n) ? 0 : n;
 }
@@ -1281,7 +1310,32 @@ static int load_allowed(ws_core *c, uint32_t slot, const ws_inst *in, uint64_t n
  * only the instruction after the one just issued, on another unit, not a
  * warp-level rendezvous; a stall leaves w->wake alone and says why in
  * *dual_why. */
+static int try_splits(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int dual, uint8_t *dual_why);
+
+/* try_splits, and when the warp has nothing it could ever issue, the
+ * scheme's clock (ws_div_ops.tick: aware's timeout): what it releases is
+ * tried at once, else the warp wakes when the next timeout runs out. */
 static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int dual, uint8_t *dual_why)
+{
+    ws_cwarp *w = &c->warps[slot];
+    for (;;) {
+        int rc = try_splits(r, c, slot, now, dual, dual_why);
+        if (rc || dual || !r->div->tick || w->wake != WS_NEVER) return rc;
+        char err[WS_ERROR_LEN];
+        uint64_t next = WS_NEVER;
+        int t = r->div->tick(&r->divctx, w->div, now, &next, err, sizeof err);
+        if (t < 0) {
+            fail(r, WS_ST_ERROR, "%s: warp %u: %s", r->k->path ? r->k->path : "kernel", slot, err);
+            return -1;
+        }
+        if (t) continue;
+        w->wake = next;
+        note_stall(c, w, WS_RES_NONE, next);
+        return 0;
+    }
+}
+
+static int try_splits(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int dual, uint8_t *dual_why)
 {
     ws_cwarp *w = &c->warps[slot];
     const ws_split *sps;
@@ -1336,14 +1390,18 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
                 }
             }
         } else if (mo) {
-            uint64_t need = sync_members(r, w, mo, sp->mask);
+            uint64_t need = sync_members(r, w, mo, sp->mask), parked = 0;
             if (need & ~sp->mask) {
                 if (!r->div->warp_sync_waits) {
                     stack_sync_deadlock(r, slot, sp, in, need & ~sp->mask);
                     return -1;
                 }
+                parked = sync_parked_lanes(r, w, sp->pc, sps, ns);
+                need &= ~parked;
+            }
+            if (need & ~sp->mask) {
                 parts[0] = part;
-                nparts = collect_rendezvous(r, w, sps, ns, j, need, parts);
+                nparts = collect_rendezvous(r, w, sps, ns, j, need, parked, parts);
                 if (!nparts) continue;                        /* members not there yet */
             }
         } else if (r->pinst[sp->pc].aligned && r->div->warp_sync_waits && !np) {
@@ -1351,7 +1409,7 @@ static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int d
             if (need & ~sp->mask) {
                 if (dual) { reason = WS_STALL_UNIT; continue; }
                 parts[0] = part;
-                nparts = collect_rendezvous(r, w, sps, ns, j, need, parts);
+                nparts = collect_rendezvous(r, w, sps, ns, j, need, 0, parts);
                 if (!nparts) continue;                        /* the rest of the group not there yet */
             }
         }

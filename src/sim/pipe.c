@@ -48,9 +48,13 @@ static void tensor_setup(ws_simrun *r, const ws_config *cfg)
         [WS_MMA_M16N8K16_F16] = {16 * 8 * 16, 0}, [WS_MMA_M16N8K8_F16] = {16 * 8 * 8, 0},
         [WS_MMA_M16N8K8_TF32] = {16 * 8 * 8, 1},  [WS_MMA_M16N8K32_I8] = {16 * 8 * 32, 2},
         [WS_MMA_M16N8K16_I8] = {16 * 8 * 16, 2},  [WS_MMA_M8N8K4_F64] = {8 * 8 * 4, 3},
+        [WS_MMA_M8N8K16_I8] = {8 * 8 * 16, 2},    [WS_MMA_M8N8K32_I4] = {8 * 8 * 32, 4},
+        [WS_MMA_M8N8K4_F16] = {4 * 8 * 8 * 4, 0},  /* four 8x8x4 products per warp (one per quad pair) */
+        [WS_MMA_M16N8K32_F8] = {16 * 8 * 32, 5},  [WS_MMA_M16N8K16_F8] = {16 * 8 * 16, 5},
     };
-    const double rate[4] = {ws_cfg_f(cfg, WS_P_tensor_f16_macs), ws_cfg_f(cfg, WS_P_tensor_tf32_macs),
-                            ws_cfg_f(cfg, WS_P_tensor_int8_macs), ws_cfg_f(cfg, WS_P_tensor_f64_macs)};
+    const double rate[6] = {ws_cfg_f(cfg, WS_P_tensor_f16_macs), ws_cfg_f(cfg, WS_P_tensor_tf32_macs),
+                            ws_cfg_f(cfg, WS_P_tensor_int8_macs), ws_cfg_f(cfg, WS_P_tensor_f64_macs),
+                            ws_cfg_f(cfg, WS_P_tensor_int4_macs), ws_cfg_f(cfg, WS_P_tensor_fp8_macs)};
     r->lat_unit[WS_UNIT_TENSOR] = (uint64_t)ws_cfg_i(cfg, WS_P_tensor_latency);
     r->ii_unit[WS_UNIT_TENSOR] = 0;
     for (int f = 1; f < WS_NMMA; f++) r->ii_mma[f] = interval(rate[form[f].rate], form[f].macs);

@@ -34,7 +34,7 @@ refuse() {   # refuse NAME BODY PATTERN
   [ "$(wc -l <<<"$out")" -eq 1 ] || bad "$1: not one line: $out"
   grep -qE "$3" <<<"$out" || bad "$1: $out"
 }
-refuse fp8 'cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;' "fp8\\.ptx:9:17: type '\\.e4m3x2' is not supported \\(supported types: .*\\.f16 \\.bf16"
+refuse fp4 'cvt.rn.satfinite.e2m1x2.f32 %h1, %f1, %f2;' "fp4\\.ptx:9:17: type '\\.e2m1x2' is not supported \\(supported types: .*\\.f16 \\.bf16"   # the FP8 forms are supported (tests/kernels/tensor/fp8.cu)
 refuse tf32 'cvt.rn.tf32.f32 %r1, %f1;' "tf32\\.ptx:9:[0-9]+: type '\\.tf32' is supported only in cvt\\.rna\\.tf32\\.f32"
 refuse rcp 'rcp.approx.f16 %h1, %h2;' "rcp\.ptx:9:1: .*'rcp'.*\.f16|rcp\.ptx:9:[0-9]+: .*not supported"
 refuse div 'div.rn.f16 %h1, %h2, %h3;' "div\.ptx:9:1: 'div' is not supported on \.f16 \(half precision: add sub mul"

@@ -11,6 +11,7 @@ K="$WS_SOURCE_DIR/tests/kernels/tensor"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 /usr/bin/python3 "$K/expected.py" --check || bad "expected.py --check"
+/usr/bin/python3 "$K/expected24.py" --check || bad "expected24.py --check"
 n=0
 for y in "$K"/*.yaml; do
   name=$(basename "$y" .yaml)
@@ -26,6 +27,7 @@ for y in "$K"/*.yaml; do
 done
 [ "$n" -ge 10 ] || bad "only $n tensor workloads"
 /usr/bin/python3 "$K/gen_rate.py" --check || bad "rate.ptx differs from gen_rate.py"
+/usr/bin/python3 "$K/gen_rate24.py" --check || bad "rate24.ptx or rate24_*.yaml differ from gen_rate24.py"
 
 # Timing (docs/model.md, "Tensor cores"): the slope in cycles per loop iteration (iters 10 -> 20;
 # collectors 0, ibuffer 0: only the tensor unit binds). independent: 4 warps x 8 mmas x
@@ -41,9 +43,27 @@ slope() {   # slope NAME SETS... -> cycles per iteration
   done
   echo $(( (c[1] - c[0]) / 10 ))
 }
+slope24() {   # slope24 FORM SETS... -> cycles per iteration of rate24_FORM
+  local y=$1; shift
+  local c=()
+  for it in 10 20; do
+    sed "s/^params: \[out, 10\]/params: [out, $it]/" "$K/rate24_$y.yaml" > "$tmpy/rate24_$y.yaml"
+    c+=("$("$WS_BIN" sim "$tmpy/rate24_$y.yaml" --set collectors=0 --set ibuffer=0 "$@" | sed -n 's/^cycles: \([0-9]*\) cycles$/\1/p')")
+  done
+  echo $(( (c[1] - c[0]) / 10 ))
+}
 for m in 256:8 128:16 64:32 100:21; do
   got=$(slope rate_independent --set tensor_f16_macs="${m%%:*}")
   [ "$got" -eq $((4 * 8 * ${m##*:})) ] || bad "independent mmas, tensor_f16_macs=${m%%:*}: $got cycles/iteration, want $((4 * 8 * ${m##*:}))"
+done
+# the issue-24 forms (gen_rate24.py): 4 warps x 8 mmas x ceil(MACs / rate) per iteration
+cp "$K/rate24.ptx" "$tmpy/"
+for m in imma8:tensor_int8_macs:256:4 imma8:tensor_int8_macs:100:11 imma4:tensor_int4_macs:512:4 \
+         imma4:tensor_int4_macs:300:7 hmma884:tensor_f16_macs:256:4 hmma884:tensor_f16_macs:100:11 \
+         qmma:tensor_fp8_macs:512:8 qmma:tensor_fp8_macs:1000:5; do
+  IFS=: read -r form param rate ii <<<"$m"
+  got=$(slope24 "$form" --set "$param=$rate")
+  [ "$got" -eq $((4 * 8 * ii)) ] || bad "$form, $param=$rate: $got cycles/iteration, want $((4 * 8 * ii))"
 done
 for lat in 64 33; do
   got=$(slope rate_chain --set tensor_latency=$lat)
@@ -62,10 +82,16 @@ refuse() {   # refuse NAME BODY PATTERN
   [ "$(wc -l <<<"$out")" -eq 1 ] || bad "$1: not one line: $out"
   grep -qE "$3" <<<"$out" || bad "$1: $out"
 }
-refuse volta 'mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r3,%r4}, {%f5,%f6};' \
-  "volta\.ptx:9:[0-9]+: 'mma\.m8n8k4' with \.f32\.f16\.f16\.f32 is not supported \(supported: "
+refuse volta 'mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32 {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%r6,%r7}, {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7};' \
+  "volta\.ptx:9:[0-9]+: 'mma\.m8n8k4' with \.f16\.f16\.f16\.f32 is not supported \(supported: "
+refuse voltacount 'mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32 {%f0,%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r3,%r4}, {%f5,%f6};' \
+  "voltacount\.ptx:9:[0-9]+: vector operand must have 2 or 4 elements, not 5"
+refuse immalayout 'mma.sync.aligned.m8n8k16.col.col.s32.s8.s8.s32 {%r0,%r1}, {%r2}, {%r3}, {%r4,%r5};' \
+  "immalayout\.ptx:9:1: 'mma' takes \.row\.col \(any \.alayout\.blayout only in \.m8n8k4 \.f16\)"
+refuse immamix 'mma.sync.aligned.m8n8k32.row.col.s32.s4.s8.s32 {%r0,%r1}, {%r2}, {%r3}, {%r4,%r5};' \
+  "immamix\.ptx:9:[0-9]+: 'mma\.m8n8k32' with \.s32\.s4\.s8\.s32 is not supported"
 refuse layout 'mma.sync.aligned.m16n8k16.row.row.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};' \
-  "layout\.ptx:9:1: 'mma' is supported with \.row\.col only"
+  "layout\.ptx:9:1: 'mma' takes \.row\.col \(any \.alayout\.blayout only in \.m8n8k4 \.f16\)"
 refuse count 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2}, {%r5,%r6}, {%f5,%f6,%f7,%f8};' \
   "count\.ptx:9:[0-9]+: the A fragment of this 'mma' form is \{4 registers\}"
 refuse sparse 'mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2}, {%r5,%r6}, {%f5,%f6,%f7,%f8}, %r9, 0x0;' \
@@ -86,8 +112,10 @@ refuse wmmarz 'wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz {%rd0,%rd
   "wmmarz\.ptx:9:53: '\.rz' is not supported on 'wmma' \(supported: .*\.m8n8k4 \.f64 \(\.rn\)"
 refuse wmmamix 'wmma.mma.sync.aligned.row.col.m16n16k16.s32.bf16.bf16.s32 {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, {%r8,%r9,%r10,%r11}, {%r12,%r13,%r14,%r15}, {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7};' \
   "wmmamix\.ptx:9:1: this 'wmma\.mma' type combination is not supported \(supported: "
-refuse mmafp8 'mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};' \
-  "mmafp8\.ptx:9:38: type '\.e4m3' is not supported \(supported types: "
+refuse mmafp6 'mma.sync.aligned.m16n8k32.row.col.f32.e3m2.e3m2.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};' \
+  "mmafp6\.ptx:9:38: modifier '\.e3m2' is not supported on 'mma'"
+refuse mmafp8x2 'mma.sync.aligned.m16n8k32.row.col.f32.e4m3x2.e4m3.f32 {%f0,%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};' \
+  "mmafp8x2\.ptx:9:38: type '\.e4m3x2' is not supported"
 refuse wgmma 'wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0,%f1,%f2,%f3}, %rd1, %rd2, 1, 1, 1, 0, 0;' \
   "wgmma\.ptx:9:1: instruction 'wgmma' is not supported: sm_90a warpgroup mma is outside the subset \(mma\.sync is supported\)"
 refuse wmmacount 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0}, {%r1}, {%f8};' \

@@ -7,7 +7,9 @@
 #               tiled_partition<16>, binary/labeled_partition);
 #  legacy_vote  vote without .sync over the active lanes, in divergent code;
 #  xbranch      .sync operations reached from different branches rendezvous under barrier and
-#               the reference; under stack a SIMT deadlock naming the shfl and the stack.
+#               the reference; under stack a SIMT deadlock naming the shfl and the stack;
+#  syncexit     lanes that return before full-mask .sync ops (alive at the tail nvcc merges
+#               their store into) count as arrived under sbi/barrier/aware; stack-based: deadlock.
 # Each under the reference, both divergence schemes, several schedulers and issue modes, and
 # warp sizes 32 and 64 (the kernels use lane = threadIdx.x & 31: not valid at 16), barred at 16.
 set -u
@@ -46,7 +48,13 @@ for c in "${configs[@]}"; do
   esac
   # shellcheck disable=SC2086
   run xbranch "$want" $c
+  # lanes returning before full-mask .sync ops (nvcc's tail merge): they wait at the tail's
+  # reconvergence point; the stack cannot run it (SIMT deadlock), barrier schemes can
+  # shellcheck disable=SC2086
+  run syncexit "$want" $c
 done
+for d in barrier aware; do run syncexit ok --set divergence=$d; done
+for d in multipath dualpath tbc; do run syncexit deadlock --set divergence=$d; done
 for d in stack sbi; do run barred ok --set divergence=$d --set warp_size=16; done
 
 # the stack's SIMT deadlock names the operation, its line and the stack
@@ -102,5 +110,5 @@ for c in "--reference" "--set divergence=sbi" "--set divergence=stack"; do
   grep -q '^status: error' <<<"$out" && grep -q 'must not be intermixed with bar.sync' <<<"$out" ||
     bad "mix [$c]: $(head -2 <<<"$out")"
 done
-[ "$fail" -eq 0 ] && echo "ok: 4 kernels x ${#configs[@]} configurations"
+[ "$fail" -eq 0 ] && echo "ok: 5 kernels x ${#configs[@]} configurations"
 exit "$fail"

@@ -51,7 +51,12 @@ WARP_OPS = re.compile(r'\b(shfl|vote|match|redux|activemask|bar\.warp|mma|ldmatr
 #    (warp size 16) or 4 (warp size 8) hardware warps predicting 16 or 8 lines each, which
 #    fill the 32 lines: the setter is held (starved) unless it finished before locality was
 #    detected (ok), which depends on the timing;
-#  - oob reads past its buffer: error.
+#  - oob reads past its buffer: error;
+#  - syncexit: lanes that return before full-mask .sync ops wait (nvcc's tail merge) at the
+#    reconvergence point for the lanes at the op, which wait for them: completes with
+#    independent thread scheduling (sbi, barrier; aware: the lanes at the reconvergence point
+#    are let go, as its timeout does), a SIMT deadlock under the stack-based schemes
+#    (docs/model.md, "Lanes parked behind a .sync operation").
 FLAG_WAITS = ('flagwait', 'ccwsstarve', 'dawsstarve')
 SIMT_LOCKS = ('spinlock', 'lockloop', 'retrylock', 'volcount', 'gridlock3', 'gridlock5')
 
@@ -80,6 +85,8 @@ def expected_statuses(name, div, sched, ws):
             return {'deadlock', 'starved'} if sched == 'swl' else {'deadlock'}
         if name == 'statlock':
             return {'timeout'}
+    if div in STACK_LIKE and name == 'syncexit':
+        return {'deadlock'}
     if div in ('stack', 'tbc') and name == 'xbranch':
         return {'deadlock'}
     if div == 'stack' and name in FLAG_WAITS and ws == 64:

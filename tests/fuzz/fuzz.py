@@ -61,6 +61,13 @@ def expected_status(meta, cfg):
     # rule for members on another path; TBC predates warp-level operations, docs/model.md)
     if cfg['divergence'] == 'tbc' and meta.get('warp'):
         ok = ok | {'deadlock'}
+    # lanes that left a region before a .sync op whose mask names them, parked at the join
+    # they branched to (gen.py 'xsync', how 'tail'): a SIMT deadlock of the warps that diverge
+    # there; a windowed scheduler (swl, two_level) whose window holds only deadlocked warps
+    # proves the others starved (also true: they never issue)
+    if (meta.get('xsync_wait') and cfg['divergence'] in STACK_SCHEMES
+            and cfg['scheduler'] in ('swl', 'two_level')):
+        ok = ok | {'starved'}
     # swl issues only from its window of the swl_limit oldest warps: a spinner inside it may
     # wait forever for a lock holder outside it, which the simulator proves as `starved` (a
     # correct answer: the policy's starvation, docs/model.md). Only a spin lock makes one warp

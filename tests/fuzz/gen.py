@@ -25,9 +25,26 @@ Statements (first element names the kind):
   ('lock', a, bucket)           spin lock (atom.cas loop, membar.gl, atom.exch) around lockc[b] += v[a]
   ('loc', a, b)                 local array: la[v[a] & 7] = v[b]; v[b] = la[(v[a] >> 3) & 7]
   ('call', f, d, a, b)          v[d] = f(v[a], v[b])    (.func with .param arguments, nvcc style)
+  ('a32', space, a, b, bias, w) 32-bit address arithmetic (issue 24): the .u32 address of a word
+                                of the thread's shared slot (fz_a32) or local array minus bias,
+                                stored (u32, or u8 into one byte: w) at [reg+bias] (nvcc's
+                                unrolled loops; the register wraps below 0), then
+                                another word read back into v[b] through a plain address
+  ('gsh', form, a, b, c)        generic addressing of shared memory (issue 24): form cvta / cvtasym
+                                (st/ld through cvta.shared of the slot), vec (generic ld.v2/st.v2),
+                                sym (generic ld/st of the .shared symbol fz_gc), atom (generic
+                                atom/red.add on sacc's add region), lsym / lcvta (the .local
+                                array fz_la named in a generic ld/st, or through cvta.local)
   ('warp', kind, a, mode)       vote/shfl/match/redux/bar.warp with a member mask:
                                 mode 'reg' (the lanes reaching here), 'tile' (those of a
                                 tile of 4/8/16 lanes), 'div' (both sides of an if, one mask)
+  ('xsync', cond, how, kind, a, incl, work)   lanes with cond leave, then the others run a
+                                warp op (kind as 'warp') whose mask names the region's lanes
+                                (incl 'all': the leavers too) or only those left ('rest');
+                                how: 'ret' (store, @p ret), 'bare' (branch to an exit-only
+                                block), 'tail' (nvcc's tail merge: the leavers branch past the
+                                op to a join, run `work` there with the others, then store and
+                                ret: they are alive at the join while the op runs)
 Conditions: ('lane', k) laneid < k; ('tid', m, e) (tid & m) == e; ('var', a, m, k)
 (v[a] & m) < k; ('const', b).
 
@@ -48,10 +65,13 @@ NACC = 48           # acc: 6 regions of 8 slots: add or and min max inc
 NSACC = 16          # sacc: 4 regions of 4 slots: add or xor max
 NLOCK = 4
 NVARS = 4
+A32_BIASES = [4, 64, 256, 1024, 4096, 0x10000, 0x100000]   # addr32: the loop bias subtracted in .u32
+NGC = 4             # gshared: fz_gc[j] = j * GC_MUL + GC_ADD, (re)stored and read generically
+GC_MUL, GC_ADD = 0x9e3779b9, 0x1234
 
 FEATURES = ['if', 'loop', 'brk', 'cont', 'ret', 'switch', 'bar', 'bred', 'xchg', 'atom',
             'satom', 'lock', 'lock_nested', 'local', 'call', 'warp', 'warp_tile', 'warp_div',
-            'uloop', 'exit_kinds', 'ret_work', 'ret_nested']
+            'uloop', 'exit_kinds', 'ret_work', 'ret_nested', 'sync_exit', 'addr32', 'gshared']
 # every feature is on by default; the CI share (tests/e2e/fuzz_simt.sh) switches off the ones
 # that hit known, unfixed simulator bugs (issue 10), each with its reason: the goal is all on.
 DEFAULT_OFF = set()
@@ -124,6 +144,9 @@ class Gen:
         if self.on('call') and self.nfuncs: choices.append(('call', 1))
         if self.on('warp'): choices.append(('warp', 3))
         if self.on('warp_div') and deep: choices.append(('wdiv', 1))
+        if self.on('sync_exit') and (conv or self.on('ret_nested')): choices.append(('xsync', 1))
+        if self.on('addr32'): choices.append(('a32', 1))
+        if self.on('gshared'): choices.append(('gsh', 1))
         tot = sum(w for _, w in choices)
         x = r.randrange(tot)
         for kind, w in choices:
@@ -180,10 +203,37 @@ class Gen:
                            'match_any', 'match_all', 'redux_add', 'redux_min', 'redux_max', 'redux_and',
                            'redux_or', 'redux_xor', 'warpsync'])
             return ('warp', wk, r.randrange(NVARS), r.choice(modes) + (':%d' % r.choice([4, 8, 16])))
+        if kind == 'xsync':
+            return self.sync_exit()
+        if kind == 'a32':
+            return self.gen_addr32()
+        if kind == 'gsh':
+            return self.gen_gshared()
         if kind == 'wdiv':
             return ('warp', r.choice(['ballot', 'any', 'redux_add', 'shfl_idx']), r.randrange(NVARS),
                     'div:%d' % r.randrange(1, 32))
         raise AssertionError(kind)
+
+    def sync_exit(self):
+        """exited lanes before a warp .sync op (issue 24): ('xsync', cond, how, kind, a, incl,
+        work); 'tail' + 'all' is the form a stack machine cannot run (the leavers wait at the
+        join for the op's lanes, which wait for them)"""
+        r = self.r
+        kind = r.choice(['ballot', 'any', 'all', 'uni', 'shfl_idx', 'match_any', 'match_all', 'redux_add',
+                         'redux_min', 'redux_max', 'redux_and', 'redux_or', 'redux_xor', 'warpsync'])
+        how = r.choice(['ret', 'bare', 'tail'])
+        work = [self.simple() for _ in range(r.randrange(3))] if how == 'tail' else []
+        return ('xsync', self.cond(), how, kind, r.randrange(NVARS), r.choice(['all', 'all', 'rest']), work)
+    # issue 24 forms (own functions, so other features merge cleanly)
+    def gen_addr32(self):
+        r = self.r
+        return ('a32', r.choice(['shared', 'local']), r.randrange(NVARS), r.randrange(NVARS), r.choice(A32_BIASES),
+                r.choice([32, 8]))
+
+    def gen_gshared(self):
+        r = self.r
+        return ('gsh', r.choice(['cvta', 'cvtasym', 'vec', 'sym', 'atom', 'lsym', 'lcvta']), r.randrange(NVARS),
+                r.randrange(NVARS), r.randrange(4))
 
     def func(self, fi):
         """a .func body: statements over its two arguments x0, x1 (kinds asg, if, fret)"""
@@ -248,6 +298,8 @@ def escapes(stmts):
                 s |= escapes(b)
         elif k in ('loop', 'uloop'):
             s |= escapes(st[2]) & {'ret'}   # (a uloop's break/continue have no target: emitted as nothing)
+        elif k == 'xsync':
+            s.add('ret')
     return s
 
 
@@ -302,6 +354,7 @@ class Emit:
         self.ret_seen = False    # a top-level statement containing a return has been emitted
         self.used = set()
         self.jexit = False
+        self.xsync_wait = False  # an 'xsync' whose op waits for lanes parked at its join
 
     def r(self):
         self.nr += 1
@@ -453,6 +506,12 @@ class Emit:
                 self.emit_call(f, v[d], v[a], v[b])
         elif k == 'warp':
             self.emit_warp(st, m)
+        elif k == 'xsync':
+            return self.emit_sync_exit(st, m)
+        elif k == 'a32':
+            self.emit_addr32(st)
+        elif k == 'gsh':
+            self.emit_gshared(st)
         else:
             raise AssertionError(st)
         return m
@@ -661,6 +720,110 @@ class Emit:
             ty = 'b32' if op in ('or', 'xor') else 'u32'
             self.o('atom.shared.%s.%s %s, [%s], %s;' % (op, ty, d, x, v[a]))
 
+    # --- issue 24: 32-bit address arithmetic and generic shared addressing
+    def emit_addr32(self, st):
+        """v[b] -> word v[a] & 1 of the thread's fz_a32 slot (shared) or word v[a] & 7 of fz_la
+        (local), or with width 8 one byte of it, through a .u32 register holding the address minus
+        bias and the offset [+bias]; then v[b] = the other word of the slot (shared; the same word
+        after a byte store) or word (v[a] >> 3) & 7 (local), read through a plain address"""
+        _, space, a, b, bias, width = st
+        v = self.v
+        t, u, w, x = self.r(), self.r(), self.r(), self.rd()
+        sym = 'fz_a32' if space == 'shared' else 'fz_la'
+        if space == 'shared':
+            self.o('and.b32 %s, %s, 1;' % (t, v[a]))
+            self.o('shl.b32 %s, %s, 2;' % (t, t))
+            self.o('mad.lo.u32 %s, %s, 8, %s;' % (t, self.tid, t))
+        else:
+            self.o('and.b32 %s, %s, 7;' % (t, v[a]))
+            self.o('shl.b32 %s, %s, 2;' % (t, t))
+        if width == 8:   # a byte of the word
+            self.o('bfe.u32 %s, %s, %d, 2;' % (u, v[a], 1 if space == 'shared' else 3))
+            self.o('add.u32 %s, %s, %s;' % (t, t, u))
+        self.o('add.s32 %s, %s, %d;' % (t, t, -bias))
+        self.o('mov.u32 %s, %s;' % (u, sym))
+        self.o('add.s32 %s, %s, %s;' % (w, u, t))
+        self.o('st.%s.u%d [%s+%d], %s;' % (space, width, w, bias, v[b]))
+        if space == 'shared':
+            self.o('add.s32 %s, %s, %d;' % (w, w, bias))
+            self.o('and.b32 %s, %s, -4;' % (w, w) if width == 8 else 'xor.b32 %s, %s, 4;' % (w, w))
+            self.o('cvt.u64.u32 %s, %s;' % (x, w))
+            self.o('ld.shared.u32 %s, [%s];' % (v[b], x))
+        else:
+            self.o('shr.u32 %s, %s, 3;' % (t, v[a]))
+            self.o('and.b32 %s, %s, 7;' % (t, t))
+            self.o('mul.wide.u32 %s, %s, 4;' % (x, t))
+            self.o('add.s64 %s, %s, %s;' % (x, x, self.lap))
+            self.o('ld.local.u32 %s, [%s];' % (v[b], x))
+
+    def emit_gshared(self, st):
+        _, form, a, b, c = st
+        v = self.v
+        x, y = self.rd(), self.rd()
+        if form in ('cvta', 'cvtasym', 'vec'):   # the generic address of the thread's fz_a32 slot
+            if form == 'cvtasym':
+                self.o('cvta.shared.u64 %s, fz_a32;' % x)
+            else:
+                self.o('mov.u64 %s, fz_a32;' % x)
+                self.o('cvta.shared.u64 %s, %s;' % (x, x))
+            self.o('mul.wide.u32 %s, %s, 8;' % (y, self.tid))
+            self.o('add.s64 %s, %s, %s;' % (x, x, y))
+            if form == 'vec':
+                t = self.r()
+                self.o('ld.v2.u32 {%s, %s}, [%s];' % (v[a], t, x))
+                self.o('st.v2.u32 [%s], {%s, %s};' % (x, v[b], v[a]))
+                self.hash_in(t)
+            else:
+                w = 4 * (c & 1)
+                self.o('st.u32 [%s+%d], %s;' % (x, w, v[b]))
+                self.o('ld.u32 %s, [%s+%d];' % (v[b], x, 4 - w))
+        elif form == 'lsym':  # generic st/ld naming the .local symbol fz_la
+            self.o('st.u32 [fz_la+%d], %s;' % (4 * (c + 4), v[b]))
+            self.o('ld.u32 %s, [fz_la+%d];' % (v[b], 4 * ((c + 1) % 8)))
+        elif form == 'lcvta':  # cvta.local of the symbol, then generic ld/st
+            self.o('cvta.local.u64 %s, fz_la;' % x)
+            self.o('ld.u32 %s, [%s+%d];' % (v[a], x, 4 * c))
+            self.o('st.u32 [%s+%d], %s;' % (x, 4 * (7 - c), v[b]))
+        elif form == 'sym':   # generic ld/st naming the .shared symbol (its generic address)
+            t = self.r()
+            self.o('ld.u32 %s, [fz_gc+%d];' % (t, 4 * c))
+            self.hash_in(t)
+            self.o('st.b32 [fz_gc+%d], %d;' % (4 * ((c + 1) % NGC), (((c + 1) % NGC) * GC_MUL + GC_ADD) & 0xffffffff))
+        else:                 # generic atomics on sacc's add region (order-independent)
+            t = self.r()
+            self.o('cvta.shared.u64 %s, fz_sacc;' % x)
+            self.o('and.b32 %s, %s, 3;' % (t, v[c % NVARS]))
+            self.o('mul.wide.u32 %s, %s, 4;' % (y, t))
+            self.o('add.s64 %s, %s, %s;' % (x, x, y))
+            if c & 1:
+                self.o('red.add.u32 [%s], %s;' % (x, v[a]))
+            else:
+                self.o('atom.add.u32 %s, [%s], %s;' % (t, x, v[a]))
+
+    def init_issue24(self):
+        """fz_a32 slots and fz_gc, before the first barrier (only when used)"""
+        if not uses(self.p, ('a32', 'gsh')):
+            return
+        o = self.o
+        o('mov.u64 %rt, fz_a32;')
+        o('mul.wide.u32 %rt2, %ttid, 8;')
+        o('add.s64 %rt, %rt, %rt2;')
+        o('mad.lo.u32 %rt32, %gtid, 3, 1;')
+        o('st.shared.u32 [%rt], %rt32;')
+        o('xor.b32 %rt32, %gtid, 0x1234;')
+        o('st.shared.u32 [%rt+4], %rt32;')
+        o('setp.lt.u32 %%pinit, %%ttid, %d;' % NGC)
+        o('mad.lo.u32 %%rt32, %%ttid, %d, %d;' % (GC_MUL, GC_ADD))
+        o('mov.u64 %rt, fz_gc;')
+        o('mul.wide.u32 %rt2, %ttid, 4;')
+        o('add.s64 %rt, %rt, %rt2;')
+        o('@%pinit st.shared.u32 [%rt], %rt32;')
+
+    def decls_issue24(self):
+        if not uses(self.p, ('a32', 'gsh')):
+            return []
+        return ['.shared .align 8 .b32 fz_a32[%d];' % (2 * self.p['block']), '.shared .align 4 .b32 fz_gc[%d];' % NGC]
+
     def emit_lock(self, st, top):
         _, a, bucket = st
         t, m, c = self.r(), self.rd(), self.rd()
@@ -772,6 +935,55 @@ class Emit:
             self.o('mov.u32 %s, 5;' % d)
         self.hash_in(d)
 
+    def emit_sync_exit(self, st, m):
+        """('xsync', ...): the leavers' lanes stay in the op's membermask with incl 'all' (the PTX
+        ISA's .sync ops wait for the non-exited lanes of the mask only); afterwards the region's
+        mask is the lanes left"""
+        _, c, how, kind, a, incl, work = st
+        if m is None:
+            return m
+        p = self.cond(c)
+        b = self.ballot(p, m)
+        stay = self.r()
+        self.o('not.b32 %s, %s;' % (stay, b))
+        self.o('and.b32 %s, %s, %s;' % (stay, stay, m))
+        mm = m if incl == 'all' else stay
+        if how == 'ret':
+            self.store_out()
+            self.o('@%s ret;' % p)
+            self.sync_exit_op(kind, a, mm, stay)
+        elif how == 'bare':
+            skip = self.lab('xskip')
+            self.store_out()
+            self.o('@!%s bra %s;' % (p, skip))
+            self.o('ret;')
+            self.label(skip)
+            self.sync_exit_op(kind, a, mm, stay)
+        else:
+            tail, cont = self.lab('xtail'), self.lab('xcont')
+            self.o('@%s bra %s;' % (p, tail))
+            self.sync_exit_op(kind, a, mm, stay)
+            self.label(tail)
+            for w in work:
+                self.stmt(w, m, False)
+            self.o('@!%s bra %s;' % (p, cont))
+            self.store_out()
+            self.o('ret;')
+            self.label(cont)
+            self.xsync_wait |= incl == 'all'
+        self.o('mov.b32 %s, %s;' % (m, stay))
+        return m
+
+    def sync_exit_op(self, kind, a, mm, stay):
+        if kind != 'shfl_idx':
+            self.warp_op(kind, a, mm, 0)
+            return
+        # the source lane must be one that stays (a leaver's register is undefined there)
+        d, q, src = self.r(), self.pr(), self.r()
+        self.o('bfind.u32 %s, %s;' % (src, stay))
+        self.o('shfl.sync.idx.b32 %s|%s, %s, %s, 31, %s;' % (d, q, self.v[a], src, mm))
+        self.hash_in(d)
+
     # --- functions
     def func(self, fi, f):
         body = []
@@ -880,6 +1092,7 @@ class Emit:
         for j in range(8):
             o('add.u32 %%rt32, %%gtid, %d;' % (j * 11))
             o('st.local.u32 [%%rla+%d], %%rt32;' % (4 * j))
+        self.init_issue24()
         o('bar.sync 0;')
         m = '%mtop'
         o('vote.sync.ballot.b32 %s, %s, 0xffffffff;' % (m, self.pt))
@@ -913,14 +1126,14 @@ class Emit:
         head = ['// warpsweep differential fuzzer, seed %d (tests/fuzz/gen.py)' % p['seed'],
                 '.version 8.0', '.target sm_80', '.address_size 64', '',
                 '.shared .align 4 .b32 fz_sx[%d];' % p['block'],
-                '.shared .align 4 .b32 fz_sacc[%d];' % NSACC, ''] + funcs + [
+                '.shared .align 4 .b32 fz_sacc[%d];' % NSACC] + self.decls_issue24() + [''] + funcs + [
                 '.visible .entry fz(', params, ')', '{',
                 '\t.local .align 8 .b32 fz_la[8];',
                 '\t.reg .pred %%p<%d>;' % (self.np + 1), '\t.reg .pred %pt, %pinit;',
                 '\t.reg .b32 %%r<%d>;' % (self.nr + 1),
                 '\t.reg .b32 %v<4>;', '\t.reg .b32 %h, %ttid, %tlane, %tntid, %tcta, %gtid, %mtop, %rt32, %rt33;',
                 '\t.reg .b64 %%rd<%d>;' % (self.nrd + 1), '\t.reg .b64 %rp<6>;',
-                '\t.reg .b64 %rout, %rdata, %racc, %rmutex, %rlockc, %rshout, %rsx, %rsxb, %rsacc, %rla, %rt;']
+                '\t.reg .b64 %rout, %rdata, %racc, %rmutex, %rlockc, %rshout, %rsx, %rsxb, %rsacc, %rla, %rt, %rt2;']
         return '\n'.join(head + self.lines + ['}', ''])
 
 
@@ -950,7 +1163,10 @@ def emit(prog):
         'expect: {out: reference, acc: reference, mutex: reference, lockc: reference, shout: reference}',
         ''])
     stack = 'ok' if e.lock_expect is None else e.lock_expect
-    meta = {'its': e.its, 'stack': stack, 'lock': e.lock_expect is not None, 'warp_sizes': [8, 16, 32, 64]}
+    if e.xsync_wait and stack == 'ok':
+        stack = 'any'   # a SIMT deadlock when some lanes leave and some stay (docs/model.md)
+    meta = {'its': e.its, 'stack': stack, 'lock': e.lock_expect is not None, 'warp_sizes': [8, 16, 32, 64],
+            'xsync_wait': e.xsync_wait}
     return ptx, yaml, meta
 
 

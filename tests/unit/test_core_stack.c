@@ -207,6 +207,74 @@ static void test_barrier_reconverge(void **st)
     assert_int_equal(sp[0].mask, 0xff);              /* reconverged after the WAIT */
 }
 
+/* Lanes blocked at a convergence barrier whose other participants all wait at
+ * a warp .sync op count as arrived there (ws_div_ops.sync_parked, docs/model.md
+ * "Lanes parked behind a .sync operation"): `@lane0 bra TAIL; vote.sync ~0;
+ * TAIL:` with lane 0 at TAIL's WAIT; aware's timeout releases it instead
+ * (ws_div_ops.tick). The stack-based schemes keep the wait. */
+static void test_sync_parked(void **st)
+{
+    (void)st;
+    const ws_div_ops *cb[] = {&ws_div_sbi, &ws_div_barrier};
+    for (int i = 0; i < 2; i++) {
+        setup_kernel();
+        /* 0: ADD B0; 1: @p bra 3; 2: vote.sync; 3: WAIT B0; 4: join */
+        insts[0].op = WS_OP_BADD; insts[0].barrier = 0;
+        insts[1].op = WS_OP_BRA; insts[1].target = 3;
+        insts[2].op = WS_OP_VOTE;
+        insts[3].op = WS_OP_BWAIT; insts[3].barrier = 0;
+        const ws_div_ops *d = cb[i];
+        d->init(&ctx, state, 0xff);
+        ws_effect e;
+        memset(&e, 0, sizeof e);
+        if (d->issues_div_ops) run(d, top(d), &e);    /* the ADD */
+        e.taken = 0x01;
+        run(d, top(d), &e);                           /* lane 0 to the WAIT */
+        memset(&e, 0, sizeof e);
+        const ws_split *sp;
+        uint32_t start, n = d->splits(state, &sp, &start);
+        for (uint32_t k = 0; k < n; k++)
+            if (sp[k].pc == 3) { run(d, sp[k], &e); break; }   /* barrier: issue the WAIT */
+        assert_int_equal(d->parked(&ctx, state, 0), 0);
+        assert_non_null(d->sync_parked);
+        assert_int_equal(d->sync_parked(&ctx, state, 0xfe, 2), 0x01);   /* all others at the vote */
+        assert_int_equal(d->sync_parked(&ctx, state, 0x7e, 2), 0);      /* lane 7 may still release it */
+        assert_int_equal(d->sync_parked(&ctx, state, 0xfe, 4), 0);      /* a vote after the WAIT */
+    }
+    /* aware: lane 0 waits at the reconvergence point (pc 2) for lanes at the vote;
+     * nothing can issue, so the timeout runs on by itself (ws_div_ops.tick): at
+     * the first arrival (cycle 0, recorded as 1) + aware_timeout lane 0 goes on */
+    setup_kernel();
+    insts[0].op = WS_OP_BRA; insts[0].target = 2; insts[0].ipdom = 2;
+    insts[1].op = WS_OP_VOTE;
+    ctx.timeout = 1000;
+    ws_div_aware.init(&ctx, state, 0xff);
+    ws_effect e;
+    memset(&e, 0, sizeof e);
+    e.taken = 0x01;
+    run(&ws_div_aware, top(&ws_div_aware), &e);
+    assert_null(ws_div_aware.sync_parked);
+    char err[128];
+    uint64_t next = 0;
+    assert_int_equal(ws_div_aware.tick(&ctx, state, 500, &next, err, sizeof err), 0);
+    assert_int_equal(next, 1001);
+    const ws_split *sp;
+    uint32_t start;
+    assert_int_equal(ws_div_aware.splits(state, &sp, &start), 1);
+    assert_int_equal(ws_div_aware.tick(&ctx, state, 1001, &next, err, sizeof err), 1);
+    assert_int_equal(next, UINT64_MAX);
+    assert_int_equal(ws_div_aware.splits(state, &sp, &start), 2);
+    assert_int_equal(sp[1].pc, 2);
+    assert_int_equal(sp[1].mask, 0x01);
+    ctx.timeout = 0;
+    /* the stack-based schemes: a SIMT deadlock (no callback) */
+    assert_null(ws_div_stack.sync_parked);
+    assert_null(ws_div_multipath.sync_parked);
+    assert_null(ws_div_dualpath.sync_parked);
+    assert_null(ws_div_tbc.sync_parked);
+    assert_null(ws_div_multipath.tick);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_brx_nway),
         cmocka_unit_test(test_barrier_wait_yield),
         cmocka_unit_test(test_barrier_reconverge),
+        cmocka_unit_test(test_sync_parked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* Memory semantics: ld/st on every state space, vectors, narrow loads,
  * faults (misaligned, out of bounds, read-only), cvta, atomics in lane order. */
 #include "exec_harness.h"
+#include "warpsweep/ptx.h"
 
 static xh *H;
 
@@ -334,6 +335,147 @@ static void test_atomic_cas16(void **s)
     assert_non_null(strstr(H->env.fault, "16 bit: cas and the half types only"));
 }
 
+/* 32-bit address arithmetic (PTX ISA 6.4, "Addresses as Operands": an address is formed at
+ * the size of its register). The issue's example, nvcc's unrolled shared-init loop:
+ * add.s32 %r68, %r67, -256; add.s32 %r31, %r30, %r68; st.shared.u8 [%r31+256], %rs2 with
+ * %r30 = shared address 0 and %r67 = lane: %r31 = lane - 256 mod 2^32 = 0xffffff00 + lane,
+ * and [%r31+256] is shared offset lane (0x100000000 + lane only if summed in 64 bits). */
+static void test_addr32_wrap(void **s)
+{
+    (void)s; reset();
+    H->reg_types[1] = WS_TY_U32;      /* %r31 */
+    H->reg_types[2] = WS_TY_U16;      /* %rs2 */
+    H->reg_types[3] = WS_TY_U64;      /* a 64-bit base */
+    memset(H->smem, 0, XH_SMEM);
+    for (unsigned l = 0; l < 32; l++) {
+        setr(H, 1, l, (uint32_t)(l - 256));
+        setr(H, 2, l, 0x40 + l);
+    }
+    ws_inst in = st(WS_SP_SHARED, WS_TY_U8, addr(1, 256), reg(2));
+    assert_int_equal(xrun(H, &in), WS_EXEC_OK);
+    for (unsigned l = 0; l < 32; l++) assert_int_equal(H->smem[l], 0x40 + l);
+    assert_int_equal(H->eff.mem_addr[31], 31);
+    assert_int_equal(H->eff.mem_space, WS_SP_SHARED);
+    /* the same sum from a 64-bit register stays 64-bit: 0xffffff00 + 256 = 2^32, out of bounds */
+    for (unsigned l = 0; l < 32; l++) setr(H, 3, l, (uint32_t)(l - 256));
+    in = st(WS_SP_SHARED, WS_TY_U8, addr(3, 256), reg(2));
+    assert_int_equal(xrun(H, &in), WS_EXEC_FAULT);
+    assert_non_null(strstr(H->env.fault, "out-of-bounds 1-byte st.shared at offset 0x100000000"));
+    /* a negative offset on a 32-bit register: 0x10 + (-16) = 0 */
+    setall(H, 1, 0x10);
+    wr32(H->smem, 0xcafef00d);
+    in = ld(WS_SP_SHARED, WS_TY_U32, reg(4), addr(1, -16));
+    assert_int_equal(run_r(H, &in, 4), 0xcafef00d);
+    /* vector ld/st and atom wrap alike: base 0xfffffff0 + 0x20 = offset 0x10 */
+    setall(H, 1, 0xfffffff0u);
+    setall(H, 5, 0x1111); setall(H, 6, 0x2222);
+    in = st(WS_SP_SHARED, WS_TY_U32, addr(1, 0x20), vec(2, 5, 6, 0, 0));
+    in.vec = 2;
+    assert_int_equal(xrun_mask(H, &in, 1), WS_EXEC_OK);
+    assert_int_equal(rd32(H->smem + 0x10), 0x1111);
+    assert_int_equal(rd32(H->smem + 0x14), 0x2222);
+    in = atom(WS_SP_SHARED, WS_TY_U32, WS_ATOM_ADD, reg(7), addr(1, 0x20), imm(5), none());
+    assert_int_equal(xrun_mask(H, &in, 0xf), WS_EXEC_OK);    /* four lanes add 5 each */
+    assert_int_equal(rd32(H->smem + 0x10), 0x1111 + 20);
+    assert_int_equal(getr(H, 7, 3), 0x1111 + 15);
+    /* local window: a 32-bit register below 0 plus the bias */
+    setall(H, 1, (uint32_t)-8);
+    setall(H, 2, 0x5a);
+    in = st(WS_SP_LOCAL, WS_TY_U8, addr(1, 12), reg(2));
+    assert_int_equal(xrun_mask(H, &in, 1), WS_EXEC_OK);
+    assert_int_equal(H->local[4], 0x5a);
+    /* a generic address in a 32-bit register wraps too (then zero-extends): global, not shared */
+    setall(H, 1, (uint32_t)(XH_BUF_A - 4));
+    wr32(H->bufa + 4, 0x600d);
+    in = ld(WS_SP_GENERIC, WS_TY_U32, reg(4), addr(1, 8));
+    assert_int_equal(run_r(H, &in, 4), 0x600d);
+    H->reg_types[1] = H->reg_types[2] = H->reg_types[3] = WS_TY_NONE;
+}
+
+/* Generic addressing of shared memory (PTX ISA 6.4.1 "Generic Addressing"): ldmatrix without
+ * .shared takes generic addresses (PTX ISA 9.7.9.26: the state space is optional); lanes 0..7
+ * give the generic addresses of the eight rows (row r at shared offset 16 r, element (r, c) =
+ * 0x100 + 8 r + c); lane l receives row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1. An address
+ * outside the shared window faults. */
+static void test_generic_ldmatrix(void **s)
+{
+    (void)s; reset();
+    for (unsigned r = 0; r < 8; r++)
+        for (unsigned c = 0; c < 8; c++) {
+            uint16_t v = (uint16_t)(0x100 + 8 * r + c);
+            memcpy(H->smem + 16 * r + 2 * c, &v, 2);
+        }
+    for (unsigned l = 0; l < 32; l++) setr(H, 1, l, WS_SHARED_WINDOW + 16 * (l % 8));
+    ws_inst in = xi(WS_OP_LDMATRIX, WS_TY_B16);
+    in.subop = 1;
+    in.mods = WS_MOD_ALIGNED;
+    in.dst[0] = vec(1, 2, 0, 0, 0); in.ndst = 1;
+    in.src[0] = addr(1, 0); in.nsrc = 1;
+    assert_int_equal(xrun(H, &in), WS_EXEC_OK);
+    for (unsigned l = 0; l < 32; l++) {
+        unsigned r = l / 4, c = 2 * (l % 4);
+        assert_int_equal(getr(H, 2, l), (0x100 + 8 * r + c) | (uint64_t)(0x100 + 8 * r + c + 1) << 16);
+    }
+    assert_int_equal(H->eff.mem_space, WS_SP_SHARED);
+    assert_int_equal(H->eff.mem_addr[7], 112);
+    setr(H, 1, 3, XH_BUF_A);
+    assert_int_equal(xrun(H, &in), WS_EXEC_FAULT);
+    assert_non_null(strstr(H->env.fault, "ldmatrix: generic address 0x10000000 is not in the shared window"));
+}
+
+/* A .shared (or .local) variable named in a generic access is its generic address: ld [s+4]
+ * without a state space reads shared word 1 (not global address 4), st [s] and atom [s+8] write
+ * shared memory, while mov gives the state-space address and cvta.shared its generic address
+ * (PTX ISA, the mov and cvta instructions); PTX text through the loader. */
+static void test_generic_shared_symbol(void **s)
+{
+    (void)s;
+    const char *text = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+                       "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+                       "  .shared .align 4 .b8 pad[16];\n  .shared .align 4 .b32 s[4];\n"
+                       "  .local .align 4 .b32 loc[2];\n"
+                       "  ld.b32 %r1, [s+4];\n"                 /* 0 */
+                       "  st.u32 [s], %r2;\n"                   /* 1 */
+                       "  atom.add.u32 %r3, [s+8], 5;\n"        /* 2 */
+                       "  mov.u64 %rd1, s;\n"                   /* 3 */
+                       "  cvta.shared.u64 %rd2, s;\n"           /* 4 */
+                       "  st.b32 [loc+4], %r2;\n"               /* 5 */
+                       "  ld.local.b32 %r4, [loc+4];\n"         /* 6 */
+                       "  ld.shared.b32 %r5, [s+8];\n"          /* 7 */
+                       "  mov.u64 %rd3, loc;\n"                 /* 8 */
+                       "  cvta.local.u64 %rd0, loc+4;\n"        /* 9 */
+                       "  ret;\n}\n";
+    ws_error err = {{0}};
+    ws_kernel *k = ws_ptx_parse(text, "g.ptx", NULL, &err);
+    if (!k) fail_msg("load failed: %s", err.msg);
+    assert_int_equal(k->insts[0].src[0].imm, (int64_t)WS_SHARED_WINDOW + 20);
+    assert_int_equal(k->insts[3].src[0].imm, 16);
+    assert_int_equal(k->insts[7].src[0].imm, 24);
+    reset();
+    H->L.kernel = k;
+    wr32(H->smem + 20, 0xbeef);
+    wr32(H->smem + 24, 100);
+    wr32(H->bufa + 4, 0xdead);     /* what a generic read of address 4 would never reach anyway */
+    const uint32_t r1 = 1, r2 = 2, r3 = 3, r4 = 4, r5 = 5, rd1 = 9, rd2 = 10;   /* %r0..%r7, %rd0..%rd3 */
+    assert_string_equal(k->reg_names[r1], "%r1");
+    assert_string_equal(k->reg_names[rd1], "%rd1");
+    assert_string_equal(k->reg_names[rd2], "%rd2");
+    setall(H, r2, 0x1234);
+    for (uint32_t i = 0; i < 10; i++)
+        if (xrun_mask(H, &k->insts[i], 1) != WS_EXEC_OK) fail_msg("inst %u: %s", i, H->env.fault);
+    assert_int_equal(getr(H, r1, 0), 0xbeef);
+    assert_int_equal(rd32(H->smem + 16), 0x1234);
+    assert_int_equal(getr(H, r3, 0), 100);
+    assert_int_equal(getr(H, r5, 0), 105);
+    assert_int_equal(getr(H, rd1, 0), 16);
+    assert_int_equal(getr(H, rd2, 0), WS_SHARED_WINDOW + 16);
+    assert_int_equal(getr(H, r4, 0), 0x1234);
+    assert_int_equal(getr(H, rd1 + 2, 0), 0);                          /* %rd3: loc's local offset */
+    assert_int_equal(getr(H, rd1 - 1, 0), WS_LOCAL_WINDOW + 4);        /* %rd0 */
+    H->L.kernel = &H->k;
+    ws_kernel_free(k);
+}
+
 int main(void)
 {
     H = xh_new(32);
@@ -347,6 +489,9 @@ int main(void)
         cmocka_unit_test(test_narrow_and_vectors),
         cmocka_unit_test(test_atomics),
         cmocka_unit_test(test_atomic_cas16),
+        cmocka_unit_test(test_addr32_wrap),
+        cmocka_unit_test(test_generic_ldmatrix),
+        cmocka_unit_test(test_generic_shared_symbol),
     };
     int r = cmocka_run_group_tests(tests, NULL, NULL);
     free(H);

@@ -113,6 +113,26 @@ static void test_x1(void **s)
     done();
 }
 
+/* without .shared the row addresses are generic (PTX ISA "stmatrix": the state space is
+ * optional): the same stores, through the shared window */
+static uint64_t generic_reversed_rows(unsigned lane)
+{
+    return WS_SHARED_WINDOW + reversed_rows(lane);
+}
+
+static void test_x1_generic(void **s)
+{
+    (void)s;
+    memset(sbuf, 0xee, SBYTES);
+    g_nm = 1;
+    run("  stmatrix.sync.aligned.m8n8.x1.b16 [%rd1], {%r1};\n", generic_reversed_rows);
+    assert_int_equal(smem16(70), 0x100 + 27);
+    check_matrices(1, 0);
+    for (size_t b = 128; b < SBYTES; b++) assert_int_equal(sbuf[b], 0xee);
+    assert_int_equal(H->eff.mem_space, WS_SP_SHARED);
+    done();
+}
+
 static void test_x2_trans(void **s)
 {
     (void)s;
@@ -188,7 +208,8 @@ static void test_refused(void **s)
     (void)s;
     static const struct { const char *body, *want; } t[] = {
         {"  stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 [%rd1], {%r1};\n", "s.ptx:8:24: shape '.m16n8' is not supported on 'stmatrix' (supported: stmatrix.sync.aligned.m8n8"},
-        {"  stmatrix.sync.aligned.m8n8.x1.b16 [%rd1], {%r1};\n", "s.ptx:8:3: 'stmatrix' is supported as stmatrix"},
+        {"  stmatrix.sync.aligned.m8n8.x1.global.b16 [%rd1], {%r1};\n", "s.ptx:8:32: modifier '.global' is not supported on 'stmatrix'"},
+        {"  stmatrix.sync.m8n8.x1.b16 [%rd1], {%r1};\n", "s.ptx:8:3: 'stmatrix' is supported as stmatrix"},
         {"  stmatrix.sync.aligned.m8n8.x2.shared.b16 [%rd1], {%r1};\n", "s.ptx:8:52: 'stmatrix.x2' stores {2 registers}"},
     };
     for (unsigned i = 0; i < sizeof t / sizeof t[0]; i++) {
@@ -203,6 +224,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_x1),
+        cmocka_unit_test(test_x1_generic),
         cmocka_unit_test(test_x2_trans),
         cmocka_unit_test(test_x4),
         cmocka_unit_test(test_inverse_of_ldmatrix),

@@ -73,7 +73,15 @@ static void test_half_types(void **state)
     /* f16/bf16 and the packed pairs are supported (test_exec_half.c); tf32 and fp8 are not */
     refused(BODY("  .reg .tf32 %h<2>;\n"), "e.ptx:7:8: ", "'.tf32'");
     refused(BODY("  cvt.rn.tf32.f32 %r0, %r1;\n"), "e.ptx:7:9: ", "'.tf32'");
-    refused(BODY("  cvt.rn.satfinite.e5m2x2.f32 %r0, %r1, %r1;\n"), "e.ptx:7:19: ", "'.e5m2x2'");
+    refused(BODY("  cvt.rn.satfinite.e2m1x2.f32 %r0, %r1, %r1;\n"), "e.ptx:7:19: ", "'.e2m1x2'");
+    /* the FP8 forms (src/exec/exec_fp8.c) need their modifiers; the FP8 types are cvt/mma operand types only */
+    refused(BODY("  cvt.rn.e5m2x2.f32 %rs0, %r1, %r1;\n"), "e.ptx:7:6: ", "needs .rn.satfinite");
+    refused(BODY("  cvt.rn.satfinite.f16x2.e4m3x2 %r0, %rs1;\n"), "e.ptx:7:6: ", "takes no .satfinite");
+    refused(BODY("  cvt.rn.satfinite.e4m3x2.f64 %rs0, %rd1, %rd1;\n"), "e.ptx:7:6: ", "this FP8 'cvt' form is not supported");
+    refused(BODY("  cvt.rn.satfinite.ftz.e4m3x2.f32 %rs0, %r1, %r1;\n"), "e.ptx:7:19: ", "modifier '.ftz' is not supported on an FP8");
+    refused(BODY("  .reg .e4m3 %q<2>;\n"), "e.ptx:7:8: ", "'.e4m3'");
+    refused(BODY("  mov.e4m3 %r0, %r1;\n"), "e.ptx:7:", "'.e4m3'");
+    refused(BODY("  .reg .s4 %q<2>;\n"), "e.ptx:7:8: ", "'.s4'");
     refused(BODY("  rcp.approx.f16 %r0, %r1;\n"), "e.ptx:7:3: ", "'rcp' is not supported on .f16");
 }
 

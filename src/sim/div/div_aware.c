@@ -6,8 +6,12 @@
  * pending, which reconverge among themselves when they arrive. So a spin
  * lock's winner, waiting at the loop exit for the spinners, is released, leaves
  * the critical section and frees the lock: spin locks complete without
- * compiler help. The timeout is checked whenever the warp issues (the
- * spinners keep issuing), not by a timer of its own.
+ * compiler help. Lanes waiting at a reconvergence point for lanes that wait
+ * for them at a warp .sync op (lanes that return before __shfl_sync(~0, ..),
+ * parked at nvcc's common tail) are released the same way. The timeout is
+ * checked whenever the warp issues (the spinners keep issuing) and, when the
+ * warp has nothing it could ever issue, by the core's call of mp_tick
+ * (ws_div_ops.tick), which also wakes the warp when the next one runs out.
  * Area: Multi-Path's tables plus a timeout counter per RT entry
  * (ceil(log2(aware_timeout + 1)) bits).
  */
@@ -35,6 +39,7 @@ const ws_div_ops ws_div_aware = {
     .stats = mp_stats,
     .hash = mp_hash,
     .parked = mp_parked,
+    .tick = mp_tick,
     .describe = mp_describe,
     .state_bits = aware_state_bits,
 };

@@ -261,6 +261,13 @@ static uint64_t tb_parked(const ws_div_ctx *c, const void *st, uint64_t held)
     return ws_cbar_parked(PART(s), BLK(s), s->nbar, s->exited, held);
 }
 
+static uint64_t tb_sync_parked(const ws_div_ctx *c, const void *st, uint64_t waiting, uint32_t pc)
+{
+    (void)c;
+    const tst *s = st;
+    return ws_cbar_sync_parked(PART(s), BLK(s), s->nbar, s->exited, waiting, s->wait_pc, pc);
+}
+
 static uint64_t tb_hash(const ws_div_ctx *c, const void *st, uint64_t h)
 {
     (void)c;
@@ -315,6 +322,7 @@ const ws_div_ops ws_div_barrier = {
     .stats = tb_stats,
     .hash = tb_hash,
     .parked = tb_parked,
+    .sync_parked = tb_sync_parked,
     .describe = tb_describe,
     .state_bits = tb_state_bits,
 };

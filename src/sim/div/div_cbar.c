@@ -28,6 +28,20 @@ uint64_t ws_cbar_parked(const uint64_t *part, const uint64_t *blk, uint32_t nbar
     return parked;
 }
 
+uint64_t ws_cbar_sync_parked(const uint64_t *part, const uint64_t *blk, uint32_t nbar, uint64_t exited,
+                             uint64_t waiting, const uint32_t *wait_pc, uint32_t pc)
+{
+    uint64_t parked = 0;
+    for (uint32_t b = 0; b < nbar; b++) {
+        if (!blk[b]) continue;
+        uint64_t waited_for = part[b] & ~exited & ~blk[b];
+        if (!waited_for || (waited_for & ~waiting)) continue;
+        for (uint64_t m = blk[b]; m; m &= m - 1)
+            if (wait_pc[__builtin_ctzll(m)] > pc) parked |= m & -m;
+    }
+    return parked;
+}
+
 uint64_t ws_cbar_hash(uint64_t h, const uint64_t *part, const uint64_t *blk, uint32_t nbar, const uint32_t *wait_pc)
 {
     for (uint32_t b = 0; b < nbar; b++) {

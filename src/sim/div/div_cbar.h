@@ -14,6 +14,11 @@ void ws_cbar_exit(uint64_t *part, uint32_t nbar, uint64_t exited);
  * (or are blocked there too): they reconverge only after those lanes move
  * (ws_div_ops.parked). */
 uint64_t ws_cbar_parked(const uint64_t *part, const uint64_t *blk, uint32_t nbar, uint64_t exited, uint64_t held);
+/* ws_cbar_parked for a warp-level .sync op at pc: only lanes blocked at a
+ * WAIT after pc (the tail the op's lanes are on their way to), so lanes
+ * released later cannot come to the op the others already ran. */
+uint64_t ws_cbar_sync_parked(const uint64_t *part, const uint64_t *blk, uint32_t nbar, uint64_t exited,
+                             uint64_t waiting, const uint32_t *wait_pc, uint32_t pc);
 /* Hash step over the barriers' masks and the blocked lanes' WAITs. */
 uint64_t ws_cbar_hash(uint64_t h, const uint64_t *part, const uint64_t *blk, uint32_t nbar, const uint32_t *wait_pc);
 /* Appends "blocked at WAIT Bx pc P (line L) lanes .., participants .." per

@@ -25,6 +25,7 @@ int mp_update(const ws_div_ctx *c, void *st, const ws_split *sp, const ws_inst *
 uint32_t mp_level(const void *st, uint32_t idx);
 void mp_stats(const void *st, uint32_t *depth, uint32_t *splits);
 uint64_t mp_parked(const ws_div_ctx *c, const void *st, uint64_t held);
+int mp_tick(const ws_div_ctx *c, void *st, uint64_t now, uint64_t *next, char *err, size_t errlen);
 uint64_t mp_hash(const ws_div_ctx *c, const void *st, uint64_t h);
 int mp_describe(const ws_div_ctx *c, const void *st, char *buf, size_t len);
 uint64_t mp_state_bits(const ws_config *cfg);

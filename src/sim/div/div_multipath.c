@@ -250,6 +250,23 @@ int mp_update(const ws_div_ctx *c, void *st, const ws_split *sp, const ws_inst *
     return rc;
 }
 
+/* AWARE's timeout while the warp has nothing to issue (ws_div_ops.tick):
+ * the entries whose timeout has run out release their waiting lanes, and
+ * *next is the earliest running timeout's end. */
+int mp_tick(const ws_div_ctx *c, void *st, uint64_t now, uint64_t *next, char *err, size_t errlen)
+{
+    mpst *s = st;
+    uint32_t before = s->nst;
+    uint64_t timeouts = s->timeouts;
+    if (release_timed(c, s, now, err, errlen) < 0) return -1;
+    *next = UINT64_MAX;
+    for (uint32_t i = 0; i < s->cap; i++) {
+        const mp_rt *e = &rt_of(s)[i];
+        if (e->used && e->since && e->since + c->timeout < *next) *next = e->since + c->timeout;
+    }
+    return s->nst != before || s->timeouts != timeouts;
+}
+
 uint32_t mp_level(const void *st, uint32_t idx)
 {
     (void)st;

@@ -226,6 +226,13 @@ static uint64_t bar_parked(const ws_div_ctx *c, const void *st, uint64_t held)
     return ws_cbar_parked(PART(s), BLK(s), s->nbar, s->exited, held);
 }
 
+static uint64_t bar_sync_parked(const ws_div_ctx *c, const void *st, uint64_t waiting, uint32_t pc)
+{
+    (void)c;
+    const bst *s = st;
+    return ws_cbar_sync_parked(PART(s), BLK(s), s->nbar, s->exited, waiting, s->wait_pc, pc);
+}
+
 static uint64_t bar_hash(const ws_div_ctx *c, const void *st, uint64_t h)
 {
     (void)c;
@@ -275,6 +282,7 @@ const ws_div_ops ws_div_sbi = {
     .stats = bar_stats,
     .hash = bar_hash,
     .parked = bar_parked,
+    .sync_parked = bar_sync_parked,
     .describe = bar_describe,
     .state_bits = bar_state_bits,
 };

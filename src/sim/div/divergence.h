@@ -81,6 +81,21 @@ typedef struct ws_div_ops {
      * barrier) moves on: they count as arrived at that barrier (core.c,
      * parked_at). Optional (NULL: none). */
     uint64_t (*parked)(const ws_div_ctx *c, const void *st, uint64_t held);
+    /* Lanes that cannot run again before some lane of `waiting` (at the
+     * warp-level .sync op at `pc`) moves on: blocked at a convergence barrier
+     * WAIT after pc whose other live participants all wait there (lanes nvcc
+     * sent to a common tail: `if (c) { out = x; return; } __shfl_sync(~0,
+     * ..)`). They count as arrived at the op without executing it, as
+     * WARPSYNC treats them (core.c sync_parked_lanes, docs/model.md "Lanes
+     * parked behind a .sync operation"). NULL: the op waits for them (the
+     * stack's SIMT deadlock). */
+    uint64_t (*sync_parked)(const ws_div_ctx *c, const void *st, uint64_t waiting, uint32_t pc);
+    /* A scheme whose state changes with time alone (aware's timeout), called
+     * when the warp has nothing it could ever issue: applies what is due at
+     * `now` and sets *next to the next cycle something falls due (UINT64_MAX:
+     * none). Returns 1 if the splits changed, 0, or -1 with a message in err.
+     * Optional (NULL: the state changes only when the warp issues). */
+    int (*tick)(const ws_div_ctx *c, void *st, uint64_t now, uint64_t *next, char *err, size_t errlen);
     /* Human-readable state (for deadlock messages): "pc 5 (line 23) lanes 0x..; ..." */
     int (*describe)(const ws_div_ctx *c, const void *st, char *buf, size_t len);
     /* Bits of divergence state one warp needs under cfg (the area model,

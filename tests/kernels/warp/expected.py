@@ -141,6 +141,31 @@ def m_legacy(v):
     return out
 
 
+# -------------------------------------------------------------- syncexit --
+def syncexit_input():
+    return data(53, 128, -100, 100)
+
+
+def m_syncexit(v):
+    """syncexit.cu: lanes 4k+3, and 4k+1 / 4k+2 with v < -60, return before the full-mask
+    .sync ops, which then run over the non-exited lanes (PTX ISA vote/shfl/redux/match.sync:
+    "all non-exited threads corresponding to membermask"): the lanes that stay."""
+    out = []
+    for t in range(128):
+        lane, wb = t & 31, t & ~31
+        w = v[wb:wb + 32]
+        leaves = lambda k: (k & 3) == 3 or ((k & 3) and w[k] < -60)
+        if leaves(lane):
+            out += [v[t], -1, -2, -3]
+            continue
+        stay = [k for k in range(32) if not leaves(k)]
+        a = int(all(w[k] > -50 for k in stay))
+        nb = w[lane & ~3] + 7                                   # written before __syncwarp
+        out += [a + 2 * nb, w[lane & ~3], s32(sum(u32(w[k]) for k in stay)),
+                s32(sum(1 << k for k in stay if (w[k] & 3) == (v[t] & 3)))]
+    return out
+
+
 def fmt(vals, per=16, ind="      "):
     rows = [", ".join(str(x) for x in vals[i:i + per]) for i in range(0, len(vals), per)]
     return "[\n" + "".join(f"{ind}{r},\n" for r in rows) + "    ]"
@@ -155,6 +180,8 @@ SPECS = [
      [2, 1, 1], [64, 1, 1], 13, xbranch_input, "s32", 128 * 4, m_xbranch),
     ("legacy_vote", "vote.all/.any/.uni/.ballot without .sync in divergent code (hand-written, sm_61). 1 x 64.",
      [1, 1, 1], [64, 1, 1], 0, legacy_input, "u32", 64 * 4, m_legacy),
+    ("syncexit", "lanes that return before full-mask vote/shfl/redux/match/__syncwarp (nvcc's tail merge). 2 x 64.",
+     [2, 1, 1], [64, 1, 1], 18, syncexit_input, "s32", 128 * 4, m_syncexit),
 ]
 
 
