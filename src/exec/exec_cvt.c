@@ -4,8 +4,12 @@
  *  - int -> int: sign-/zero-extension from the source type, truncation to the
  *    destination; .sat clamps to the destination range.
  *  - float -> int: .rni/.rzi/.rmi/.rpi (.rzi when none is given; .rn/.rz/...
- *    are taken as their integer forms), NaN -> 0, always saturating to the
- *    destination range (PTX: .sat is implied); .ftz flushes a subnormal f32 input.
+ *    are taken as their integer forms), always saturating to the destination
+ *    range (PTX: .sat is implied; +-inf give the range's ends); NaN -> 0 into
+ *    8/16/32 bits and 0x8000000000000000 into .s64 and .u64 alike (CUDA Math
+ *    API, __half2ll_rz/__half2ull_rz/__bfloat162ull_rz: "NaN inputs return
+ *    0x8000000000000000"; f64 sources follow the same rule, docs/model.md);
+ *    .ftz flushes a subnormal f32 input.
  *  - int -> float: .rn (default) / .rz / .rm / .rp.
  *  - f32 -> f64 exact; f64 -> f32 with the rounding mode; same-type with an
  *    integer rounding rounds to an integral value; .ftz and .sat as for
@@ -37,10 +41,17 @@ static inline double round_int(double v, unsigned rnd)
     }
 }
 
+/* NaN into an integer: 0, but the 64-bit destinations give 0x8000000000000000 (the
+ * integer indefinite of the CUDA Math API's __half2ll_rz, __half2ull_rz, ...) */
+static inline uint64_t f2i_nan(unsigned bits)
+{
+    return bits == 64 ? 0x8000000000000000ull : 0;
+}
+
 static inline uint64_t f2i(double r, unsigned dt)
 {
     unsigned bits = ws_ty_bits[dt];
-    if (isnan(r)) return 0;
+    if (isnan(r)) return f2i_nan(bits);
     if (ws_ty_signed[dt]) {
         double lim = ldexp(1.0, (int)bits - 1);
         int64_t hi = (int64_t)ws_mask_bits(bits - 1);

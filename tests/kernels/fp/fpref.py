@@ -158,9 +158,11 @@ def op(kind, xs, fmt, mode='rn'):
 
 
 def to_int(v, bits, signed, mode):
-    """PTX cvt.rXi.{s,u}N.fM: round to integer, NaN -> 0, saturate."""
+    """PTX cvt.rXi.{s,u}N.fM: round to integer, saturate; NaN -> 0, or 0x8000000000000000
+    into 64 bits (CUDA Math API, __half2ll_rz/__half2ull_rz: "NaN inputs return
+    0x8000000000000000")."""
     if math.isnan(v):
-        return 0
+        return 1 << 63 if bits == 64 else 0
     if math.isinf(v):
         r = v
     else:
