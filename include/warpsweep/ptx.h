@@ -95,6 +95,10 @@ enum { WS_SHF_L_WRAP = 1, WS_SHF_L_CLAMP, WS_SHF_R_WRAP, WS_SHF_R_CLAMP };
 enum { WS_BFIND_SHIFTAMT = 1 };
 /* bmsk / szext (PTX ISA 9.7.1.23 bmsk, 9.7.1.24 szext) */
 enum { WS_BMODE_CLAMP = 1, WS_BMODE_WRAP };
+/* vshl/vshr (PTX ISA 9.7.16.1): subop = .clamp/.wrap (WS_BMODE_*); cmp = .asel | .bsel << 4;
+ * boolop = the secondary operation | .dsel << 4 (the data-merge destination selector) */
+enum { WS_VSEL_NONE, WS_VSEL_B0, WS_VSEL_B1, WS_VSEL_B2, WS_VSEL_B3, WS_VSEL_H0, WS_VSEL_H1 };
+enum { WS_VOP2_NONE, WS_VOP2_ADD, WS_VOP2_MIN, WS_VOP2_MAX };
 /* cvt.pack.sat: the convert type (PTX ISA 9.7.9.22 cvt.pack); .abType is in->type (.s32),
  * .cType in->type2 (.b32, absent for the 16-bit forms) */
 enum { WS_PACK_U2 = 1, WS_PACK_S2, WS_PACK_U4, WS_PACK_S4, WS_PACK_U8, WS_PACK_S8, WS_PACK_U16, WS_PACK_S16 };

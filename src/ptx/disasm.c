@@ -96,6 +96,25 @@ static void mma_mods(sb *b, const ws_inst *in)
         tf32 ? "tf32" : ws_type_name((ws_type)in->cmp), ws_type_name((ws_type)in->boolop));
 }
 
+/* vshl/vshr.dtype.atype.u32{.sat}.mode{.op2} d{.dsel}, a{.asel}, b{.bsel}{, c} (ptx.h: cmp and
+ * boolop hold the selectors and the secondary operation) */
+static void vshift_format(sb *b, const ws_kernel *k, const ws_inst *in)
+{
+    static const char *const sel[] = {"", ".b0", ".b1", ".b2", ".b3", ".h0", ".h1", "?", "?", "?", "?", "?", "?", "?", "?", "?"};
+    static const char *const op2[] = {"", ".add", ".min", ".max"};
+    unsigned sels[3] = {(unsigned)in->boolop >> 4, in->cmp & 15u, (unsigned)in->cmp >> 4};
+    put(b, ".%s.%s.u32%s%s%s ", ws_type_name((ws_type)in->type), ws_type_name((ws_type)in->type2),
+        (in->mods & WS_MOD_SAT) ? ".sat" : "", in->subop == WS_BMODE_CLAMP ? ".clamp" : ".wrap", op2[in->boolop & 3]);
+    operand(b, k, in, &in->dst[0], (ws_type)in->type);
+    put(b, "%s", sel[sels[0]]);
+    for (int j = 0; j < in->nsrc; j++) {
+        put(b, ", ");
+        operand(b, k, in, &in->src[j], ws_ptx_src_type(in, j));
+        if (j < 2) put(b, "%s", sel[sels[j + 1]]);
+    }
+    put(b, ";");
+}
+
 int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
 {
     sb b = {buf, len, 0};
@@ -106,6 +125,11 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     put(&b, "%s", ws_opcode_name(op));
     if (op == WS_OP_BADD || op == WS_OP_BWAIT) put(&b, " B%u", in->barrier);
     if (op == WS_OP_MMA) { mma_mods(&b, in); goto operands; }
+    if (op == WS_OP_VSHL || op == WS_OP_VSHR) {
+        vshift_format(&b, k, in);
+        if (len && b.n >= len) buf[len - 1] = 0;
+        return (int)(b.n < len ? b.n : (len ? len - 1 : 0));
+    }
     if (op == WS_OP_MBARRIER) {
         static const char *const f[] = {"", "init", "arrive", "arrive_drop", "test_wait", "try_wait", "pending_count", "inval"};
         put(&b, ".%s%s%s.b64", in->subop <= WS_MBAR_INVAL ? f[in->subop] : "?", in->boolop ? ".parity" : "",

@@ -682,7 +682,7 @@ static const char *const cat_names[A_NCAT] = {
     [A_MATCH] = ".any/.all", [A_PRMT] = "a mode (.f4e .b4e .rc8 .ecl .ecr .rc16)", [A_SHF] = ".l/.r and .wrap/.clamp",
     [A_TESTP] = "a test (.finite .infinite .number .notanumber .normal .subnormal)", [A_SYNC] = ".sync",
     [A_IDX] = ".idx", [A_NOFTZ] = ".noftz", [A_SHIFTAMT] = ".shiftamt", [A_BMODE] = ".clamp/.wrap",
-    [A_PACK] = "a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)", [A_ACCUM] = ".add",
+    [A_PACK] = "a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)", [A_ACCUM] = ".add (vshl/vshr: .add .min .max)",
     [A_RELU] = ".relu", [A_NAN] = ".NaN", [A_SHAPE] = "a shape (.m16n8k16 .m16n8k8 .m16n8k32 .m8n8k4)",
     [A_LAYOUT] = ".row.col", [A_LDM] = ".x1/.x2/.x4, .trans",
     [A_CPA] = ".ca/.cg, .commit_group, .wait_group, .wait_all",
@@ -748,13 +748,17 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_VMIN2] = VIDEO, [WS_OP_VMAX2] = VIDEO, [WS_OP_VADD4] = VIDEO, [WS_OP_VSUB4] = VIDEO,
     [WS_OP_VAVRG4] = VIDEO, [WS_OP_VABSDIFF4] = VIDEO, [WS_OP_VMIN4] = VIDEO, [WS_OP_VMAX4] = VIDEO,
 #undef VIDEO
+    [WS_OP_VSHL] = B(A_TYPE2) | B(A_SAT) | B(A_BMODE) | B(A_ACCUM),
+    [WS_OP_VSHR] = B(A_TYPE2) | B(A_SAT) | B(A_BMODE) | B(A_ACCUM),
 };
 
 /* the SIMD video instructions vop2/vop4 (three types: .dtype .atype .btype) */
 static int is_simd_video(int op) { return op >= WS_OP_VADD2 && op <= WS_OP_VMAX4; }
+/* the scalar video shifts vshl/vshr (three types: .dtype .atype .u32) */
+static int is_vshift(int op) { return op == WS_OP_VSHL || op == WS_OP_VSHR; }
 
 /* the scalar and other video instructions, refused by name (PTX ISA 9.7.16) */
-static const char *const video_refused[] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad",
+static const char *const video_refused[] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vmad",
                                             "vset", "vset2", "vset4"};
 
 /* instructions of recent PTX refused by name, with the reason and what is supported instead */
@@ -872,6 +876,11 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     size_t n = t->n - 1;
     int op = in->op, x;
     if (op == WS_OP_MMA) return mma_mod(p, in, ms, t, s, n);
+    if (is_vshift(op) && n == 3 && (!memcmp(s, "add", 3) || !memcmp(s, "min", 3) || !memcmp(s, "max", 3))) {
+        if (in->boolop) return err_at(p, t, "more than one secondary operation on '%s'", ws_opcode_name(op)), -2;
+        in->boolop = (uint8_t)(s[1] == 'd' ? WS_VOP2_ADD : s[1] == 'i' ? WS_VOP2_MIN : WS_VOP2_MAX);
+        return A_ACCUM;
+    }
     if (op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) return ldm_mod(p, in, ms, t, s, n);
     if (op == WS_OP_CP_ASYNC) return cpa_mod(p, in, t, s, n);
     if (op == WS_OP_GRIDDEP && n == 4 && !memcmp(s, "wait", 4)) { in->subop = WS_GRIDDEP_WAIT; return A_GRIDDEP; }
@@ -911,7 +920,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types), -2;
     ws_type ty = ws_type_from_name(s, n);
     if (ty != WS_TY_NONE) {
-        if (ms->ntypes >= (is_simd_video(op) ? 3 : 2)) return err_at(p, t, "too many types on '%s'", ws_opcode_name(op)), -2;
+        if (ms->ntypes >= (is_simd_video(op) || is_vshift(op) ? 3 : 2)) return err_at(p, t, "too many types on '%s'", ws_opcode_name(op)), -2;
         ms->type_tok[ms->ntypes] = (uint32_t)(t - p->t);
         ms->types[ms->ntypes++] = ty;
         return (op_allow[op] & B(A_TYPE2)) ? A_TYPE2 : A_TYPE;
@@ -952,7 +961,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     }
     if (op == WS_OP_BRX && n == 3 && !memcmp(s, "idx", 3)) { ms->idx = 1; return A_IDX; }
     if (op == WS_OP_BFIND && n == 8 && !memcmp(s, "shiftamt", 8)) { in->subop = WS_BFIND_SHIFTAMT; return A_SHIFTAMT; }
-    if ((op == WS_OP_BMSK || op == WS_OP_SZEXT) && !in->subop) {
+    if ((op == WS_OP_BMSK || op == WS_OP_SZEXT || is_vshift(op)) && !in->subop) {
         if (n == 5 && !memcmp(s, "clamp", 5)) { in->subop = WS_BMODE_CLAMP; return A_BMODE; }
         if (n == 4 && !memcmp(s, "wrap", 4)) { in->subop = WS_BMODE_WRAP; return A_BMODE; }
     }
@@ -1049,6 +1058,8 @@ typedef struct raw {
     uint32_t numtok; int numneg;
     uint32_t name_tok; int has_name;
     int64_t off;
+    uint8_t sel;           /* R_REG: a video operand selector .b0-.b3 .h0 .h1 (WS_VSEL_*), token seltok */
+    uint32_t seltok;
 } raw;
 
 static const char *const other_sregs[] = {"%envreg", "%pm", "%total_smem_size", "%dynamic_smem_size",
@@ -1095,6 +1106,16 @@ static int parse_offset(P *p, int64_t *off)
         if (expect_int(p, "offset", &v)) return -1;
         *off += neg ? -(int64_t)v : (int64_t)v;
     }
+    return 0;
+}
+
+/* an adjacent .b0 .b1 .b2 .b3 .h0 .h1 after a register: its WS_VSEL_* (0 if none) */
+static int video_selector(const ws_tok *t)
+{
+    static const char *const names[] = {"", ".b0", ".b1", ".b2", ".b3", ".h0", ".h1"};
+    if (t->kind != WS_TK_DOT || !t->adj || t->n != 3) return 0;
+    for (int s = WS_VSEL_B0; s <= WS_VSEL_H1; s++)
+        if (!memcmp(t->s, names[s], 3)) return s;
     return 0;
 }
 
@@ -1203,6 +1224,11 @@ static int parse_operand(P *p, raw *r)
         if (lookup_reg(p, t, &r->reg)) {
             adv(p);
             r->kind = R_REG;
+            if (video_selector(cur(p))) {   /* %r1.b0: checked in video_selectors */
+                r->sel = (uint8_t)video_selector(cur(p));
+                r->seltok = p->i;
+                adv(p);
+            }
             if (is_punct(cur(p), '|')) {
                 adv(p);
                 ws_tok *q = cur(p);
@@ -1295,6 +1321,7 @@ ws_type ws_ptx_src_type(const ws_inst *in, int j)
     case WS_OP_SELP: return j == 2 ? WS_TY_PRED : (ws_type)in->type;
     case WS_OP_SETP: return j == 2 ? WS_TY_PRED : (ws_type)in->type;
     case WS_OP_CVTA: return in->type ? (ws_type)in->type : WS_TY_U64;
+    case WS_OP_VSHL: case WS_OP_VSHR: return j == 0 ? (ws_type)in->type2 : j == 1 ? WS_TY_U32 : (ws_type)in->type;
     case WS_OP_DP4A: case WS_OP_DP2A:
         if (j < 2) return (ws_type)(j ? in->type2 : in->type);
         return in->type == WS_TY_U32 && in->type2 == WS_TY_U32 ? WS_TY_U32 : WS_TY_S32;
@@ -1332,6 +1359,7 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4: case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
         *smin = *smax = 3; break;
     case WS_OP_CVT_PACK: *smin = *smax = in->subop >= WS_PACK_U16 ? 2 : 3; break;
+    case WS_OP_VSHL: case WS_OP_VSHR: *smin = 2; *smax = 3; break;   /* c: secondary op or merge */
     case WS_OP_CVT:   /* cvt.rn.f16x2.f32 d, a, b (PTX ISA 9.7.9.21) */
         *smin = *smax = in->type == WS_TY_F16X2 || in->type == WS_TY_BF16X2 ? 2 : 1; break;
     case WS_OP_SETP: case WS_OP_SET: *smin = *smax = in->boolop ? 3 : 2; break;
@@ -1745,6 +1773,11 @@ static int check_new_forms(P *p, ws_inst *in, const ws_tok *optok)
         if (in->type != WS_TY_S32 || (in->subop < WS_PACK_U16 && in->type2 != WS_TY_B32))
             return err_at(p, optok, "'cvt.pack.sat' takes .s32 sources%s", in->subop < WS_PACK_U16 ? " and a .b32 c operand" : "");
         return 0;
+    case WS_OP_VSHL: case WS_OP_VSHR:
+        if (!is_u32_s32(in->type) || !is_u32_s32(in->type2))
+            return err_at(p, optok, "'%s' takes .dtype and .atype from .u32/.s32", mn);
+        if (!in->subop) return err_at(p, optok, "'%s' needs .clamp or .wrap", mn);
+        return 0;
     default:
         if (!is_simd_video(in->op)) return 0;
         if (!is_u32_s32(in->type) || !is_u32_s32(in->type2) || !is_u32_s32(in->subop))
@@ -1753,6 +1786,28 @@ static int check_new_forms(P *p, ws_inst *in, const ws_tok *optok)
             return err_at(p, optok, "'%s': .sat cannot be used with the secondary accumulate .add", mn);
         return 0;
     }
+}
+
+/* vshl/vshr d{.dsel}, a{.asel}, b{.bsel}{, c} (PTX ISA 9.7.16.1): the selectors into cmp and
+ * boolop (ptx.h); c goes with a secondary operation or a merge (.dsel), never both. Any other
+ * instruction refuses a selector. */
+static int video_selectors(P *p, ws_inst *in, const raw *ops, int nops, const ws_tok *optok)
+{
+    const char *mn = ws_opcode_name(in->op);
+    for (int j = 0; j < nops; j++)
+        if (ops[j].sel && (!is_vshift(in->op) || j > 2))
+            return err_at(p, &p->t[ops[j].seltok], "operand selector '%.*s' is not allowed here (only on the a, b and d "
+                          "operands of vshl/vshr)", TK(&p->t[ops[j].seltok]));
+    if (!is_vshift(in->op)) return 0;
+    unsigned dsel = ops[0].sel, vop2 = in->boolop;
+    in->cmp = (uint8_t)(ops[1].sel | ops[2].sel << 4);
+    in->boolop = (uint8_t)(vop2 | dsel << 4);
+    if (dsel && vop2) return err_at(p, optok, "'%s': a destination selector (data merge) and a secondary operation "
+                                    "exclude each other", mn);
+    if ((dsel || vop2) != (in->nsrc == 3))
+        return err_at(p, optok, "'%s' takes a c operand exactly with a secondary operation (.add .min .max) or a "
+                      "destination selector (d.b0 .. d.h1)", mn);
+    return 0;
 }
 
 /* the instructions and modifiers the half types take (PTX ISA 9.7.4, 9.7.9.21 cvt,
@@ -2186,7 +2241,7 @@ static int parse_inst(P *p)
         if (tok_eq(optok, video_refused[v]))
             return err_at(p, optok, "video instruction '%.*s' is not supported (of the video instructions only the SIMD "
                           "vadd2 vsub2 vavrg2 vabsdiff2 vmin2 vmax2 and their 4-way forms are, with the default "
-                          "selectors and mask)", TK(optok));
+                          "selectors and mask, and the scalar vshl vshr)", TK(optok));
     if (op == WS_OP_CP_ASYNC && peek(p, 2)->kind == WS_TK_DOT && peek(p, 2)->adj &&
         (tok_eq(peek(p, 2), ".bulk") || tok_eq(peek(p, 2), ".mbarrier")))
         return err_at(p, peek(p, 2), "'cp.async%.*s' is not supported (sm_90 bulk/TMA copies and the mbarrier forms are "
@@ -2245,7 +2300,7 @@ static int parse_inst(P *p)
     /* required modifiers */
     int want_types = (op_allow[op] & B(A_TYPE2)) ? 2 : (op_allow[op] & B(A_TYPE)) ? 1 : 0;
     if (op == WS_OP_BAR || op == WS_OP_BARRIER) want_types = ms.bar_red ? 1 : 0;
-    if (is_simd_video(op)) want_types = 3;
+    if (is_simd_video(op) || is_vshift(op)) want_types = 3;
     if (op == WS_OP_MMA) want_types = 4;
     if (op == WS_OP_CVT_PACK) {
         if (!in->subop) return err_at(p, optok, "'cvt.pack' needs a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)");
@@ -2266,6 +2321,8 @@ static int parse_inst(P *p)
     in->type = (uint8_t)ms.types[0];
     in->type2 = (uint8_t)ms.types[1];
     if (is_simd_video(op)) in->subop = (uint8_t)ms.types[2];
+    if (is_vshift(op) && ms.types[2] != WS_TY_U32)
+        return err_at(p, &p->t[ms.type_tok[2]], "'%s' takes .u32 as its third type (the shift amount)", mn);
     if (op == WS_OP_MMA && check_mma_form(p, in, &ms, optok)) return -1;
     if (op == WS_OP_MBARRIER && (!in->subop || in->type != WS_TY_B64 ||
                                  (in->boolop && in->subop != WS_MBAR_TEST_WAIT && in->subop != WS_MBAR_TRY_WAIT)))
@@ -2350,6 +2407,7 @@ static int parse_inst(P *p)
     if (op == WS_OP_VOTE && nops != (ms.sync ? 3 : 2))   /* shape() allows both forms */
         return err_at(p, optok, "'%s' takes %d operands, got %d", ms.sync ? "vote.sync" : "vote", ms.sync ? 3 : 2, nops);
     if (decode_operands(p, in, ii, ops, nops, optok)) return -1;
+    if (video_selectors(p, in, ops, nops, optok)) return -1;
     if (op == WS_OP_MMA && check_mma_operands(p, in, ops)) return -1;
     if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_COPY) {
         int64_t sz = in->src[2].imm;

@@ -155,9 +155,48 @@ static void test_warp_sz_and_new_ops(void **s)
     refused(BODY("  lop3.b32 %r1, %r1, %r2, %r3, %r4;\n"), "f.ptx:8:32: ", "immediate");
     refused(BODY("  vadd4.u32.u32.u32.sat.add %r1, %r1, %r2, %r3;\n"), "f.ptx:8:3: ", ".add");
     refused(BODY("  vadd4.u32.u32 %r1, %r1, %r2, %r3;\n"), "f.ptx:8:3: ", "three types");
-    refused(BODY("  vshr.u32.u32.u32.clamp.add %r1, %r1, %r2, %r3;\n"), "f.ptx:8:3: ", "video instruction 'vshr'");
+    refused(BODY("  vadd.u32.u32.u32.sat %r1, %r1, %r2;\n"), "f.ptx:8:3: ", "video instruction 'vadd'");
     refused(BODY("  vset4.u32.u32.ne %r1, %r1, %r2, %r3;\n"), "f.ptx:8:3: ", "video instruction 'vset4'");
     refused(BODY("  bmsk.b32 %r1, %r1, %r2;\n"), "f.ptx:8:3: ", ".clamp or .wrap");
+}
+
+/* the scalar video shifts (PTX ISA 9.7.16.1.2): selectors, mode, secondary operation, merge */
+static void test_vshift_forms(void **s)
+{
+    (void)s;
+    ws_kernel *k = load(BODY("  vshl.u32.u32.u32.clamp %r1, %r2, %r3;\n"
+                             "  vshr.s32.u32.u32.sat.wrap.min %r1, %r2.b3, %r3.h1, %r4;\n"
+                             "  vshl.s32.s32.u32.sat.clamp %r1.h1, %r2.h0, 4, %r1;\n"));
+    const ws_inst *in = k->insts;
+    assert_int_equal(in[0].op, WS_OP_VSHL);
+    assert_int_equal(in[0].subop, WS_BMODE_CLAMP);
+    assert_int_equal(in[0].nsrc, 2);
+    assert_int_equal(in[0].cmp, 0);
+    assert_int_equal(in[0].boolop, 0);
+    assert_int_equal(in[1].op, WS_OP_VSHR);
+    assert_int_equal(in[1].type, WS_TY_S32);
+    assert_int_equal(in[1].type2, WS_TY_U32);
+    assert_int_equal(in[1].subop, WS_BMODE_WRAP);
+    assert_true(in[1].mods & WS_MOD_SAT);
+    assert_int_equal(in[1].cmp, WS_VSEL_B3 | WS_VSEL_H1 << 4);
+    assert_int_equal(in[1].boolop, WS_VOP2_MIN);
+    assert_int_equal(in[1].nsrc, 3);
+    assert_int_equal(in[2].cmp, WS_VSEL_H0);
+    assert_int_equal(in[2].boolop, WS_VSEL_H1 << 4);
+    assert_int_equal(in[2].src[1].kind, WS_OK_IMM);
+    char buf[160];
+    ws_inst_format(k, &in[1], buf, sizeof buf);
+    assert_string_equal(buf, "vshr.s32.u32.u32.sat.wrap.min %r1, %r2.b3, %r3.h1, %r4;");
+    ws_inst_format(k, &in[2], buf, sizeof buf);
+    assert_string_equal(buf, "vshl.s32.s32.u32.sat.clamp %r1.h1, %r2.h0, 4, %r1;");
+    ws_kernel_free(k);
+    refused(BODY("  vshl.u32.u32.u32 %r1, %r2, %r3;\n"), "f.ptx:8:3: ", ".clamp or .wrap");
+    refused(BODY("  vshl.u32.u32.s32.wrap %r1, %r2, %r3;\n"), "f.ptx:8:15: ", "third type");
+    refused(BODY("  vshl.u32.u32.u32.wrap %r1, %r2, %r3, %r4;\n"), "f.ptx:8:3: ", "c operand");
+    refused(BODY("  vshl.u32.u32.u32.wrap.add %r1, %r2, %r3;\n"), "f.ptx:8:3: ", "c operand");
+    refused(BODY("  vshl.u32.u32.u32.wrap.add %r1.b0, %r2, %r3, %r4;\n"), "f.ptx:8:3: ", "exclude each other");
+    refused(BODY("  add.u32 %r1, %r2.b0, %r3;\n"), "f.ptx:8:19: ", "operand selector '.b0'");
+    refused(BODY("  vshl.u32.u32.u32.wrap.add %r1, %r2, %r3, %r4.h0;\n"), "f.ptx:8:47: ", "operand selector '.h0'");
 }
 
 static void test_address_size_32(void **s)
@@ -206,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_param_address),
         cmocka_unit_test(test_predicate_constants),
         cmocka_unit_test(test_warp_sz_and_new_ops),
+        cmocka_unit_test(test_vshift_forms),
         cmocka_unit_test(test_address_size_32),
         cmocka_unit_test(test_register_call),
     };
