@@ -220,12 +220,13 @@ typedef struct ws_operand {
     uint8_t nvec;
     uint8_t sreg;     /* ws_sreg */
     uint32_t reg;
-    uint32_t vec[4];
+    uint32_t vec[8];  /* eight: ld/st.v8 */
     int64_t imm;
 } ws_operand;
 
 /* ---- one decoded instruction ---- */
 #define WS_MAX_DST 2
+#define WS_MAX_WR 9              /* registers one instruction writes (ld.v8: eight) */
 #define WS_MAX_SRC 4
 #define WS_PC_EXIT 0xffffffffu   /* the virtual exit node, as a reconvergence PC */
 
@@ -238,7 +239,7 @@ typedef struct ws_inst {
     uint8_t  boolop;      /* setp.and / .or / .xor                           */
     uint8_t  rnd;         /* ws_rnd                                          */
     uint8_t  subop;       /* atom/red op, shfl mode, vote mode, bar kind ... */
-    uint8_t  vec;         /* 1, 2 or 4 (ld/st .v2/.v4)                       */
+    uint8_t  vec;         /* 1, 2, 4 or 8 (ld/st .v2/.v4/.v8)                */
     uint8_t  unit;        /* ws_unit, resolved by ws_inst_classify           */
     uint8_t  cost;        /* ws_cost, resolved by ws_inst_classify           */
     uint8_t  ndst, nsrc;
@@ -260,7 +261,7 @@ typedef struct ws_inst {
      * the hot loop). Guard predicate included in reads. */
     uint8_t  n_rd, n_wr;
     uint32_t rd[12];
-    uint32_t wr[5];
+    uint32_t wr[WS_MAX_WR];
     /* Where it came from */
     uint32_t line, col;
 } ws_inst;

@@ -676,7 +676,7 @@ static const char *const cat_names[A_NCAT] = {
     [A_HILO] = ".hi/.lo", [A_WIDE] = ".wide", [A_CC] = ".cc", [A_UNI] = ".uni", [A_VOL] = ".volatile",
     [A_TO] = ".to", [A_ALIGNED] = ".aligned", [A_ORDER] = "memory order (.relaxed/.acquire/.release/.acq_rel/.sc)",
     [A_SCOPE] = "scope (.cta/.gpu/.sys/.gl)", [A_CACHE] = "cache operators (.ca/.cg/.cs/.lu/.cv/.wb/.wt/.L1::/.L2::)",
-    [A_NC] = ".nc", [A_VEC] = ".v2/.v4",
+    [A_NC] = ".nc", [A_VEC] = ".v2/.v4 (ld/st: .v8)",
     [A_ATOM] = "an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)",
     [A_SHFL] = ".up/.down/.bfly/.idx", [A_VOTE] = ".all/.any/.uni/.ballot", [A_BARK] = ".sync/.arrive/.red",
     [A_MATCH] = ".any/.all", [A_PRMT] = "a mode (.f4e .b4e .rc8 .ecl .ecr .rc16)", [A_SHF] = ".l/.r and .wrap/.clamp",
@@ -1027,7 +1027,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         }
         return A_CACHE;
     }
-    if (n == 2 && s[0] == 'v' && (s[1] == '2' || s[1] == '4')) { in->vec = (uint8_t)(s[1] - '0'); return A_VEC; }
+    if (n == 2 && s[0] == 'v' && (s[1] == '2' || s[1] == '4' || s[1] == '8')) { in->vec = (uint8_t)(s[1] - '0'); return A_VEC; }
     return -1;
 }
 
@@ -1452,14 +1452,34 @@ static int check_pred(P *p, uint32_t reg, const ws_tok *t, const char *what)
     return 0;
 }
 
+/* .v8 (PTX ISA 8.x, ld/st): eight 8-, 16- or 32-bit elements; the 256-bit forms (.v8 of 32-bit
+ * and .v4 of 64-bit elements, sm_100) only in .global or generic space, as ptxas enforces
+ * ("global state space expected for feature '256 bit wide load/store'") */
+static int check_wide_vector(P *p, const ws_inst *in, const ws_tok *optok)
+{
+    const char *mn = ws_opcode_name(in->op);
+    unsigned bits = (unsigned)ws_type_bits((ws_type)in->type) * in->vec;
+    if (in->op != WS_OP_LD && in->op != WS_OP_ST) return 0;
+    if (bits > 256)
+        return err_at(p, optok, "'%s.v%u.%s' is %u bits wide (at most 256: .v8 of 32-bit or .v4 of 64-bit elements)", mn,
+                      in->vec, ws_type_name((ws_type)in->type), bits);
+    if (bits == 256 && in->space != WS_SP_GLOBAL && in->space != WS_SP_GENERIC)
+        return err_at(p, optok, "256-bit '%s.v%u.%s' is allowed in .global or generic space only, not .%s", mn, in->vec,
+                      ws_type_name((ws_type)in->type), ws_space_names[in->space]);
+    return 0;
+}
+
 static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, const ws_tok *optok)
 {
     int nd, smin, smax;
     shape(in, &nd, &smin, &smax);
     const char *mn = ws_opcode_name(in->op);
-    for (int j = 0; j < nops; j++)   /* eight elements only in a wmma fragment (parse_wmma) */
-        if (ops[j].kind == R_VEC && ops[j].nvec > 4)
-            return err_at(p, &p->t[ops[j].tok], "vector operand must have 2 or 4 elements, not %d", ops[j].nvec);
+    if (in->vec == 8 && in->op != WS_OP_LD && in->op != WS_OP_ST)
+        return err_at(p, optok, "'.v8' is allowed on ld and st only");
+    for (int j = 0; j < nops; j++)   /* eight elements only in ld/st.v8 and a wmma fragment (parse_wmma) */
+        if (ops[j].kind == R_VEC && ops[j].nvec > 4 && !((in->op == WS_OP_LD || in->op == WS_OP_ST) && in->vec == 8))
+            return err_at(p, &p->t[ops[j].tok], "vector operand must have 2 or 4 elements%s, not %d",
+                          in->op == WS_OP_LD || in->op == WS_OP_ST ? " (8 with .v8)" : "", ops[j].nvec);
     if (nops < nd + smin || nops > nd + smax) {
         if (smin == smax)
             return err_at(p, optok, "'%s' takes %d operand%s, got %d", mn, nd + smin, nd + smin == 1 ? "" : "s", nops);
@@ -1612,8 +1632,9 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
         if (in->vec <= 1 && isvec)
             return err_at(p, optok, "vector operand on '%s' without .v2/.v4", mn);
     }
-    return 0;
+    return check_wide_vector(p, in, optok);
 }
+
 
 /* opcode lookup through isa.def (never a second list of mnemonics) */
 static int lookup_opcode(P *p, uint32_t *ntok)
@@ -3268,7 +3289,7 @@ static int finish(P *p)
             else if (o->kind == WS_OK_VEC) for (int e = 0; e < o->nvec; e++) ADD(wr, nw, o->vec[e]);
         }
 #undef ADD
-        if (nr > 12 || nw > 5) return ws_fail(p->err, "%s:%u:%u: too many registers in one instruction", p->path, in->line, in->col);
+        if (nr > 12 || nw > WS_MAX_WR) return ws_fail(p->err, "%s:%u:%u: too many registers in one instruction", p->path, in->line, in->col);
         memcpy(in->rd, rd, (size_t)nr * sizeof *rd);
         memcpy(in->wr, wr, (size_t)nw * sizeof *wr);
         in->n_rd = (uint8_t)nr;

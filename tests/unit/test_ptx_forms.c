@@ -199,6 +199,40 @@ static void test_vshift_forms(void **s)
     refused(BODY("  vshl.u32.u32.u32.wrap.add %r1, %r2, %r3, %r4.h0;\n"), "f.ptx:8:47: ", "operand selector '.h0'");
 }
 
+/* .v8 (PTX ISA 8.x): eight elements of up to 32 bits; 256 bits only in .global or generic
+ * space (ptxas: "global state space expected for feature '256 bit wide load/store'") */
+static void test_v8_forms(void **s)
+{
+    (void)s;
+    ws_kernel *k = load(BODY("  .reg .b16 %h<8>;\n  ld.param.u64 %rd1, [o];\n"
+                             "  ld.global.v8.f32 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1];\n"
+                             "  st.v8.b32 [%rd1+32], {%r7, %r6, _, %r4, %r3, %r2, %r1, %r0};\n"
+                             "  ld.shared.v8.b16 {%h0, %h1, %h2, %h3, %h4, %h5, %h6, %h7}, [%rd1];\n"
+                             "  ld.global.v4.f64 {%rd0, %rd1, %rd2, %rd3}, [%rd1];\n"));
+    const ws_inst *in = k->insts;
+    assert_int_equal(in[1].vec, 8);
+    assert_int_equal(in[1].dst[0].nvec, 8);
+    assert_string_equal(rname(k, in[1].dst[0].vec[7]), "%r7");
+    assert_int_equal(in[1].n_wr, 8);
+    assert_int_equal(in[2].space, WS_SP_GENERIC);
+    assert_int_equal(in[2].src[1].vec[2], WS_NO_REG);
+    assert_int_equal(in[2].n_rd, 8);          /* seven values and the address */
+    assert_int_equal(in[3].space, WS_SP_SHARED);
+    assert_int_equal(in[3].type, WS_TY_B16);
+    char buf[200];
+    ws_inst_format(k, &in[1], buf, sizeof buf);
+    assert_string_equal(buf, "ld.global.v8.f32 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1];");
+    ws_kernel_free(k);
+#define R8 " {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1];\n"
+    refused(BODY("  ld.shared.v8.f32" R8), "f.ptx:8:3: ", "256-bit 'ld.v8.f32' is allowed in .global or generic space only, not .shared");
+    refused(BODY("  ld.local.v4.u64 {%rd0, %rd1, %rd2, %rd3}, [%rd1];\n"), "f.ptx:8:3: ", "not .local");
+    refused(BODY("  ld.global.v8.b64 {%rd0, %rd1, %rd2, %rd3, %rd0, %rd1, %rd2, %rd3}, [%rd1];\n"), "f.ptx:8:3: ",
+            "512 bits wide");
+    refused(BODY("  ldu.global.v8.u32" R8), "f.ptx:8:3: ", "'.v8' is allowed on ld and st only");
+#undef R8
+    refused(BODY("  ld.global.v8.u32 {%r0, %r1, %r2, %r3}, [%rd1];\n"), "f.ptx:8:3: ", "vector operand of 8 registers");
+}
+
 static void test_address_size_32(void **s)
 {
     (void)s;
@@ -246,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_predicate_constants),
         cmocka_unit_test(test_warp_sz_and_new_ops),
         cmocka_unit_test(test_vshift_forms),
+        cmocka_unit_test(test_v8_forms),
         cmocka_unit_test(test_address_size_32),
         cmocka_unit_test(test_register_call),
     };
