@@ -56,8 +56,8 @@ static void test_float_to_int(void **s)
 }
 
 /* every float -> integer pair, rounding, .sat and .ftz over edge inputs, against the
- * table of tests/unit/cvt_f2i_model.py (a model of the PTX ISA and CUDA Math API rules:
- * clamping, NaN -> 0, or 0x8000000000000000 into 64 bits) */
+ * table of tests/unit/cvt_f2i_model.py (a model of the PTX ISA rules: clamping; NaN -> 0, or
+ * 1 << (bits - 1) from .f64 or into 64 bits) */
 static void test_float_to_int_table(void **s)
 {
     (void)s;
@@ -74,9 +74,10 @@ static void test_float_to_int_table(void **s)
     assert_int_equal(bad, 0);
 }
 
-/* nvcc's __half2ll_rz is cvt.rzi.s64.f16 (cuda_fp16.hpp); the CUDA Math API: "NaN inputs
- * return a long long int with hex value of 0x8000000000000000" */
-static void test_nan_to_64bit(void **s)
+/* NaN (PTX ISA, cvt, Integer Notes): 0 unless the source is .f64 or the destination 64-bit,
+ * then 1 << (bits - 1). nvcc's __half2ll_rz is cvt.rzi.s64.f16 (cuda_fp16.hpp); the CUDA Math
+ * API: "NaN inputs return a long long int with hex value of 0x8000000000000000" */
+static void test_nan_to_int(void **s)
 {
     (void)s;
     assert_int_equal(cvt(WS_TY_S64, WS_TY_F16, WS_RND_RZI, 0, 0x7e00), 0x8000000000000000ull);
@@ -84,7 +85,12 @@ static void test_nan_to_64bit(void **s)
     assert_int_equal(cvt(WS_TY_S64, F32, WS_RND_RNI, 0, 0x7fc00000), 0x8000000000000000ull);
     assert_int_equal(cvt(WS_TY_U64, F64, WS_RND_RMI, 0, 0xfff8000000000000ull), 0x8000000000000000ull);
     assert_int_equal(cvt(S32, WS_TY_F16, WS_RND_RZI, 0, 0x7e00), 0);
-    assert_int_equal(cvt(U32, F64, WS_RND_RZI, 0, 0x7ff8000000000000ull), 0);
+    assert_int_equal(cvt(U32, F32, WS_RND_RZI, 0, 0x7fc00000), 0);
+    assert_int_equal(cvt(U32, F64, WS_RND_RZI, 0, 0x7ff8000000000000ull), 0x80000000);
+    assert_int_equal(cvt(WS_TY_U16, F64, WS_RND_RNI, 0, 0xfff8000000000001ull), 0x8000);
+    H->reg_types[0] = WS_TY_S8;
+    assert_int_equal(cvt(WS_TY_S8, F64, WS_RND_RPI, 0, 0x7ff0000000000001ull), 0x80);
+    H->reg_types[0] = 0;
 }
 
 static void test_int_to_int(void **s)
@@ -195,7 +201,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_float_to_int),
         cmocka_unit_test(test_float_to_int_table),
-        cmocka_unit_test(test_nan_to_64bit),
+        cmocka_unit_test(test_nan_to_int),
         cmocka_unit_test(test_int_to_int),
         cmocka_unit_test(test_int_to_float),
         cmocka_unit_test(test_float_to_float),

@@ -1,12 +1,12 @@
 // nvcc-flags: -arch=sm_90 -O3
 // Float -> integer conversions at their edges (NaN, +-inf, +-0, ties, range ends) through
 // the CUDA Math API intrinsics: half, bfloat16, float and double into every integer width.
-// The 64-bit destinations of NaN give 0x8000000000000000 (cuda_fp16.h: __half2ll_rz,
-// __half2ull_rz; cuda_bf16.h: __bfloat162ll_rz, __bfloat162ull_rz), the others 0.
+// NaN gives 0, or 1 << (bits - 1) from a double or into 64 bits (PTX ISA, cvt, Integer Notes;
+// cuda_fp16.h: __half2ll_rz(NaN) returns 0x8000000000000000).
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 
-#define K 20
+#define K 23
 
 __global__ void f2int(const unsigned short *h, const unsigned short *b, const float *f,
                       const double *d, unsigned long long *out, int n)
@@ -36,4 +36,9 @@ __global__ void f2int(const unsigned short *h, const unsigned short *b, const fl
     o[17] = (unsigned)__float2int_rd(f[i]);
     o[18] = (unsigned long long)__double2ll_ru(d[i]);
     o[19] = __double2ull_rz(d[i]);
+    o[20] = (unsigned)__double2int_rz(d[i]);
+    o[21] = __double2uint_rn(d[i]);
+    unsigned short s16;
+    asm("cvt.rmi.s16.f64 %0, %1;" : "=h"(s16) : "d"(d[i]));
+    o[22] = s16;
 }

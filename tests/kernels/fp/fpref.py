@@ -157,12 +157,11 @@ def op(kind, xs, fmt, mode='rn'):
     raise ValueError(kind)
 
 
-def to_int(v, bits, signed, mode):
-    """PTX cvt.rXi.{s,u}N.fM: round to integer, saturate; NaN -> 0, or 0x8000000000000000
-    into 64 bits (CUDA Math API, __half2ll_rz/__half2ull_rz: "NaN inputs return
-    0x8000000000000000")."""
+def to_int(v, bits, signed, mode, src_f64=False):
+    """PTX cvt.rXi.{s,u}N.fM: round to integer, saturate; NaN -> 0 if the source is not .f64
+    and the destination not 64-bit, else 1 << (bits - 1) (PTX ISA, cvt, Integer Notes)."""
     if math.isnan(v):
-        return 1 << 63 if bits == 64 else 0
+        return 1 << (bits - 1) if src_f64 or bits == 64 else 0
     if math.isinf(v):
         r = v
     else:
