@@ -1,5 +1,5 @@
 /* cvt semantics: integer widening/narrowing and saturation, float -> int
- * rounding and saturation (NaN -> 0), int -> float rounding, f32 <-> f64,
+ * rounding and saturation (the NaN results), int -> float rounding, f32 <-> f64,
  * round-to-integral, .ftz and .sat. Values worked out by hand. */
 #include "exec_harness.h"
 #include "cvt_f2i_table.h"
