@@ -79,9 +79,12 @@ typedef struct ws_region {
     uint8_t writable;     /* .const data is read-only */
 } ws_region;
 
+struct ws_texobj;          /* include/warpsweep/tex.h */
 typedef struct ws_gmem {
     ws_region *regions;   /* sorted by addr */
     uint32_t nregions;
+    const struct ws_texobj *tex;   /* texture and surface objects: handle WS_TEXOBJ_HANDLE(i) is tex[i] */
+    uint32_t ntex;
 } ws_gmem;
 
 /* Finds the region holding [addr, addr+size); NULL if unmapped or it

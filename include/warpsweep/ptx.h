@@ -156,6 +156,13 @@ enum { WS_MBAR_INIT = 1, WS_MBAR_ARRIVE, WS_MBAR_ARRIVE_DROP, WS_MBAR_TEST_WAIT,
        WS_MBAR_PENDING_COUNT, WS_MBAR_INVAL };
 #define WS_MBAR_PARITY 1
 enum { WS_GRIDDEP_WAIT = 1, WS_GRIDDEP_LAUNCH };
+/* tex / tld4 / txq / suld / sust (src/exec/exec_tex.c): subop = the geometry's dimensions
+ * (1, 2, 3), type = .dtype, type2 = the coordinate type (.s32 / .f32), tld4: cmp = the
+ * component (0 r .. 3 a), txq: cmp = the query, suld/sust: boolop = the out-of-range mode;
+ * src[0] the handle register, src[1] the coordinates, sust: src[2] the values */
+enum { WS_TXQ_WIDTH = 1, WS_TXQ_HEIGHT, WS_TXQ_DEPTH, WS_TXQ_NORMALIZED, WS_TXQ_FILTER, WS_TXQ_ADDR0,
+       WS_TXQ_ADDR1, WS_TXQ_ADDR2, WS_TXQ_MIPMAPS, WS_TXQ_ARRAY_SIZE, WS_TXQ_SAMPLES };
+enum { WS_SURF_TRAP = 1, WS_SURF_CLAMP, WS_SURF_ZERO };
 enum { WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUMBER,
        WS_TESTP_NORMAL, WS_TESTP_SUBNORMAL };
 

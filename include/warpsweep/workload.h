@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "ptx.h"
 #include "exec.h"
+#include "tex.h"
 
 typedef enum ws_init_kind {
     WS_INIT_CONST,     /* every element = value[0]                */
@@ -40,6 +41,14 @@ typedef struct ws_buffer_spec {
     int line, col;             /* position in the workload file */
 } ws_buffer_spec;
 
+/* A texture or surface object (`textures:` / `surfaces:` in the README): its descriptor,
+ * region unset (a run's memory image binds it to the buffer). */
+typedef struct ws_tex_spec {
+    char *name;
+    ws_texobj desc;
+    int line, col;
+} ws_tex_spec;
+
 typedef enum ws_expect_kind { WS_EXPECT_VALUES, WS_EXPECT_REFERENCE } ws_expect_kind;
 
 typedef struct ws_expect {
@@ -52,6 +61,8 @@ typedef struct ws_expect {
 typedef struct ws_arg {        /* one .param value */
     int is_buffer;
     uint32_t buffer;           /* is_buffer: its address is passed */
+    int is_tex;                /* a texture or surface object: WS_TEXOBJ_HANDLE(tex) is passed */
+    uint32_t tex;              /* index into wl->texs */
     double value;              /* scalar, converted to the .param's type */
     int64_t ivalue;
     int line, col;
@@ -115,6 +126,8 @@ typedef struct ws_workload {
     uint32_t nbuffers;
     ws_arg *args;
     uint32_t nargs;
+    ws_tex_spec *texs;         /* textures, then surfaces, in file order */
+    uint32_t ntexs;
     ws_expect *expects;
     uint32_t nexpects;
     int needs_reference;       /* some expect is `reference` */
@@ -172,6 +185,7 @@ typedef struct ws_memimage {
     uint32_t param_bytes;      /* launches[0]'s */
     uint32_t *param_off;       /* per launch: its offset in param_buf (nlaunches + 1 entries) */
     uint32_t first_buffer;     /* index in gmem.regions of buffer 0 */
+    ws_texobj *texobjs;        /* wl->texs bound to this image's buffers (gmem.tex) */
     struct ws_mapping { void *base; size_t len; } *maps;   /* per buffer: its private
                                   mapping of a file init (base NULL: data is heap) */
 } ws_memimage;

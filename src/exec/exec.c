@@ -226,6 +226,8 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
         return exec ? ws_exec_simd(&x) : WS_EXEC_OK;
     case WS_OP_MMA:
         return exec ? ws_exec_mma(&x) : WS_EXEC_OK;
+    case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ: case WS_OP_SULD: case WS_OP_SUST:
+        return exec ? ws_exec_tex(&x) : WS_EXEC_OK;
     case WS_OP_BRA:
         eff->taken = exec;
         return WS_EXEC_OK;

@@ -160,6 +160,7 @@ int ws_exec_cmp(ws_xctx *x);     /* setp, set, selp, slct */
 int ws_exec_cvt(ws_xctx *x);     /* cvt */
 int ws_exec_mem(ws_xctx *x);     /* ld, ldu, st, atom, red, cvta */
 int ws_exec_warp(ws_xctx *x);    /* shfl, vote, match, activemask */
+int ws_exec_tex(ws_xctx *x);     /* tex, tld4, txq, suld, sust (exec_tex.c) */
 int ws_exec_simd(ws_xctx *x);    /* dp4a dp2a fns bmsk szext lop3 cvt.pack, SIMD video */
 
 #endif

@@ -221,6 +221,7 @@ static int spin_source(const ws_inst *in)
     switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD:
         return !(in->space == WS_SP_PARAM || in->space == WS_SP_CONST || in->space == WS_SP_LOCAL);
+    case WS_OP_SULD:   /* a surface another thread may write */
     case WS_OP_ATOM: case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX:
     case WS_OP_ACTIVEMASK: case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_MBARRIER: case WS_OP_ELECT:
         return 1;
@@ -249,7 +250,7 @@ static int reads_tainted(const ws_kernel *k, const ws_inst *in, const uint8_t *t
         const ws_operand *o = &in->src[j];
         if ((o->kind == WS_OK_REG || o->kind == WS_OK_ADDR) && tainted_reg(t, nr, o->reg)) return 1;
         if (o->kind == WS_OK_VEC)
-            for (unsigned v = 0; v < o->nvec && v < 4; v++)
+            for (unsigned v = 0; v < o->nvec && v < 8; v++)
                 if (tainted_reg(t, nr, o->vec[v])) return 1;
     }
     return 0;

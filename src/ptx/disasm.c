@@ -115,6 +115,45 @@ static void vshift_format(sb *b, const ws_kernel *k, const ws_inst *in)
     put(b, ";");
 }
 
+/* tex / tld4 / txq / suld.b / sust.b in PTX syntax: modifiers, then d, [h, c] or [h, c], v */
+static void tex_format(sb *b, const ws_kernel *k, const ws_inst *in)
+{
+    static const char *const txq[] = {"", "width", "height", "depth", "normalized_coords", "filter_mode", "addr_mode_0",
+                                      "addr_mode_1", "addr_mode_2", "num_mipmap_levels", "array_size", "num_samples"};
+    static const char *const clamp[] = {"", "trap", "clamp", "zero"}, *const comp[] = {"r", "g", "b", "a"};
+    const int op = in->op;
+    char tmp[32];
+    if (op == WS_OP_TXQ) put(b, ".%s.b32", in->cmp < 12 ? txq[in->cmp] : "?");
+    else if (op == WS_OP_TEX || op == WS_OP_TLD4)
+        put(b, "%s%s.%ud.v4.%s.%s", op == WS_OP_TLD4 ? "." : in->nsrc == 3 ? ".level" : in->nsrc == 4 ? ".grad" : "",
+            op == WS_OP_TLD4 && in->cmp < 4 ? comp[in->cmp] : "",
+            in->subop, ws_type_name((ws_type)in->type), ws_type_name((ws_type)in->type2));
+    else
+        put(b, ".b.%ud%s%s.%s.%s", in->subop, in->vec > 1 ? ".v" : "", in->vec == 2 ? "2" : in->vec == 4 ? "4" : "",
+            ws_type_name((ws_type)in->type), in->boolop < 4 ? clamp[in->boolop] : "?");
+    const ws_operand *h = &in->src[0], *c = op == WS_OP_TXQ ? NULL : &in->src[1];
+    if (op != WS_OP_SUST) {
+        put(b, " ");
+        operand(b, k, in, &in->dst[0], (ws_type)in->type);
+        put(b, ", [%s", regname(k, h->reg, tmp, sizeof tmp));
+    } else {
+        put(b, " [%s", regname(k, h->reg, tmp, sizeof tmp));
+    }
+    if (c) {
+        put(b, ", ");
+        operand(b, k, in, c, (ws_type)(in->type2 ? in->type2 : WS_TY_S32));
+    }
+    put(b, "]");
+    if (op == WS_OP_SUST) {
+        put(b, ", ");
+        operand(b, k, in, &in->src[2], (ws_type)in->type);
+    }
+    for (int j = 2; op == WS_OP_TEX && j < in->nsrc; j++) {   /* tex.level / tex.grad */
+        put(b, ", ");
+        operand(b, k, in, &in->src[j], WS_TY_F32);
+    }
+}
+
 int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
 {
     sb b = {buf, len, 0};
@@ -156,6 +195,10 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     if (op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) {
         put(&b, ".sync.aligned.m8n8.x%u%s.shared.b16", in->subop & 7, (in->subop & WS_LDM_TRANS) ? ".trans" : "");
         goto operands;
+    }
+    if (op == WS_OP_TEX || op == WS_OP_TLD4 || op == WS_OP_TXQ || op == WS_OP_SULD || op == WS_OP_SUST) {
+        tex_format(&b, k, in);
+        goto done;
     }
     flags(&b, in->mods, WS_MOD_TO | WS_MOD_VOLATILE | WS_MOD_RELAXED | WS_MOD_ACQUIRE | WS_MOD_RELEASE);
     if ((op == WS_OP_MEMBAR || op == WS_OP_FENCE) && in->subop && in->subop < WS_NSCOPE_NAMES)
@@ -233,6 +276,7 @@ operands:;
         }
         put(&b, "}");
     }
+done:
     put(&b, ";");
     if (len && b.n >= len) buf[len - 1] = 0;
     return (int)(b.n < len ? b.n : (len ? len - 1 : 0));

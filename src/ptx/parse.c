@@ -2200,6 +2200,187 @@ static int wmma_emit_ldst(P *p, const ws_tok *first, const ws_tok *optok, uint32
     return 0;
 }
 
+/* ---- texture and surface instructions on object handles (src/exec/exec_tex.c) ----
+ *   tex{.level,.grad}.{1d,2d,3d}.v4.{u32,s32,f32}.{s32,f32}   d, [h, c] {, lod | , dPdx, dPdy}
+ *                                                (PTX ISA 9.7.10.3)
+ *   tld4.{r,g,b,a}.2d.v4.{u32,s32,f32}.f32       d, [h, c]    (PTX ISA 9.7.10.4)
+ *   txq.QUERY.b32                                d, [h]       (PTX ISA 9.7.10.5)
+ *   suld.b.{1d,2d,3d}{.cop}{.v2,.v4}.{b8..b64}{.trap,.clamp,.zero}  d, [h, c]  (9.7.11.1)
+ *   sust.b.{1d,2d,3d}{.cop}{.v2,.v4}.{b8..b64}{.trap,.clamp,.zero}  [h, c], v  (9.7.11.2)
+ * h is a .u64 register holding a texture/surface object. */
+typedef struct texmods {
+    int dims, vec, comp, query, clamp, b, p, ntypes;
+    int lod;           /* tex.level: 1 (one .f32 lod operand), tex.grad: 2 (two gradient vectors) */
+    ws_type types[2];
+} texmods;
+
+static const char *const txq_names[] = {"", "width", "height", "depth", "normalized_coords", "filter_mode",
+                                        "addr_mode_0", "addr_mode_1", "addr_mode_2", "num_mipmap_levels",
+                                        "array_size", "num_samples"};
+
+static int tex_mod(P *p, int op, texmods *m, const ws_tok *t)
+{
+    const char *s = t->s + 1;
+    size_t n = t->n - 1;
+    const char *mn = ws_opcode_name(op);
+#define IS(str) (n == strlen(str) && !memcmp(s, str, n))
+    if ((IS("1d") || IS("2d") || IS("3d")) && op != WS_OP_TXQ) { m->dims = s[0] - '0'; return 0; }
+    if (IS("a1d") || IS("a2d") || IS("cube") || IS("acube") || IS("2dms") || IS("a2dms"))
+        return err_at(p, t, "'%s%.*s' is not supported: layered, cube and multisample textures are outside the "
+                      "subset (.1d .2d .3d)", mn, TK(t));
+    if ((IS("level") || IS("grad")) && op == WS_OP_TEX) { m->lod = s[0] == 'l' ? 1 : 2; return 0; }
+    if (IS("base") || IS("level") || IS("grad"))
+        return err_at(p, t, "'%s%.*s' is not supported (mipmapped forms: tex.level and tex.grad)", mn, TK(t));
+    if (IS("v4") || IS("v2")) { m->vec = s[1] - '0'; return 0; }
+    if (op == WS_OP_TLD4 && n == 1 && strchr("rgba", s[0])) { m->comp = s[0] == 'r' ? 0 : s[0] == 'g' ? 1 : s[0] == 'b' ? 2 : 3; return 0; }
+    if (op == WS_OP_TXQ) {
+        for (int q = 1; q < (int)(sizeof txq_names / sizeof txq_names[0]); q++)
+            if (IS(txq_names[q])) { m->query = q; return 0; }
+        if (IS("channel_data_type") || IS("channel_order") || IS("force_unnormalized_coords"))
+            return err_at(p, t, "'txq%.*s' is not supported: the values the driver returns are not publicly "
+                          "documented", TK(t));
+    }
+    if (op == WS_OP_SULD || op == WS_OP_SUST) {
+        if (IS("b")) { m->b = 1; return 0; }
+        if (IS("p")) return err_at(p, t, "'%s.p' (formatted surface access) is not supported (%s.b is)", mn, mn), -1;
+        if (IS("trap")) { m->clamp = WS_SURF_TRAP; return 0; }
+        if (IS("clamp")) { m->clamp = WS_SURF_CLAMP; return 0; }
+        if (IS("zero")) { m->clamp = WS_SURF_ZERO; return 0; }
+        if (IS("ca") || IS("cg") || IS("cs") || IS("cv") || IS("wb") || IS("wt")) return 0;   /* cache hints */
+    }
+#undef IS
+    ws_type ty = ws_type_from_name(s, n);
+    if (ty != WS_TY_NONE && m->ntypes < 2) { m->types[m->ntypes++] = ty; return 0; }
+    return err_at(p, t, "modifier '%.*s' is not supported on '%s'", TK(t), mn);
+}
+
+/* [h] or [h, c]: the handle register and the coordinate operand */
+static int tex_address(P *p, uint32_t *handle, raw *coords, int want_coords)
+{
+    if (expect(p, '[', "opening the texture operand")) return -1;
+    ws_tok *h = cur(p);
+    if (h->kind != WS_TK_IDENT || !lookup_reg(p, h, handle))
+        return err_at(p, h, "expected a .u64 register holding a texture or surface object, got '%.*s' (.texref/.surfref "
+                      "variables are not supported)", TK(h));
+    if (ws_type_bits((ws_type)p->k->reg_types[*handle]) != 64)
+        return err_at(p, h, "the texture/surface object '%.*s' must be a 64-bit register", TK(h));
+    adv(p);
+    if (want_coords) {
+        if (expect(p, ',', "after the texture object")) return -1;
+        if (parse_operand(p, coords)) return -1;
+        if (coords->kind != R_VEC && coords->kind != R_REG)
+            return err_at(p, &p->t[coords->tok], "the coordinates must be a register or a vector {x, ...}");
+    }
+    return expect(p, ']', "closing the texture operand");
+}
+
+static void raw_to_opnd(const raw *r, ws_operand *o)
+{
+    memset(o, 0, sizeof *o);
+    if (r->kind == R_VEC) {
+        o->kind = WS_OK_VEC;
+        o->nvec = r->nvec;
+        for (int e = 0; e < r->nvec && e < 4; e++) o->vec[e] = r->vec[e];
+    } else {
+        o->kind = WS_OK_REG;
+        o->reg = r->reg;
+    }
+}
+
+static int tex_check_vec(P *p, const raw *r, int want, const char *what, const char *mn)
+{
+    int n = r->kind == R_VEC ? r->nvec : 1;
+    if (r->kind != R_VEC && r->kind != R_REG)
+        return err_at(p, &p->t[r->tok], "'%s' expects a register or a vector {...} as %s", mn, what);
+    if (r->kind == R_VEC && r->vimm_mask)
+        return err_at(p, &p->t[r->tok], "'%s': %s must be registers", mn, what);
+    if (n != want) return err_at(p, &p->t[r->tok], "'%s' takes %d element%s as %s, got %d", mn, want, want == 1 ? "" : "s", what, n);
+    return 0;
+}
+
+static int parse_texinst(P *p, const ws_tok *first, uint32_t guard, int gneg, int op)
+{
+    const ws_tok *optok = cur(p);
+    const char *mn = ws_opcode_name(op);
+    texmods m;
+    memset(&m, 0, sizeof m);
+    m.comp = -1;
+    adv(p);
+    while (cur(p)->kind == WS_TK_DOT && cur(p)->adj) {
+        if (tex_mod(p, op, &m, cur(p))) return -1;
+        adv(p);
+    }
+    raw d, c;
+    uint32_t h = WS_NO_REG;
+    memset(&c, 0, sizeof c);
+    if (op == WS_OP_SUST) {
+        if (tex_address(p, &h, &c, 1) || expect(p, ',', "after the surface operand") || parse_operand(p, &d)) return -1;
+    } else {
+        if (parse_operand(p, &d)) return -1;
+        if (d.kind == R_PAIR) return err_at(p, &p->t[d.tok], "'%s' with a residency predicate (d|p) is not supported", mn);
+        if (expect(p, ',', "after the destination") || tex_address(p, &h, &c, op != WS_OP_TXQ)) return -1;
+    }
+    raw lod[2];
+    for (int j = 0; j < m.lod; j++) {   /* tex.level: lod; tex.grad: dPdx, dPdy */
+        if (expect(p, ',', m.lod == 1 ? "before the level of detail" : "before the gradients") || parse_operand(p, &lod[j]))
+            return -1;
+        int want = m.lod == 1 ? 1 : m.dims == 3 ? 4 : m.dims;
+        if (tex_check_vec(p, &lod[j], want, m.lod == 1 ? "the level of detail" : "a gradient", "tex")) return -1;
+    }
+    if (is_punct(cur(p), ','))
+        return err_at(p, cur(p), "'%s' with an offset or depth-compare operand is not supported", mn);
+    if (expect(p, ';', "ending the instruction")) return -1;
+    /* the form */
+    int ncoord = m.dims == 3 ? 4 : m.dims;
+    if (op == WS_OP_TEX || op == WS_OP_TLD4) {
+        if (!m.dims || (op == WS_OP_TLD4 && (m.dims != 2 || m.comp < 0)) || m.vec != 4 || m.ntypes != 2)
+            return err_at(p, optok, "'%s' is supported as %s", mn, op == WS_OP_TEX ? "tex.{1d,2d,3d}.v4.{u32,s32,f32}.{s32,f32}"
+                                                                                  : "tld4.{r,g,b,a}.2d.v4.{u32,s32,f32}.f32");
+        if ((m.types[0] != WS_TY_U32 && m.types[0] != WS_TY_S32 && m.types[0] != WS_TY_F32) ||
+            (m.types[1] != WS_TY_S32 && m.types[1] != WS_TY_F32) || (op == WS_OP_TLD4 && m.types[1] != WS_TY_F32))
+            return err_at(p, optok, "'%s.%s.%s' is not supported (destination .u32 .s32 .f32, coordinates .s32 .f32%s)", mn,
+                          ws_type_name(m.types[0]), ws_type_name(m.types[1]), op == WS_OP_TLD4 ? "; tld4: .f32" : "");
+        if (tex_check_vec(p, &d, 4, "the destination", mn) || tex_check_vec(p, &c, ncoord, "the coordinates", mn)) return -1;
+    } else if (op == WS_OP_TXQ) {
+        if (!m.query || m.ntypes != 1 || m.types[0] != WS_TY_B32)
+            return err_at(p, optok, "'txq' is supported as txq.{width,height,depth,normalized_coords,filter_mode,"
+                          "addr_mode_0/1/2,num_mipmap_levels,array_size,num_samples}.b32 d, [h]");
+        if (d.kind != R_REG) return err_at(p, &p->t[d.tok], "'txq' writes one .b32 register");
+    } else {
+        int bits = m.ntypes == 1 ? ws_type_bits(m.types[0]) : 0;
+        if (!m.b || !m.dims || m.ntypes != 1 || m.types[0] < WS_TY_B8 || m.types[0] > WS_TY_B64)
+            return err_at(p, optok, "'%s' is supported as %s.b.{1d,2d,3d}{.v2,.v4}.{b8,b16,b32,b64}{.trap,.clamp,.zero}", mn, mn);
+        int nv = m.vec ? m.vec : 1;
+        if (bits == 64 && nv == 4) return err_at(p, optok, "'%s.v4.b64' is not a valid form", mn);
+        if (tex_check_vec(p, &d, nv, op == WS_OP_SUST ? "the values" : "the destination", mn) ||
+            tex_check_vec(p, &c, ncoord, "the coordinates", mn)) return -1;
+    }
+    ws_inst *in;
+    if (wmma_inst(p, first, guard, gneg, op, &in)) return -1;
+    in->mods = 0;
+    in->subop = (uint8_t)m.dims;
+    in->type = (uint8_t)m.types[0];
+    in->type2 = (uint8_t)m.types[1];
+    in->cmp = (uint8_t)(op == WS_OP_TLD4 ? m.comp : op == WS_OP_TXQ ? m.query : 0);
+    in->boolop = (uint8_t)(m.clamp ? m.clamp : WS_SURF_TRAP);
+    in->vec = (uint8_t)(m.vec ? m.vec : 1);
+    in->src[0] = (ws_operand){.kind = WS_OK_REG, .reg = h};
+    if (op == WS_OP_SUST) {
+        raw_to_opnd(&c, &in->src[1]);
+        raw_to_opnd(&d, &in->src[2]);
+        in->nsrc = 3;
+    } else {
+        raw_to_opnd(&d, &in->dst[0]);
+        in->ndst = 1;
+        if (op != WS_OP_TXQ) raw_to_opnd(&c, &in->src[1]);
+        in->nsrc = op == WS_OP_TXQ ? 1 : 2;
+        /* the level of detail / gradients: read (the scoreboard waits for them), and then the
+         * only level there is, 0 (the workload's textures have no mipmaps) */
+        for (int j = 0; j < m.lod; j++) raw_to_opnd(&lod[j], &in->src[in->nsrc++]);
+    }
+    return 0;
+}
+
 static int parse_wmma(P *p, const ws_tok *first, uint32_t guard, int gneg)
 {
     const ws_tok *optok = cur(p);
@@ -2256,6 +2437,10 @@ static int parse_inst(P *p)
         return parse_call(p, optok);
     }
     if (tok_eq(optok, "wmma")) return parse_wmma(p, first, guard, gneg);
+    static const struct { const char *name; int op; } texops[] = {{"tex", WS_OP_TEX}, {"tld4", WS_OP_TLD4},
+        {"txq", WS_OP_TXQ}, {"suld", WS_OP_SULD}, {"sust", WS_OP_SUST}};
+    for (size_t q = 0; q < sizeof texops / sizeof texops[0]; q++)
+        if (tok_eq(optok, texops[q].name)) return parse_texinst(p, first, guard, gneg, texops[q].op);
     uint32_t nt;
     int op = lookup_opcode(p, &nt);
     for (size_t v = 0; op < 0 && v < sizeof video_refused / sizeof video_refused[0]; v++)

@@ -90,7 +90,10 @@ static memkind mem_kind(const ws_inst *in)
         return in->mods & (WS_MOD_VOLATILE | WS_MOD_RELAXED | WS_MOD_ACQUIRE | WS_MOD_RELEASE) ? MEM_ORDERED
                                                                                               : MEM_LOAD;
     case WS_OP_PREFETCH: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD:
+    case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_SULD:
         return MEM_LOAD;
+    case WS_OP_SUST:
+        return MEM_ORDERED;
     case WS_OP_ST: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_MEMBAR: case WS_OP_FENCE:
     case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_BAR_WARP: case WS_OP_SHFL: case WS_OP_VOTE:
     case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_ACTIVEMASK: case WS_OP_NANOSLEEP: case WS_OP_CP_ASYNC:

@@ -35,6 +35,7 @@ static int inherently_varying(const ws_inst *in)
     case WS_OP_LDU: case WS_OP_ATOM: case WS_OP_SHFL: case WS_OP_VOTE:
     case WS_OP_MATCH: case WS_OP_ACTIVEMASK: case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_MMA:
     case WS_OP_LDMATRIX: case WS_OP_ELECT: case WS_OP_MBARRIER: case WS_OP_WMMA_LOAD:
+    case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_SULD:
         return 1;
     default:
         return 0;
@@ -68,7 +69,7 @@ static int reads_varying(const ws_kernel *k, const ws_inst *in, const uint8_t *v
             if (sreg_varying(o->sreg)) return 1;
             break;
         case WS_OK_VEC:
-            for (unsigned v = 0; v < o->nvec && v < 4; v++)
+            for (unsigned v = 0; v < o->nvec && v < 8; v++)
                 if (reg_var(var, nr, o->vec[v])) return 1;
             break;
         default:

@@ -850,7 +850,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     uint64_t t0 = now + ws_pipe_issue(r, c, w, slot, in, now);
     switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
-    case WS_OP_MBARRIER:
+    case WS_OP_MBARRIER: case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ: case WS_OP_SULD: case WS_OP_SUST:
         if (eff.mem_kind == 0) done = t0 + r->lat_alu;
         else if (eff.mem_space == WS_SP_SHARED) {
             /* a bank conflict of degree d is replayed d - 1 times (broadcasts
@@ -876,6 +876,8 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
             /* the line requests leave the LD/ST pipe one after another */
             uint64_t cycles = ws_lsu_occupy(r, c, (uint64_t)lines * r->l1_line, now);
             if (cycles > 1) done += cycles - 1;
+            if (in->op == WS_OP_TEX || in->op == WS_OP_TLD4 || in->op == WS_OP_SULD || in->op == WS_OP_SUST)
+                done += r->lat_tex;   /* texture pipeline */
             is_mem = 1;
         }
         break;
@@ -1452,6 +1454,7 @@ static void setup_hw(ws_simrun *r)
     r->lat_sfu = (uint64_t)ws_cfg_i(cfg, WS_P_sfu_latency);
     r->lat_smem = (uint64_t)ws_cfg_i(cfg, WS_P_smem_latency);
     r->lat_const = (uint64_t)ws_cfg_i(cfg, WS_P_const_latency);
+    r->lat_tex = (uint64_t)ws_cfg_i(cfg, WS_P_tex_latency);
     r->fence_stores = ws_cfg_i(cfg, WS_P_fence) == 1;
     r->smem_banks = (uint32_t)ws_cfg_i(cfg, WS_P_smem_banks);
     ws_pipe_setup(r, cfg);

@@ -238,6 +238,7 @@ typedef struct ws_simrun {
     int blocking;
     uint64_t lat_alu, lat_sfu, lat_smem;
     uint64_t lat_const;               /* const_latency: ld.const via the constant cache (0: lat_alu) */
+    uint64_t lat_tex;                 /* tex_latency: texture pipeline beyond the L1 path */
     int fence_stores;                 /* fence=stores: membar/fence .gl/.sys wait for the warp's stores */
     /* execution units (setup_units): latency and initiation interval per
      * unit, the overrides of the cost classes (0: the unit's) */

@@ -109,6 +109,8 @@ int ws_uses_lsu(const ws_inst *in)
     switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
         return in->space != WS_SP_PARAM && in->space != WS_SP_CONST;
+    case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_SULD: case WS_OP_SUST:   /* the L1/TEX path */
+        return 1;
     default:
         return 0;
     }

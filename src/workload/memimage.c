@@ -83,6 +83,8 @@ static void write_params(ws_memimage *m, const ws_launch_spec *L, uint8_t *buf)
         uint64_t bits;
         if (a->is_buffer)
             bits = ws_memimage_buffer(m, a->buffer)->addr;
+        else if (a->is_tex)
+            bits = WS_TEXOBJ_HANDLE(a->tex);
         else if (wl_type_float(kp->type))
             bits = wl_float_bits(kp->type, a->value);
         else
@@ -176,6 +178,18 @@ int ws_memimage_init(ws_memimage *m, const ws_workload *wl, uint64_t seed, ws_er
         fill_buffer(b, i, seed, r->data);
         addr = (addr + r->size + BUFFER_ALIGN - 1) / BUFFER_ALIGN * BUFFER_ALIGN + WS_GLOBAL_GAP;
     }
+    /* the texture and surface objects, bound to the buffers just placed */
+    m->texobjs = calloc(wl->ntexs ? wl->ntexs : 1, sizeof *m->texobjs);
+    if (!m->texobjs) {
+        ws_memimage_free(m);
+        return ws_fail(err, "%s: out of memory", wl->path);
+    }
+    for (uint32_t i = 0; i < wl->ntexs; i++) {
+        m->texobjs[i] = wl->texs[i].desc;
+        m->texobjs[i].region = ws_memimage_buffer(m, wl->texs[i].desc.buffer);
+    }
+    m->gmem.tex = m->texobjs;
+    m->gmem.ntex = wl->ntexs;
     /* every launch's .param buffer, 8-byte aligned one after the other */
     m->param_off = calloc(nlaunches + 1, sizeof *m->param_off);
     if (!m->param_off) {
@@ -217,6 +231,7 @@ void ws_memimage_free(ws_memimage *m)
             free(m->gmem.regions[i].data);
     }
     free(m->maps);
+    free(m->texobjs);
     free(m->gmem.regions);
     free(m->param_buf);
     free(m->param_off);
