@@ -250,7 +250,7 @@ static int reads_tainted(const ws_kernel *k, const ws_inst *in, const uint8_t *t
         const ws_operand *o = &in->src[j];
         if ((o->kind == WS_OK_REG || o->kind == WS_OK_ADDR) && tainted_reg(t, nr, o->reg)) return 1;
         if (o->kind == WS_OK_VEC)
-            for (unsigned v = 0; v < o->nvec && v < 4; v++)
+            for (unsigned v = 0; v < o->nvec && v < 8; v++)
                 if (tainted_reg(t, nr, o->vec[v])) return 1;
     }
     return 0;
@@ -261,13 +261,13 @@ static int taint_writes(const ws_kernel *k, const ws_inst *in, uint8_t *t)
     int ch = 0;
     uint32_t nr = k->nregs;
 #define TAINT(r) do { uint32_t r_ = (r); if (r_ != WS_NO_REG && r_ < nr && !t[r_]) { t[r_] = 1; ch = 1; } } while (0)
-    for (unsigned j = 0; j < in->n_wr && j < 8; j++) TAINT(in->wr[j]);
+    for (unsigned j = 0; j < in->n_wr && j < WS_MAX_WR; j++) TAINT(in->wr[j]);
     if (in->op != WS_OP_ST && in->op != WS_OP_RED)
         for (unsigned j = 0; j < in->ndst && j < WS_MAX_DST; j++) {
             const ws_operand *o = &in->dst[j];
             if (o->kind == WS_OK_REG) TAINT(o->reg);
             else if (o->kind == WS_OK_VEC)
-                for (unsigned v = 0; v < o->nvec && v < 4; v++) TAINT(o->vec[v]);
+                for (unsigned v = 0; v < o->nvec && v < 8; v++) TAINT(o->vec[v]);
         }
 #undef TAINT
     return ch;
