@@ -1783,11 +1783,21 @@ static void dispatch_grid(ws_simrun *r, uint64_t *max_ctas)
     r->smp.running = 1;             /* sample.c: later launches at the end of a cycle */
 }
 
+/* The watchdog limits the cycles simulated (docs/sampling.md): the run's
+ * clock also holds the cycles sample.c extrapolated for the fast-forwarded
+ * CTAs of earlier launches, which cost no simulation, so the limit on the
+ * clock is max_cycles plus them (max_cycles itself without sampling). */
+static uint64_t watchdog_limit(const ws_simrun *r)
+{
+    uint64_t max_cycles = (uint64_t)ws_cfg_i(r->cfg, WS_P_max_cycles);
+    return max_cycles + (r->smp_ff_cycles < UINT64_MAX - max_cycles ? r->smp_ff_cycles : UINT64_MAX - max_cycles);
+}
+
 /* The cycle loop of one launch from cycle `now` until its last CTA is done
  * or the run stops (r->status set); returns the cycle it stopped at. */
 static uint64_t run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
 {
-    uint64_t max_cycles = (uint64_t)ws_cfg_i(r->cfg, WS_P_max_cycles);
+    uint64_t max_cycles = watchdog_limit(r);
     uint32_t nslot = r->ncores * r->nsched;
     uint8_t *reasons = r->reasons;
     while (r->done_ctas < r->total_ctas) {
@@ -1795,7 +1805,7 @@ static uint64_t run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
             char held[160];
             ws_starvation_hint(r, held, sizeof held);
             fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached with %llu of %llu CTAs finished (no deadlock proven%s%s)",
-                 (unsigned long long)max_cycles, (unsigned long long)r->done_ctas,
+                 (unsigned long long)ws_cfg_i(r->cfg, WS_P_max_cycles), (unsigned long long)r->done_ctas,
                  (unsigned long long)r->total_ctas, ws_livelock_why(r), held);
             break;
         }
@@ -1988,7 +1998,7 @@ static ws_launch_stats *stats_push(ws_sim *sim)
 static uint64_t kernel_boundary(ws_simrun *r, uint64_t end)
 {
     const ws_config *cfg = r->cfg;
-    uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
+    uint64_t max_cycles = watchdog_limit(r);
     if (r->memsys.ops->kernel_boundary)
         r->memsys.ops->kernel_boundary(&r->memsys, end, (int)ws_cfg_i(cfg, WS_P_flush_l1),
                                        (int)ws_cfg_i(cfg, WS_P_flush_l2));
@@ -1997,7 +2007,7 @@ static uint64_t kernel_boundary(ws_simrun *r, uint64_t end)
     r->idle[WS_STALL_EMPTY] += (start - end) * (uint64_t)r->ncores * r->nsched * r->width;
     if (start >= max_cycles) {
         fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached between launches (%u launches finished)",
-             (unsigned long long)max_cycles, r->nrun);
+             (unsigned long long)ws_cfg_i(cfg, WS_P_max_cycles), r->nrun);
         return 0;
     }
     return start;
@@ -2013,7 +2023,7 @@ static int run_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     ws_simrun *r = &sim->run;
     uint64_t start = 0;
     if (r->nrun && !(start = kernel_boundary(r, q->now))) {
-        q->now = (uint64_t)ws_cfg_i(r->cfg, WS_P_max_cycles);
+        q->now = watchdog_limit(r);
         return 1;
     }
     if (r->nrun || r->spec != spec) {  /* check_launches left the first launch's kernel set up when it was its last */

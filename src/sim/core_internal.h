@@ -292,6 +292,7 @@ typedef struct ws_simrun {
     size_t ntl, captl;
     ws_sample smp;                   /* sample.c: the current launch */
     uint64_t smp_ff_insts;           /* sample.c: fast-forwarded thread instructions, all launches */
+    uint64_t smp_ff_cycles;          /* sample.c: extrapolated (not simulated) cycles, all launches */
 } ws_simrun;
 
 /* pipe.c: structural limits (execution units, LD/ST pipe, operand
