@@ -942,7 +942,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     ws_front_end_issued(r, c, w, sp.pc, now);
     ws_sched *s = &c->scheds[w->sched];
     s->ops->issued(s, slot, now);
-    if (in->is_backedge && ws_livelock_backedge(r, c)) return -1;
+    if (in->is_backedge && ws_livelock_backedge(r, c, slot, sp.pc, sp.mask)) return -1;
     return 0;
 }
 
