@@ -177,6 +177,19 @@ static const ws_result *reference_for(ws_sim *s, const ws_workload *wl, uint64_t
     return &s->ref.res;
 }
 
+/* Barrier slots of a warp: the barrier_regs B registers, or more when the
+ * pass spilled some (passes.h: a spilled barrier keeps its own slot, standing
+ * for the general register BMOV moves it to). */
+static unsigned barrier_slots(const ws_kernel *k, unsigned nbar)
+{
+    for (uint32_t i = 0; i < k->ninsts; i++) {
+        const ws_inst *in = &k->insts[i];
+        if ((in->op == WS_OP_BADD || in->op == WS_OP_BWAIT || in->op == WS_OP_BMOV) && in->barrier >= nbar)
+            nbar = in->barrier + 1u;
+    }
+    return nbar;
+}
+
 /* The kernel a run executes: k list-scheduled (scheduled: inst_order = ptxas,
  * passes.h ws_list_schedule), then through the convergence-barrier pass
  * (barrier; 2: then ws_barrier_sink_release), from the cache when it holds
@@ -888,7 +901,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     }
     if (done > r->last_complete) r->last_complete = done;
     for (uint32_t q = 0; q < np; q++) note_pending(r, &c->warps[pt[q].slot], in, pt[q].mask, done, is_mem, now);
-    if (r->div->issues_div_ops && ws_is_div_op(in->op)) {
+    if ((r->div->issues_div_ops && ws_is_div_op(in->op)) || in->op == WS_OP_BMOV) {
         r->div_insts++;                  /* own metric: warp_insts stays comparable */
     } else {
         r->warp_insts++;
@@ -1508,7 +1521,7 @@ static int setup_kernel(ws_sim *sim, ws_simrun *r)
 
     r->divctx.k = k;
     r->divctx.warp_size = r->ws;
-    r->divctx.nbar = nbar;
+    r->divctx.nbar = barrier_slots(k, nbar);
     r->divctx.max_depth = 4 * r->ws + 8;
     r->divctx.now = &r->env.clock;
     r->divctx.timeout = r->div->needs_timeout ? (uint64_t)ws_cfg_i(cfg, WS_P_aware_timeout) : 0;
