@@ -351,6 +351,7 @@ typedef struct ws_kernel {
     uint32_t reqntid[3], maxntid[3];
     uint32_t est_regs_per_thread; /* estimate from the PTX (for workloads without regs_per_thread) */
     char *source;          /* the PTX text (for --trace line lookup / inspect) */
+    uint32_t bmov_regs;    /* barrier pass: general registers holding spilled barriers at once (BMOV) */
 } ws_kernel;
 
 /* The largest PTX file read: a kernel's PTX is kilobytes to a few

@@ -242,7 +242,7 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
         if (exec) return ws_xfault(&x, (unsigned)__builtin_ctzll(exec), "trap executed");
         return WS_EXEC_OK;
     case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_BAR_WARP: case WS_OP_MEMBAR: case WS_OP_FENCE:
-    case WS_OP_PREFETCH: case WS_OP_NANOSLEEP: case WS_OP_BADD: case WS_OP_BWAIT: case WS_OP_YIELD:
+    case WS_OP_PREFETCH: case WS_OP_NANOSLEEP: case WS_OP_BADD: case WS_OP_BWAIT: case WS_OP_YIELD: case WS_OP_BMOV:
         /* no functional effect: the core implements synchronisation */
         return WS_EXEC_OK;
     default:

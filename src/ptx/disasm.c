@@ -181,6 +181,7 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     if (in->guard != WS_NO_REG) put(&b, "@%s%s ", in->guard_neg ? "!" : "", regname(k, in->guard, tmp, sizeof tmp));
     put(&b, "%s", ws_opcode_name(op));
     if (op == WS_OP_BADD || op == WS_OP_BWAIT) put(&b, " B%u", in->barrier);
+    if (op == WS_OP_BMOV) put(&b, in->subop ? " B%u, R(spill of B%u)" : " R(spill of B%u), B%u", in->barrier, in->barrier);
     if (op == WS_OP_MMA) {
         mma_mods(&b, in);
         mma_operands(&b, k, in);
