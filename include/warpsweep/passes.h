@@ -130,8 +130,20 @@ void ws_uniformity(ws_kernel *k);
  * inserted for, have no operands, no registers, guard WS_NO_REG. Branch
  * targets, brx tables, ipdoms and the CFG are rebuilt for the new indices.
  *
+ * Spilling (more than nregs registers needed): barriers are marked spilled,
+ * outermost first (the largest region; ties: the earlier ADD), until the B
+ * registers needed fit, where a spilled barrier needs one only at its ADD
+ * and its WAIT points (two barriers conflict when they interfere and, with
+ * one spilled, those points meet the other's). A spilled barrier gets BMOV (WS_OP_BMOV, unit INT, subop 0:
+ * spill R <- B) right after each of its ADDs and BMOV (subop 1: fill B <- R)
+ * right before its WAIT; a branch to the WAIT enters at the fill. Every
+ * barrier keeps its own index (the run gives a spilled barrier a slot of its
+ * own, standing for the general register: BMOV has no functional effect);
+ * k->bmov_regs = the most spilled barriers whose regions share a point (the
+ * general registers they hold, added for occupancy).
  * Fails (NULL, one-line message in err naming the kernel) when more than
- * nregs barrier registers are needed, or when the CFG cannot be built. */
+ * nregs barrier registers are needed with every barrier spilled, or when
+ * the CFG cannot be built. */
 enum { WS_YIELD_SPIN = 0, WS_YIELD_ALL = 1 };   /* = parameter barrier_yield's choice index */
 ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_policy, ws_error *err);
 
@@ -145,7 +157,7 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_po
  * same block, stopping at a branch, ret/exit/trap, a guarded instruction, a
  * CTA barrier, a warp-level .sync op, an .aligned warp instruction (mma,
  * ldmatrix, stmatrix, the wmma parts: they need the warp the WAIT converges)
- * or another ADD/WAIT/YIELD. No write there: the WAIT stays. Edges into the exit block now enter at its code.
+ * or another ADD/WAIT/YIELD/BMOV (a spilled barrier's fill moves with its WAIT). No write there: the WAIT stays. Edges into the exit block now enter at its code.
  * Returns 0, or -1 (err set) if the CFG cannot be rebuilt. */
 int ws_barrier_sink_release(ws_kernel *k, ws_error *err);
 

@@ -101,6 +101,10 @@ enum { WS_SHF_L_WRAP = 1, WS_SHF_L_CLAMP, WS_SHF_R_WRAP, WS_SHF_R_CLAMP };
 enum { WS_BFIND_SHIFTAMT = 1 };
 /* bmsk / szext (PTX ISA 9.7.1.23 bmsk, 9.7.1.24 szext) */
 enum { WS_BMODE_CLAMP = 1, WS_BMODE_WRAP };
+/* vshl/vshr (PTX ISA 9.7.16.1): subop = .clamp/.wrap (WS_BMODE_*); cmp = .asel | .bsel << 4;
+ * boolop = the secondary operation | .dsel << 4 (the data-merge destination selector) */
+enum { WS_VSEL_NONE, WS_VSEL_B0, WS_VSEL_B1, WS_VSEL_B2, WS_VSEL_B3, WS_VSEL_H0, WS_VSEL_H1 };
+enum { WS_VOP2_NONE, WS_VOP2_ADD, WS_VOP2_MIN, WS_VOP2_MAX };
 /* cvt.pack.sat: the convert type (PTX ISA 9.7.9.22 cvt.pack); .abType is in->type (.s32),
  * .cType in->type2 (.b32, absent for the 16-bit forms) */
 enum { WS_PACK_U2 = 1, WS_PACK_S2, WS_PACK_U4, WS_PACK_S4, WS_PACK_U8, WS_PACK_S8, WS_PACK_U16, WS_PACK_S16 };
@@ -236,12 +240,13 @@ typedef struct ws_operand {
     uint8_t nvec;
     uint8_t sreg;     /* ws_sreg */
     uint32_t reg;
-    uint32_t vec[4];
+    uint32_t vec[8];  /* eight: ld/st.v8 */
     int64_t imm;
 } ws_operand;
 
 /* ---- one decoded instruction ---- */
 #define WS_MAX_DST 2
+#define WS_MAX_WR 9              /* registers one instruction writes (ld.v8: eight) */
 #define WS_MAX_SRC 4
 #define WS_PC_EXIT 0xffffffffu   /* the virtual exit node, as a reconvergence PC */
 
@@ -254,7 +259,7 @@ typedef struct ws_inst {
     uint8_t  boolop;      /* setp.and / .or / .xor                           */
     uint8_t  rnd;         /* ws_rnd                                          */
     uint8_t  subop;       /* atom/red op, shfl mode, vote mode, bar kind ... */
-    uint8_t  vec;         /* 1, 2 or 4 (ld/st .v2/.v4)                       */
+    uint8_t  vec;         /* 1, 2, 4 or 8 (ld/st .v2/.v4/.v8)                */
     uint8_t  unit;        /* ws_unit, resolved by ws_inst_classify           */
     uint8_t  cost;        /* ws_cost, resolved by ws_inst_classify           */
     uint8_t  ndst, nsrc;
@@ -275,8 +280,8 @@ typedef struct ws_inst {
     /* Registers read and written, for the scoreboard (no operand walk in
      * the hot loop). Guard predicate included in reads. */
     uint8_t  n_rd, n_wr;
-    uint32_t rd[16];      /* 16 and 8: mma.m8n8k4 .f32 reads 12 registers (and a guard), writes 8 */
-    uint32_t wr[8];
+    uint32_t rd[16];      /* 16: mma.m8n8k4 .f32 reads 12 registers (and a guard); it writes 8 */
+    uint32_t wr[WS_MAX_WR];
     /* Where it came from */
     uint32_t line, col;
 } ws_inst;
@@ -349,6 +354,7 @@ typedef struct ws_kernel {
     uint32_t reqntid[3], maxntid[3];
     uint32_t est_regs_per_thread; /* estimate from the PTX (for workloads without regs_per_thread) */
     char *source;          /* the PTX text (for --trace line lookup / inspect) */
+    uint32_t bmov_regs;    /* barrier pass: general registers holding spilled barriers at once (BMOV) */
 } ws_kernel;
 
 /* The largest PTX file read: a kernel's PTX is kilobytes to a few

@@ -224,7 +224,7 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
     case WS_OP_DP4A: case WS_OP_DP2A: case WS_OP_FNS: case WS_OP_BMSK: case WS_OP_SZEXT: case WS_OP_LOP3:
     case WS_OP_CVT_PACK: case WS_OP_VADD2: case WS_OP_VSUB2: case WS_OP_VAVRG2: case WS_OP_VABSDIFF2:
     case WS_OP_VMIN2: case WS_OP_VMAX2: case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4:
-    case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
+    case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4: case WS_OP_VSHL: case WS_OP_VSHR:
         return exec ? ws_exec_simd(&x) : WS_EXEC_OK;
     case WS_OP_MMA:
         return exec ? ws_exec_mma(&x) : WS_EXEC_OK;
@@ -242,7 +242,7 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
         if (exec) return ws_xfault(&x, (unsigned)__builtin_ctzll(exec), "trap executed");
         return WS_EXEC_OK;
     case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_BAR_WARP: case WS_OP_MEMBAR: case WS_OP_FENCE:
-    case WS_OP_PREFETCH: case WS_OP_NANOSLEEP: case WS_OP_BADD: case WS_OP_BWAIT: case WS_OP_YIELD:
+    case WS_OP_PREFETCH: case WS_OP_NANOSLEEP: case WS_OP_BADD: case WS_OP_BWAIT: case WS_OP_YIELD: case WS_OP_BMOV:
         /* no functional effect: the core implements synchronisation */
         return WS_EXEC_OK;
     default:

@@ -4,8 +4,12 @@
  *  - int -> int: sign-/zero-extension from the source type, truncation to the
  *    destination; .sat clamps to the destination range.
  *  - float -> int: .rni/.rzi/.rmi/.rpi (.rzi when none is given; .rn/.rz/...
- *    are taken as their integer forms), NaN -> 0, always saturating to the
- *    destination range (PTX: .sat is implied); .ftz flushes a subnormal f32 input.
+ *    are taken as their integer forms), always saturating to the destination
+ *    range (PTX: .sat is implied; +-inf give the range's ends); NaN -> 0 when
+ *    neither the source is .f64 nor the destination .s64/.u64, else
+ *    1 << (bits - 1) (PTX ISA, cvt, Integer Notes; the CUDA Math API's
+ *    __half2ll_rz(NaN) = 0x8000000000000000 agrees); .ftz flushes a subnormal
+ *    f32 input.
  *  - int -> float: .rn (default) / .rz / .rm / .rp.
  *  - f32 -> f64 exact; f64 -> f32 with the rounding mode; same-type with an
  *    integer rounding rounds to an integral value; .ftz and .sat as for
@@ -37,10 +41,18 @@ static inline double round_int(double v, unsigned rnd)
     }
 }
 
-static inline uint64_t f2i(double r, unsigned dt)
+/* NaN into an integer (PTX ISA, cvt, Integer Notes): "Zero if source is not .f64 and
+ * destination is not .s64, .u64. Otherwise 1 << (BitWidth(dst) - 1)" (MININT for a signed
+ * destination, (MAXINT >> 1) + 1 for an unsigned one) */
+static inline uint64_t f2i_nan(unsigned bits, int src_f64)
+{
+    return src_f64 || bits == 64 ? 1ull << (bits - 1) : 0;
+}
+
+static inline uint64_t f2i(double r, unsigned dt, int src_f64)
 {
     unsigned bits = ws_ty_bits[dt];
-    if (isnan(r)) return 0;
+    if (isnan(r)) return f2i_nan(bits, src_f64);
     if (ws_ty_signed[dt]) {
         double lim = ldexp(1.0, (int)bits - 1);
         int64_t hi = (int64_t)ws_mask_bits(bits - 1);
@@ -108,7 +120,7 @@ static int cvt_half(ws_xctx *x)
         double f = ws_half_value(SV(a, l), st, 0, 0);
         if (dt == WS_TY_F32) { d[l] = ws_out32((float)f, ftz, sat); continue; }
         if (dt == WS_TY_F64) { d[l] = ws_out64(f, ftz, sat); continue; }
-        uint64_t v = f2i(round_int(f, in->rnd), dt) & ws_mask_bits(dbits);
+        uint64_t v = f2i(round_int(f, in->rnd), dt, 0) & ws_mask_bits(dbits);
         d[l] = rext ? (uint64_t)ws_sext(v, dbits) & ws_mask_bits(rbits) : v;
     }
     return WS_EXEC_OK;
@@ -175,7 +187,7 @@ int ws_exec_cvt(ws_xctx *x)
         LANE_LOOP(E) {
             unsigned l = LANE;
             double f = st == WS_TY_F32 ? (double)ws_in32(SV(a, l), ftz) : ws_in64(SV(a, l), ftz);
-            uint64_t v = f2i(round_int(f, rnd), dt) & DM;
+            uint64_t v = f2i(round_int(f, rnd), dt, st == WS_TY_F64) & DM;
             d[l] = rext ? (uint64_t)ws_sext(v, dbits) & RM : v;
         }
         return WS_EXEC_OK;

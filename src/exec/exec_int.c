@@ -3,6 +3,11 @@
  * mad24 sad div rem abs neg min max and or xor not cnot shl shr shf prmt popc
  * clz brev bfe bfi bfind (.shiftamt), with wrap-around at the declared width, .hi/.lo/.wide,
  * .sat (s32) and the carry chain (.cc, addc/subc/madc) in ws_warp.cc.
+ * CC.CF is the carry-out of the adder in every instruction: add.cc/addc/madc of a + b (+ CF),
+ * sub.cc of a + ~b + 1 and subc of a + ~b + CF, so after a subtraction CF = 1 means no
+ * borrow and subc's borrow-in is !CF. Chains of sub.cc/subc give the PTX ISA's
+ * d = a - (b + borrow); mixed chains (addc after sub.cc) give what the hardware gives
+ * (docs/model.md, "The carry flag").
  * Semantics follow NVIDIA's PTX ISA.
  */
 #include "exec_internal.h"
@@ -148,7 +153,7 @@ int ws_exec_int(ws_xctx *x)
             LANE_LOOP(E) {
                 unsigned l = LANE;
                 uint64_t va = SV(a, l) & M, vb = SV(b, l) & M, r = sub ? va - vb : va + vb;
-                cc[l] = sub ? (va < vb) : ((r & M) < va);
+                cc[l] = sub ? (va >= vb) : ((r & M) < va);   /* sub: carry of a + ~b + 1 */
                 d[l] = r & M;
             }
         } else if (sub) {
@@ -167,7 +172,7 @@ int ws_exec_int(ws_xctx *x)
             unsigned __int128 va = SV(a, l) & M, vb = SV(b, l) & M, cin = cc[l] & 1;
             unsigned __int128 r;
             uint8_t cout;
-            if (sub) { r = va - (vb + cin); cout = va < vb + cin; }
+            if (sub) { r = va + (~vb & M) + cin; cout = (r >> bits) & 1; }   /* a - b - !CF */
             else { r = va + vb + cin; cout = (r >> bits) & 1; }
             d[l] = (uint64_t)r & M;
             if (wcc) cc[l] = cout;

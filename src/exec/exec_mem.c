@@ -152,8 +152,8 @@ static int exec_ld(ws_xctx *x)
     if (ao->kind != WS_OK_ADDR)
         return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "%s without an address operand", op_name(in->op));
     memctx mc = { x, NULL, in->op, eb * nv, 0 };
-    uint64_t *col[4];
-    unsigned rbits[4];
+    uint64_t *col[8];
+    unsigned rbits[8];
     int sg = ws_ty_signed[t];
     for (unsigned i = 0; i < nv; i++) {
         uint32_t r = in->dst[0].kind == WS_OK_VEC ? in->dst[0].vec[i] : in->dst[0].reg;
@@ -189,8 +189,8 @@ static int exec_st(ws_xctx *x)
         return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "st without an address operand");
     const unsigned nv = vo->kind == WS_OK_VEC ? (vo->nvec ? vo->nvec : 1) : 1;
     memctx mc = { x, NULL, in->op, eb * nv, 1 };
-    ws_src val[4];
-    int have[4];
+    ws_src val[8];
+    int have[8];
     for (unsigned i = 0; i < nv; i++) {
         if (vo->kind == WS_OK_VEC) {
             uint32_t r = vo->vec[i];

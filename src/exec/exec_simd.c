@@ -12,6 +12,9 @@
  *                                  selectors (.asel .h10/.b3210, .bsel .h32/.b7654)
  *                                  and mask (.h10/.b3210): element i of a with
  *                                  element i of b
+ *   vshl, vshr        9.7.16.1     scalar video shifts: .asel/.bsel byte or half
+ *                                  selection, .clamp/.wrap, .sat, a secondary
+ *                                  .add/.min/.max or a data merge into d.dsel
  * All are 32-bit: operands are read as their low 32 bits, results stored
  * zero-extended.
  */
@@ -136,6 +139,53 @@ static uint32_t video(const ws_inst *in, uint32_t a, uint32_t b, uint32_t c)
     return d;
 }
 
+/* a video operand: the whole word, or the byte/half-word its selector names, sign- or
+ * zero-extended (PTX ISA 9.7.16.1: the .s33 input values) */
+static int64_t video_part(uint32_t v, unsigned sel, int sg)
+{
+    if (sel >= WS_VSEL_H0) return field(v, sel - WS_VSEL_H0, 16, sg);
+    if (sel >= WS_VSEL_B0) return field(v, sel - WS_VSEL_B0, 8, sg);
+    return sg ? (int32_t)v : (int64_t)v;
+}
+
+/* vshl/vshr.dtype.atype.u32{.sat}.mode{.op2} d{.dsel}, a{.asel}, b{.bsel}{, c} (PTX ISA
+ * 9.7.16.1.2 and the optSaturate/optSecOp/optMerge pseudocode of 9.7.16.1): the shift amount
+ * is clamped to 32 (.clamp) or taken mod 32 (.wrap); vshl fills with zeros, vshr with the
+ * sign of a signed a; .sat clamps to the destination (or the merged byte/half-word) range
+ * of .dtype; the secondary operation takes c with .dtype's sign */
+static uint32_t video_shift(const ws_inst *in, uint32_t a, uint32_t b, uint32_t c)
+{
+    unsigned asel = in->cmp & 15, bsel = in->cmp >> 4, op2 = in->boolop & 15, dsel = in->boolop >> 4;
+    int sd = in->type == WS_TY_S32;
+    int64_t ta = video_part(a, asel, in->type2 == WS_TY_S32);
+    int64_t tb = video_part(b, bsel, 0);
+    tb = in->subop == WS_BMODE_CLAMP ? (tb > 32 ? 32 : tb) : tb & 31;
+    __int128 t = in->op == WS_OP_VSHL ? (__int128)ta * ((__int128)1 << tb) : (__int128)(ta >> tb);
+    if (in->mods & WS_MOD_SAT) {
+        unsigned eb = dsel >= WS_VSEL_H0 ? 16 : dsel ? 8 : 32;
+        __int128 lo = sd ? -((__int128)1 << (eb - 1)) : 0, hi = sd ? ((__int128)1 << (eb - 1)) - 1 : ((__int128)1 << eb) - 1;
+        t = t < lo ? lo : t > hi ? hi : t;
+    }
+    /* the pseudocode's .s33 intermediate: a wider shifted value wraps (only min/max see bit 32) */
+    int64_t tv = ws_sext((uint64_t)t & ws_mask_bits(33), 33);
+    int64_t vc = sd ? (int32_t)c : (int64_t)c;
+    switch (op2) {
+    case WS_VOP2_ADD: return (uint32_t)((uint64_t)tv + (uint64_t)vc);
+    case WS_VOP2_MIN: return (uint32_t)(tv < vc ? tv : vc);
+    case WS_VOP2_MAX: return (uint32_t)(tv > vc ? tv : vc);
+    default: break;
+    }
+    if (dsel >= WS_VSEL_H0) {
+        unsigned sh = 16 * (dsel - WS_VSEL_H0);
+        return (uint32_t)(((uint64_t)tv & 0xffff) << sh) | (c & ~(0xffffu << sh));
+    }
+    if (dsel) {
+        unsigned sh = 8 * (dsel - WS_VSEL_B0);
+        return (uint32_t)(((uint64_t)tv & 0xff) << sh) | (c & ~(0xffu << sh));
+    }
+    return (uint32_t)(uint64_t)tv;
+}
+
 int ws_exec_simd(ws_xctx *x)
 {
     const ws_inst *in = x->in;
@@ -159,6 +209,7 @@ int ws_exec_simd(ws_xctx *x)
         case WS_OP_SZEXT: r = szext(va, vb, clamp, in->type == WS_TY_S32); break;
         case WS_OP_LOP3: r = lop3(va, vb, vc, (uint32_t)SV(e, l) & 0xff); break;
         case WS_OP_CVT_PACK: r = cvt_pack((int32_t)va, (int32_t)vb, vc, in->subop); break;
+        case WS_OP_VSHL: case WS_OP_VSHR: r = video_shift(in, va, vb, vc); break;
         default: r = video(in, va, vb, vc); break;
         }
         d[l] = r;

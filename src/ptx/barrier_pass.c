@@ -251,7 +251,7 @@ static int reads_tainted(const ws_kernel *k, const ws_inst *in, const uint8_t *t
         const ws_operand *o = &in->src[j];
         if ((o->kind == WS_OK_REG || o->kind == WS_OK_ADDR) && tainted_reg(t, nr, o->reg)) return 1;
         if (o->kind == WS_OK_VEC)
-            for (unsigned v = 0; v < o->nvec && v < 4; v++)
+            for (unsigned v = 0; v < o->nvec && v < 8; v++)
                 if (tainted_reg(t, nr, o->vec[v])) return 1;
     }
     return 0;
@@ -262,13 +262,13 @@ static int taint_writes(const ws_kernel *k, const ws_inst *in, uint8_t *t)
     int ch = 0;
     uint32_t nr = k->nregs;
 #define TAINT(r) do { uint32_t r_ = (r); if (r_ != WS_NO_REG && r_ < nr && !t[r_]) { t[r_] = 1; ch = 1; } } while (0)
-    for (unsigned j = 0; j < in->n_wr && j < 8; j++) TAINT(in->wr[j]);
+    for (unsigned j = 0; j < in->n_wr && j < WS_MAX_WR; j++) TAINT(in->wr[j]);
     if (in->op != WS_OP_ST && in->op != WS_OP_RED)
         for (unsigned j = 0; j < in->ndst && j < WS_MAX_DST; j++) {
             const ws_operand *o = &in->dst[j];
             if (o->kind == WS_OK_REG) TAINT(o->reg);
             else if (o->kind == WS_OK_VEC)
-                for (unsigned v = 0; v < o->nvec && v < 4; v++) TAINT(o->vec[v]);
+                for (unsigned v = 0; v < o->nvec && v < 8; v++) TAINT(o->vec[v]);
         }
 #undef TAINT
     return ch;
@@ -532,6 +532,161 @@ static uint32_t entry_slot(const head *hd, const barrier *bars, uint32_t src)
     return hd->nw + hd->nh;
 }
 
+/* ------------------------------------------------ BMOV spill / fill -- */
+/* More barriers live at once than nregs (passes.h, "Spilling"): ptxas then
+ * keeps barrier state in general registers, BMOV.32 R, B after the BSSY and
+ * BMOV.32 B, R before the BSYNC. A spilled barrier needs a B register only
+ * at its ADD and at its WAIT. Which to spill: the outermost, the live
+ * barrier with the largest region, whose next use (its WAIT, at the join
+ * after everything nested in it) is the farthest away: one spill and one
+ * fill free its register across all the inner code, as ptxas saves a
+ * barrier around an inner region. */
+enum { BMOV_AFTER = 1, BMOV_BEFORE = 2 };
+
+static uint32_t point_count(const word *s, uint32_t pw)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < pw; i++) n += (uint32_t)__builtin_popcountll(s[i]);
+    return n;
+}
+
+/* The points at which barrier B needs its register when spilled: its ADD
+ * (a branch's tail, or the heads of a hoisted loop's entries) and its WAIT. */
+static void spilled_points(const ctx *c, const barrier *B, word *pts, uint32_t pw)
+{
+    memset(pts, 0, pw * sizeof *pts);
+    bset(pts, PT_IN(B->P));
+    if (!B->hoisted) { bset(pts, PT_TAIL(B->tail)); return; }
+    for (uint32_t u = 0; u < c->nb; u++) {
+        if (!bget(B->S, u)) continue;
+        int entry = u == 0;
+        for (uint32_t j = c->pstart[u]; j < c->pstart[u + 1]; j++)
+            if (!bget(B->S, c->pred[j])) entry = 1;
+        if (entry) bset(pts, PT_IN(u));
+    }
+}
+
+/* B registers the allocation needs with `spilled` kept in general registers:
+ * greedy colouring in ADD order, as step 4, where two barriers conflict if
+ * they interfere (interf) and, when one is spilled, the points at which each
+ * needs its register meet (a resident barrier needs it over its region). */
+static uint32_t physical_need(const barrier *bars, uint32_t nbars, const uint8_t *interf, const uint8_t *spilled,
+                              word *const *need_at, uint32_t pw, const uint32_t *ord, uint32_t *color, uint8_t *used)
+{
+    uint32_t most = 0;
+    for (uint32_t i = 0; i < nbars; i++) color[i] = UINT32_MAX;
+    for (uint32_t oi = 0; oi < nbars; oi++) {
+        uint32_t x = ord[oi];
+        memset(used, 0, nbars + 1);
+        for (uint32_t y = 0; y < nbars; y++) {
+            if (color[y] == UINT32_MAX || !interf[x * nbars + y]) continue;
+            if ((spilled[x] || spilled[y]) && !bintersects(need_at[x], need_at[y], pw)) continue;
+            used[color[y]] = 1;
+        }
+        uint32_t r = 0;
+        while (used[r]) r++;
+        color[x] = r;
+        if (r + 1 > most) most = r + 1;
+    }
+    (void)bars;
+    return most;
+}
+
+/* Marks barriers spilled, outermost first, until the B registers needed fit
+ * nregs or every barrier is spilled; *need = the registers then needed. The
+ * run keeps every barrier's state in its own slot (bars[].reg, unchanged):
+ * the BMOVs move it between a B register and a general register unchanged,
+ * so their effect is their cost. Returns 0, or -1 on allocation failure. */
+static int spill_barriers(const ctx *c, const barrier *bars, uint32_t nbars, const uint8_t *interf, uint32_t nregs,
+                          uint8_t *spilled, uint32_t *need)
+{
+    const uint32_t pw = NW(3 * (c->nb ? c->nb : 1));
+    word **need_at = calloc(nbars ? nbars : 1, sizeof *need_at);
+    uint32_t *ord = malloc((nbars ? nbars : 1) * sizeof *ord), *color = malloc((nbars ? nbars : 1) * sizeof *color);
+    uint8_t *used = malloc(nbars + 1);
+    int rc = -1;
+    if (!need_at || !ord || !color || !used) goto out;
+    for (uint32_t i = 0; i < nbars; i++) {
+        if (!(need_at[i] = calloc(pw, sizeof(word)))) goto out;
+        memcpy(need_at[i], bars[i].region, pw * sizeof(word));
+        ord[i] = i;
+    }
+    for (uint32_t i = 1; i < nbars; i++)           /* ADD order, as step 4 */
+        for (uint32_t j = i; j > 0 && bars[ord[j - 1]].addpos > bars[ord[j]].addpos; j--) {
+            uint32_t t = ord[j]; ord[j] = ord[j - 1]; ord[j - 1] = t;
+        }
+    *need = physical_need(bars, nbars, interf, spilled, need_at, pw, ord, color, used);
+    while (*need > nregs) {
+        uint32_t best = UINT32_MAX, best_n = 0;
+        for (uint32_t oi = 0; oi < nbars; oi++) {  /* the outermost: largest region, first ADD on ties */
+            uint32_t x = ord[oi], n = point_count(bars[x].region, pw);
+            if (!spilled[x] && (best == UINT32_MAX || n > best_n)) { best = x; best_n = n; }
+        }
+        if (best == UINT32_MAX) break;             /* all spilled: still too many at some ADD/WAIT */
+        spilled[best] = 1;
+        spilled_points(c, &bars[best], need_at[best], pw);
+        *need = physical_need(bars, nbars, interf, spilled, need_at, pw, ord, color, used);
+    }
+    rc = 0;
+out:
+    if (need_at) for (uint32_t i = 0; i < nbars; i++) free(need_at[i]);
+    free(need_at); free(ord); free(color); free(used);
+    return rc;
+}
+
+/* General registers the spilled barriers hold at once: the most spilled
+ * barriers whose regions share a point (one 32-bit register each, BMOV.32). */
+static uint32_t spill_pressure(const barrier *bars, uint32_t nbars, const uint8_t *spilled, uint32_t pw)
+{
+    uint32_t most = 0;
+    for (uint32_t p = 0; p < 64 * pw; p++) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < nbars; i++) n += spilled[i] && bget(bars[i].region, p);
+        if (n > most) most = n;
+    }
+    return most;
+}
+
+static ws_inst bmov_inst(const ws_inst *at, int fill)
+{
+    ws_inst in = pseudo(WS_OP_BMOV, at->line, at->col);
+    in.unit = WS_UNIT_INT;                     /* an integer move (ALU class) */
+    in.subop = (uint8_t)fill;                  /* 0: BMOV.32 R, B (spill); 1: BMOV.32 B, R (fill) */
+    in.barrier = at->barrier;
+    return in;
+}
+
+/* Inserts a spill after every ADD marked BMOV_AFTER and a fill before every
+ * WAIT marked BMOV_BEFORE. A branch to a WAIT now enters at its fill; a
+ * branch to the instruction after an ADD (an edge from inside a hoisted
+ * ADD's loop) still enters after the spill, as it skips the ADD. */
+static int insert_bmovs(ws_inst **insts, uint32_t *n, uint32_t *brx, uint32_t nbrx, const uint8_t *mark)
+{
+    uint32_t add = 0, on = *n;
+    for (uint32_t i = 0; i < on; i++) add += mark[i] != 0;
+    uint32_t *start = malloc((on + 1) * sizeof *start);
+    ws_inst *out = calloc(on + add ? on + add : 1, sizeof *out);
+    if (!start || !out) { free(start); free(out); return -1; }
+    uint32_t q = 0;
+    for (uint32_t i = 0; i < on; i++) {
+        start[i] = q;
+        const ws_inst *in = &(*insts)[i];
+        if (mark[i] == BMOV_BEFORE) out[q++] = bmov_inst(in, 1);
+        out[q++] = *in;
+        if (mark[i] == BMOV_AFTER) out[q++] = bmov_inst(in, 0);
+    }
+    start[on] = q;
+    for (uint32_t i = 0; i < q; i++)
+        if (out[i].op == WS_OP_BRA && out[i].target <= on) out[i].target = start[out[i].target];
+    for (uint32_t j = 0; j < nbrx; j++)
+        if (brx[j] <= on) brx[j] = start[brx[j]];
+    free(start);
+    free(*insts);
+    *insts = out;
+    *n = q;
+    return 0;
+}
+
 ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_policy, ws_error *err)
 {
     const char *kname = k->name ? k->name : "<kernel>";
@@ -554,6 +709,8 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_po
     word *tmp = NULL, *tmp2 = NULL;
     ws_inst *ni = NULL;
     uint8_t *yp = NULL;                   /* instruction -> gets a YIELD (yield_policy) */
+    uint8_t *spilled = NULL;              /* barrier -> kept in a general register (BMOV) */
+    uint8_t *bmov = NULL;                 /* new instruction -> BMOV_AFTER / BMOV_BEFORE it */
     int oom = 0;
 
     c.pstart = calloc(nb + 1, sizeof *c.pstart);
@@ -723,9 +880,15 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_po
         }
         free(ord); free(used);
         if (maxreg > nregs) {
-            ws_fail(err, "%s: kernel %s needs %u convergence-barrier registers, only %u available",
-                    file, kname, maxreg, nregs);
-            goto done;
+            uint32_t need = 0;
+            if (!(spilled = calloc(nbars ? nbars : 1, 1))) { oom = 1; goto done; }
+            if (spill_barriers(&c, bars, nbars, interf, nregs, spilled, &need) < 0) { oom = 1; goto done; }
+            if (need > nregs) {
+                ws_fail(err, "%s: kernel %s needs %u convergence-barrier registers, only %u available",
+                        file, kname, need, nregs);
+                goto done;
+            }
+            W->bmov_regs = spill_pressure(bars, nbars, spilled, pw);
         }
     }
 
@@ -794,7 +957,8 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_po
 
     ni = calloc(nn ? nn : 1, sizeof *ni);
     newbrx = malloc((W->nbrx_targets ? W->nbrx_targets : 1) * sizeof *newbrx);
-    if (!ni || !newbrx) { oom = 1; goto done; }
+    bmov = spilled ? calloc(nn ? nn : 1, 1) : NULL;
+    if (!ni || !newbrx || (spilled && !bmov)) { oom = 1; goto done; }
     uint32_t nnbrx = 0, capbrx = W->nbrx_targets ? W->nbrx_targets : 1;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t u = W->block_of[i];
@@ -817,11 +981,13 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_po
                 const barrier *B = &bars[hd->w[j]];
                 ni[p] = pseudo(WS_OP_BWAIT, B->line, B->col);
                 ni[p].barrier = (uint16_t)B->reg;
+                if (spilled && spilled[hd->w[j]]) bmov[p] = BMOV_BEFORE;
             }
             for (uint32_t j = 0; j < hd->nh; j++, p++) {
                 const barrier *B = &bars[hd->h[j]];
                 ni[p] = pseudo(WS_OP_BADD, B->line, B->col);
                 ni[p].barrier = (uint16_t)B->reg;
+                if (spilled && spilled[hd->h[j]]) bmov[p] = BMOV_AFTER;
             }
         }
         const ws_inst *in = &W->insts[i];
@@ -829,6 +995,7 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_po
             if (bar_tail[u] != UINT32_MAX) {
                 ni[p] = pseudo(WS_OP_BADD, in->line, in->col);
                 ni[p].barrier = (uint16_t)bars[bar_tail[u]].reg;
+                if (spilled && spilled[bar_tail[u]]) bmov[p] = BMOV_AFTER;
                 p++;
             }
             if (yp[i]) { ni[p] = pseudo(WS_OP_YIELD, in->line, in->col); p++; }
@@ -860,6 +1027,9 @@ ws_kernel *ws_barrier_transform(const ws_kernel *k, unsigned nregs, int yield_po
         if (p != base[i] + npre[i]) { ws_fail(err, "%s: barrier pass: internal layout error", file); goto done; }
     }
 
+    /* 6b. BMOV spill/fill around the spilled barriers' ADDs and WAITs */
+    if (bmov && insert_bmovs(&ni, &nn, newbrx, nnbrx, bmov) < 0) { oom = 1; goto done; }
+
     /* 7. the new kernel */
     free(W->insts);
     W->insts = ni; ni = NULL;
@@ -878,7 +1048,7 @@ done:
     if (heads) for (uint32_t u = 0; u < nb; u++) { free(heads[u].w); free(heads[u].h); }
     free(heads); free(bars); free(bar_tail); free(divs); free(interf);
     free(c.pred); free(c.pstart); free(c.stack); free(tmp); free(tmp2);
-    free(npre); free(base); free(newbrx); free(ni); free(yp);
+    free(npre); free(base); free(newbrx); free(ni); free(yp); free(spilled); free(bmov);
     clone_free(W);
     return out;
 }
@@ -893,7 +1063,7 @@ static int sink_passes(const ws_inst *in)
 {
     switch (in->op) {
     case WS_OP_BRA: case WS_OP_BRX: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
-    case WS_OP_BADD: case WS_OP_BWAIT: case WS_OP_YIELD: case WS_OP_BAR: case WS_OP_BARRIER:
+    case WS_OP_BADD: case WS_OP_BWAIT: case WS_OP_YIELD: case WS_OP_BMOV: case WS_OP_BAR: case WS_OP_BARRIER:
         return 0;
     default:
         return ws_warp_membermask(in) == NULL && !ws_warp_aligned(in) && in->guard == WS_NO_REG;
@@ -905,6 +1075,17 @@ static int is_mem_write(const ws_inst *in)
     return in->op == WS_OP_ST || in->op == WS_OP_ATOM || in->op == WS_OP_RED;
 }
 
+/* Instructions of the WAIT at w that move together: 1 (the WAIT), 2 (a
+ * spilled barrier's BMOV fill, then its WAIT), 0 (no WAIT there). */
+static uint32_t wait_group(const ws_kernel *k, uint32_t w)
+{
+    if (k->insts[w].op == WS_OP_BWAIT) return 1;
+    if (k->insts[w].op == WS_OP_BMOV && k->insts[w].subop == 1 && w + 1 < k->ninsts &&
+        k->insts[w + 1].op == WS_OP_BWAIT && k->block_of[w + 1] == k->block_of[w])
+        return 2;
+    return 0;
+}
+
 int ws_barrier_sink_release(ws_kernel *k, ws_error *err)
 {
     int moved = 0;
@@ -913,14 +1094,15 @@ int ws_barrier_sink_release(ws_kernel *k, ws_error *err)
         if (k->insts[y].op != WS_OP_YIELD || !br->is_backedge || br->op != WS_OP_BRA || br->guard == WS_NO_REG)
             continue;
         uint32_t w = y + 2;                   /* the spin loop's exit: its WAIT at the head */
-        if (k->insts[w].op != WS_OP_BWAIT) continue;
-        uint32_t last = w;
-        for (uint32_t j = w + 1; j < k->ninsts && k->block_of[j] == k->block_of[w] && sink_passes(&k->insts[j]); j++)
+        uint32_t g = wait_group(k, w);        /* the WAIT, with its BMOV fill if spilled */
+        if (!g) continue;
+        uint32_t last = w + g - 1;
+        for (uint32_t j = last + 1; j < k->ninsts && k->block_of[j] == k->block_of[w] && sink_passes(&k->insts[j]); j++)
             if (is_mem_write(&k->insts[j])) last = j;
-        if (last == w) continue;
-        ws_inst wait = k->insts[w];
-        memmove(&k->insts[w], &k->insts[w + 1], (last - w) * sizeof(ws_inst));
-        k->insts[last] = wait;
+        if (last == w + g - 1) continue;
+        ws_inst wait[2] = {k->insts[w], k->insts[w + g - 1]};
+        memmove(&k->insts[w], &k->insts[w + g], (last + 1 - w - g) * sizeof(ws_inst));
+        memcpy(&k->insts[last + 1 - g], wait, g * sizeof(ws_inst));
         moved = 1;
     }
     return moved && ws_cfg_build(k, err) ? -1 : 0;

@@ -114,6 +114,25 @@ static void mma_operands(sb *b, const ws_kernel *k, const ws_inst *in)
     }
 }
 
+/* vshl/vshr.dtype.atype.u32{.sat}.mode{.op2} d{.dsel}, a{.asel}, b{.bsel}{, c} (ptx.h: cmp and
+ * boolop hold the selectors and the secondary operation) */
+static void vshift_format(sb *b, const ws_kernel *k, const ws_inst *in)
+{
+    static const char *const sel[] = {"", ".b0", ".b1", ".b2", ".b3", ".h0", ".h1", "?", "?", "?", "?", "?", "?", "?", "?", "?"};
+    static const char *const op2[] = {"", ".add", ".min", ".max"};
+    unsigned sels[3] = {(unsigned)in->boolop >> 4, in->cmp & 15u, (unsigned)in->cmp >> 4};
+    put(b, ".%s.%s.u32%s%s%s ", ws_type_name((ws_type)in->type), ws_type_name((ws_type)in->type2),
+        (in->mods & WS_MOD_SAT) ? ".sat" : "", in->subop == WS_BMODE_CLAMP ? ".clamp" : ".wrap", op2[in->boolop & 3]);
+    operand(b, k, in, &in->dst[0], (ws_type)in->type);
+    put(b, "%s", sel[sels[0]]);
+    for (int j = 0; j < in->nsrc; j++) {
+        put(b, ", ");
+        operand(b, k, in, &in->src[j], ws_ptx_src_type(in, j));
+        if (j < 2) put(b, "%s", sel[sels[j + 1]]);
+    }
+    put(b, ";");
+}
+
 /* tex / tld4 / txq / suld.b / sust.b in PTX syntax: modifiers, then d, [h, c] or [h, c], v */
 static void tex_format(sb *b, const ws_kernel *k, const ws_inst *in)
 {
@@ -162,10 +181,16 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     if (in->guard != WS_NO_REG) put(&b, "@%s%s ", in->guard_neg ? "!" : "", regname(k, in->guard, tmp, sizeof tmp));
     put(&b, "%s", ws_opcode_name(op));
     if (op == WS_OP_BADD || op == WS_OP_BWAIT) put(&b, " B%u", in->barrier);
+    if (op == WS_OP_BMOV) put(&b, in->subop ? " B%u, R(spill of B%u)" : " R(spill of B%u), B%u", in->barrier, in->barrier);
     if (op == WS_OP_MMA) {
         mma_mods(&b, in);
         mma_operands(&b, k, in);
         goto done;
+    }
+    if (op == WS_OP_VSHL || op == WS_OP_VSHR) {
+        vshift_format(&b, k, in);
+        if (len && b.n >= len) buf[len - 1] = 0;
+        return (int)(b.n < len ? b.n : (len ? len - 1 : 0));
     }
     if (op == WS_OP_MBARRIER) {
         static const char *const f[] = {"", "init", "arrive", "arrive_drop", "test_wait", "try_wait", "pending_count", "inval"};

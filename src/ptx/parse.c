@@ -676,13 +676,13 @@ static const char *const cat_names[A_NCAT] = {
     [A_HILO] = ".hi/.lo", [A_WIDE] = ".wide", [A_CC] = ".cc", [A_UNI] = ".uni", [A_VOL] = ".volatile",
     [A_TO] = ".to", [A_ALIGNED] = ".aligned", [A_ORDER] = "memory order (.relaxed/.acquire/.release/.acq_rel/.sc)",
     [A_SCOPE] = "scope (.cta/.gpu/.sys/.gl)", [A_CACHE] = "cache operators (.ca/.cg/.cs/.lu/.cv/.wb/.wt/.L1::/.L2::)",
-    [A_NC] = ".nc", [A_VEC] = ".v2/.v4",
+    [A_NC] = ".nc", [A_VEC] = ".v2/.v4 (ld/st: .v8)",
     [A_ATOM] = "an operation (.add .inc .dec .min .max .and .or .xor .exch .cas)",
     [A_SHFL] = ".up/.down/.bfly/.idx", [A_VOTE] = ".all/.any/.uni/.ballot", [A_BARK] = ".sync/.arrive/.red",
     [A_MATCH] = ".any/.all", [A_PRMT] = "a mode (.f4e .b4e .rc8 .ecl .ecr .rc16)", [A_SHF] = ".l/.r and .wrap/.clamp",
     [A_TESTP] = "a test (.finite .infinite .number .notanumber .normal .subnormal)", [A_SYNC] = ".sync",
     [A_IDX] = ".idx", [A_NOFTZ] = ".noftz", [A_SHIFTAMT] = ".shiftamt", [A_BMODE] = ".clamp/.wrap",
-    [A_PACK] = "a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)", [A_ACCUM] = ".add",
+    [A_PACK] = "a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)", [A_ACCUM] = ".add (vshl/vshr: .add .min .max)",
     [A_RELU] = ".relu", [A_NAN] = ".NaN", [A_SHAPE] = "a shape (.m16n8k16 .m16n8k8 .m16n8k32 .m8n8k4)",
     [A_LAYOUT] = ".row.col", [A_LDM] = ".x1/.x2/.x4, .trans",
     [A_CPA] = ".ca/.cg, .commit_group, .wait_group, .wait_all",
@@ -748,13 +748,17 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_VMIN2] = VIDEO, [WS_OP_VMAX2] = VIDEO, [WS_OP_VADD4] = VIDEO, [WS_OP_VSUB4] = VIDEO,
     [WS_OP_VAVRG4] = VIDEO, [WS_OP_VABSDIFF4] = VIDEO, [WS_OP_VMIN4] = VIDEO, [WS_OP_VMAX4] = VIDEO,
 #undef VIDEO
+    [WS_OP_VSHL] = B(A_TYPE2) | B(A_SAT) | B(A_BMODE) | B(A_ACCUM),
+    [WS_OP_VSHR] = B(A_TYPE2) | B(A_SAT) | B(A_BMODE) | B(A_ACCUM),
 };
 
 /* the SIMD video instructions vop2/vop4 (three types: .dtype .atype .btype) */
 static int is_simd_video(int op) { return op >= WS_OP_VADD2 && op <= WS_OP_VMAX4; }
+/* the scalar video shifts vshl/vshr (three types: .dtype .atype .u32) */
+static int is_vshift(int op) { return op == WS_OP_VSHL || op == WS_OP_VSHR; }
 
 /* the scalar and other video instructions, refused by name (PTX ISA 9.7.16) */
-static const char *const video_refused[] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad",
+static const char *const video_refused[] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vmad",
                                             "vset", "vset2", "vset4"};
 
 /* instructions of recent PTX refused by name, with the reason and what is supported instead */
@@ -874,6 +878,11 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     size_t n = t->n - 1;
     int op = in->op, x;
     if (op == WS_OP_MMA) return mma_mod(p, in, ms, t, s, n);
+    if (is_vshift(op) && n == 3 && (!memcmp(s, "add", 3) || !memcmp(s, "min", 3) || !memcmp(s, "max", 3))) {
+        if (in->boolop) return err_at(p, t, "more than one secondary operation on '%s'", ws_opcode_name(op)), -2;
+        in->boolop = (uint8_t)(s[1] == 'd' ? WS_VOP2_ADD : s[1] == 'i' ? WS_VOP2_MIN : WS_VOP2_MAX);
+        return A_ACCUM;
+    }
     if (op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) return ldm_mod(p, in, ms, t, s, n);
     if (op == WS_OP_CP_ASYNC) return cpa_mod(p, in, t, s, n);
     if (op == WS_OP_GRIDDEP && n == 4 && !memcmp(s, "wait", 4)) { in->subop = WS_GRIDDEP_WAIT; return A_GRIDDEP; }
@@ -913,7 +922,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         return err_at(p, t, "type '%.*s' is not supported (supported types: %s)", TK(t), supported_types), -2;
     ws_type ty = ws_type_from_name(s, n);
     if (ty != WS_TY_NONE) {
-        if (ms->ntypes >= (is_simd_video(op) ? 3 : 2)) return err_at(p, t, "too many types on '%s'", ws_opcode_name(op)), -2;
+        if (ms->ntypes >= (is_simd_video(op) || is_vshift(op) ? 3 : 2)) return err_at(p, t, "too many types on '%s'", ws_opcode_name(op)), -2;
         ms->type_tok[ms->ntypes] = (uint32_t)(t - p->t);
         ms->types[ms->ntypes++] = ty;
         return (op_allow[op] & B(A_TYPE2)) ? A_TYPE2 : A_TYPE;
@@ -954,7 +963,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     }
     if (op == WS_OP_BRX && n == 3 && !memcmp(s, "idx", 3)) { ms->idx = 1; return A_IDX; }
     if (op == WS_OP_BFIND && n == 8 && !memcmp(s, "shiftamt", 8)) { in->subop = WS_BFIND_SHIFTAMT; return A_SHIFTAMT; }
-    if ((op == WS_OP_BMSK || op == WS_OP_SZEXT) && !in->subop) {
+    if ((op == WS_OP_BMSK || op == WS_OP_SZEXT || is_vshift(op)) && !in->subop) {
         if (n == 5 && !memcmp(s, "clamp", 5)) { in->subop = WS_BMODE_CLAMP; return A_BMODE; }
         if (n == 4 && !memcmp(s, "wrap", 4)) { in->subop = WS_BMODE_WRAP; return A_BMODE; }
     }
@@ -1020,7 +1029,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         }
         return A_CACHE;
     }
-    if (n == 2 && s[0] == 'v' && (s[1] == '2' || s[1] == '4')) { in->vec = (uint8_t)(s[1] - '0'); return A_VEC; }
+    if (n == 2 && s[0] == 'v' && (s[1] == '2' || s[1] == '4' || s[1] == '8')) { in->vec = (uint8_t)(s[1] - '0'); return A_VEC; }
     return -1;
 }
 
@@ -1051,6 +1060,8 @@ typedef struct raw {
     uint32_t numtok; int numneg;
     uint32_t name_tok; int has_name;
     int64_t off;
+    uint8_t sel;           /* R_REG: a video operand selector .b0-.b3 .h0 .h1 (WS_VSEL_*), token seltok */
+    uint32_t seltok;
 } raw;
 
 static const char *const other_sregs[] = {"%envreg", "%pm", "%total_smem_size", "%dynamic_smem_size",
@@ -1097,6 +1108,16 @@ static int parse_offset(P *p, int64_t *off)
         if (expect_int(p, "offset", &v)) return -1;
         *off += neg ? -(int64_t)v : (int64_t)v;
     }
+    return 0;
+}
+
+/* an adjacent .b0 .b1 .b2 .b3 .h0 .h1 after a register: its WS_VSEL_* (0 if none) */
+static int video_selector(const ws_tok *t)
+{
+    static const char *const names[] = {"", ".b0", ".b1", ".b2", ".b3", ".h0", ".h1"};
+    if (t->kind != WS_TK_DOT || !t->adj || t->n != 3) return 0;
+    for (int s = WS_VSEL_B0; s <= WS_VSEL_H1; s++)
+        if (!memcmp(t->s, names[s], 3)) return s;
     return 0;
 }
 
@@ -1205,6 +1226,11 @@ static int parse_operand(P *p, raw *r)
         if (lookup_reg(p, t, &r->reg)) {
             adv(p);
             r->kind = R_REG;
+            if (video_selector(cur(p))) {   /* %r1.b0: checked in video_selectors */
+                r->sel = (uint8_t)video_selector(cur(p));
+                r->seltok = p->i;
+                adv(p);
+            }
             if (is_punct(cur(p), '|')) {
                 adv(p);
                 ws_tok *q = cur(p);
@@ -1297,6 +1323,7 @@ ws_type ws_ptx_src_type(const ws_inst *in, int j)
     case WS_OP_SELP: return j == 2 ? WS_TY_PRED : (ws_type)in->type;
     case WS_OP_SETP: return j == 2 ? WS_TY_PRED : (ws_type)in->type;
     case WS_OP_CVTA: return in->type ? (ws_type)in->type : WS_TY_U64;
+    case WS_OP_VSHL: case WS_OP_VSHR: return j == 0 ? (ws_type)in->type2 : j == 1 ? WS_TY_U32 : (ws_type)in->type;
     case WS_OP_DP4A: case WS_OP_DP2A:
         if (j < 2) return (ws_type)(j ? in->type2 : in->type);
         return in->type == WS_TY_U32 && in->type2 == WS_TY_U32 ? WS_TY_U32 : WS_TY_S32;
@@ -1334,6 +1361,7 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
     case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4: case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
         *smin = *smax = 3; break;
     case WS_OP_CVT_PACK: *smin = *smax = in->subop >= WS_PACK_U16 ? 2 : 3; break;
+    case WS_OP_VSHL: case WS_OP_VSHR: *smin = 2; *smax = 3; break;   /* c: secondary op or merge */
     case WS_OP_CVT:   /* cvt.rn.f16x2.f32 d, a, b and cvt.rn.satfinite.e4m3x2.f32 d, a, b (PTX ISA 9.7.9.21) */
         *smin = *smax = in->subop == WS_CVT_FP8 ? (in->type2 == WS_TY_F32 ? 2 : 1)
                         : in->type == WS_TY_F16X2 || in->type == WS_TY_BF16X2 ? 2 : 1;
@@ -1428,14 +1456,35 @@ static int check_pred(P *p, uint32_t reg, const ws_tok *t, const char *what)
     return 0;
 }
 
+/* .v8 (PTX ISA 8.x, ld/st): eight 8-, 16- or 32-bit elements; the 256-bit forms (.v8 of 32-bit
+ * and .v4 of 64-bit elements, sm_100) only in .global or generic space, as ptxas enforces
+ * ("global state space expected for feature '256 bit wide load/store'") */
+static int check_wide_vector(P *p, const ws_inst *in, const ws_tok *optok)
+{
+    const char *mn = ws_opcode_name(in->op);
+    unsigned bits = (unsigned)ws_type_bits((ws_type)in->type) * in->vec;
+    if (in->op != WS_OP_LD && in->op != WS_OP_ST) return 0;
+    if (bits > 256)
+        return err_at(p, optok, "'%s.v%u.%s' is %u bits wide (at most 256: .v8 of 32-bit or .v4 of 64-bit elements)", mn,
+                      in->vec, ws_type_name((ws_type)in->type), bits);
+    if (bits == 256 && in->space != WS_SP_GLOBAL && in->space != WS_SP_GENERIC)
+        return err_at(p, optok, "256-bit '%s.v%u.%s' is allowed in .global or generic space only, not .%s", mn, in->vec,
+                      ws_type_name((ws_type)in->type), ws_space_names[in->space]);
+    return 0;
+}
+
 static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, const ws_tok *optok)
 {
     int nd, smin, smax;
     shape(in, &nd, &smin, &smax);
     const char *mn = ws_opcode_name(in->op);
-    for (int j = 0; j < nops; j++)   /* eight elements only in a wmma fragment (parse_wmma) and mma */
-        if (ops[j].kind == R_VEC && ops[j].nvec > 4 && !(in->op == WS_OP_MMA && ops[j].nvec == 8))
-            return err_at(p, &p->t[ops[j].tok], "vector operand must have 2 or 4 elements, not %d", ops[j].nvec);
+    if (in->vec == 8 && in->op != WS_OP_LD && in->op != WS_OP_ST)
+        return err_at(p, optok, "'.v8' is allowed on ld and st only");
+    for (int j = 0; j < nops; j++)   /* eight elements only in ld/st.v8, a wmma fragment (parse_wmma) and mma */
+        if (ops[j].kind == R_VEC && ops[j].nvec > 4 && !((in->op == WS_OP_LD || in->op == WS_OP_ST) && in->vec == 8)
+            && !(in->op == WS_OP_MMA && ops[j].nvec == 8))
+            return err_at(p, &p->t[ops[j].tok], "vector operand must have 2 or 4 elements%s, not %d",
+                          in->op == WS_OP_LD || in->op == WS_OP_ST ? " (8 with .v8)" : "", ops[j].nvec);
     if (nops < nd + smin || nops > nd + smax) {
         if (smin == smax)
             return err_at(p, optok, "'%s' takes %d operand%s, got %d", mn, nd + smin, nd + smin == 1 ? "" : "s", nops);
@@ -1465,7 +1514,7 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
                     in->op == WS_OP_LDMATRIX) &&
                    !r->vimm_mask && (r->nvec > 1 || in->op == WS_OP_MMA || in->op == WS_OP_LDMATRIX)) {
             o->kind = WS_OK_VEC;
-            o->nvec = (uint8_t)(r->nvec > 4 ? 4 : r->nvec);   /* mma: eight, split by check_mma_operands */
+            o->nvec = (uint8_t)(in->op == WS_OP_MMA && r->nvec > 4 ? 4 : r->nvec);   /* mma: eight, split by check_mma_operands */
             memcpy(o->vec, r->vec, sizeof o->vec);
             in->ndst++;
         } else if (in->op == WS_OP_MBARRIER && r->kind == R_NAME && tok_eq(t, "_")) {
@@ -1518,7 +1567,7 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
             if (cls != C_VALVEC) return err_at(p, t, "vector operand is not allowed as operand %d of '%s'", nd + j + 1, mn);
             if (r->nvec == 1 && in->op != WS_OP_MMA && in->op != WS_OP_STMATRIX) return err_at(p, t, "vector operand must have 2 or 4 elements, not 1");
             o->kind = WS_OK_VEC;
-            o->nvec = (uint8_t)(r->nvec > 4 ? 4 : r->nvec);   /* mma: eight, split by check_mma_operands */
+            o->nvec = (uint8_t)(in->op == WS_OP_MMA && r->nvec > 4 ? 4 : r->nvec);   /* mma: eight, split by check_mma_operands */
             memcpy(o->vec, r->vec, sizeof o->vec);
             if (r->vimm_mask) {   /* constants of a packing mov: their bits in imm at their element's place */
                 if (in->op != WS_OP_MOV || in->vec > 1)
@@ -1588,8 +1637,9 @@ static int decode_operands(P *p, ws_inst *in, uint32_t ii, raw *ops, int nops, c
         if (in->vec <= 1 && isvec)
             return err_at(p, optok, "vector operand on '%s' without .v2/.v4", mn);
     }
-    return 0;
+    return check_wide_vector(p, in, optok);
 }
+
 
 /* opcode lookup through isa.def (never a second list of mnemonics) */
 static int lookup_opcode(P *p, uint32_t *ntok)
@@ -1749,6 +1799,11 @@ static int check_new_forms(P *p, ws_inst *in, const ws_tok *optok)
         if (in->type != WS_TY_S32 || (in->subop < WS_PACK_U16 && in->type2 != WS_TY_B32))
             return err_at(p, optok, "'cvt.pack.sat' takes .s32 sources%s", in->subop < WS_PACK_U16 ? " and a .b32 c operand" : "");
         return 0;
+    case WS_OP_VSHL: case WS_OP_VSHR:
+        if (!is_u32_s32(in->type) || !is_u32_s32(in->type2))
+            return err_at(p, optok, "'%s' takes .dtype and .atype from .u32/.s32", mn);
+        if (!in->subop) return err_at(p, optok, "'%s' needs .clamp or .wrap", mn);
+        return 0;
     default:
         if (!is_simd_video(in->op)) return 0;
         if (!is_u32_s32(in->type) || !is_u32_s32(in->type2) || !is_u32_s32(in->subop))
@@ -1757,6 +1812,28 @@ static int check_new_forms(P *p, ws_inst *in, const ws_tok *optok)
             return err_at(p, optok, "'%s': .sat cannot be used with the secondary accumulate .add", mn);
         return 0;
     }
+}
+
+/* vshl/vshr d{.dsel}, a{.asel}, b{.bsel}{, c} (PTX ISA 9.7.16.1): the selectors into cmp and
+ * boolop (ptx.h); c goes with a secondary operation or a merge (.dsel), never both. Any other
+ * instruction refuses a selector. */
+static int video_selectors(P *p, ws_inst *in, const raw *ops, int nops, const ws_tok *optok)
+{
+    const char *mn = ws_opcode_name(in->op);
+    for (int j = 0; j < nops; j++)
+        if (ops[j].sel && (!is_vshift(in->op) || j > 2))
+            return err_at(p, &p->t[ops[j].seltok], "operand selector '%.*s' is not allowed here (only on the a, b and d "
+                          "operands of vshl/vshr)", TK(&p->t[ops[j].seltok]));
+    if (!is_vshift(in->op)) return 0;
+    unsigned dsel = ops[0].sel, vop2 = in->boolop;
+    in->cmp = (uint8_t)(ops[1].sel | ops[2].sel << 4);
+    in->boolop = (uint8_t)(vop2 | dsel << 4);
+    if (dsel && vop2) return err_at(p, optok, "'%s': a destination selector (data merge) and a secondary operation "
+                                    "exclude each other", mn);
+    if ((dsel || vop2) != (in->nsrc == 3))
+        return err_at(p, optok, "'%s' takes a c operand exactly with a secondary operation (.add .min .max) or a "
+                      "destination selector (d.b0 .. d.h1)", mn);
+    return 0;
 }
 
 /* the instructions and modifiers the half types take (PTX ISA 9.7.4, 9.7.9.21 cvt,
@@ -1918,7 +1995,8 @@ static int check_mma_operands(P *p, ws_inst *in, const raw *ops)
         ws_operand *lo = j ? &in->src[2] : &in->dst[0], *hi = j ? &in->src[3] : &in->dst[1];
         *hi = *lo;
         hi->nvec = lo->nvec = 4;
-        memcpy(hi->vec, ops[j].vec + 4, sizeof hi->vec);
+        memset(hi->vec, 0, sizeof hi->vec);
+        memcpy(hi->vec, ops[j].vec + 4, 4 * sizeof hi->vec[0]);
         if (j) in->nsrc = 4;
         else in->ndst = 2;
     }
@@ -2438,7 +2516,7 @@ static int parse_inst(P *p)
         if (tok_eq(optok, video_refused[v]))
             return err_at(p, optok, "video instruction '%.*s' is not supported (of the video instructions only the SIMD "
                           "vadd2 vsub2 vavrg2 vabsdiff2 vmin2 vmax2 and their 4-way forms are, with the default "
-                          "selectors and mask)", TK(optok));
+                          "selectors and mask, and the scalar vshl vshr)", TK(optok));
     if (op == WS_OP_CP_ASYNC && peek(p, 2)->kind == WS_TK_DOT && peek(p, 2)->adj &&
         (tok_eq(peek(p, 2), ".bulk") || tok_eq(peek(p, 2), ".mbarrier")))
         return err_at(p, peek(p, 2), "'cp.async%.*s' is not supported (sm_90 bulk/TMA copies and the mbarrier forms are "
@@ -2499,7 +2577,7 @@ static int parse_inst(P *p)
     /* required modifiers */
     int want_types = (op_allow[op] & B(A_TYPE2)) ? 2 : (op_allow[op] & B(A_TYPE)) ? 1 : 0;
     if (op == WS_OP_BAR || op == WS_OP_BARRIER) want_types = ms.bar_red ? 1 : 0;
-    if (is_simd_video(op)) want_types = 3;
+    if (is_simd_video(op) || is_vshift(op)) want_types = 3;
     if (op == WS_OP_MMA) want_types = 4;
     if (op == WS_OP_CVT_PACK) {
         if (!in->subop) return err_at(p, optok, "'cvt.pack' needs a convert type (.u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)");
@@ -2520,6 +2598,8 @@ static int parse_inst(P *p)
     in->type = (uint8_t)ms.types[0];
     in->type2 = (uint8_t)ms.types[1];
     if (is_simd_video(op)) in->subop = (uint8_t)ms.types[2];
+    if (is_vshift(op) && ms.types[2] != WS_TY_U32)
+        return err_at(p, &p->t[ms.type_tok[2]], "'%s' takes .u32 as its third type (the shift amount)", mn);
     if (op == WS_OP_MMA && check_mma_form(p, in, &ms, optok)) return -1;
     if (op == WS_OP_MBARRIER && (!in->subop || in->type != WS_TY_B64 ||
                                  (in->boolop && in->subop != WS_MBAR_TEST_WAIT && in->subop != WS_MBAR_TRY_WAIT)))
@@ -2604,6 +2684,7 @@ static int parse_inst(P *p)
     if (op == WS_OP_VOTE && nops != (ms.sync ? 3 : 2))   /* shape() allows both forms */
         return err_at(p, optok, "'%s' takes %d operands, got %d", ms.sync ? "vote.sync" : "vote", ms.sync ? 3 : 2, nops);
     if (decode_operands(p, in, ii, ops, nops, optok)) return -1;
+    if (video_selectors(p, in, ops, nops, optok)) return -1;
     if (op == WS_OP_MMA && check_mma_operands(p, in, ops)) return -1;
     if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_COPY) {
         int64_t sz = in->src[2].imm;
@@ -3477,7 +3558,7 @@ static int finish(P *p)
             else if (o->kind == WS_OK_VEC) for (int e = 0; e < o->nvec; e++) ADD(wr, nw, o->vec[e]);
         }
 #undef ADD
-        if (nr > 16 || nw > 8) return ws_fail(p->err, "%s:%u:%u: too many registers in one instruction", p->path, in->line, in->col);
+        if (nr > 16 || nw > WS_MAX_WR) return ws_fail(p->err, "%s:%u:%u: too many registers in one instruction", p->path, in->line, in->col);
         memcpy(in->rd, rd, (size_t)nr * sizeof *rd);
         memcpy(in->wr, wr, (size_t)nw * sizeof *wr);
         in->n_rd = (uint8_t)nr;

@@ -193,7 +193,7 @@ static int add_edge(sched *s, uint32_t from, uint32_t to, uint32_t lat)
 
 static int writes_reg(const ws_inst *in, uint32_t r)
 {
-    for (unsigned j = 0; j < in->n_wr && j < 8; j++)
+    for (unsigned j = 0; j < in->n_wr && j < WS_MAX_WR; j++)
         if (in->wr[j] == r) return 1;
     return 0;
 }
@@ -216,14 +216,14 @@ static int depend(sched *s, const ws_inst *w, uint32_t x, int32_t *last_ordered,
         if (!valid_reg(s, r)) continue;
         if (s->writer[r] >= 0 && add_edge(s, (uint32_t)s->writer[r], x, latency(&w[s->writer[r]]))) return -1;
     }
-    for (unsigned j = 0; j < in->n_wr && j < 8; j++) {        /* WAW, WAR */
+    for (unsigned j = 0; j < in->n_wr && j < WS_MAX_WR; j++) {        /* WAW, WAR */
         uint32_t r = in->wr[j];
         if (!valid_reg(s, r)) continue;
         if (s->writer[r] >= 0 && add_edge(s, (uint32_t)s->writer[r], x, latency(&w[s->writer[r]]))) return -1;
         for (int32_t q = s->rhead[r]; q >= 0; q = s->readers[q].next)
             if (s->readers[q].inst != x && add_edge(s, s->readers[q].inst, x, LAT_ORDER)) return -1;
     }
-    for (unsigned j = 0; j < in->n_wr && j < 8; j++)
+    for (unsigned j = 0; j < in->n_wr && j < WS_MAX_WR; j++)
         if (valid_reg(s, in->wr[j])) { s->writer[in->wr[j]] = (int32_t)x; s->rhead[in->wr[j]] = -1; }
     for (unsigned j = 0; j < in->n_rd && j < 16; j++) {
         uint32_t r = in->rd[j];
@@ -267,7 +267,7 @@ static int build_dag(sched *s, const ws_inst *w, uint32_t n)
     for (uint32_t x = 0; x < n; x++) {
         for (unsigned j = 0; j < w[x].n_rd && j < 16; j++)
             if (valid_reg(s, w[x].rd[j])) { s->writer[w[x].rd[j]] = -1; s->rhead[w[x].rd[j]] = -1; }
-        for (unsigned j = 0; j < w[x].n_wr && j < 8; j++)
+        for (unsigned j = 0; j < w[x].n_wr && j < WS_MAX_WR; j++)
             if (valid_reg(s, w[x].wr[j])) { s->writer[w[x].wr[j]] = -1; s->rhead[w[x].wr[j]] = -1; }
     }
     uint32_t *succ = realloc(s->succ, (s->nedges ? s->nedges : 1) * sizeof *succ);
@@ -323,7 +323,7 @@ static int pressure_step(sched *s, const ws_inst *in, int apply)
         for (unsigned j = 0; j < in->n_rd && j < 16; j++)
             if (valid_reg(s, in->rd[j])) s->uses_left[in->rd[j]]--;
         if (in->guard == WS_NO_REG)
-            for (unsigned j = 0; j < in->n_wr && j < 8; j++)
+            for (unsigned j = 0; j < in->n_wr && j < WS_MAX_WR; j++)
                 if (valid_reg(s, in->wr[j])) s->defs_left[in->wr[j]]--;
         s->weight += d;
     }
@@ -419,7 +419,7 @@ static int schedule_block(sched *s, const uint64_t *live_in, size_t nw, uint32_t
         for (unsigned j = 0; j < in->n_rd && j < 16; j++)
             if (valid_reg(s, in->rd[j])) s->uses_left[in->rd[j]]++;
         if (in->guard == WS_NO_REG)
-            for (unsigned j = 0; j < in->n_wr && j < 8; j++)
+            for (unsigned j = 0; j < in->n_wr && j < WS_MAX_WR; j++)
                 if (valid_reg(s, in->wr[j])) s->defs_left[in->wr[j]]++;
     }
     for (uint32_t i = bl->first; i < end;) {

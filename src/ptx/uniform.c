@@ -69,7 +69,7 @@ static int reads_varying(const ws_kernel *k, const ws_inst *in, const uint8_t *v
             if (sreg_varying(o->sreg)) return 1;
             break;
         case WS_OK_VEC:
-            for (unsigned v = 0; v < o->nvec && v < 4; v++)
+            for (unsigned v = 0; v < o->nvec && v < 8; v++)
                 if (reg_var(var, nr, o->vec[v])) return 1;
             break;
         default:
@@ -87,13 +87,13 @@ static int mark_writes(const ws_kernel *k, const ws_inst *in, uint8_t *var)
     int ch = 0;
     uint32_t nr = k->nregs;
 #define MARK(r) do { uint32_t r_ = (r); if (r_ != WS_NO_REG && r_ < nr && !var[r_]) { var[r_] = 1; ch = 1; } } while (0)
-    for (unsigned j = 0; j < in->n_wr && j < 8; j++) MARK(in->wr[j]);
+    for (unsigned j = 0; j < in->n_wr && j < WS_MAX_WR; j++) MARK(in->wr[j]);
     if (in->op != WS_OP_ST && in->op != WS_OP_RED)
         for (unsigned j = 0; j < in->ndst && j < WS_MAX_DST; j++) {
             const ws_operand *o = &in->dst[j];
             if (o->kind == WS_OK_REG) MARK(o->reg);
             else if (o->kind == WS_OK_VEC)
-                for (unsigned v = 0; v < o->nvec && v < 4; v++) MARK(o->vec[v]);
+                for (unsigned v = 0; v < o->nvec && v < 8; v++) MARK(o->vec[v]);
         }
 #undef MARK
     return ch;

@@ -177,6 +177,19 @@ static const ws_result *reference_for(ws_sim *s, const ws_workload *wl, uint64_t
     return &s->ref.res;
 }
 
+/* Barrier slots of a warp: the barrier_regs B registers, or more when the
+ * pass spilled some (passes.h: a spilled barrier keeps its own slot, standing
+ * for the general register BMOV moves it to). */
+static unsigned barrier_slots(const ws_kernel *k, unsigned nbar)
+{
+    for (uint32_t i = 0; i < k->ninsts; i++) {
+        const ws_inst *in = &k->insts[i];
+        if ((in->op == WS_OP_BADD || in->op == WS_OP_BWAIT || in->op == WS_OP_BMOV) && in->barrier >= nbar)
+            nbar = in->barrier + 1u;
+    }
+    return nbar;
+}
+
 /* The kernel a run executes: k list-scheduled (scheduled: inst_order = ptxas,
  * passes.h ws_list_schedule), then through the convergence-barrier pass
  * (barrier; 2: then ws_barrier_sink_release), from the cache when it holds
@@ -890,7 +903,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     }
     if (done > r->last_complete) r->last_complete = done;
     for (uint32_t q = 0; q < np; q++) note_pending(r, &c->warps[pt[q].slot], in, pt[q].mask, done, is_mem, now);
-    if (r->div->issues_div_ops && ws_is_div_op(in->op)) {
+    if ((r->div->issues_div_ops && ws_is_div_op(in->op)) || in->op == WS_OP_BMOV) {
         r->div_insts++;                  /* own metric: warp_insts stays comparable */
     } else {
         r->warp_insts++;
@@ -944,7 +957,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     ws_front_end_issued(r, c, w, sp.pc, now);
     ws_sched *s = &c->scheds[w->sched];
     s->ops->issued(s, slot, now);
-    if (in->is_backedge && ws_livelock_backedge(r, c)) return -1;
+    if (in->is_backedge && ws_livelock_backedge(r, c, slot, sp.pc, sp.mask)) return -1;
     return 0;
 }
 
@@ -1570,7 +1583,7 @@ static int setup_kernel(ws_sim *sim, ws_simrun *r)
 
     r->divctx.k = k;
     r->divctx.warp_size = r->ws;
-    r->divctx.nbar = nbar;
+    r->divctx.nbar = barrier_slots(k, nbar);
     r->divctx.max_depth = 4 * r->ws + 8;
     r->divctx.now = &r->env.clock;
     r->divctx.timeout = r->div->needs_timeout ? (uint64_t)ws_cfg_i(cfg, WS_P_aware_timeout) : 0;
@@ -1847,11 +1860,21 @@ static void dispatch_grid(ws_simrun *r, uint64_t *max_ctas)
     r->smp.running = 1;             /* sample.c: later launches at the end of a cycle */
 }
 
+/* The watchdog limits the cycles simulated (docs/sampling.md): the run's
+ * clock also holds the cycles sample.c extrapolated for the fast-forwarded
+ * CTAs of earlier launches, which cost no simulation, so the limit on the
+ * clock is max_cycles plus them (max_cycles itself without sampling). */
+static uint64_t watchdog_limit(const ws_simrun *r)
+{
+    uint64_t max_cycles = (uint64_t)ws_cfg_i(r->cfg, WS_P_max_cycles);
+    return max_cycles + (r->smp_ff_cycles < UINT64_MAX - max_cycles ? r->smp_ff_cycles : UINT64_MAX - max_cycles);
+}
+
 /* The cycle loop of one launch from cycle `now` until its last CTA is done
  * or the run stops (r->status set); returns the cycle it stopped at. */
 static uint64_t run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
 {
-    uint64_t max_cycles = (uint64_t)ws_cfg_i(r->cfg, WS_P_max_cycles);
+    uint64_t max_cycles = watchdog_limit(r);
     uint32_t nslot = r->ncores * r->nsched;
     uint8_t *reasons = r->reasons;
     while (r->done_ctas < r->total_ctas) {
@@ -1859,7 +1882,7 @@ static uint64_t run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
             char held[160];
             ws_starvation_hint(r, held, sizeof held);
             fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached with %llu of %llu CTAs finished (no deadlock proven%s%s)",
-                 (unsigned long long)max_cycles, (unsigned long long)r->done_ctas,
+                 (unsigned long long)ws_cfg_i(r->cfg, WS_P_max_cycles), (unsigned long long)r->done_ctas,
                  (unsigned long long)r->total_ctas, ws_livelock_why(r), held);
             break;
         }
@@ -2052,7 +2075,7 @@ static ws_launch_stats *stats_push(ws_sim *sim)
 static uint64_t kernel_boundary(ws_simrun *r, uint64_t end)
 {
     const ws_config *cfg = r->cfg;
-    uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
+    uint64_t max_cycles = watchdog_limit(r);
     if (r->memsys.ops->kernel_boundary)
         r->memsys.ops->kernel_boundary(&r->memsys, end, (int)ws_cfg_i(cfg, WS_P_flush_l1),
                                        (int)ws_cfg_i(cfg, WS_P_flush_l2));
@@ -2061,7 +2084,7 @@ static uint64_t kernel_boundary(ws_simrun *r, uint64_t end)
     r->idle[WS_STALL_EMPTY] += (start - end) * (uint64_t)r->ncores * r->nsched * r->width;
     if (start >= max_cycles) {
         fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached between launches (%u launches finished)",
-             (unsigned long long)max_cycles, r->nrun);
+             (unsigned long long)ws_cfg_i(cfg, WS_P_max_cycles), r->nrun);
         return 0;
     }
     return start;
@@ -2077,7 +2100,7 @@ static int run_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     ws_simrun *r = &sim->run;
     uint64_t start = 0;
     if (r->nrun && !(start = kernel_boundary(r, q->now))) {
-        q->now = (uint64_t)ws_cfg_i(r->cfg, WS_P_max_cycles);
+        q->now = watchdog_limit(r);
         return 1;
     }
     if (r->nrun || r->spec != spec) {  /* check_launches left the first launch's kernel set up when it was its last */

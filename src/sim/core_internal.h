@@ -172,6 +172,21 @@ typedef struct ws_llwatch {
     char why[256];
 } ws_llwatch;
 
+/* Livelock search at distinguished back-edges (deadlock.c): the keys of the
+ * last WS_LL_WINDOW back-edges of the chip, their rolling hash, and a Brent
+ * search over the states at the back-edges whose window hash has `bits` low
+ * zero bits. */
+#define WS_LL_WINDOW 8
+typedef struct ws_lldp {
+    uint64_t key[WS_LL_WINDOW];
+    uint32_t pos;
+    uint64_t win, last_be;       /* rolling hash; cycle of the previous back-edge */
+    int saved;
+    uint64_t h1, h2, cycle, count, power;
+    uint64_t exits, mem;         /* the counters at the previous distinguished back-edge */
+    uint32_t bits;
+} ws_lldp;
+
 /* Sampled simulation (sample.c, docs/sampling.md): CTAs [0, detail_ctas)
  * run cycle by cycle, the rest functionally. mark[j] is the cycle the first
  * CTA of wave j was launched and the thread instructions issued before it;
@@ -289,11 +304,13 @@ typedef struct ws_simrun {
     uint32_t ll_nrelevant;
     int ll_watching;                 /* ws_livelock_watch wanted */
     ws_llwatch llw;
+    ws_lldp lld;
     /* timeline records (trace.c) */
     struct ws_tl_rec *tl;
     size_t ntl, captl;
     ws_sample smp;                   /* sample.c: the current launch */
     uint64_t smp_ff_insts;           /* sample.c: fast-forwarded thread instructions, all launches */
+    uint64_t smp_ff_cycles;          /* sample.c: extrapolated (not simulated) cycles, all launches */
 } ws_simrun;
 
 /* pipe.c: structural limits (execution units, LD/ST pipe, operand
@@ -374,9 +391,9 @@ void ws_timeline_free(ws_simrun *r);
 
 /* deadlock.c */
 void ws_livelock_reset(ws_simrun *r);
-/* Called after a back-edge branch of core c issued; returns 1 if a livelock
- * is proven (r->status/msg set). */
-int ws_livelock_backedge(ws_simrun *r, ws_core *c);
+/* Called after a back-edge branch of core c issued (warp slot, its pc and
+ * the lanes that took it); returns 1 if a livelock is proven (r->status/msg set). */
+int ws_livelock_backedge(ws_simrun *r, ws_core *c, uint32_t slot, uint32_t pc, uint64_t mask);
 /* Called for every memory access while r->ll_watching. */
 void ws_livelock_watch(ws_simrun *r, const ws_inst *in, uint32_t pc, const ws_effect *eff);
 /* "" or "; no livelock proof: why", for the timeout message. */

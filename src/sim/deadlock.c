@@ -20,7 +20,21 @@
  *    (E/16)^(1/3) state hashes.  A thread exit or a memory change makes the
  *    saved state unmatchable: it is replaced at the next check.  A
  *    period of P back-edge events is found in the first phase with at least
- *    P / gcd(P, stride) checks.
+ *    P / gcd(P, stride) checks.  That is P checks for an odd P, and the
+ *    stride has grown to ~16 P^2 back-edges by then: a period of 4345
+ *    back-edges (a per-bucket spin lock under the stack with the oldest
+ *    scheduler at warp_size 16) was never found in 20M cycles.  A second
+ *    search therefore checks at *distinguished* back-edges, which recur with
+ *    the period whatever its length: the last WS_LL_WINDOW back-edges of the
+ *    chip (core, warp, pc, lanes, cycles since the previous back-edge) have
+ *    a rolling hash, and a back-edge is distinguished when that hash has
+ *    `bits` low zero bits.  In a periodic run the window, hence the choice,
+ *    repeats every P back-edges, so the distinguished states form a periodic
+ *    sequence of about P / 2^bits per period, on which Brent's search runs
+ *    with no stride (bits, from 4, grows by one at each replacement: about
+ *    2 sqrt(E / 16) hashes in E back-edges, a period found after about
+ *    P + the pre-period back-edges once P / 2^bits fits the power).  A short
+ *    period whose few windows are none distinguished is the first search's.
  *
  *  - starvation: either proof, when some live warp could make progress but
  *    the policy never lets it issue, is the scheduler's fault, not the
@@ -85,6 +99,11 @@ void ws_livelock_reset(ws_simrun *r)
     r->llw.every = 1;
     r->llw.power = 1;
     r->ll_watching = 0;
+    memset(&r->lld, 0, sizeof r->lld);
+    r->lld.power = 1;
+    r->lld.bits = 4;
+    r->lld.exits = r->exits_total;
+    r->lld.mem = r->env.mem_changes;
     r->ll_per_core = r->ncores > 1 && per_core_independent(r);
     r->ll_epoch = 0;
     r->ll_ep_exits = r->exits_total;
@@ -567,6 +586,88 @@ static int changing_check(ws_simrun *r)
     return 0;
 }
 
+/* The whole state at cycle `from` recurs now, no thread exited and no
+ * memory changed in between: the proof (status and message set). */
+static int exact_recurrence(ws_simrun *r, uint64_t from)
+{
+    char what[96];
+    snprintf(what, sizeof what, "the state at cycle %llu recurs exactly at cycle %llu; looping/waiting",
+             (unsigned long long)from, (unsigned long long)r->now);
+    if (starvation_report(r, from, what)) return 1;
+    char buf[WS_ERROR_LEN];
+    size_t n = (size_t)snprintf(buf, sizeof buf,
+                                "livelock: the state at cycle %llu recurs exactly at cycle %llu with no thread "
+                                "exiting and memory unchanged; looping/waiting:",
+                                (unsigned long long)from, (unsigned long long)r->now);
+    if (n < sizeof buf) describe_all(r, buf, sizeof buf, n);
+    snprintf(r->msg, sizeof r->msg, "%s", buf);
+    r->status = WS_ST_DEADLOCK;
+    return 1;
+}
+
+/* ------------------------------------- distinguished back-edges -- */
+#define LL_ROLL 0x9e3779b97f4a7c15ull   /* the rolling hash's multiplier (odd) */
+
+/* Adds a back-edge's key to the window; returns its rolling hash,
+ * sum of key[i] * LL_ROLL^age (mod 2^64) over the window. */
+static uint64_t window_push(ws_lldp *d, uint64_t key)
+{
+    uint64_t top = 1;                          /* LL_ROLL^(WS_LL_WINDOW - 1) */
+    for (int i = 1; i < WS_LL_WINDOW; i++) top *= LL_ROLL;
+    uint64_t old = d->key[d->pos];
+    d->key[d->pos] = key;
+    d->pos = (d->pos + 1) % WS_LL_WINDOW;
+    d->win = (d->win - old * top) * LL_ROLL + key;
+    return d->win;
+}
+
+static void dp_save(ws_simrun *r, uint64_t h1)
+{
+    ws_lldp *d = &r->lld;
+    d->saved = 1;
+    d->h1 = h1;
+    d->h2 = state_hash(r, 0x13198a2e03707344ull);
+    d->cycle = r->now;
+    d->count = 0;
+}
+
+/* At a distinguished back-edge. Hashes only when no thread exited and no
+ * memory changed since the previous distinguished back-edge (a saved state
+ * is then still comparable); otherwise notes the counters, as chip_check. */
+static int dp_check(ws_simrun *r)
+{
+    ws_lldp *d = &r->lld;
+    if (d->exits != r->exits_total || d->mem != r->env.mem_changes) {
+        d->exits = r->exits_total;
+        d->mem = r->env.mem_changes;
+        d->saved = 0;
+        return 0;
+    }
+    uint64_t h1 = state_hash(r, 0x243f6a8885a308d3ull);
+    if (!d->saved) {
+        dp_save(r, h1);
+        return 0;
+    }
+    if (h1 == d->h1 && state_hash(r, 0x13198a2e03707344ull) == d->h2) return exact_recurrence(r, d->cycle);
+    if (++d->count >= d->power) {            /* Brent; fewer distinguished back-edges from here on */
+        d->power *= 2;
+        if (d->bits < 40) d->bits++;
+        d->saved = 0;   /* saved at the next one: this one may not be distinguished under the new bits */
+    }
+    return 0;
+}
+
+/* Every back-edge: its key into the window, a check if distinguished. */
+static int dp_backedge(ws_simrun *r, ws_core *c, uint32_t slot, uint32_t pc, uint64_t mask)
+{
+    ws_lldp *d = &r->lld;
+    uint64_t key = ws_hmix(ws_hmix(ws_hmix(((uint64_t)c->id << 32) | slot, pc), mask), r->now - d->last_be);
+    d->last_be = r->now;
+    uint64_t w = ws_hmix(0, window_push(d, key));
+    if (w & (((uint64_t)1 << d->bits) - 1)) return 0;
+    return dp_check(r);
+}
+
 /* The chip-wide search, every ll_stride back-edges of the chip. */
 static int chip_check(ws_simrun *r)
 {
@@ -606,21 +707,7 @@ static int chip_check(ws_simrun *r)
         livelock_save(r, h1);
         return 0;
     }
-    if (h1 == r->ll_h1 && state_hash(r, 0x13198a2e03707344ull) == r->ll_h2) {
-        char what[96];
-        snprintf(what, sizeof what, "the state at cycle %llu recurs exactly at cycle %llu; looping/waiting",
-                 (unsigned long long)r->ll_cycle, (unsigned long long)r->now);
-        if (starvation_report(r, r->ll_cycle, what)) return 1;
-        char buf[WS_ERROR_LEN];
-        size_t n = (size_t)snprintf(buf, sizeof buf,
-                                    "livelock: the state at cycle %llu recurs exactly at cycle %llu with no thread "
-                                    "exiting and memory unchanged; looping/waiting:",
-                                    (unsigned long long)r->ll_cycle, (unsigned long long)r->now);
-        if (n < sizeof buf) describe_all(r, buf, sizeof buf, n);
-        snprintf(r->msg, sizeof r->msg, "%s", buf);
-        r->status = WS_ST_DEADLOCK;
-        return 1;
-    }
+    if (h1 == r->ll_h1 && state_hash(r, 0x13198a2e03707344ull) == r->ll_h2) return exact_recurrence(r, r->ll_cycle);
     /* Brent: replace the saved state after 1, 2, 4, ... checks, widening the
      * stride.  Checks are counted from here (ws_livelock_backedge), so the
      * saved state stays aligned with the later ones: at multiples of the
@@ -737,8 +824,9 @@ static int per_core_check(ws_simrun *r, ws_core *c)
 /* The next check comes `stride` back-edges after this one (not at the next
  * multiple of the stride): every check after a save is a whole number of
  * strides from it.  A comparison, not a division, on the hot path. */
-int ws_livelock_backedge(ws_simrun *r, ws_core *c)
+int ws_livelock_backedge(ws_simrun *r, ws_core *c, uint32_t slot, uint32_t pc, uint64_t mask)
 {
+    if (dp_backedge(r, c, slot, pc, mask)) return 1;
     if (r->ll_per_core && ++c->ll->events == c->ll->next) {
         int proven = per_core_check(r, c);
         c->ll->next = c->ll->events + c->ll->stride;

@@ -35,6 +35,7 @@ void ws_occupancy_launch(const ws_launch_spec *wl, const ws_kernel *k, const ws_
     o->fits = 0;
     o->why[0] = 0;
     uint32_t regs = wl->regs_per_thread ? wl->regs_per_thread : k->est_regs_per_thread;
+    regs += k->bmov_regs;   /* spilled convergence barriers (barrier_pass.c) */
     uint64_t unit = (uint64_t)ws_cfg_i(cfg, WS_P_reg_alloc_unit);
     uint64_t warp_regs = ((uint64_t)regs * ws + unit - 1) / unit * unit;
     uint64_t cta_bytes = warp_regs * 4 * o->warps_per_cta;

@@ -318,7 +318,7 @@ static int step(ref *r, uint32_t g, uint32_t lane)
     uint64_t bit = 1ull << lane;
     r->env.clock = r->steps;
 
-    if (in->op == WS_OP_BADD || in->op == WS_OP_BWAIT || in->op == WS_OP_YIELD) {
+    if (in->op == WS_OP_BADD || in->op == WS_OP_BWAIT || in->op == WS_OP_YIELD || in->op == WS_OP_BMOV) {
         r->pc[t]++;   /* convergence-barrier pseudo-instructions: no meaning here */
         return 0;
     }
@@ -404,7 +404,7 @@ static int step(ref *r, uint32_t g, uint32_t lane)
  * guard false or not). */
 static int batchable(const ws_inst *in)
 {
-    if (in->op == WS_OP_BADD || in->op == WS_OP_BWAIT || in->op == WS_OP_YIELD || is_cta_barrier(in))
+    if (in->op == WS_OP_BADD || in->op == WS_OP_BWAIT || in->op == WS_OP_YIELD || in->op == WS_OP_BMOV || is_cta_barrier(in))
         return 0;
     if (in->op == WS_OP_ACTIVEMASK || in->op == WS_OP_VOTE)
         return 0;

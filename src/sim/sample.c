@@ -214,6 +214,7 @@ uint64_t ws_sample_end(ws_simrun *r, const ws_launch_spec *spec, const uint8_t *
     r->steady_ctas += sp->full_ctas - sp->detail_ctas;
     r->done_ctas = sp->full_ctas;
     r->smp_ff_insts += sp->ff_insts;
+    r->smp_ff_cycles += ff_cycles;
     *sampled = (double)detail / (double)(detail + sp->ff_insts);
     return end + ff_cycles;
 }

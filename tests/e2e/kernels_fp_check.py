@@ -97,7 +97,7 @@ def chk_darith():
         want = [F.op('add', [x, y], F64), F.op('mul', [x, y], F64), F.op('fma', [x, y, z], F64),
                 F.op('div', [x, y], F64), F.op('sqrt', [ax], F64), F.op('rcp', [y], F64),
                 F.op('add', [x, y], F64, 'rz'), F.op('mul', [x, y], F64, 'ru'), F.op('div', [x, y], F64, 'rd'),
-                F.op('sqrt', [ax], F64, 'ru'), F.to_int(x, 64, True, 'rz'),
+                F.op('sqrt', [ax], F64, 'ru'), F.to_int(x, 64, True, 'rz', src_f64=True),
                 F.round_frac(F.Fraction(sa), F64)]
         for k, w in enumerate(want):
             eq_bits(out[12 * i + k], w, F64, 'darith out[%d] (i=%d op %d)' % (12 * i + k, i, k), nan_any=k != 10)
@@ -122,7 +122,7 @@ def chk_cvt():
         v32, u32, u64 = sext(v, 32), v & 0xffffffff, v & 0xffffffffffffffff
         M = 0xffffffff
         w32 = [F.to_int(f, 32, True, 'rn'), F.to_int(f, 32, True, 'rz'), F.to_int(f, 32, True, 'rd'), F.to_int(f, 32, True, 'ru'),
-               F.to_int(f, 32, False, 'rn'), F.to_int(f, 32, False, 'rz'), F.to_int(d, 32, True, 'rn'), F.to_int(d, 32, False, 'ru'),
+               F.to_int(f, 32, False, 'rn'), F.to_int(f, 32, False, 'rz'), F.to_int(d, 32, True, 'rn', src_f64=True), F.to_int(d, 32, False, 'ru', src_f64=True),
                f2f32(d, 'rn'), f2f32(d, 'rz'), f2f32(d, 'rd'), f2f32(d, 'ru'),
                F.round_frac(F.Fraction(v32), F32), F.round_frac(F.Fraction(v32), F32, 'rz'),
                F.round_frac(F.Fraction(u32), F32, 'rd'), F.round_frac(F.Fraction(v), F32, 'ru'),
@@ -131,7 +131,7 @@ def chk_cvt():
         for k, w in enumerate(w32):
             eq_bits(o32[20 * i + k], w, F32, 'cvt o32[%d] (i=%d op %d f=0x%08x d=0x%016x v=%d)' % (20 * i + k, i, k, FA[i], DA[i], v),
                     nan_any=8 <= k <= 11)
-        w64 = [F.to_int(f, 64, True, 'rn'), F.to_int(f, 64, False, 'rz'), F.to_int(d, 64, True, 'rd'), F.to_int(d, 64, False, 'ru'),
+        w64 = [F.to_int(f, 64, True, 'rn'), F.to_int(f, 64, False, 'rz'), F.to_int(d, 64, True, 'rd', src_f64=True), F.to_int(d, 64, False, 'ru', src_f64=True),
                F.round_frac(F.Fraction(v), F64), F.round_frac(F.Fraction(u64), F64, 'rz'),
                bits64(f) if not math.isnan(f) else 0x7ff8000000000000, F.round_frac(F.Fraction(v32), F64)]
         for k, w in enumerate(w64):

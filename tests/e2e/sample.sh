@@ -16,6 +16,13 @@
 #      its expect (a[i] = i + 2), every launch sampled < 1, and under
 #      preset=seed cycles(A; A) = 2 cycles(A) + launch_overhead (the kernel
 #      boundary of docs/model.md: nothing carries over without caches);
+#  (h) max_cycles limits the cycles simulated, not the extrapolated ones: the
+#      sampled inc sequence of (f) simulates 8 of 32 waves per launch,
+#      2 T8 + launch_overhead cycles (T8 = the full run of those 8 waves),
+#      while its extrapolated cycles are 2 C1 + launch_overhead (C1 = one
+#      sampled launch); with max_cycles = C1 in between it finishes with the
+#      unbounded run's cycles, with max_cycles = T8 + launch_overhead + T8/2
+#      (the second detailed part cannot fit) and unsampled it times out;
 #  (g) a sweep over sample = [off, ctas] marks its rows: the HDF5 column
 #      `sampled` is 1 for off and below 1 for ctas;
 #  (e) the lock-step reference (sim --reference --lockstep) finishes every
@@ -99,6 +106,22 @@ per = two["per_launch"]
 assert all(0 < l["sampled"] < 1 for l in per), [l["sampled"] for l in per]
 assert two["cycles"] == 2 * one["cycles"] + two["launch_overhead"], (one["cycles"], two["cycles"], two["launch_overhead"])
 PY
+
+# (h) the watchdog counts simulated cycles
+sed 's/grid: 512/grid: 128/; s/^expect:.*//' "$T/inc1.yaml" > "$T/inc1_8w.yaml"   # the 8 detailed waves alone
+seedj() { json "$@" --set preset=seed; }
+t8=$(seedj "$T/inc1_8w.yaml" | field cycles)
+c1=$(seedj "$T/inc1.yaml" --set sample=ctas | field cycles)
+ov=$(seedj "$T/inc1.yaml" | field launch_overhead)
+[ $((2 * t8 + ov)) -lt "$c1" ] || fail "(h) premise: simulated 2*$t8+$ov not below C1=$c1"
+seedj "$T/inc2.yaml" --set sample=ctas --set max_cycles="$c1" > "$T/h1.json" || true
+[ "$(field status < "$T/h1.json")" = ok ] || fail "(h) max_cycles=C1 sampled: $(field message < "$T/h1.json")"
+[ "$(field cycles < "$T/h1.json")" -eq $((2 * c1 + ov)) ] || fail "(h) cycles $(field cycles < "$T/h1.json") != 2 C1 + overhead"
+for run in "--set sample=ctas --set max_cycles=$((t8 + ov + t8 / 2))" "--set sample=off --set max_cycles=$c1"; do
+    # shellcheck disable=SC2086
+    seedj "$T/inc2.yaml" $run > "$T/h2.json" || true
+    [ "$(field status < "$T/h2.json")" = timeout ] || fail "(h) $run: $(field status < "$T/h2.json"), expected timeout"
+done
 
 # (g) HDF5 rows
 cat > "$T/sweep.yaml" <<YAML

@@ -9,6 +9,13 @@
 #  - statlock: the counter decides a branch, so no proof is sound: timeout,
 #    the message saying why (the changing memory, the PC and line that write
 #    it); under barrier: ok.
+#  - bucketlock (issue 24 item 10): per-bucket spin locks in a grid-stride
+#    loop, 2 CTAs of 64, the registry's defaults: under the stack a livelock
+#    with memory unchanged, proven (status deadlock, an exact recurrence)
+#    within 1M cycles under lrr, gto, two_level and oldest at warp sizes 32,
+#    16 and 8 (oldest at 16 has a period of thousands of back-edges that the
+#    strided search alone never met: timeout at 20M before); under barrier ok
+#    (its expect: the Python model's counts and sums).
 set -euo pipefail
 K="${WS_SOURCE_DIR:-.}/tests/kernels/sched"
 export K
@@ -55,5 +62,14 @@ for sched in ("lrr", "gto"):
            "timeout says why, naming the store at line %d: %s" % (st, m[:300]))
     j = sim("statlock", "divergence=sbi", "scheduler=" + sched)
     expect(j["status"] == "ok", "statlock barrier %s: %s" % (sched, j["status"]))
+for sched in ("lrr", "gto", "two_level", "oldest"):
+    for ws in ("32", "16", "8"):
+        args = [BIN, "sim", K + "/bucketlock.yaml", "--json", "--set", "divergence=stack", "--set", "scheduler=" + sched,
+                "--set", "warp_size=" + ws, "--set", "max_cycles=2000000"]
+        j = json.loads(subprocess.run(args, capture_output=True, text=True).stdout)
+        expect(j["status"] == "deadlock" and "recurs exactly" in j["message"] and j["cycles"] < 1000000,
+               "bucketlock stack %s warp_size %s: %s at cycle %d" % (sched, ws, j["status"], j["cycles"]))
+    j = sim("bucketlock", "divergence=sbi", "scheduler=" + sched)
+    expect(j["status"] == "ok", "bucketlock barrier %s: %s" % (sched, j["status"]))
 sys.exit(1 if fails else 0)
 PY

@@ -205,7 +205,10 @@ static void test_sequential_ifs_reuse(void **st)
     kb_free(k);
 }
 
-/* nested ifs: inner region inside outer -> two registers; nregs 1 fails.
+/* nested ifs: inner region inside outer -> two registers; with nregs 1 the
+ * outer barrier (the larger region) is spilled (issue 24 item 9): a BMOV
+ * spill right after its ADD, a fill right before its WAIT, branches to the
+ * WAIT entering at the fill, one general register held (bmov_regs).
  *   0 tid; 1 setp p; 2 @p bra 7 | 3 setp q; 4 @q bra 6 | 5 A | 6 B | 7 Z; 8 exit
  * =>
  *   0 tid; 1 setp; 2 ADD B0; 3 @p bra 10; 4 setp; 5 ADD B1; 6 @q bra 8; 7 A;
@@ -229,13 +232,24 @@ static void test_nested_ifs_distinct(void **st)
     assert_int_equal(t->insts[10].barrier, 0);
     assert_int_equal(t->insts[3].target, 10);
     assert_int_equal(t->insts[6].target, 8);
+    assert_int_equal(t->bmov_regs, 0);
     kb_free(t);
 
-    ws_error e = {{0}};
-    assert_null(ws_barrier_transform(k, 1, WS_YIELD_ALL, &e));
-    assert_non_null(strstr(e.msg, "nest_kernel"));
-    assert_non_null(strstr(e.msg, "needs 2"));
-    assert_non_null(strstr(e.msg, "only 1"));
+    /* 0 tid; 1 setp; 2 ADD B0; 3 BMOV R, B0; 4 @p bra 11; 5 setp; 6 ADD B1; 7 @q bra 9;
+     * 8 A; 9 WAIT B1; 10 B; 11 BMOV B0, R; 12 WAIT B0; 13 Z; 14 exit */
+    t = xform(k, 1);
+    const int ops1[] = {O, O, ADD, WS_OP_BMOV, BRA, O, ADD, BRA, O, WAIT, O, WS_OP_BMOV, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops1, 15);
+    assert_int_equal(t->insts[3].subop, 0);      /* spill: R <- B0 */
+    assert_int_equal(t->insts[3].barrier, 0);
+    assert_int_equal(t->insts[11].subop, 1);     /* fill: B0 <- R */
+    assert_int_equal(t->insts[11].barrier, 0);
+    assert_int_equal(t->insts[12].barrier, 0);
+    assert_int_equal(t->insts[4].target, 11);
+    assert_int_equal(t->insts[7].target, 9);
+    assert_int_equal(t->insts[3].unit, WS_UNIT_INT);
+    assert_int_equal(t->bmov_regs, 1);
+    kb_free(t);
     kb_free(k);
 }
 
@@ -316,10 +330,37 @@ static void test_concurrent_siblings(void **st)
     k_nop(k);
     k_nop(k); k_exit(k, NOREG);
     kb_done(k);
-    ws_error e = {{0}};
-    assert_null(ws_barrier_transform(k, 2, WS_YIELD_ALL, &e));
-    assert_non_null(strstr(e.msg, "needs 3"));
-    ws_kernel *t = xform(k, 3);
+    /* nregs 2: B0 (the outermost) spilled: 0 tid; 1 setp; 2 ADD B0; 3 BMOV; 4 @p bra 11;
+     * 5 setp; 6 ADD B1; 7 @q bra 9; 8 A; 9 WAIT B1; 10 bra 17; 11 setp; 12 ADD B2;
+     * 13 @s bra 15; 14 B; 15 WAIT B2; 16 C; 17 BMOV; 18 WAIT B0; 19 Z; 20 exit */
+    ws_kernel *t = xform(k, 2);
+    const int ops2[] = {O, O, ADD, WS_OP_BMOV, BRA, O, ADD, BRA, O, WAIT, BRA, O, ADD, BRA, O, WAIT, O,
+                        WS_OP_BMOV, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops2, 21);
+    assert_int_equal(t->insts[4].target, 11);
+    assert_int_equal(t->insts[10].target, 17);   /* the then side enters B0's WAIT at its fill */
+    assert_int_equal(t->insts[13].target, 15);
+    assert_int_equal(t->insts[17].barrier, 0);
+    assert_int_equal(t->bmov_regs, 1);
+    kb_free(t);
+    /* nregs 1: then B1 too (B1 and B2 tie in size; B1's ADD comes first), B2 stays:
+     * 0 tid; 1 setp; 2 ADD B0; 3 BMOV; 4 @p bra 13; 5 setp; 6 ADD B1; 7 BMOV; 8 @q bra 10;
+     * 9 A; 10 BMOV; 11 WAIT B1; 12 bra 19; 13 setp; 14 ADD B2; 15 @s bra 17; 16 B;
+     * 17 WAIT B2; 18 C; 19 BMOV; 20 WAIT B0; 21 Z; 22 exit */
+    t = xform(k, 1);
+    const int ops1[] = {O, O, ADD, WS_OP_BMOV, BRA, O, ADD, WS_OP_BMOV, BRA, O, WS_OP_BMOV, WAIT, BRA, O, ADD, BRA,
+                        O, WAIT, O, WS_OP_BMOV, WAIT, O, WS_OP_EXIT};
+    expect_ops(t, ops1, 23);
+    assert_int_equal(t->insts[4].target, 13);
+    assert_int_equal(t->insts[8].target, 10);
+    assert_int_equal(t->insts[12].target, 19);
+    assert_int_equal(t->insts[15].target, 17);
+    assert_int_equal(t->insts[7].barrier, 1);
+    assert_int_equal(t->insts[10].barrier, 1);
+    assert_int_equal(t->insts[19].barrier, 0);
+    assert_int_equal(t->bmov_regs, 2);           /* B0 and B1 spilled over the then side */
+    kb_free(t);
+    t = xform(k, 3);
     /* 0 tid; 1 setp; 2 ADD B0; 3 @p bra 10; 4 setp; 5 ADD B1; 6 @q bra 8; 7 A; 8 WAIT B1;
      * 9 bra 16; 10 setp; 11 ADD B2; 12 @s bra 14; 13 B; 14 WAIT B2; 15 C; 16 WAIT B0; 17 Z; 18 exit */
     const int ops[] = {O, O, ADD, BRA, O, ADD, BRA, O, WAIT, BRA, O, ADD, BRA, O, WAIT, O, WAIT, O, WS_OP_EXIT};

@@ -1,7 +1,8 @@
 /* cvt semantics: integer widening/narrowing and saturation, float -> int
- * rounding and saturation (NaN -> 0), int -> float rounding, f32 <-> f64,
+ * rounding and saturation (the NaN results), int -> float rounding, f32 <-> f64,
  * round-to-integral, .ftz and .sat. Values worked out by hand. */
 #include "exec_harness.h"
+#include "cvt_f2i_table.h"
 
 static xh *H;
 
@@ -52,6 +53,44 @@ static void test_float_to_int(void **s)
     /* .ftz flushes a subnormal input: rpi of 2^-149 is 1, flushed it is 0 */
     assert_int_equal(cvt(S32, F32, WS_RND_RPI, 0, 0x00000001), 1);
     assert_int_equal(cvt(S32, F32, WS_RND_RPI, WS_MOD_FTZ, 0x00000001), 0);
+}
+
+/* every float -> integer pair, rounding, .sat and .ftz over edge inputs, against the
+ * table of tests/unit/cvt_f2i_model.py (a model of the PTX ISA rules: clamping; NaN -> 0, or
+ * 1 << (bits - 1) from .f64 or into 64 bits) */
+static void test_float_to_int_table(void **s)
+{
+    (void)s;
+    unsigned bad = 0;
+    for (size_t i = 0; i < sizeof f2i_cases / sizeof f2i_cases[0]; i++) {
+        const struct f2i_case *c = &f2i_cases[i];
+        H->reg_types[0] = c->dt;          /* the register has the destination's width */
+        uint64_t got = cvt(c->dt, c->st, c->rnd, c->mods, c->in);
+        if (got != c->out && bad++ < 10)
+            print_error("case %zu: cvt type %u <- type %u rnd %u mods 0x%x of 0x%llx: got 0x%llx, want 0x%llx\n",
+                        i, c->dt, c->st, c->rnd, c->mods, c->in, (unsigned long long)got, c->out);
+    }
+    H->reg_types[0] = 0;
+    assert_int_equal(bad, 0);
+}
+
+/* NaN (PTX ISA, cvt, Integer Notes): 0 unless the source is .f64 or the destination 64-bit,
+ * then 1 << (bits - 1). nvcc's __half2ll_rz is cvt.rzi.s64.f16 (cuda_fp16.hpp); the CUDA Math
+ * API: "NaN inputs return a long long int with hex value of 0x8000000000000000" */
+static void test_nan_to_int(void **s)
+{
+    (void)s;
+    assert_int_equal(cvt(WS_TY_S64, WS_TY_F16, WS_RND_RZI, 0, 0x7e00), 0x8000000000000000ull);
+    assert_int_equal(cvt(WS_TY_U64, WS_TY_BF16, WS_RND_RZI, 0, 0x7fc0), 0x8000000000000000ull);
+    assert_int_equal(cvt(WS_TY_S64, F32, WS_RND_RNI, 0, 0x7fc00000), 0x8000000000000000ull);
+    assert_int_equal(cvt(WS_TY_U64, F64, WS_RND_RMI, 0, 0xfff8000000000000ull), 0x8000000000000000ull);
+    assert_int_equal(cvt(S32, WS_TY_F16, WS_RND_RZI, 0, 0x7e00), 0);
+    assert_int_equal(cvt(U32, F32, WS_RND_RZI, 0, 0x7fc00000), 0);
+    assert_int_equal(cvt(U32, F64, WS_RND_RZI, 0, 0x7ff8000000000000ull), 0x80000000);
+    assert_int_equal(cvt(WS_TY_U16, F64, WS_RND_RNI, 0, 0xfff8000000000001ull), 0x8000);
+    H->reg_types[0] = WS_TY_S8;
+    assert_int_equal(cvt(WS_TY_S8, F64, WS_RND_RPI, 0, 0x7ff0000000000001ull), 0x80);
+    H->reg_types[0] = 0;
 }
 
 static void test_int_to_int(void **s)
@@ -161,6 +200,8 @@ int main(void)
     H = xh_new(32);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_float_to_int),
+        cmocka_unit_test(test_float_to_int_table),
+        cmocka_unit_test(test_nan_to_int),
         cmocka_unit_test(test_int_to_int),
         cmocka_unit_test(test_int_to_float),
         cmocka_unit_test(test_float_to_float),

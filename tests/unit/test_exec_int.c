@@ -239,13 +239,13 @@ static void test_carry_chain(void **s)
     assert_int_equal(bin(WS_OP_ADDC, WS_TY_U32, 0, 1, 0), 2);
     assert_int_equal(bin(WS_OP_ADD, WS_TY_U32, WS_MOD_CC, 1, 1), 2);
     assert_int_equal(H->w.cc[0], 0);
-    /* subtraction: borrow */
+    /* subtraction: CF is the carry of a + ~b + 1, 0 on a borrow; subc subtracts !CF */
     assert_int_equal(bin(WS_OP_SUB, WS_TY_U32, WS_MOD_CC, 0, 1), 0xffffffff);
-    assert_int_equal(H->w.cc[0], 1);
+    assert_int_equal(H->w.cc[0], 0);
     assert_int_equal(bin(WS_OP_SUBC, WS_TY_U32, WS_MOD_CC, 5, 1), 3);
-    assert_int_equal(H->w.cc[0], 0);
+    assert_int_equal(H->w.cc[0], 1);
     assert_int_equal(bin(WS_OP_SUBC, WS_TY_U32, WS_MOD_CC, 0, 0), 0);
-    assert_int_equal(H->w.cc[0], 0);
+    assert_int_equal(H->w.cc[0], 1);
     /* addc.cc carries out too: 0xffffffff + 0 + 1 */
     bin(WS_OP_ADD, WS_TY_U32, WS_MOD_CC, 0xffffffff, 1);
     assert_int_equal(bin(WS_OP_ADDC, WS_TY_U32, WS_MOD_CC, 0xffffffff, 0), 0);
@@ -257,6 +257,53 @@ static void test_carry_chain(void **s)
     /* 64-bit carry */
     assert_int_equal(bin(WS_OP_ADD, WS_TY_U64, WS_MOD_CC, ~0ull, 1), 0);
     assert_int_equal(H->w.cc[0], 1);
+}
+
+/* 128-bit subtraction as nvcc emits it (sub.cc.s64; subc.cc.s64) and as four 32-bit words
+ * (sub.cc.u32; subc.cc.u32 x3), and the flag read by addc (issue 24: sub.cc then
+ * addc.u32 c, 0, 0 gives c = 0 on a borrow). Values from Python integers: d = (a - b)
+ * mod 2^128, nb = (a >= b), the final carry (1 = no borrow). */
+static void test_multiword_sub(void **s)
+{
+    (void)s;
+    static const struct { uint64_t ahi, alo, bhi, blo, dhi, dlo; int nb; } v[] = {
+        {0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000001ull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0},
+        {0x0000000000000001ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000001ull, 0x0000000000000000ull, 0xffffffffffffffffull, 1},
+        {0x0000000000000000ull, 0x0000000000000005ull, 0x0000000000000000ull, 0x0000000000000005ull, 0x0000000000000000ull, 0x0000000000000000ull, 1},
+        {0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0x0000000000000000ull, 0x0000000000000000ull, 1},
+        {0x0000000000000000ull, 0x0000000000000000ull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0x0000000000000000ull, 0x0000000000000001ull, 0},
+        {0x8000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000001ull, 0x7fffffffffffffffull, 0xffffffffffffffffull, 1},
+        {0x9530fcd9d6fd1d9bull, 0x62032801b65c1c28ull, 0x2ad61d54ff8f735cull, 0x37e06c7b2ebe5794ull, 0x6a5adf84d76daa3full, 0x2a22bb86879dc494ull, 1},
+        {0xae80b07aabbf3b84ull, 0x2b5c138b31b03dd5ull, 0xffada062c1fb0cf7ull, 0xb4b4e566177f53c2ull, 0xaed31017e9c42e8cull, 0x76a72e251a30ea13ull, 0},
+        {0x488b09acb4e16c74ull, 0xce6f291a26bb9d18ull, 0x0341123cc414d39dull, 0xec13f9abb97582c6ull, 0x4549f76ff0cc98d6ull, 0xe25b2f6e6d461a52ull, 1},
+        {0xb895579cdda3426bull, 0x77bf23b970fe21e4ull, 0x07362bea1d978d8cull, 0xa29af482fce799cdull, 0xb15f2bb2c00bb4deull, 0xd5242f3674168817ull, 1},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        assert_int_equal(bin(WS_OP_SUB, WS_TY_S64, WS_MOD_CC, v[i].alo, v[i].blo), v[i].dlo);
+        assert_int_equal(bin(WS_OP_SUBC, WS_TY_S64, WS_MOD_CC, v[i].ahi, v[i].bhi), v[i].dhi);
+        assert_int_equal(H->w.cc[0], v[i].nb);
+        assert_int_equal(bin(WS_OP_ADDC, WS_TY_U32, 0, 0, 0), v[i].nb);
+        uint64_t a[4] = {v[i].alo & 0xffffffff, v[i].alo >> 32, v[i].ahi & 0xffffffff, v[i].ahi >> 32};
+        uint64_t b[4] = {v[i].blo & 0xffffffff, v[i].blo >> 32, v[i].bhi & 0xffffffff, v[i].bhi >> 32};
+        uint64_t d[4] = {v[i].dlo & 0xffffffff, v[i].dlo >> 32, v[i].dhi & 0xffffffff, v[i].dhi >> 32};
+        assert_int_equal(bin(WS_OP_SUB, WS_TY_U32, WS_MOD_CC, a[0], b[0]), d[0]);
+        for (int w = 1; w < 4; w++)
+            assert_int_equal(bin(WS_OP_SUBC, WS_TY_U32, WS_MOD_CC, a[w], b[w]), d[w]);
+        assert_int_equal(H->w.cc[0], v[i].nb);
+    }
+    /* the issue's case: sub.cc.s32 of 3 - 7 borrows, so CF = 0 and addc gives 0 */
+    bin(WS_OP_SUB, WS_TY_S32, WS_MOD_CC, 3, 7);
+    assert_int_equal(bin(WS_OP_ADDC, WS_TY_U32, 0, 0, 0), 0);
+    bin(WS_OP_SUB, WS_TY_S32, WS_MOD_CC, 7, 3);
+    assert_int_equal(bin(WS_OP_ADDC, WS_TY_U32, 0, 0, 0), 1);
+    /* add.cc carries 1 into subc: 10 - 4 - !1 = 6; no carry: 10 - 4 - 1 = 5 */
+    bin(WS_OP_ADD, WS_TY_U32, WS_MOD_CC, 0xffffffff, 1);
+    assert_int_equal(bin(WS_OP_SUBC, WS_TY_U32, 0, 10, 4), 6);
+    bin(WS_OP_ADD, WS_TY_U32, WS_MOD_CC, 1, 1);
+    assert_int_equal(bin(WS_OP_SUBC, WS_TY_U32, 0, 10, 4), 5);
+    /* sub.cc without a borrow carries 1 into madc: 2 * 3 + 4 + 1 */
+    bin(WS_OP_SUB, WS_TY_U32, WS_MOD_CC, 9, 9);
+    assert_int_equal(tri(WS_OP_MADC, WS_TY_U32, WS_MOD_LO, 0, 2, 3, 4), 11);
 }
 
 static void test_mov_sreg(void **s)
@@ -375,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_bits),
         cmocka_unit_test(test_bfind),
         cmocka_unit_test(test_carry_chain),
+        cmocka_unit_test(test_multiword_sub),
         cmocka_unit_test(test_mov_sreg),
         cmocka_unit_test(test_guard),
         cmocka_unit_test(test_control),

@@ -235,6 +235,54 @@ static void test_narrow_and_vectors(void **s)
     assert_int_equal(getr(H, 31, 3), dbits(-2.0));
 }
 
+/* .v8 (sm_100): eight 32-bit elements, 32 bytes per lane, and eight 16-bit ones in shared
+ * memory; an element "_" is skipped */
+static ws_operand vec8(const uint32_t r[8])
+{
+    ws_operand o = vec(4, r[0], r[1], r[2], r[3]);
+    o.nvec = 8;
+    for (int e = 4; e < 8; e++) o.vec[e] = r[e];
+    return o;
+}
+
+static void test_v8(void **s)
+{
+    (void)s; reset();
+    const uint32_t src[8] = {10, 11, 12, 13, 14, 15, 16, 17}, dst[8] = {20, 21, 22, 23, 24, WS_NO_REG, 26, 27};
+    for (unsigned e = 0; e < 8; e++) setall(H, src[e], 0x1000u * (e + 1) + e);
+    ws_inst in = st(WS_SP_GLOBAL, WS_TY_U32, addr(WS_NO_REG, (int64_t)XH_BUF_A + 32), vec8(src));
+    in.vec = 8;
+    assert_int_equal(xrun_mask(H, &in, 1), WS_EXEC_OK);
+    assert_int_equal(H->eff.mem_bytes, 32);
+    for (unsigned e = 0; e < 8; e++) assert_int_equal(rd32(H->bufa + 32 + 4 * e), 0x1000u * (e + 1) + e);
+    setall(H, 25, 99);
+    in = ld(WS_SP_GLOBAL, WS_TY_U32, vec8(dst), addr(WS_NO_REG, (int64_t)XH_BUF_A + 32));
+    in.vec = 8;
+    assert_int_equal(xrun(H, &in), WS_EXEC_OK);
+    assert_int_equal(H->eff.mem_bytes, 32);
+    assert_int_equal(getr(H, 20, 0), 0x1000);
+    assert_int_equal(getr(H, 24, 5), 0x5004);
+    assert_int_equal(getr(H, 25, 5), 99);
+    assert_int_equal(getr(H, 27, 31), 0x8007);
+    /* st/ld.shared.v8.b16: lane l at 16 l, element e = 0x100 l + e; read back from lane l ^ 1 */
+    for (unsigned e = 0; e < 8; e++)
+        for (unsigned l = 0; l < 8; l++) setr(H, src[e], l, 0x100u * l + e);
+    ws_inst sts = st(WS_SP_SHARED, WS_TY_B16, addr(40, 0), vec8(src));
+    sts.vec = 8;
+    for (unsigned l = 0; l < 8; l++) setr(H, 40, l, 16 * l);
+    assert_int_equal(xrun_mask(H, &sts, 0xff), WS_EXEC_OK);
+    assert_int_equal(H->eff.mem_bytes, 16);
+    uint16_t h; memcpy(&h, H->smem + 16 * 3 + 2 * 5, 2);
+    assert_int_equal(h, 0x305);
+    ws_inst lds = ld(WS_SP_SHARED, WS_TY_B16, vec8(dst), addr(40, 0));
+    lds.vec = 8;
+    for (unsigned l = 0; l < 8; l++) setr(H, 40, l, 16 * (l ^ 1));
+    assert_int_equal(xrun_mask(H, &lds, 0xff), WS_EXEC_OK);
+    assert_int_equal(getr(H, 20, 0), 0x100);
+    assert_int_equal(getr(H, 27, 6), 0x707);
+    assert_int_equal(getr(H, 23, 7), 0x603);
+}
+
 static void test_atomics(void **s)
 {
     (void)s; reset();
@@ -485,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_misaligned),
         cmocka_unit_test(test_const_readonly),
         cmocka_unit_test(test_shared_local),
+        cmocka_unit_test(test_v8),
         cmocka_unit_test(test_generic_cvta),
         cmocka_unit_test(test_narrow_and_vectors),
         cmocka_unit_test(test_atomics),

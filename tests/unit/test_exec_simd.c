@@ -152,6 +152,50 @@ static void test_video(void **s)
     assert_int_equal(vid(WS_OP_VABSDIFF2, U, U, U, WS_MOD_ADD, 0x0000ffff, 0x00010000, 1), 65535 + 1 + 1);
 }
 
+/* vshl/vshr.dtype.atype.u32: sel = asel | bsel << 4, post = secondary op | dsel << 4 */
+static uint32_t vsh(unsigned op, unsigned dt, unsigned at, uint32_t mods, unsigned mode, unsigned sel, unsigned post,
+                    uint32_t a, uint32_t b, uint32_t c)
+{
+    setall(H, 1, a); setall(H, 2, b); setall(H, 3, c);
+    ws_inst in = inst4(op, dt, reg(0), reg(1), reg(2), reg(3));
+    in.type2 = (uint8_t)at; in.mods = mods; in.subop = (uint8_t)mode;
+    in.cmp = (uint8_t)sel; in.boolop = (uint8_t)post;
+    return (uint32_t)run_r(H, &in, 0);
+}
+
+static void test_vshift(void **s)
+{
+    (void)s;
+    enum { U = WS_TY_U32, S = WS_TY_S32, C = WS_BMODE_CLAMP, W = WS_BMODE_WRAP };
+    /* .clamp: amounts above 32 are 32 (everything shifted out); .wrap: mod 32 */
+    assert_int_equal(vsh(WS_OP_VSHL, U, U, 0, C, 0, 0, 0x00000003, 33, 0), 0);
+    assert_int_equal(vsh(WS_OP_VSHL, U, U, 0, W, 0, 0, 0x00000003, 33, 0), 6);
+    assert_int_equal(vsh(WS_OP_VSHL, U, U, 0, C, 0, 0, 0x80000001, 1, 0), 2);
+    assert_int_equal(vsh(WS_OP_VSHR, S, S, 0, C, 0, 0, 0x80000000, 40, 0), 0xffffffff);   /* sign fill, 32 */
+    assert_int_equal(vsh(WS_OP_VSHR, U, U, 0, C, 0, 0, 0x80000000, 40, 0), 0);
+    assert_int_equal(vsh(WS_OP_VSHR, S, S, 0, W, 0, 0, 0x80000000, 36, 0), 0xf8000000);   /* 36 & 31 = 4 */
+    assert_int_equal(vsh(WS_OP_VSHR, S, U, 0, W, 0, 0, 0x80000000, 4, 0), 0x08000000);    /* unsigned a */
+    /* selectors: a.b1 of 0x1234f678 is 0xf6 (-10 signed), b.h1 of 0x00020000 is 2 */
+    assert_int_equal(vsh(WS_OP_VSHL, S, S, 0, C, WS_VSEL_B1 | WS_VSEL_H1 << 4, 0, 0x1234f678, 0x00020000, 0), (uint32_t)-40);
+    assert_int_equal(vsh(WS_OP_VSHL, U, U, 0, C, WS_VSEL_B1 | WS_VSEL_H1 << 4, 0, 0x1234f678, 0x00020000, 0), 0x3d8);
+    /* .sat: 0x40000000 << 1 = 2^31 clamps to S32_MAX; -1 << 40 -> -2^32 clamps to S32_MIN; unsigned: < 0 -> 0 */
+    assert_int_equal(vsh(WS_OP_VSHL, S, S, WS_MOD_SAT, C, 0, 0, 0x40000000, 1, 0), 0x7fffffff);
+    assert_int_equal(vsh(WS_OP_VSHL, S, S, WS_MOD_SAT, C, 0, 0, 0xffffffff, 40, 0), 0x80000000);
+    assert_int_equal(vsh(WS_OP_VSHL, U, S, WS_MOD_SAT, C, 0, 0, 0xffffffff, 1, 0), 0);
+    assert_int_equal(vsh(WS_OP_VSHL, U, U, WS_MOD_SAT, C, 0, 0, 0x80000000, 1, 0), 0xffffffff);
+    /* secondary operations: c signed by .dtype */
+    assert_int_equal(vsh(WS_OP_VSHL, U, U, 0, C, 0, WS_VOP2_ADD, 3, 4, 100), 148);
+    assert_int_equal(vsh(WS_OP_VSHL, S, S, 0, C, 0, WS_VOP2_MIN, 3, 4, 0xffffffff), 0xffffffff);   /* min(48, -1) */
+    assert_int_equal(vsh(WS_OP_VSHL, U, U, 0, C, 0, WS_VOP2_MIN, 3, 4, 0xffffffff), 48);
+    assert_int_equal(vsh(WS_OP_VSHR, S, S, 0, C, 0, WS_VOP2_MAX, 0xffffff00, 4, 0xfffffff0), 0xfffffff0);  /* max(-16, -16) */
+    assert_int_equal(vsh(WS_OP_VSHR, S, S, 0, C, 0, WS_VOP2_MAX, 0xffffff00, 2, 0xffffff00), 0xffffffc0);  /* max(-64, -256) */
+    /* data merge: the low byte/half-word into d.b2 / d.h1, .sat to its range */
+    assert_int_equal(vsh(WS_OP_VSHL, U, U, 0, C, 0, WS_VSEL_B2 << 4, 0x1ff, 1, 0xaabbccdd), 0xaafeccdd);
+    assert_int_equal(vsh(WS_OP_VSHL, U, U, WS_MOD_SAT, C, 0, WS_VSEL_B2 << 4, 0x1ff, 1, 0xaabbccdd), 0xaaffccdd);
+    assert_int_equal(vsh(WS_OP_VSHL, S, S, WS_MOD_SAT, C, 0, WS_VSEL_H1 << 4, 0xffff8000, 1, 0xaabbccdd), 0x8000ccdd);
+    assert_int_equal(vsh(WS_OP_VSHR, U, U, 0, W, 0, WS_VSEL_H0 << 4, 0x12345678, 8, 0xaabbccdd), 0xaabb3456);
+}
+
 static void test_warp_sz(void **s)
 {
     (void)s;
@@ -190,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_lop3),
         cmocka_unit_test(test_cvt_pack),
         cmocka_unit_test(test_video),
+        cmocka_unit_test(test_vshift),
         cmocka_unit_test(test_warp_sz),
         cmocka_unit_test(test_mov_elements),
     };

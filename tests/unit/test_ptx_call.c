@@ -257,6 +257,40 @@ static void test_refused(void **state)
     ws_kernel_free(k);
 }
 
+/* a 16-byte struct argument and return value as .param byte arrays, read and written with
+ * vector ld/st.param (sm_100 nvcc's form); a vector-typed .param variable (.param .v4 .f32,
+ * which ptxas refuses: "cannot be allocated in .param state space") is refused with its
+ * position */
+static void test_param_arrays(void **state)
+{
+    (void)state;
+    ws_kernel *k = load(HDR
+        ".func (.param .align 16 .b8 rv[16]) f(.param .align 16 .b8 x[16], .param .b32 s)\n{\n"
+        "  .reg .f32 %f<6>;\n  ld.param.v4.f32 {%f1, %f2, %f3, %f4}, [x];\n  ld.param.f32 %f5, [s];\n"
+        "  st.param.v4.f32 [rv], {%f5, %f4, %f3, %f2};\n  ret;\n}\n"
+        ".entry k()\n{\n  .reg .f32 %f<5>;\n  {\n  .param .align 16 .b8 p[16];\n"
+        "  st.param.v4.f32 [p], {%f1, %f2, %f3, %f4};\n  .param .b32 q;\n  st.param.f32 [q], %f1;\n"
+        "  .param .align 16 .b8 r[16];\n  call.uni (r), f, (p, q);\n"
+        "  ld.param.v4.f32 {%f1, %f2, %f3, %f4}, [r+0];\n  }\n  ret;\n}\n");
+    /* st p, st q, [callee: ld x, ld s, st rv; final ret dropped], ld r, ret */
+    assert_int_equal(k->ninsts, 7);
+    const ws_inst *st = &k->insts[0], *ldx = &k->insts[2], *strv = &k->insts[4], *ldr = &k->insts[5];
+    assert_int_equal(st->src[0].kind, WS_OK_ADDR);      /* st: src[0] the address, src[1] the values */
+    assert_int_equal(ldx->dst[0].kind, WS_OK_VEC);
+    assert_int_equal(ldx->dst[0].nvec, 4);
+    assert_int_equal(strv->src[1].kind, WS_OK_VEC);
+    /* the argument and the return value are the callee's slots: st [p] and ld [x] alike,
+     * st [rv] and ld [r] alike, 16-byte aligned */
+    assert_int_equal(st->src[0].imm, ldx->src[0].imm);
+    assert_int_equal(strv->src[0].imm, ldr->src[0].imm);
+    assert_int_equal(ldx->src[0].imm % 16, 0);
+    assert_int_equal(strv->src[0].imm % 16, 0);
+    ws_kernel_free(k);
+    refused(HDR ".func (.param .v4 .f32 rv) f()\n{\n  ret;\n}\n"
+            ".entry k()\n{\n  {\n  .param .align 16 .b8 r[16];\n  call.uni (r), f;\n  }\n  ret;\n}\n",
+            "c.ptx:4:15: ", "'.v4'");
+}
+
 /* f1..f6, each calling the previous 8 times: 8^6 = 262144 copies of f0's instruction */
 static void test_size_cap(void **state)
 {
@@ -281,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_nested_void),
         cmocka_unit_test(test_ret_and_loop),
         cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_param_arrays),
         cmocka_unit_test(test_size_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

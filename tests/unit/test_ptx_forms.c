@@ -155,9 +155,82 @@ static void test_warp_sz_and_new_ops(void **s)
     refused(BODY("  lop3.b32 %r1, %r1, %r2, %r3, %r4;\n"), "f.ptx:8:32: ", "immediate");
     refused(BODY("  vadd4.u32.u32.u32.sat.add %r1, %r1, %r2, %r3;\n"), "f.ptx:8:3: ", ".add");
     refused(BODY("  vadd4.u32.u32 %r1, %r1, %r2, %r3;\n"), "f.ptx:8:3: ", "three types");
-    refused(BODY("  vshr.u32.u32.u32.clamp.add %r1, %r1, %r2, %r3;\n"), "f.ptx:8:3: ", "video instruction 'vshr'");
+    refused(BODY("  vadd.u32.u32.u32.sat %r1, %r1, %r2;\n"), "f.ptx:8:3: ", "video instruction 'vadd'");
     refused(BODY("  vset4.u32.u32.ne %r1, %r1, %r2, %r3;\n"), "f.ptx:8:3: ", "video instruction 'vset4'");
     refused(BODY("  bmsk.b32 %r1, %r1, %r2;\n"), "f.ptx:8:3: ", ".clamp or .wrap");
+}
+
+/* the scalar video shifts (PTX ISA 9.7.16.1.2): selectors, mode, secondary operation, merge */
+static void test_vshift_forms(void **s)
+{
+    (void)s;
+    ws_kernel *k = load(BODY("  vshl.u32.u32.u32.clamp %r1, %r2, %r3;\n"
+                             "  vshr.s32.u32.u32.sat.wrap.min %r1, %r2.b3, %r3.h1, %r4;\n"
+                             "  vshl.s32.s32.u32.sat.clamp %r1.h1, %r2.h0, 4, %r1;\n"));
+    const ws_inst *in = k->insts;
+    assert_int_equal(in[0].op, WS_OP_VSHL);
+    assert_int_equal(in[0].subop, WS_BMODE_CLAMP);
+    assert_int_equal(in[0].nsrc, 2);
+    assert_int_equal(in[0].cmp, 0);
+    assert_int_equal(in[0].boolop, 0);
+    assert_int_equal(in[1].op, WS_OP_VSHR);
+    assert_int_equal(in[1].type, WS_TY_S32);
+    assert_int_equal(in[1].type2, WS_TY_U32);
+    assert_int_equal(in[1].subop, WS_BMODE_WRAP);
+    assert_true(in[1].mods & WS_MOD_SAT);
+    assert_int_equal(in[1].cmp, WS_VSEL_B3 | WS_VSEL_H1 << 4);
+    assert_int_equal(in[1].boolop, WS_VOP2_MIN);
+    assert_int_equal(in[1].nsrc, 3);
+    assert_int_equal(in[2].cmp, WS_VSEL_H0);
+    assert_int_equal(in[2].boolop, WS_VSEL_H1 << 4);
+    assert_int_equal(in[2].src[1].kind, WS_OK_IMM);
+    char buf[160];
+    ws_inst_format(k, &in[1], buf, sizeof buf);
+    assert_string_equal(buf, "vshr.s32.u32.u32.sat.wrap.min %r1, %r2.b3, %r3.h1, %r4;");
+    ws_inst_format(k, &in[2], buf, sizeof buf);
+    assert_string_equal(buf, "vshl.s32.s32.u32.sat.clamp %r1.h1, %r2.h0, 4, %r1;");
+    ws_kernel_free(k);
+    refused(BODY("  vshl.u32.u32.u32 %r1, %r2, %r3;\n"), "f.ptx:8:3: ", ".clamp or .wrap");
+    refused(BODY("  vshl.u32.u32.s32.wrap %r1, %r2, %r3;\n"), "f.ptx:8:15: ", "third type");
+    refused(BODY("  vshl.u32.u32.u32.wrap %r1, %r2, %r3, %r4;\n"), "f.ptx:8:3: ", "c operand");
+    refused(BODY("  vshl.u32.u32.u32.wrap.add %r1, %r2, %r3;\n"), "f.ptx:8:3: ", "c operand");
+    refused(BODY("  vshl.u32.u32.u32.wrap.add %r1.b0, %r2, %r3, %r4;\n"), "f.ptx:8:3: ", "exclude each other");
+    refused(BODY("  add.u32 %r1, %r2.b0, %r3;\n"), "f.ptx:8:19: ", "operand selector '.b0'");
+    refused(BODY("  vshl.u32.u32.u32.wrap.add %r1, %r2, %r3, %r4.h0;\n"), "f.ptx:8:47: ", "operand selector '.h0'");
+}
+
+/* .v8 (PTX ISA 8.x): eight elements of up to 32 bits; 256 bits only in .global or generic
+ * space (ptxas: "global state space expected for feature '256 bit wide load/store'") */
+static void test_v8_forms(void **s)
+{
+    (void)s;
+    ws_kernel *k = load(BODY("  .reg .b16 %h<8>;\n  ld.param.u64 %rd1, [o];\n"
+                             "  ld.global.v8.f32 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1];\n"
+                             "  st.v8.b32 [%rd1+32], {%r7, %r6, _, %r4, %r3, %r2, %r1, %r0};\n"
+                             "  ld.shared.v8.b16 {%h0, %h1, %h2, %h3, %h4, %h5, %h6, %h7}, [%rd1];\n"
+                             "  ld.global.v4.f64 {%rd0, %rd1, %rd2, %rd3}, [%rd1];\n"));
+    const ws_inst *in = k->insts;
+    assert_int_equal(in[1].vec, 8);
+    assert_int_equal(in[1].dst[0].nvec, 8);
+    assert_string_equal(rname(k, in[1].dst[0].vec[7]), "%r7");
+    assert_int_equal(in[1].n_wr, 8);
+    assert_int_equal(in[2].space, WS_SP_GENERIC);
+    assert_int_equal(in[2].src[1].vec[2], WS_NO_REG);
+    assert_int_equal(in[2].n_rd, 8);          /* seven values and the address */
+    assert_int_equal(in[3].space, WS_SP_SHARED);
+    assert_int_equal(in[3].type, WS_TY_B16);
+    char buf[200];
+    ws_inst_format(k, &in[1], buf, sizeof buf);
+    assert_string_equal(buf, "ld.global.v8.f32 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1];");
+    ws_kernel_free(k);
+#define R8 " {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1];\n"
+    refused(BODY("  ld.shared.v8.f32" R8), "f.ptx:8:3: ", "256-bit 'ld.v8.f32' is allowed in .global or generic space only, not .shared");
+    refused(BODY("  ld.local.v4.u64 {%rd0, %rd1, %rd2, %rd3}, [%rd1];\n"), "f.ptx:8:3: ", "not .local");
+    refused(BODY("  ld.global.v8.b64 {%rd0, %rd1, %rd2, %rd3, %rd0, %rd1, %rd2, %rd3}, [%rd1];\n"), "f.ptx:8:3: ",
+            "512 bits wide");
+    refused(BODY("  ldu.global.v8.u32" R8), "f.ptx:8:3: ", "'.v8' is allowed on ld and st only");
+#undef R8
+    refused(BODY("  ld.global.v8.u32 {%r0, %r1, %r2, %r3}, [%rd1];\n"), "f.ptx:8:3: ", "vector operand of 8 registers");
 }
 
 static void test_address_size_32(void **s)
@@ -206,6 +279,8 @@ int main(void)
         cmocka_unit_test(test_param_address),
         cmocka_unit_test(test_predicate_constants),
         cmocka_unit_test(test_warp_sz_and_new_ops),
+        cmocka_unit_test(test_vshift_forms),
+        cmocka_unit_test(test_v8_forms),
         cmocka_unit_test(test_address_size_32),
         cmocka_unit_test(test_register_call),
     };

@@ -157,10 +157,11 @@ def op(kind, xs, fmt, mode='rn'):
     raise ValueError(kind)
 
 
-def to_int(v, bits, signed, mode):
-    """PTX cvt.rXi.{s,u}N.fM: round to integer, NaN -> 0, saturate."""
+def to_int(v, bits, signed, mode, src_f64=False):
+    """PTX cvt.rXi.{s,u}N.fM: round to integer, saturate; NaN -> 0 if the source is not .f64
+    and the destination not 64-bit, else 1 << (bits - 1) (PTX ISA, cvt, Integer Notes)."""
     if math.isnan(v):
-        return 0
+        return 1 << (bits - 1) if src_f64 or bits == 64 else 0
     if math.isinf(v):
         r = v
     else:
