@@ -53,7 +53,11 @@
 
 typedef uint64_t word;
 #define WBITS 64
-#define MAX_NAMED 64   /* registers one instruction names: 12 rd + 5 wr + operands */
+/* registers one instruction names: its rd/wr lists and every operand's */
+#define NVEC (sizeof ((ws_operand *)0)->vec / sizeof ((ws_operand *)0)->vec[0])
+#define NRD (sizeof ((ws_inst *)0)->rd / sizeof ((ws_inst *)0)->rd[0])
+#define NWR (sizeof ((ws_inst *)0)->wr / sizeof ((ws_inst *)0)->wr[0])
+#define MAX_NAMED (NRD + NWR + (WS_MAX_SRC + WS_MAX_DST + 1) * (NVEC + 1))
 
 static void set_bit(word *s, uint32_t r) { s[r / WBITS] |= (word)1 << (r % WBITS); }
 static void clear_bit(word *s, uint32_t r) { s[r / WBITS] &= ~((word)1 << (r % WBITS)); }
@@ -72,7 +76,7 @@ static void operand_regs(const ws_operand *o, uint32_t *list, unsigned *n, uint3
 {
     if (o->kind == WS_OK_REG || o->kind == WS_OK_ADDR) add(list, n, o->reg, nregs);
     else if (o->kind == WS_OK_VEC)
-        for (unsigned j = 0; j < o->nvec && j < 4; j++) add(list, n, o->vec[j], nregs);
+        for (unsigned j = 0; j < o->nvec && j < NVEC; j++) add(list, n, o->vec[j], nregs);
 }
 
 /* The registers `in` reads (use), writes (def) and certainly overwrites in
@@ -83,14 +87,14 @@ static void inst_regs(const ws_inst *in, uint32_t nregs, named *n)
     n->nuse = n->ndef = n->nkill = 0;
     add(n->use, &n->nuse, in->guard, nregs);
     for (unsigned s = 0; s < in->nsrc && s < WS_MAX_SRC; s++) operand_regs(&in->src[s], n->use, &n->nuse, nregs);
-    for (unsigned i = 0; i < in->n_rd && i < 12; i++) add(n->use, &n->nuse, in->rd[i], nregs);
+    for (unsigned i = 0; i < in->n_rd && i < NRD; i++) add(n->use, &n->nuse, in->rd[i], nregs);
     for (unsigned d = 0; d < in->ndst && d < WS_MAX_DST; d++) {
         const ws_operand *o = &in->dst[d];
         if (o->kind == WS_OK_ADDR) { add(n->use, &n->nuse, o->reg, nregs); continue; }
         operand_regs(o, n->def, &n->ndef, nregs);
         if (in->guard == WS_NO_REG) operand_regs(o, n->kill, &n->nkill, nregs);
     }
-    for (unsigned i = 0; i < in->n_wr && i < 5; i++) add(n->def, &n->ndef, in->wr[i], nregs);
+    for (unsigned i = 0; i < in->n_wr && i < NWR; i++) add(n->def, &n->ndef, in->wr[i], nregs);
 }
 
 /* Per block: gen (read before any kill in the block) and kill sets; then the
