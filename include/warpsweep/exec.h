@@ -6,8 +6,10 @@
  * (the MIMD reference run and the cycle-level core).
  *
  * Per-lane registers are stored structure-of-arrays: the value of register r
- * in lane l is regs[r * warp_size + l], always as 64 bits (narrower types use
- * the low bits; predicates are 0 or 1).
+ * in lane l is regs[slot[r] * warp_size + l] (ws_reg_lanes), always as 64 bits
+ * (narrower types use the low bits; predicates are 0 or 1). slot is the
+ * kernel's register compaction (src/ptx/regcompact.c): registers never live
+ * at the same time share a row.
  *
  * Register convention (src/exec/exec*.c): a value of an N-bit type is stored
  * zero-extended (masked to N bits); readers sign-extend when the instruction
@@ -112,7 +114,8 @@ typedef struct ws_cta {
 
 /* A warp's functional state. */
 typedef struct ws_warp {
-    uint64_t *regs;           /* nregs * warp_size, SoA */
+    uint64_t *regs;           /* kernel->nslots * warp_size, SoA: register r's lanes at row slot[r] */
+    const uint32_t *slot;     /* kernel->reg_slot (register compaction, src/ptx/regcompact.c) */
     uint8_t *local;           /* local_bytes * warp_size: lane l at l * local_bytes */
     ws_cta *cta;
     uint32_t warp_in_cta;     /* 0.. warps_per_cta-1 */
@@ -124,6 +127,12 @@ typedef struct ws_warp {
     uint8_t cc[WS_MAX_WARP_SIZE];      /* per-lane carry flag CC.CF (add.cc/addc/sub.cc/subc/mad.cc/madc);
                                           zeroed by ws_warp_reset_regs */
 } ws_warp;
+
+/* The lanes of register r in w's register file. */
+static inline uint64_t *ws_reg_lanes(const ws_warp *w, uint32_t r, uint32_t warp_size)
+{
+    return &w->regs[(uint64_t)w->slot[r] * warp_size];
+}
 
 /* What executing one instruction did, beyond registers and memory: the
  * control-flow outcome for the divergence scheme and the memory access

@@ -227,6 +227,23 @@ ws_kernel *ws_kernel_clone(const ws_kernel *k);
  * Used when a workload gives no regs_per_thread (src/ptx/regpressure.c). */
 uint32_t ws_reg_pressure(const ws_kernel *k);
 
+/* The registers whose values can matter (src/ptx/relevance.c): read by a
+ * branch, a guard, an address, an atomic's operands, a warp-level or barrier
+ * instruction, or by a pure computation (mov .. cvta, no carry) whose result
+ * matters; a fixed point over the kernel. Sets their bits in rel
+ * ((nregs + 63) / 64 words, cleared first); returns how many. The livelock
+ * proof with changing memory ignores the others (src/sim/deadlock.c). */
+uint32_t ws_reg_relevance(const ws_kernel *k, uint64_t *rel);
+
+/* Register compaction (src/ptx/regcompact.c): sets k->reg_slot (each virtual
+ * register's row in the per-lane register file) and k->nslots (the rows) so
+ * that registers share a row only when they are never live at once (linear
+ * scan over live intervals). Storage only: instructions keep their register
+ * numbers. ws_cfg_build calls it at its end. Without memory for the
+ * liveness every register gets its own row; returns -1 (k unchanged) only
+ * when not even that map can be allocated, else 0. */
+int ws_reg_compact(ws_kernel *k);
+
 /* Liveness over the CFG (src/ptx/regpressure.c): the registers live into each
  * block, as bit sets of *nwords 64-bit words per block (block b's at
  * [b * *nwords]); a guarded write does not end a live range. The caller frees

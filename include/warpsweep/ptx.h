@@ -330,6 +330,9 @@ typedef struct ws_kernel {
     uint32_t nregs;        /* size of the per-lane register file */
     char **reg_names;      /* for the disassembler */
     uint8_t *reg_types;    /* ws_type of each register */
+    uint32_t *reg_slot;    /* register -> row of the per-lane register file (src/ptx/regcompact.c,
+                              rebuilt with the CFG): registers never live at once share a row */
+    uint32_t nslots;       /* rows of the per-lane register file (>= 1 once the CFG is built) */
 
     ws_kparam *params;
     uint32_t nparams;

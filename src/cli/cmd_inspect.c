@@ -155,6 +155,7 @@ static void print_kernel(const ws_kernel *k, const ws_kernel *lk, FILE *out)
                  "shared %u bytes, local %u bytes/thread, data %llu bytes\n",
             k->ninsts, k->nregs, k->est_regs_per_thread, k->nparams, k->param_bytes, k->shared_bytes,
             k->local_bytes, (unsigned long long)k->data_bytes);
+    fprintf(out, "  register file: %u rows per lane after compaction (%u registers declared)\n", k->nslots, k->nregs);
     for (uint32_t i = 0; i < k->nparams; i++)
         fprintf(out, "  param %-40s .%s size %u align %u offset %u\n", k->params[i].name,
                 ws_type_name((ws_type)k->params[i].type), k->params[i].size, k->params[i].align, k->params[i].offset);

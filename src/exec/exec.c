@@ -84,7 +84,7 @@ ws_src ws_opnd(ws_xctx *x, const ws_operand *o, unsigned slot)
     switch (o->kind) {
     case WS_OK_REG:
         if (o->reg == WS_NO_REG) { s.p = ws_zero_col; s.step = 0; return s; }
-        s.p = &x->w->regs[(uint64_t)o->reg * x->ws];
+        s.p = ws_reg_lanes(x->w, o->reg, x->ws);
         s.step = 1;
         if (o->neg) {
             uint64_t *t = x->tmp[slot];
@@ -166,7 +166,7 @@ void ws_xctx_init(ws_xctx *x, ws_exec_env *env, ws_warp *w, const ws_inst *in, u
     x->active = active;
     uint64_t exec = active;
     if (in->guard != WS_NO_REG) {
-        const uint64_t *g = &w->regs[(uint64_t)in->guard * x->ws];
+        const uint64_t *g = ws_reg_lanes(w, in->guard, x->ws);
         uint64_t m = 0;
         unsigned neg = in->guard_neg != 0;
         LANE_LOOP(active) { unsigned l = LANE; if ((g[l] != 0) != neg) m |= 1ull << l; }

@@ -65,18 +65,17 @@ static int exec_mov_elements(ws_xctx *x)
 {
     const ws_inst *in = x->in;
     const uint64_t M = ws_mask_bits(ws_ty_bits[in->type]);
-    uint64_t *R = x->w->regs;
     uint32_t ws = x->ws;
     unsigned n = in->vec;
     uint64_t tmp[4][WS_MAX_WARP_SIZE];
     for (unsigned i = 0; i < n; i++) {
         uint32_t r = in->src[0].vec[i];
-        LANE_LOOP(x->exec) { unsigned l = LANE; tmp[i][l] = r == WS_NO_REG ? 0 : R[(uint64_t)r * ws + l] & M; }
+        LANE_LOOP(x->exec) { unsigned l = LANE; tmp[i][l] = r == WS_NO_REG ? 0 : ws_reg_lanes(x->w, r, ws)[l] & M; }
     }
     for (unsigned i = 0; i < n; i++) {
         uint32_t r = in->dst[0].vec[i];
         if (r == WS_NO_REG) continue;
-        LANE_LOOP(x->exec) { unsigned l = LANE; R[(uint64_t)r * ws + l] = tmp[i][l]; }
+        LANE_LOOP(x->exec) { unsigned l = LANE; ws_reg_lanes(x->w, r, ws)[l] = tmp[i][l]; }
     }
     return WS_EXEC_OK;
 }
@@ -86,7 +85,6 @@ static int exec_mov_vec(ws_xctx *x)
 {
     const ws_inst *in = x->in;
     unsigned bits = ws_ty_bits[in->type];
-    const uint64_t *R = x->w->regs;
     uint32_t ws = x->ws;
     if (in->vec > 1) return exec_mov_elements(x);
     if (in->src[0].kind == WS_OK_VEC) {
@@ -98,7 +96,7 @@ static int exec_mov_vec(ws_xctx *x)
             uint64_t v = (uint64_t)in->src[0].imm;   /* integer elements (parse.c) */
             for (unsigned i = 0; i < n; i++) {
                 uint32_t r = in->src[0].vec[i];
-                if (r != WS_NO_REG) v |= (R[(uint64_t)r * ws + l] & em) << (i * eb);
+                if (r != WS_NO_REG) v |= (ws_reg_lanes(x->w, r, ws)[l] & em) << (i * eb);
             }
             d[l] = v & ws_mask_bits(bits);
         }
@@ -111,7 +109,7 @@ static int exec_mov_vec(ws_xctx *x)
         for (unsigned i = 0; i < n; i++) {
             uint32_t r = in->dst[0].vec[i];
             if (r == WS_NO_REG) continue;
-            uint64_t *d = &x->w->regs[(uint64_t)r * ws];
+            uint64_t *d = ws_reg_lanes(x->w, r, ws);
             LANE_LOOP(x->exec) { unsigned l = LANE; d[l] = (tmp[l] >> (i * eb)) & em; }
         }
     }

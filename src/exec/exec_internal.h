@@ -73,7 +73,7 @@ ws_src ws_opnd(ws_xctx *x, const ws_operand *o, unsigned slot);
 static inline uint64_t *ws_dst(ws_xctx *x, const ws_operand *o)
 {
     if (o->kind != WS_OK_REG || o->reg == WS_NO_REG) return x->sink;
-    return &x->w->regs[(uint64_t)o->reg * x->ws];
+    return ws_reg_lanes(x->w, o->reg, x->ws);
 }
 /* Bits of the declared register size of reg (0 if unknown: no widening). */
 unsigned ws_reg_bits(const ws_xctx *x, uint32_t reg);

@@ -138,7 +138,7 @@ static inline uint64_t addr_mask(const ws_xctx *x, const ws_operand *o)
 
 static inline uint64_t addr_of(ws_xctx *x, const ws_operand *o, unsigned l)
 {
-    uint64_t base = o->reg != WS_NO_REG ? x->w->regs[(uint64_t)o->reg * x->ws + l] : 0;
+    uint64_t base = o->reg != WS_NO_REG ? ws_reg_lanes(x->w, o->reg, x->ws)[l] : 0;
     return (base + (uint64_t)o->imm) & addr_mask(x, o);
 }
 
@@ -157,7 +157,7 @@ static int exec_ld(ws_xctx *x)
     int sg = ws_ty_signed[t];
     for (unsigned i = 0; i < nv; i++) {
         uint32_t r = in->dst[0].kind == WS_OK_VEC ? in->dst[0].vec[i] : in->dst[0].reg;
-        col[i] = r == WS_NO_REG ? NULL : &x->w->regs[(uint64_t)r * x->ws];
+        col[i] = r == WS_NO_REG ? NULL : ws_reg_lanes(x->w, r, x->ws);
         rbits[i] = r == WS_NO_REG ? 0 : ws_reg_bits(x, r);
         if (rbits[i] < eb * 8) rbits[i] = eb * 8;
     }
@@ -195,7 +195,7 @@ static int exec_st(ws_xctx *x)
         if (vo->kind == WS_OK_VEC) {
             uint32_t r = vo->vec[i];
             have[i] = r != WS_NO_REG;
-            val[i].p = have[i] ? &x->w->regs[(uint64_t)r * x->ws] : NULL;
+            val[i].p = have[i] ? ws_reg_lanes(x->w, r, x->ws) : NULL;
             val[i].step = 1;
         } else {
             have[i] = 1;
@@ -353,7 +353,7 @@ static int exec_ldmatrix(ws_xctx *x)
                 provided |= 1ull << l;
             }
         for (unsigned m = 0; m < nm; m++) {
-            uint64_t *d = &x->w->regs[(uint64_t)in->dst[0].vec[m] * x->ws + base];
+            uint64_t *d = ws_reg_lanes(x->w, in->dst[0].vec[m], x->ws) + base;
             for (unsigned l = 0; l < 32; l++) {
                 unsigned g4 = l >> 2, c2 = 2 * (l & 3);
                 uint16_t lo = trans ? M[m][c2][g4] : M[m][g4][c2], hi = trans ? M[m][c2 + 1][g4] : M[m][g4][c2 + 1];
@@ -390,7 +390,7 @@ static int exec_stmatrix(ws_xctx *x)
         if (!group) continue;
         uint16_t M[4][8][8];
         for (unsigned m = 0; m < nm; m++) {
-            const uint64_t *r = &x->w->regs[(uint64_t)in->src[1].vec[m] * x->ws + base];
+            const uint64_t *r = ws_reg_lanes(x->w, in->src[1].vec[m], x->ws) + base;
             for (unsigned l = 0; l < 32; l++) {
                 unsigned g4 = l >> 2, c2 = 2 * (l & 3);
                 uint16_t lo = (uint16_t)r[l], hi = (uint16_t)(r[l] >> 16);
@@ -473,7 +473,7 @@ static int exec_wmma(ws_xctx *x)
             const unsigned l = base + lane;
             const uint64_t a0 = addr_of(x, ao, l), ld = SV(stride, l) & 0xffffffffu;
             for (unsigned j = 0; j < frag->nvec; j++) {
-                uint64_t *reg = &x->w->regs[(uint64_t)frag->vec[j] * x->ws + l];
+                uint64_t *reg = ws_reg_lanes(x->w, frag->vec[j], x->ws) + l;
                 uint64_t v = 0;
                 for (unsigned e = 0; e < per_reg; e++) {
                     unsigned r, c;
@@ -501,7 +501,7 @@ static int exec_wmma(ws_xctx *x)
     }
     if (!store)
         for (unsigned j = 0; j < frag->nvec; j++)
-            LANE_LOOP(x->exec) { unsigned l = LANE; x->w->regs[(uint64_t)frag->vec[j] * x->ws + l] = out[j][l]; }
+            LANE_LOOP(x->exec) { unsigned l = LANE; ws_reg_lanes(x->w, frag->vec[j], x->ws)[l] = out[j][l]; }
     if (fp.mem) finish_effect(x, store ? 2 : 1, piece);
     return WS_EXEC_OK;
 }

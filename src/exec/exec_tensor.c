@@ -135,15 +135,14 @@ static void mma_group(ws_xctx *x, unsigned base)
     const mma_shape *S = &shapes[form];
     const int is_int = form_is_int(form);
     const int tf32 = form == WS_MMA_M16N8K8_TF32;
-    const uint64_t *R = x->w->regs;
     const uint32_t ws = x->ws;
     double A[16][32], B[32][8], C[16][8];
     int64_t Ai[16][32], Bi[32][8], Ci[16][8];
     for (unsigned lane = 0; lane < 32; lane++) {
         uint64_t ra[4], rb[4], rc[4];
-        for (unsigned j = 0; j < in->src[0].nvec; j++) ra[j] = R[(uint64_t)in->src[0].vec[j] * ws + base + lane];
-        for (unsigned j = 0; j < in->src[1].nvec; j++) rb[j] = R[(uint64_t)in->src[1].vec[j] * ws + base + lane];
-        for (unsigned j = 0; j < in->src[2].nvec; j++) rc[j] = R[(uint64_t)in->src[2].vec[j] * ws + base + lane];
+        for (unsigned j = 0; j < in->src[0].nvec; j++) ra[j] = ws_reg_lanes(x->w, in->src[0].vec[j], ws)[base + lane];
+        for (unsigned j = 0; j < in->src[1].nvec; j++) rb[j] = ws_reg_lanes(x->w, in->src[1].vec[j], ws)[base + lane];
+        for (unsigned j = 0; j < in->src[2].nvec; j++) rc[j] = ws_reg_lanes(x->w, in->src[2].vec[j], ws)[base + lane];
         unsigned r, c;
         for (unsigned i = 0; i < S->na; i++) {
             a_pos(form, lane, i, &r, &c);
@@ -188,7 +187,7 @@ static void mma_group(ws_xctx *x, unsigned base)
         }
     }
     for (unsigned j = 0; j < in->dst[0].nvec; j++) {
-        uint64_t *d = &x->w->regs[(uint64_t)in->dst[0].vec[j] * ws + base];
+        uint64_t *d = ws_reg_lanes(x->w, in->dst[0].vec[j], ws) + base;
         for (unsigned lane = 0; lane < 32; lane++) d[lane] = out[lane][j];
     }
 }
@@ -234,7 +233,6 @@ static void mma_quad_pairs(ws_xctx *x, unsigned base)
 {
     const ws_inst *in = x->in;
     const unsigned lay = in->rnd, ct = in->boolop, dt = in->type;
-    const uint64_t *R = x->w->regs;
     const uint32_t ws = x->ws;
     uint32_t creg[8], dreg[8];
     const unsigned nc = frag_regs(&in->src[2], in->nsrc - 2u, creg), nd = frag_regs(&in->dst[0], in->ndst, dreg);
@@ -242,9 +240,9 @@ static void mma_quad_pairs(ws_xctx *x, unsigned base)
     for (unsigned lane = 0; lane < 32; lane++) {
         const unsigned p = (lane >> 2) & 3, q = lane & 3, h = lane >> 4;
         uint64_t ra[2], rb[2], rc[8];
-        for (unsigned j = 0; j < 2; j++) ra[j] = R[(uint64_t)in->src[0].vec[j] * ws + base + lane];
-        for (unsigned j = 0; j < 2; j++) rb[j] = R[(uint64_t)in->src[1].vec[j] * ws + base + lane];
-        for (unsigned j = 0; j < nc; j++) rc[j] = R[(uint64_t)creg[j] * ws + base + lane];
+        for (unsigned j = 0; j < 2; j++) ra[j] = ws_reg_lanes(x->w, in->src[0].vec[j], ws)[base + lane];
+        for (unsigned j = 0; j < 2; j++) rb[j] = ws_reg_lanes(x->w, in->src[1].vec[j], ws)[base + lane];
+        for (unsigned j = 0; j < nc; j++) rc[j] = ws_reg_lanes(x->w, creg[j], ws)[base + lane];
         unsigned r, c;
         for (unsigned i = 0; i < 4; i++) {
             volta_a_pos(lay, q, h, i, &r, &c);
@@ -271,7 +269,7 @@ static void mma_quad_pairs(ws_xctx *x, unsigned base)
         }
     }
     for (unsigned j = 0; j < nd; j++) {
-        uint64_t *d = &x->w->regs[(uint64_t)dreg[j] * ws + base];
+        uint64_t *d = ws_reg_lanes(x->w, dreg[j], ws) + base;
         for (unsigned lane = 0; lane < 32; lane++) d[lane] = out[lane][j];
     }
 }

@@ -291,7 +291,7 @@ static int exec_fetch(ws_xctx *x)
         uint64_t c[4] = {0, 0, 0, 0};
         for (unsigned e = 0; e < nc && e < 4; e++) {
             uint32_t reg = co->kind == WS_OK_VEC ? co->vec[e] : co->reg;
-            c[e] = reg == WS_NO_REG ? 0 : x->w->regs[(uint64_t)reg * x->ws + l];
+            c[e] = reg == WS_NO_REG ? 0 : ws_reg_lanes(x->w, reg, x->ws)[l];
         }
         fetch r;
         int64_t at[3];
@@ -385,7 +385,7 @@ static int exec_surf(ws_xctx *x)
         int64_t c[3] = {0, 0, 0};
         for (unsigned e = 0; e < 3 && e < (co->kind == WS_OK_VEC ? co->nvec : 1u); e++) {
             uint32_t reg = co->kind == WS_OK_VEC ? co->vec[e] : co->reg;
-            c[e] = reg == WS_NO_REG ? 0 : (int32_t)x->w->regs[(uint64_t)reg * x->ws + l];
+            c[e] = reg == WS_NO_REG ? 0 : (int32_t)ws_reg_lanes(x->w, reg, x->ws)[l];
         }
         int64_t off = surf_offset(x, l, t, c, bytes, store);
         if (off == -2) return WS_EXEC_FAULT;
@@ -398,14 +398,14 @@ static int exec_surf(ws_xctx *x)
         for (unsigned e = 0; e < nv; e++) {
             uint32_t reg = vo->kind == WS_OK_VEC ? vo->vec[e] : vo->reg;
             if (store) {
-                uint64_t v = reg == WS_NO_REG ? 0 : x->w->regs[(uint64_t)reg * x->ws + l];
+                uint64_t v = reg == WS_NO_REG ? 0 : ws_reg_lanes(x->w, reg, x->ws)[l];
                 if (!p) continue;
                 if (memcmp(p + e * eb, &v, eb)) x->env->mem_changes++;
                 memcpy(p + e * eb, &v, eb);
             } else {
                 uint64_t v = 0;
                 if (p) memcpy(&v, p + e * eb, eb);
-                if (reg != WS_NO_REG) x->w->regs[(uint64_t)reg * x->ws + l] = v;
+                if (reg != WS_NO_REG) ws_reg_lanes(x->w, reg, x->ws)[l] = v;
             }
         }
     }

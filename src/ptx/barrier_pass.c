@@ -45,7 +45,7 @@ static void clone_free(ws_kernel *k)
     free(k->path); free(k->name); free(k->insts);
     if (k->reg_names)
         for (uint32_t r = 0; r < k->nregs; r++) free(k->reg_names[r]);
-    free(k->reg_names); free(k->reg_types);
+    free(k->reg_names); free(k->reg_types); free(k->reg_slot);
     if (k->params)
         for (uint32_t p = 0; p < k->nparams; p++) free(k->params[p].name);
     free(k->params);
@@ -65,7 +65,7 @@ ws_kernel *ws_kernel_clone(const ws_kernel *k)
     ws_kernel *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     *c = *k;
-    c->path = NULL; c->name = NULL; c->insts = NULL; c->reg_names = NULL; c->reg_types = NULL;
+    c->path = NULL; c->name = NULL; c->insts = NULL; c->reg_names = NULL; c->reg_types = NULL; c->reg_slot = NULL;
     c->params = NULL; c->vars = NULL; c->brx_targets = NULL; c->blocks = NULL;
     c->block_of = NULL; c->source = NULL;
     int bad = 0;
@@ -74,6 +74,7 @@ ws_kernel *ws_kernel_clone(const ws_kernel *k)
     DUPS(path); DUPS(name); DUPS(source);
     DUPM(insts, k->ninsts);
     DUPM(reg_types, k->nregs);
+    DUPM(reg_slot, k->nregs ? k->nregs : 1);
     DUPM(brx_targets, k->nbrx_targets);
     DUPM(block_of, k->ninsts);
     if (k->reg_names && k->nregs) {

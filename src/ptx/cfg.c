@@ -450,5 +450,6 @@ int ws_cfg_build(ws_kernel *k, ws_error *err)
                 if (k->brx_targets[in->target + j] <= i) in->is_backedge = 1;
     }
     ws_uniformity(k);
+    if (ws_reg_compact(k)) return ws_fail(err, "%s: out of memory", file);
     return 0;
 }

@@ -3584,6 +3584,7 @@ void ws_kernel_free(ws_kernel *k)
         for (uint32_t i = 0; i < k->nregs; i++) free(k->reg_names[i]);
     free(k->reg_names);
     free(k->reg_types);
+    free(k->reg_slot);
     if (k->params)
         for (uint32_t i = 0; i < k->nparams; i++) free(k->params[i].name);
     free(k->params);

@@ -225,7 +225,7 @@ static const ws_kernel *run_kernel(ws_sim *s, const ws_kernel *k, int scheduled,
 static inline uint64_t lane_value(const ws_simrun *r, const ws_cwarp *w, uint32_t reg, uint64_t mask)
 {
     uint32_t l = mask ? (uint32_t)__builtin_ctzll(mask) : 0;
-    return w->fw.regs[(size_t)reg * r->ws + l];
+    return ws_reg_lanes(&w->fw, reg, r->ws)[l];
 }
 
 static inline uint64_t opnd_value(const ws_simrun *r, const ws_cwarp *w, const ws_operand *o, uint64_t mask,
@@ -252,7 +252,7 @@ static uint64_t bar_red_preds(const ws_simrun *r, const ws_cwarp *w, const ws_in
     for (uint64_t m = lanes; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         uint64_t v = p->kind == WS_OK_IMM ? (uint64_t)p->imm
-                     : p->kind == WS_OK_REG ? w->fw.regs[(size_t)p->reg * r->ws + l] : 0;
+                     : p->kind == WS_OK_REG ? ws_reg_lanes(&w->fw, p->reg, r->ws)[l] : 0;
         if (((v & 1) != 0) != (p->neg != 0)) yes |= 1ull << l;
     }
     return yes;
@@ -342,7 +342,7 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
             w->fw.tid[1][l] = (t / b[0]) % b[1];
             w->fw.tid[2][l] = t / (b[0] * b[1]);
         }
-        ws_warp_reset_regs(&w->fw, r->nregs, r->ws);
+        ws_warp_reset_regs(&w->fw, r->nslots, r->ws);
         if (r->launch.local_bytes) memset(w->fw.local, 0, (size_t)r->launch.local_bytes * r->ws);
         w->live = 1;
         w->last_issue = 0;
@@ -484,7 +484,7 @@ static void write_bar_red(ws_simrun *r, ws_ccta *ct, ws_cwarp *w, uint32_t bar, 
         w->held_red[l] = NULL;
         if (!in || in->ndst < 1 || in->dst[0].kind != WS_OK_REG || in->dst[0].reg == WS_NO_REG) continue;
         uint32_t reg = in->dst[0].reg;
-        w->fw.regs[(size_t)reg * r->ws + l] = bar_red_value(in, ct->bar_red_n[bar], ct->bar_red_true[bar]);
+        ws_reg_lanes(&w->fw, reg, r->ws)[l] = bar_red_value(in, ct->bar_red_n[bar], ct->bar_red_true[bar]);
         if (!r->blocking && reg < r->nregs) {
             if (w->sb_ready[reg] <= r->now) w->sb_mask[reg] = 0;
             w->sb_mask[reg] |= 1ull << l;
@@ -971,7 +971,7 @@ static uint64_t sync_members(const ws_simrun *r, const ws_cwarp *w, const ws_ope
     for (uint64_t m = lanes; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         uint64_t mm = mo->kind == WS_OK_IMM ? (uint64_t)mo->imm
-                      : mo->kind == WS_OK_REG ? w->fw.regs[(size_t)mo->reg * r->ws + l] : 0xffffffffull;
+                      : mo->kind == WS_OK_REG ? ws_reg_lanes(&w->fw, mo->reg, r->ws)[l] : 0xffffffffull;
         need |= (mm & 0xffffffffull) << (l & ~31u);
     }
     return need & w->fw.valid & ~w->exited;
@@ -1557,6 +1557,7 @@ static int setup_kernel(ws_sim *sim, ws_simrun *r)
     }
     r->k = k;
     r->nregs = k->nregs ? k->nregs : 1;
+    r->nslots = k->nslots ? k->nslots : 1;
     r->pinst = arena_alloc(sim, sizeof *r->pinst * (k->ninsts ? k->ninsts : 1));
     if (!r->pinst) { fail(r, WS_ST_ERROR, "out of memory"); return -1; }
     ws_pipe_decode(r);
@@ -1595,15 +1596,16 @@ static int setup_kernel(ws_sim *sim, ws_simrun *r)
      * touching it). Such a point is invalid, not an out-of-memory kill. */
     {
         uint64_t a64 = 64, used = (uint64_t)r->ctas_per_core * r->warps_per_cta;
-        uint64_t per_warp = (8ull * r->nregs * r->ws + a64) + ((uint64_t)k->local_bytes * r->ws + a64) +
+        uint64_t per_warp = (8ull * r->nslots * r->ws + a64) + ((uint64_t)k->local_bytes * r->ws + a64) +
                             (9ull * r->ws + 2 * a64) + (17ull * r->nregs + 3 * a64) + (dsz + a64);
         uint64_t per_core = (uint64_t)sizeof(ws_cwarp) * r->nwarps + used * per_warp +
                             (uint64_t)r->ctas_per_core * ((uint64_t)k->shared_bytes + wl->dyn_shared_bytes + sizeof(ws_ccta) + a64);
         double total = (double)r->ncores * (double)per_core;
         if (total > (double)WS_MAX_SIM_STATE) {
-            fail(r, WS_ST_INVALID, "simulator state: %u cores x %llu resident warps x %u registers x %u lanes needs "
-                 "%.1f GiB, more than the limit of %.0f GiB", r->ncores, (unsigned long long)used, r->nregs, r->ws,
-                 total / (1u << 30), (double)WS_MAX_SIM_STATE / (1u << 30));
+            fail(r, WS_ST_INVALID, "simulator state: kernel %s needs %u register rows per thread after compaction "
+                 "(declared %u, each with a scoreboard entry); %u cores x %llu resident warps x %u lanes need "
+                 "%.1f GiB, more than the limit of %.0f GiB", k->name, r->nslots, r->nregs, r->ncores,
+                 (unsigned long long)used, r->ws, total / (1u << 30), (double)WS_MAX_SIM_STATE / (1u << 30));
             return -1;
         }
     }
@@ -1680,7 +1682,8 @@ static int setup_cores(ws_sim *sim, ws_simrun *r, uint8_t *param_buf)
         for (uint32_t w = 0; w < used; w++) {
             ws_cwarp *cw = &c->warps[w];
             cw->sched = (uint8_t)(w % r->nsched);
-            cw->fw.regs = arena_alloc(sim, sizeof(uint64_t) * r->nregs * r->ws);
+            cw->fw.regs = arena_alloc(sim, sizeof(uint64_t) * r->nslots * r->ws);
+            cw->fw.slot = k->reg_slot;
             cw->fw.local = r->launch.local_bytes ? arena_alloc(sim, (size_t)r->launch.local_bytes * r->ws) : NULL;
             cw->lane_ready = arena_alloc(sim, sizeof(uint64_t) * r->ws);
             cw->lane_mem = arena_alloc(sim, r->ws);

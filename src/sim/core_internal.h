@@ -250,6 +250,7 @@ typedef struct ws_simrun {
     uint32_t ncores, nwarps, nsched, width, ws;
     uint32_t ctas_per_core, warps_per_cta;
     uint32_t nregs;
+    uint32_t nslots;             /* rows of a warp's register file (k->nslots, register compaction) */
     int blocking;
     uint64_t lat_alu, lat_sfu, lat_smem;
     uint64_t lat_const;               /* const_latency: ld.const via the constant cache (0: lat_alu) */

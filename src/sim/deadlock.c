@@ -51,17 +51,10 @@
 #include <string.h>
 #include <stdio.h>
 #include "core_internal.h"
+#include "warpsweep/passes.h"
 
 /* ---------------------------------------------- relevant registers -- */
 static int is_rel(const ws_simrun *r, uint32_t q) { return q < r->nregs && (r->ll_relevant[q / 64] >> (q % 64) & 1); }
-
-static int mark_rel(ws_simrun *r, uint32_t q)
-{
-    if (q >= r->nregs || is_rel(r, q)) return 0;
-    r->ll_relevant[q / 64] |= 1ull << (q % 64);
-    r->ll_nrelevant++;
-    return 1;
-}
 
 /* Registers named by an operand: a register, a vector's elements, or (addr =
  * 1) the base of an address. */
@@ -75,57 +68,12 @@ static int opnd_regs(const ws_operand *o, int addr, uint32_t *out)
     return n;
 }
 
-/* Side-effect-free computations: mov .. cvta in isa.def whose only result is
- * their destination registers.  One that writes the carry flag is not: the
- * flag may carry its inputs into a register that matters. */
-static int is_pure(const ws_inst *in)
-{
-    _Static_assert(WS_OP_MOV == 0, "isa.def: mov must come first");
-    return in->op <= WS_OP_CVTA && !(in->mods & WS_MOD_CC);
-}
-
-/* One pass: marks the registers `in` reads in a way that matters, given the
- * relevance of its destinations.  Returns the number newly marked. */
-static int relevance_step(ws_simrun *r, const ws_inst *in)
-{
-    uint32_t regs[8];
-    int changed = 0, dst_rel = 0;
-    for (int i = 0; i < in->ndst; i++) {
-        int n = opnd_regs(&in->dst[i], 0, regs);
-        for (int j = 0; j < n; j++) dst_rel |= is_rel(r, regs[j]);
-    }
-    int value_only = (is_pure(in) && !dst_rel) || in->op == WS_OP_ST || in->op == WS_OP_RED;
-    if (in->guard != WS_NO_REG && (!is_pure(in) || dst_rel)) changed += mark_rel(r, in->guard);
-    for (int d = 0; d < 2; d++) {
-        const ws_operand *ops = d ? in->src : in->dst;
-        int nops = d ? in->nsrc : in->ndst;
-        for (int i = 0; i < nops; i++) {
-            int n = opnd_regs(&ops[i], 1, regs);        /* address bases always matter */
-            for (int j = 0; j < n; j++) changed += mark_rel(r, regs[j]);
-            if (!d || value_only) continue;             /* destinations; values that only flow on */
-            n = opnd_regs(&ops[i], 0, regs);
-            for (int j = 0; j < n; j++) changed += mark_rel(r, regs[j]);
-        }
-    }
-    return changed;
-}
-
-/* The registers whose value can matter: read by a branch, a guard, an address,
- * an atomic's operands, a warp-level or barrier instruction, or by a pure
- * computation whose result matters (a fixed point over the kernel).  The
- * others only ever flow into each other, into store and red values: their
- * values cannot change which instructions run, where they access memory, or
- * any register that matters (the livelock proof with changing memory may
- * ignore them). */
+/* The registers whose value can matter (ws_reg_relevance, src/ptx/relevance.c):
+ * the livelock proof with changing memory may ignore the others. */
 static void compute_relevance(ws_simrun *r)
 {
     memset(r->ll_relevant, 0, ((size_t)r->nregs + 63) / 64 * 8);
-    r->ll_nrelevant = 0;
-    int changed = 1;
-    while (changed) {
-        changed = 0;
-        for (uint32_t i = r->k->ninsts; i-- > 0;) changed += relevance_step(r, &r->k->insts[i]);
-    }
+    r->ll_nrelevant = ws_reg_relevance(r->k, r->ll_relevant);
 }
 
 /* Do the cores evolve independently while memory holds still?  They then
@@ -220,7 +168,7 @@ static uint64_t core_hash(ws_simrun *r, uint32_t ci, uint64_t h, int only_rel)
             h = ws_hmix(h, ((uint64_t)w->fw.cc[l] << 8) | (w->held >> l & 1 ? w->held_bar[l] : 0));
             h = ws_hmix(h, rel(w->lane_ready[l], now) << 1 | w->lane_mem[l]);
             for (uint32_t q = 0; q < r->nregs; q++)
-                if (!only_rel || is_rel(r, q)) h = ws_hmix(h, w->fw.regs[(size_t)q * r->ws + l]);
+                if (!only_rel || is_rel(r, q)) h = ws_hmix(h, ws_reg_lanes(&w->fw, q, r->ws)[l]);
         }
         h = ws_hmix(h, rel(w->busy_until, now));
         if (r->ibuf) h = ws_hmix(ws_hmix(h, ((uint64_t)w->ib_pc << 32) | w->ib_left), rel(w->ib_ready, now));

@@ -94,7 +94,7 @@ static uint64_t opnd(const ref *r, const ws_warp *w, const ws_operand *o, uint32
     if (o->kind == WS_OK_IMM)
         return (uint64_t)o->imm;
     if (o->kind == WS_OK_REG && o->reg != WS_NO_REG)
-        return w->regs[(uint64_t)o->reg * r->ws + lane];
+        return ws_reg_lanes(w, o->reg, r->ws)[lane];
     return 0;
 }
 
@@ -102,7 +102,7 @@ static int guard_true(const ref *r, const ws_warp *w, const ws_inst *in, uint32_
 {
     if (in->guard == WS_NO_REG)
         return 1;
-    int v = (int)(w->regs[(uint64_t)in->guard * r->ws + lane] & 1);
+    int v = (int)(ws_reg_lanes(w, in->guard, r->ws)[lane] & 1);
     return v ^ (in->guard_neg ? 1 : 0);
 }
 
@@ -196,7 +196,7 @@ static int check_barrier(ref *r, uint32_t c, uint32_t id)
                 uint64_t v = bi->subop == WS_BAR_RED_POPC  ? ntrue
                              : bi->subop == WS_BAR_RED_AND ? ntrue == nwait
                                                            : ntrue != 0;
-                w->regs[(uint64_t)bi->dst[0].reg * r->ws + l] = v;
+                ws_reg_lanes(w, bi->dst[0].reg, r->ws)[l] = v;
             }
             r->pc[t]++;
             r->state[t] = T_RUN;
@@ -576,12 +576,14 @@ static int setup(ref *r, ws_memimage *mem)
     if (nwarps > (1u << 26))
         return fail(r, WS_ST_INVALID, "reference: %llu warps are too many to run at once", (unsigned long long)nwarps);
     /* every warp of the grid is resident at once: bound the memory before allocating it */
-    double need = (double)nwarps * ((double)(k->nregs ? k->nregs : 1) * r->ws * 8.0 +
+    double need = (double)nwarps * ((double)(k->nslots ? k->nslots : 1) * r->ws * 8.0 +
                                     (double)(k->local_bytes ? k->local_bytes : 1) * r->ws + 32.0 * r->ws + 256.0) +
                   (double)nctas * ((double)k->shared_bytes + rl->dyn_shared_bytes + 256.0);
     if (need > (double)(4ull << 30))
-        return fail(r, WS_ST_INVALID, "reference: %llu warps x %u registers x %u lanes need %.1f GiB at once, more "
-                    "than the limit of 4 GiB", (unsigned long long)nwarps, k->nregs, r->ws, need / (1u << 30));
+        return fail(r, WS_ST_INVALID, "reference: %llu warps x %u lanes (kernel %s needs %u register rows per thread "
+                    "after compaction, declared %u) need %.1f GiB at once, more than the limit of 4 GiB",
+                    (unsigned long long)nwarps, r->ws, k->name, k->nslots ? k->nslots : 1, k->nregs,
+                    need / (1u << 30));
     r->nctas = (uint32_t)nctas;
     r->nwarps = (uint32_t)nwarps;
     ws_launch *L = &r->launch;
@@ -626,11 +628,12 @@ static int setup(ref *r, ws_memimage *mem)
         for (uint32_t wi = 0; wi < r->wpc; wi++) {
             uint32_t g = c * r->wpc + wi;
             ws_warp *w = &r->warps[g];
-            w->regs = malloc((uint64_t)(k->nregs ? k->nregs : 1) * r->ws * sizeof(uint64_t));   /* ws_warp_reset_regs clears them */
+            w->regs = malloc((uint64_t)(k->nslots ? k->nslots : 1) * r->ws * sizeof(uint64_t));   /* ws_warp_reset_regs clears them */
             w->local = calloc(1, (uint64_t)(L->local_bytes ? L->local_bytes : 1) * r->ws);
             if (!w->regs || !w->local)
                 return fail(r, WS_ST_ERROR, "reference: out of memory");
-            ws_warp_reset_regs(w, k->nregs, r->ws);
+            ws_warp_reset_regs(w, k->nslots ? k->nslots : 1, r->ws);
+            w->slot = k->reg_slot;
             w->cta = cta;
             w->warp_in_cta = wi;
             w->hw_warp = g;

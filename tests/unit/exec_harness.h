@@ -36,6 +36,7 @@ typedef struct xh {
     ws_effect eff;
     uint64_t regs[XH_NREGS * WS_MAX_WARP_SIZE];
     uint8_t reg_types[XH_NREGS];
+    uint32_t reg_slot[XH_NREGS];   /* identity: register r in row r (no compaction) */
     uint8_t smem[XH_SMEM];
     uint8_t local[XH_LOCAL * WS_MAX_WARP_SIZE];
     uint8_t param[XH_PARAM];
@@ -65,6 +66,10 @@ static inline xh *xh_new(unsigned warp_size)
     h->cta.ctaid[0] = 1;
     h->cta.smem = h->smem;
     h->w.regs = h->regs;
+    for (unsigned r = 0; r < XH_NREGS; r++) h->reg_slot[r] = r;
+    h->k.reg_slot = h->reg_slot;
+    h->k.nslots = XH_NREGS;
+    h->w.slot = h->reg_slot;
     h->w.local = h->local;
     h->w.cta = &h->cta;
     h->w.hw_warp = 3;

@@ -19,7 +19,7 @@ static inline void kb_free(ws_kernel *k)   /* frees every field a kernel owns */
     if (!k) return;
     free(k->path); free(k->name); free(k->insts);
     if (k->reg_names) for (uint32_t r = 0; r < k->nregs; r++) free(k->reg_names[r]);
-    free(k->reg_names); free(k->reg_types);
+    free(k->reg_names); free(k->reg_types); free(k->reg_slot);
     if (k->params) for (uint32_t p = 0; p < k->nparams; p++) free(k->params[p].name);
     free(k->params);
     if (k->vars) for (uint32_t v = 0; v < k->nvars; v++) { free(k->vars[v].name); free(k->vars[v].init); }
