@@ -346,6 +346,7 @@ static void launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         if (r->launch.local_bytes) memset(w->fw.local, 0, (size_t)r->launch.local_bytes * r->ws);
         w->live = 1;
         w->last_issue = 0;
+        memset(w->lane_issue, 0, sizeof(uint64_t) * r->ws);
         w->cta_slot = slot;
         w->age = c->next_age++;
         w->exited = 0;
@@ -712,6 +713,12 @@ typedef struct ws_part {
     uint64_t mask, executed, exited;
 } ws_part;
 
+/* The lanes that issue at cycle now (deadlock.c: a split the policy starves). */
+static void stamp_lanes(ws_cwarp *w, uint64_t lanes, uint64_t now)
+{
+    for (uint64_t m = lanes; m; m &= m - 1) w->lane_issue[__builtin_ctzll(m)] = now + 1;
+}
+
 static uint32_t split_parts(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *sp, ws_part *pt)
 {
     if (!r->div->parts) {
@@ -857,6 +864,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         return -1;
     }
     if (r->ll_watching && eff.mem_kind) ws_livelock_watch(r, in, sp.pc, &eff);
+    for (uint32_t q = 0; q < np; q++) stamp_lanes(&c->warps[pt[q].slot], pt[q].mask, now);
     /* latency: the unit's (or the LD/ST path's), after the operand reads */
     uint64_t done;
     int is_mem = 0;
@@ -1126,6 +1134,7 @@ static int issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_sp
         fail(r, WS_ST_ERROR, "%s", r->env.fault);
         return -1;
     }
+    stamp_lanes(w, all, now);
     uint64_t done = now + ws_pipe_issue(r, c, w, slot, wp[0].in, now) + ws_unit_latency(r, wp[0].in);
     if (done > r->last_complete) r->last_complete = done;
     r->warp_insts++;
@@ -1306,14 +1315,19 @@ static void prestall(ws_simrun *r, ws_core *c, ws_cwarp *w, uint64_t now)
     note_stall(c, w, res, t);
 }
 
-/* May warp `slot` issue load `in` now?  Its scheduler's policy may hold
- * global/local (and generic) loads, e.g. ccws for throttled warps. */
+/* Can scheduler s's policy hold instruction `in`: a global/local (or
+ * generic) load, e.g. ccws for throttled warps? */
+int ws_core_load_gated(const ws_sched *s, const ws_inst *in)
+{
+    return s->ops->may_issue_load && (in->op == WS_OP_LD || in->op == WS_OP_LDU) && in->space != WS_SP_SHARED &&
+           in->space != WS_SP_CONST && in->space != WS_SP_PARAM;
+}
+
+/* May warp `slot` issue load `in` now? */
 static int load_allowed(ws_core *c, uint32_t slot, const ws_inst *in, uint64_t now)
 {
     ws_sched *s = &c->scheds[c->warps[slot].sched];
-    if (!s->ops->may_issue_load || in->space == WS_SP_SHARED || in->space == WS_SP_CONST ||
-        in->space == WS_SP_PARAM)
-        return 1;
+    if (!ws_core_load_gated(s, in)) return 1;
     return s->ops->may_issue_load(s, slot, now);
 }
 
@@ -1687,11 +1701,12 @@ static int setup_cores(ws_sim *sim, ws_simrun *r, uint8_t *param_buf)
             cw->fw.local = r->launch.local_bytes ? arena_alloc(sim, (size_t)r->launch.local_bytes * r->ws) : NULL;
             cw->lane_ready = arena_alloc(sim, sizeof(uint64_t) * r->ws);
             cw->lane_mem = arena_alloc(sim, r->ws);
+            cw->lane_issue = arena_alloc(sim, sizeof(uint64_t) * r->ws);
             cw->sb_mask = arena_alloc(sim, sizeof(uint64_t) * r->nregs);
             cw->sb_ready = arena_alloc(sim, sizeof(uint64_t) * r->nregs);
             cw->sb_mem = arena_alloc(sim, r->nregs);
             cw->div = arena_alloc(sim, dsz);
-            if (!cw->fw.regs || !cw->lane_ready || !cw->lane_mem || !cw->sb_mask || !cw->sb_ready ||
+            if (!cw->fw.regs || !cw->lane_ready || !cw->lane_mem || !cw->lane_issue || !cw->sb_mask || !cw->sb_ready ||
                 !cw->sb_mem || !cw->div || (r->launch.local_bytes && !cw->fw.local))
                 goto oom;
         }

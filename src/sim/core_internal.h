@@ -94,6 +94,7 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
     void *div;                       /* divergence scheme state */
     uint32_t max_depth, max_splits;
     uint64_t last_issue;             /* 1 + cycle of its last issue, 0 = never (starvation proofs) */
+    uint64_t *lane_issue;            /* per lane: the same for the lane (a split the policy starves) */
     /* front end (ibuffer > 0): instructions ib_pc .. ib_pc + ib_left - 1 are
      * in the instruction buffer from cycle ib_ready */
     uint64_t ib_ready;
@@ -420,5 +421,7 @@ void ws_sample_cta_launched(ws_simrun *r, uint64_t id);
 uint64_t ws_sample_end(ws_simrun *r, const ws_launch_spec *spec, const uint8_t *param_buf, uint64_t start,
                        uint64_t end, double *sampled);
 int ws_describe_warp(ws_simrun *r, ws_core *c, uint32_t w, char *buf, size_t len);
+/* Can scheduler s's policy hold `in` (may_issue_load: a global/local/generic load)? */
+int ws_core_load_gated(const ws_sched *s, const ws_inst *in);
 
 #endif

@@ -44,7 +44,9 @@
  *    warp-level rendezvous (cached wake != WS_NEVER; a warp never tried has
  *    wake 0).  In a livelock the starved warps are those that did not issue
  *    once in the whole recurring period (swl's window, two_level's active
- *    set, or strict priority with the issue slots always taken); in a
+ *    set, or strict priority with the issue slots always taken), and those
+ *    with a split at a load the policy holds (ccws, daws) whose lanes did not
+ *    issue once in it while the warp's other splits did (split_starved); in a
  *    deadlock (nothing can ever issue) those the policy does not offer at all
  *    (ops->eligible).
  */
@@ -249,14 +251,53 @@ static int could_progress(const ws_core *c, uint32_t slot)
  * not offered by the policy at all (deadlock)? */
 #define SINCE_PER_CORE (WS_NEVER - 1)    /* each core's own recurring period */
 
+/* Livelock: the lanes of a split of warp `slot` that wait at a load the
+ * policy holds (may_issue_load: ccws, daws; it does not offer the warp's
+ * loads now) and did not issue once since `since`, while other splits of the
+ * warp did (a lock holder at its critical section's load while its warp's
+ * spinners keep issuing): the policy starves them.  0 if none; *pc: where. */
+static uint64_t split_starved(const ws_simrun *r, const ws_core *c, uint32_t slot, uint64_t since, uint32_t *pc)
+{
+    const ws_cwarp *w = &c->warps[slot];
+    const ws_sched *s = &c->scheds[w->sched];
+    if (!s->ops->eligible || s->ops->eligible(s, slot)) return 0;
+    const ws_split *sps;
+    uint32_t start;
+    uint32_t ns = r->div->splits(w->div, &sps, &start);
+    for (uint32_t i = 0; i < ns; i++) {
+        if (sps[i].pc >= r->k->ninsts || !ws_core_load_gated(s, &r->k->insts[sps[i].pc])) continue;
+        uint64_t lanes = sps[i].mask & ~w->held & ~w->exited, idle = lanes;
+        for (uint64_t m = lanes; m; m &= m - 1)
+            if (w->lane_issue[__builtin_ctzll(m)] > since) idle = 0;
+        if (idle) {
+            *pc = sps[i].pc;
+            return idle;
+        }
+    }
+    return 0;
+}
+
+static uint64_t since_for(const ws_core *c, uint64_t since)
+{
+    return since == SINCE_PER_CORE ? c->ll->from : since;
+}
+
 static int starved(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t since)
 {
     if (!could_progress(c, slot)) return 0;
-    if (since == SINCE_PER_CORE) since = c->ll->from;
-    if (since != WS_NEVER) return c->warps[slot].last_issue <= since;
+    since = since_for(c, since);
+    uint32_t pc;
+    if (since != WS_NEVER) return c->warps[slot].last_issue <= since || split_starved(r, c, slot, since, &pc);
     const ws_sched *s = &c->scheds[c->warps[slot].sched];
     (void)r;
     return s->ops->eligible && !s->ops->eligible(s, slot);
+}
+
+/* Is warp `slot` starved only in one of its splits (split_starved)? */
+static int split_only(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t since)
+{
+    since = since_for(c, since);
+    return since != WS_NEVER && c->warps[slot].last_issue > since && starved(r, c, slot, since);
 }
 
 /* "scheduler starvation: swl (swl_limit=1) never issues warps 1..3 while" into
@@ -278,11 +319,17 @@ static size_t describe_starved(ws_simrun *r, uint64_t since, char *buf, size_t l
         for (uint32_t wi = 0; wi < used && n + 1 < len; wi++) {
             if (!starved(r, c, wi, since)) continue;
             uint32_t hi = wi;                       /* print runs as a..b */
-            while (hi + 1 < used && starved(r, c, hi + 1, since)) hi++;
+            while (hi + 1 < used && starved(r, c, hi + 1, since) && !split_only(r, c, hi + 1, since)) hi++;
+            if (split_only(r, c, wi, since)) hi = wi;
             const char *sep = count ? ", " : (hi > wi ? "s " : " ");
             if (r->ncores > 1) n += (size_t)snprintf(buf + n, len - n, "%score %u: ", sep, ci), sep = "";
             if (hi > wi) n += (size_t)snprintf(buf + n, len - n, "%s%u..%u", sep, wi, hi);
             else n += (size_t)snprintf(buf + n, len - n, "%s%u", sep, wi);
+            uint32_t pc = 0;
+            uint64_t lanes = split_only(r, c, wi, since) ? split_starved(r, c, wi, since_for(c, since), &pc) : 0;
+            if (lanes && n + 1 < len)
+                n += (size_t)snprintf(buf + n, len - n, " (lanes 0x%llx at the load at pc %u, line %u; its other "
+                                      "splits issue)", (unsigned long long)lanes, pc, r->k->insts[pc].line);
             count += hi - wi + 1;
             wi = hi;
         }

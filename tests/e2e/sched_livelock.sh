@@ -16,6 +16,14 @@
 #    16 and 8 (oldest at 16 has a period of thousands of back-edges that the
 #    strided search alone never met: timeout at 20M before); under barrier ok
 #    (its expect: the Python model's counts and sums).
+#  - bucketlock under sbi, daws, 4 KiB L1 (32 lines of 128 bytes), warp size 8: each of the 16
+#    warps predicts 3 lines (keys[i] and the two volatile loads of the critical section: loads
+#    with locality, converged or of one lane, one line each), so warps 0..9 (30 lines) may load
+#    and 10..15 are held; the old warps spin at the CAS, which is no load, and keep their
+#    prediction.  A lock holder in a held warp waits at its volatile load while its warp's
+#    spinners keep issuing: the policy starves that split, status starved (it was reported as
+#    the program's livelock, status deadlock), naming only held warps (>= 10), the lanes and
+#    the load; with an 8 KiB L1 (64 lines >= 16 x 3) nothing is held: ok.
 set -euo pipefail
 K="${WS_SOURCE_DIR:-.}/tests/kernels/sched"
 export K
@@ -71,5 +79,21 @@ for sched in ("lrr", "gto", "two_level", "oldest"):
                "bucketlock stack %s warp_size %s: %s at cycle %d" % (sched, ws, j["status"], j["cycles"]))
     j = sim("bucketlock", "divergence=sbi", "scheduler=" + sched)
     expect(j["status"] == "ok", "bucketlock barrier %s: %s" % (sched, j["status"]))
+def sim_defaults(name, *sets):
+    args = [BIN, "sim", K + "/" + name + ".yaml", "--json", "--set", "max_cycles=2000000"]
+    for s in sets: args += ["--set", s]
+    return json.loads(subprocess.run(args, capture_output=True, text=True).stdout)
+vol = line_of("bucketlock", r"ld\.volatile\.global\.u32")
+j = sim_defaults("bucketlock", "divergence=sbi", "scheduler=daws", "l1_kb=4", "warp_size=8")
+m = j["message"]
+expect(j["status"] == "starved" and m.startswith("scheduler starvation: daws (l1_kb=4)"),
+       "bucketlock sbi daws 4 KiB warp_size 8: %s: %s" % (j["status"], m[:200]))
+named = re.findall(r"(?:warps? |, )(\d+) \(lanes 0x([0-9a-f]+) at the load at pc \d+, line (\d+)", m.split(" while ")[0])
+expect(named and all(int(w) >= 10 for w, _, _ in named), "only held warps (>= 10) named: %s" % named)
+expect(any(int(l) == vol for _, _, l in named) and all(int(x, 16) != 0xff for _, x, _ in named),
+       "a split (not the whole warp) at the volatile load of line %d: %s" % (vol, named))
+expect("recurs exactly" in m, "proven by an exact recurrence")
+j = sim_defaults("bucketlock", "divergence=sbi", "scheduler=daws", "l1_kb=8", "warp_size=8")
+expect(j["status"] == "ok", "bucketlock sbi daws 8 KiB warp_size 8: %s" % j["status"])
 sys.exit(1 if fails else 0)
 PY
