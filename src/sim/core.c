@@ -713,9 +713,12 @@ typedef struct ws_part {
     uint64_t mask, executed, exited;
 } ws_part;
 
-/* The lanes that issue at cycle now (deadlock.c: a split the policy starves). */
-static void stamp_lanes(ws_cwarp *w, uint64_t lanes, uint64_t now)
+/* The lanes that issue at cycle now (deadlock.c: a split the policy starves).
+ * Only a policy that can hold loads (ccws, daws) starves a split, so the
+ * other schedulers skip the per-lane loop. */
+static void stamp_lanes(const ws_core *c, ws_cwarp *w, uint64_t lanes, uint64_t now)
 {
+    if (!c->scheds[w->sched].ops->may_issue_load) return;
     for (uint64_t m = lanes; m; m &= m - 1) w->lane_issue[__builtin_ctzll(m)] = now + 1;
 }
 
@@ -864,7 +867,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         return -1;
     }
     if (r->ll_watching && eff.mem_kind) ws_livelock_watch(r, in, sp.pc, &eff);
-    for (uint32_t q = 0; q < np; q++) stamp_lanes(&c->warps[pt[q].slot], pt[q].mask, now);
+    for (uint32_t q = 0; q < np; q++) stamp_lanes(c, &c->warps[pt[q].slot], pt[q].mask, now);
     /* latency: the unit's (or the LD/ST path's), after the operand reads */
     uint64_t done;
     int is_mem = 0;
@@ -1134,7 +1137,7 @@ static int issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_sp
         fail(r, WS_ST_ERROR, "%s", r->env.fault);
         return -1;
     }
-    stamp_lanes(w, all, now);
+    stamp_lanes(c, w, all, now);
     uint64_t done = now + ws_pipe_issue(r, c, w, slot, wp[0].in, now) + ws_unit_latency(r, wp[0].in);
     if (done > r->last_complete) r->last_complete = done;
     r->warp_insts++;
