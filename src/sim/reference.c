@@ -81,6 +81,7 @@ typedef struct ref {
     ws_result *res;
     int failed;
     int lockstep;                     /* lock-step turns (lockstep_turn), else one thread per turn */
+    int single_turns;                 /* no grouped turns (mimd_warp_pass): the check of the grouping */
 } ref;
 
 static int fail(ref *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -661,7 +662,7 @@ static int mimd_warp_pass(ref *r, uint32_t g, uint64_t max_steps)
         uint32_t pc = r->pc[base + l];
         int kind = pc < r->k->ninsts ? r->kind[pc] : G_SINGLE;
         /* near max_steps, one thread per turn, so that the turns taken are exactly the MIMD ones */
-        if (kind != G_SINGLE && (!max_steps || r->steps + r->ws <= max_steps)) {   /* at most ws turns left in the pass */
+        if (kind != G_SINGLE && !r->single_turns && (!max_steps || r->steps + r->ws <= max_steps)) {   /* at most ws turns left in the pass */
             uint64_t group = r->conv[g], allrun = group;   /* converged: every running lane is at pc */
             if (!group)
                 group = (1ull << l) | group_lanes(r, g, left, pc, kind, &allrun);
@@ -870,6 +871,7 @@ void ws_reference_launch(const ws_ref_launch *l, uint32_t warp_size, uint64_t ma
     r->rl = l;
     r->k = l->kernel;
     r->lockstep = l->lockstep;
+    r->single_turns = l->single_turns;
     r->res = res;
     r->ws = warp_size < 1 ? 1 : warp_size > WS_MAX_WARP_SIZE ? WS_MAX_WARP_SIZE : warp_size;
     if (!r->k) {
@@ -891,7 +893,7 @@ typedef struct ref_seq {
     uint32_t warp_size;
     uint64_t max_steps, steps;       /* over the whole sequence (0: no limit) */
     uint32_t nrun;
-    int lockstep;
+    int lockstep, single_turns;
     ws_result *res;
 } ref_seq;
 
@@ -903,7 +905,8 @@ static int ref_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     ws_ref_launch l = {.kernel = spec->kernel, .param_buf = ws_memimage_params(q->mem, li),
                        .param_bytes = spec->kernel ? spec->kernel->param_bytes : 0,
                        .dyn_shared_bytes = spec->dyn_shared_bytes, .cta_first = 0,
-                       .cta_end = ws_launch_ctas(spec), .lockstep = q->lockstep};
+                       .cta_end = ws_launch_ctas(spec), .lockstep = q->lockstep,
+                       .single_turns = q->single_turns};
     memcpy(l.grid, spec->grid, sizeof l.grid);
     memcpy(l.block, spec->block, sizeof l.block);
     uint64_t left = 0;
@@ -937,7 +940,7 @@ static int ref_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
 }
 
 static void reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
-                          ws_memimage *mem, ws_result *res, int lockstep)
+                          ws_memimage *mem, ws_result *res, int lockstep, int single_turns)
 {
     memset(res, 0, sizeof *res);
     memset(mem, 0, sizeof *mem);
@@ -954,7 +957,7 @@ static void reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_si
         return;
     }
     ref_seq q = {.wl = wl, .mem = mem, .warp_size = warp_size, .max_steps = max_steps, .lockstep = lockstep,
-                 .res = res};
+                 .single_turns = single_turns, .res = res};
     ws_sequence_run(wl, mem, ref_launch, &q);
     res->metrics[WS_M_thread_insts].i = (int64_t)q.steps;
     res->metrics[WS_M_warp_insts].i = (int64_t)q.steps;
@@ -965,11 +968,17 @@ static void reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_si
 void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
                       ws_memimage *mem, ws_result *res)
 {
-    reference_run(wl, seed, warp_size, max_steps, mem, res, 0);
+    reference_run(wl, seed, warp_size, max_steps, mem, res, 0, 0);
 }
 
 void ws_reference_run_lockstep(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
                                ws_memimage *mem, ws_result *res)
 {
-    reference_run(wl, seed, warp_size, max_steps, mem, res, 1);
+    reference_run(wl, seed, warp_size, max_steps, mem, res, 1, 0);
+}
+
+void ws_reference_run_single(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
+                             ws_memimage *mem, ws_result *res)
+{
+    reference_run(wl, seed, warp_size, max_steps, mem, res, 0, 1);
 }
