@@ -592,11 +592,41 @@ static uint64_t group_lanes(const ref *r, uint32_t g, uint64_t left, uint32_t pc
     return run & at & before;
 }
 
+/* A grouped turn of the lanes `group` of warp g faulted (env.fault names the
+ * lane; the executor stopped there, after the lanes before it). One thread
+ * per turn takes, before the faulting lane's turn, the turns of the group's
+ * lanes before it and of the running lanes of `rest` before it at other PCs
+ * (a register-only group takes later lanes early): those are taken now, one
+ * by one, and the fault is reported unless one of them faults first. So the
+ * steps, the memory and the message are the one-thread-per-turn ones. */
+static void group_fault(ref *r, uint32_t g, uint64_t group, uint64_t rest, uint64_t steps_before)
+{
+    uint64_t base = (uint64_t)g * r->ws;
+    unsigned fl;
+    if (sscanf(r->env.fault, "lane %u", &fl) != 1 || fl >= 64 || !((group >> fl) & 1))
+        fl = (unsigned)__builtin_ctzll(group);
+    uint64_t upto = fl == 63 ? ~0ull : (2ull << fl) - 1;
+    r->steps = steps_before + (uint64_t)__builtin_popcountll(group & upto);
+    char msg[sizeof r->env.fault];
+    memcpy(msg, r->env.fault, sizeof msg);
+    for (uint64_t x = rest & upto & ~group; x && !r->failed; x &= x - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(x);
+        if (r->state[base + l] != T_RUN)
+            continue;
+        r->steps++;
+        step(r, g, l);
+    }
+    if (r->failed)
+        return;
+    memcpy(r->env.fault, msg, sizeof msg);
+    exec_fault(r, g, fl);
+}
+
 /* The turns of the lanes `group` of warp g, all running at pc, in one
- * ws_exec_inst: the MIMD reference's turns (the same steps and clock count,
- * the same fault: the executor stops at the first faulting lane in lane order,
- * after the lanes before it). */
-static void mimd_group_turn(ref *r, uint32_t g, uint32_t pc, uint64_t group, int converged)
+ * ws_exec_inst: the MIMD reference's turns (the same steps, memory and
+ * faults: group_fault). rest: the lanes whose turn in this pass is still to
+ * come. */
+static void mimd_group_turn(ref *r, uint32_t g, uint32_t pc, uint64_t group, uint64_t rest, int converged)
 {
     ws_warp *w = &r->warps[g];
     const ws_inst *in = &r->k->insts[pc];
@@ -605,10 +635,7 @@ static void mimd_group_turn(ref *r, uint32_t g, uint32_t pc, uint64_t group, int
     r->steps += group == w->valid ? w->nlanes : (uint64_t)__builtin_popcountll(group);
     ws_effect *e = &r->eff;
     if (ws_exec_inst(&r->env, w, in, pc, group, e) != WS_EXEC_OK) {
-        unsigned fl;   /* the steps up to the faulting lane, as one thread per turn counts them */
-        if (sscanf(r->env.fault, "lane %u", &fl) == 1 && fl < 64 && ((group >> fl) & 1))
-            r->steps = before + (uint64_t)__builtin_popcountll(group & ((2ull << fl) - 1));
-        exec_fault(r, g, (uint32_t)__builtin_ctzll(group));
+        group_fault(r, g, group, rest, before);
         return;
     }
     uint64_t taken = in->op == WS_OP_BRA || in->op == WS_OP_BRX ? e->taken & group : 0;
@@ -668,7 +695,7 @@ static int mimd_warp_pass(ref *r, uint32_t g, uint64_t max_steps)
                 group = (1ull << l) | group_lanes(r, g, left, pc, kind, &allrun);
             left &= ~group;
             r->env.clock = r->steps + 1;
-            mimd_group_turn(r, g, pc, group, group == allrun);
+            mimd_group_turn(r, g, pc, group, left, group == allrun);
             continue;
         }
         r->steps++;

@@ -11,6 +11,8 @@
 #      instructions 8 x 22 + 8 x 23 = 360 (17 before the branch, then even:
 #      atom, atom, st, st, ret; odd: atom, bra, atom, st, st, ret). The same at
 #      warp size 4 (two warps per CTA: the order is still linear).
+#  (a') a fault in a grouped turn: the same steps, memory and message as one
+#      thread per turn (the lanes in between take their turns first).
 #  (b) against --single-turns (one ws_exec_inst per thread turn): identical
 #      status, message, metrics and buffers on the spin locks and a few
 #      divergent and warp-level kernels, at warp sizes 32 and 16 and with a
@@ -88,6 +90,62 @@ sys.exit(0 if ok else 1)
 PY
 done
 
+# (a') a fault in a register-only group taken early: even lanes at brx.idx (index tid / 4,
+# two targets), odd lanes at a store, in the same pass. One thread per turn: lanes 0-7
+# alternate (branch, store out[lane] = lane), lane 8's index 2 faults; thread instructions
+# 32 x 9 before the branch point + 9 = 297; out = lane for the odd lanes below 8, else 0.
+cat > "$T/fault.ptx" <<'PTX'
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry fault(.param .u64 p_out)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<8>;
+	.reg .b64 	%rd<8>;
+	ld.param.u64 	%rd1, [p_out];
+	cvta.to.global.u64 	%rd1, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd4, %r1, 4;
+	add.s64 	%rd5, %rd1, %rd4;
+	shr.u32 	%r6, %r1, 2;
+	and.b32 	%r5, %r1, 1;
+	setp.eq.u32 	%p1, %r5, 0;
+	@%p1 bra 	$EVEN;
+	st.global.u32 	[%rd5], %r1;
+	bra.uni 	$END;
+$EVEN:
+	$T: .branchtargets $END, $END;
+	brx.idx 	%r6, $T;
+$END:
+	st.global.u32 	[%rd5], 7;
+	ret;
+}
+PTX
+cat > "$T/fault.yaml" <<YAML
+name: ref_fault
+kernel: $T/fault.ptx
+entry: fault
+grid: 1
+block: 32
+regs_per_thread: 16
+buffers:
+  out: {type: u32, count: 32, init: 0}
+params: [out]
+YAML
+"$BIN" sim "$T/fault.yaml" --reference --json --dump out > "$T/f.json" 2> "$T/f.txt"
+$PY - "$T/f.json" "$T/f.txt" <<'PY' || fail "(a') the fault in a group"
+import json, sys
+d = json.load(open(sys.argv[1]))
+out = [int(x) for x in open(sys.argv[2]).read().replace(',', ' ').split()]
+want = [l if l % 2 and l < 8 else 0 for l in range(32)]
+ok = (d['status'] == 'error' and d['thread_insts'] == 297 and d['message'].startswith('lane 8 ')
+      and 'brx.idx index 2 out of range' in d['message'] and out == want)
+if not ok:
+    print(d['status'], d['thread_insts'], d['message'], out)
+sys.exit(0 if ok else 1)
+PY
+
 # (b)
 bufs() {   # the buffer names of a workload
   $PY - "$1" <<'PY'
@@ -115,7 +173,7 @@ same() {   # workload, --set args...
 }
 K=$SRC/tests/kernels
 n=0
-for y in "$T/order.yaml" "$SRC/sweeps/kernels/spinlock.yaml" "$K/div/lockloop.yaml" "$K/sched/retrylock.yaml" \
+for y in "$T/order.yaml" "$T/fault.yaml" "$SRC/sweeps/kernels/spinlock.yaml" "$K/div/lockloop.yaml" "$K/sched/retrylock.yaml" \
          "$K/sched/volcount.yaml" "$K/sched/statlock.yaml" "$K/sched/gridlock3.yaml" "$K/sched/gridlock5.yaml" \
          "$K/warp/legacy_vote.yaml" "$K/warp/barred.yaml"; do
   [ -f "$y" ] || fail "(b) missing $y"
