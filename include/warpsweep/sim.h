@@ -117,6 +117,11 @@ void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size,
  * is the same, several times faster (docs/sampling.md). */
 void ws_reference_run_lockstep(const ws_workload *wl, uint64_t seed, uint32_t warp_size,
                                uint64_t max_steps, ws_memimage *mem, ws_result *res);
+/* The MIMD reference with one ws_exec_inst per thread turn (no grouped turns,
+ * docs/model.md "The MIMD reference's thread groups"): the same order and
+ * outcome as ws_reference_run, slower; the check of the grouping. */
+void ws_reference_run_single(const ws_workload *wl, uint64_t seed, uint32_t warp_size,
+                             uint64_t max_steps, ws_memimage *mem, ws_result *res);
 
 /* One launch of the reference on an existing memory image (mem: from
  * ws_memimage_init, possibly after earlier launches): the CTAs with linear
@@ -132,6 +137,7 @@ typedef struct ws_ref_launch {
     uint32_t dyn_shared_bytes;
     uint64_t cta_first, cta_end;    /* linear CTA ids run: [first, end) */
     int lockstep;                   /* 1: lock-step turns (ws_reference_run_lockstep) */
+    int single_turns;               /* 1: one thread per turn, never grouped (ws_reference_run_single) */
 } ws_ref_launch;
 void ws_reference_launch(const ws_ref_launch *l, uint32_t warp_size, uint64_t max_steps,
                          ws_memimage *mem, ws_result *res);

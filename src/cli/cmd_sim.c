@@ -1,13 +1,14 @@
 /*
  * warpsweep sim WORKLOAD.yaml [--set name=value ...] [--json] [--dump BUFFER]
- *                             [--trace FILE.csv] [--timeline] [--reference [--lockstep]]
+ *                             [--trace FILE.csv] [--timeline] [--reference [--lockstep | --single-turns]]
  *                             [--cycles FROM:TO] [--warps LIST] [--cores LIST]
  *
  * Runs one launch of the workload on the cycle-level core (ws_sim_run) or,
  * with --reference, as the MIMD reference execution (ws_reference_run; the
  * parameters it uses: seed, warp_size, and max_cycles as the limit on thread
  * instructions; --lockstep: in lock-step mode, ws_reference_run_lockstep,
- * the fast functional mode of sampled runs), checks the expectations and prints the status, the message
+ * the fast functional mode of sampled runs; --single-turns: one thread per
+ * turn, never grouped, ws_reference_run_single, the check of the grouping), checks the expectations and prints the status, the message
  * and every metric (--json: one JSON object with the workload name, status,
  * message, every parameter and every metric as top-level keys).
  * With --json, the --dump values and the --timeline go to stderr so that
@@ -29,7 +30,7 @@
 static void usage(FILE *out)
 {
     fprintf(out, "usage: warpsweep sim WORKLOAD.yaml [--set name=value]... [--json] [--dump BUFFER] "
-                 "[--trace FILE.csv] [--timeline] [--reference [--lockstep]]\n"
+                 "[--trace FILE.csv] [--timeline] [--reference [--lockstep | --single-turns]]\n"
                  "                     [--cycles FROM:TO] [--warps LIST] [--cores LIST]   "
                  "(trace/timeline window: cycles FROM <= c < TO; LIST such as 0,4-7)\n");
 }
@@ -102,7 +103,7 @@ static int find_buffer(const ws_workload *wl, const char *name)
 int cmd_sim(int argc, char **argv)
 {
     const char *path = NULL, *dump = NULL, *trace = NULL, *window = NULL, *warp_list = NULL, *core_list = NULL;
-    int json = 0, timeline = 0, reference = 0, lockstep = 0;
+    int json = 0, timeline = 0, reference = 0, lockstep = 0, single_turns = 0;
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     int nsets = 0;
     if (!sets)
@@ -126,6 +127,8 @@ int cmd_sim(int argc, char **argv)
             reference = 1;
         } else if (strcmp(a, "--lockstep") == 0) {
             lockstep = 1;
+        } else if (strcmp(a, "--single-turns") == 0) {
+            single_turns = 1;
         } else if (strcmp(a, "--dump") == 0 || strcmp(a, "--trace") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "warpsweep sim: %s needs an argument\n", a);
@@ -247,7 +250,7 @@ int cmd_sim(int argc, char **argv)
         ws_memimage mem;
         if (trace || timeline)
             fprintf(stderr, "warpsweep sim: --trace and --timeline show the cycle-level core; ignored with --reference\n");
-        (lockstep ? ws_reference_run_lockstep : ws_reference_run)(
+        (lockstep ? ws_reference_run_lockstep : single_turns ? ws_reference_run_single : ws_reference_run)(
             wl, (uint64_t)ws_cfg_i(&cfg, WS_P_seed), (uint32_t)ws_cfg_i(&cfg, WS_P_warp_size),
             (uint64_t)ws_cfg_i(&cfg, WS_P_max_cycles), &mem, &res);
         if (res.status == WS_ST_OK &&

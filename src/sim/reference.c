@@ -24,10 +24,14 @@
  *     each getting that mask (not just its own bit, which would make
  *     __ballot_sync(__activemask(), p) or a warp-aggregated atomic differ
  *     from any SIMT execution).
- * Every other instruction is executed by ws_exec_inst with a one-lane mask on
- * the thread's warp (warp-sized ws_warp, SoA registers, so the semantics are
- * exactly the ones the cycle-level core uses). A spin lock completes, since
- * the thread holding the lock keeps getting turns.
+ * Every other instruction is executed by ws_exec_inst on the thread's warp
+ * (warp-sized ws_warp, SoA registers, so the semantics are exactly the ones
+ * the cycle-level core uses): with a one-lane mask, or, where consecutive
+ * turns of the order are at one instruction that cannot affect another
+ * thread's turn, with the lanes of those turns in one call (mimd_warp_pass:
+ * the same order and outcome, docs/model.md "The MIMD reference's thread
+ * groups"). A spin lock completes, since the thread holding the lock keeps
+ * getting turns.
  *
  * Outcome: ok when every thread exited; deadlock when every live thread waits
  * and none can proceed; timeout after max_steps thread instructions (0: no
@@ -69,12 +73,15 @@ typedef struct ref {
     uint8_t *bar;
     uint64_t *wmask;
     uint8_t *redp;                    /* bar.red: the thread's predicate */
+    uint8_t *kind;                    /* per instruction: group_kind */
+    uint64_t *conv;                   /* per warp: its running lanes if all are at one PC (0: not known) */
     uint64_t live_total;
     uint64_t steps;
     ws_effect eff;
     ws_result *res;
     int failed;
     int lockstep;                     /* lock-step turns (lockstep_turn), else one thread per turn */
+    int single_turns;                 /* no grouped turns (mimd_warp_pass): the check of the grouping */
 } ref;
 
 static int fail(ref *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -495,6 +502,211 @@ static int lockstep_turn(ref *r, uint32_t g, uint64_t max_steps)
     return ran;
 }
 
+/* ---- grouped MIMD turns (docs/model.md, "The reference's thread groups") ----
+ *
+ * The MIMD order gives the threads of warp g their turns one after another,
+ * in lane order, within one pass of run_threads. Threads that take
+ * consecutive turns at the same instruction can take them in one
+ * ws_exec_inst over their lanes, with exactly the MIMD outcome, when the
+ * executor runs that instruction lane by lane in lane order (each lane reads
+ * and writes memory before the next one: exec_mem.c's LANE_LOOPs) and the
+ * instruction cannot change another thread's state (release a barrier, a
+ * warp-level rendezvous, move an activemask neighbour). A register-only
+ * instruction touches nothing another thread can see, so its turn can even be
+ * taken early, ahead of lanes at other PCs, as long as none of those reads
+ * other lanes' registers (a warp-level operation). */
+enum { G_SINGLE, G_RUN, G_PRIVATE };
+
+static int reads_clock(const ws_inst *in)
+{
+    for (unsigned i = 0; i < in->nsrc; i++) {
+        const ws_operand *o = &in->src[i];
+        if (o->kind == WS_OK_SREG && (o->sreg == WS_SR_CLOCK || o->sreg == WS_SR_CLOCK64 ||
+                                      o->sreg == WS_SR_GLOBALTIMER || o->sreg == WS_SR_GLOBALTIMER_LO ||
+                                      o->sreg == WS_SR_GLOBALTIMER_HI))
+            return 1;
+    }
+    return 0;
+}
+
+/* How the threads at instruction in may be grouped: G_PRIVATE (register-only:
+ * every thread of the pass at this PC), G_RUN (memory: a run of consecutive
+ * turns at this PC) or G_SINGLE (one thread per turn, step). */
+static int group_kind(const ws_inst *in)
+{
+    if (ws_warp_aligned(in) || ws_warp_membermask(in))
+        return G_SINGLE;   /* warp-level .sync operations: a rendezvous */
+    if (reads_clock(in))
+        return G_SINGLE;   /* %clock is the turn count: one value per turn */
+    switch (in->op) {
+    case WS_OP_LD:
+    case WS_OP_LDU:
+    case WS_OP_ST:
+    case WS_OP_ATOM:
+    case WS_OP_RED:
+    case WS_OP_MEMBAR:
+    case WS_OP_FENCE:
+        return G_RUN;
+    case WS_OP_BRA:
+    case WS_OP_BRX:
+        return G_PRIVATE;
+    case WS_OP_ACTIVEMASK:
+    case WS_OP_NANOSLEEP:
+    case WS_OP_PREFETCH:
+        return G_SINGLE;
+    default:
+        break;
+    }
+    ws_unit u = ws_opcode_unit(in->op);
+    return u == WS_UNIT_ALU || u == WS_UNIT_SFU ? G_PRIVATE : G_SINGLE;
+}
+
+/* The lanes of `left` (those whose turn in this pass is still to come, in
+ * lane order) that take their turn at pc together with the one whose turn it
+ * is now: for G_RUN the running lanes at pc up to the first running lane at
+ * another PC; for G_PRIVATE every running lane at pc up to the first running
+ * lane at an instruction of kind G_SINGLE (which may read registers of other
+ * lanes). Lanes not running (waiting, exited) keep not running meanwhile:
+ * nothing in the group can release them. */
+static uint64_t group_lanes(const ref *r, uint32_t g, uint64_t left, uint32_t pc, int kind, uint64_t *allrun)
+{
+    uint64_t base = (uint64_t)g * r->ws;
+    const uint8_t *st = &r->state[base];
+    const uint32_t *pcs = &r->pc[base];
+    uint64_t run = 0, at = 0;
+    for (uint32_t l = 0; l < r->warps[g].nlanes; l++) {   /* branch-free: vectorised */
+        run |= (uint64_t)(st[l] == T_RUN) << l;
+        at |= (uint64_t)(pcs[l] == pc) << l;
+    }
+    run &= r->warps[g].valid & ~r->exited[g];
+    *allrun = run;
+    run &= left;
+    uint64_t others = run & ~at;   /* running lanes at other PCs */
+    if (kind == G_PRIVATE)
+        for (uint64_t x = others; x; x &= x - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(x);
+            if (pcs[l] < r->k->ninsts && r->kind[pcs[l]] != G_SINGLE)
+                others &= ~(1ull << l);
+        }
+    uint64_t before = others ? (1ull << __builtin_ctzll(others)) - 1 : ~0ull;   /* up to the first that stops it */
+    return run & at & before;
+}
+
+/* A grouped turn of the lanes `group` of warp g faulted (env.fault names the
+ * lane; the executor stopped there, after the lanes before it). One thread
+ * per turn takes, before the faulting lane's turn, the turns of the group's
+ * lanes before it and of the running lanes of `rest` before it at other PCs
+ * (a register-only group takes later lanes early): those are taken now, one
+ * by one, and the fault is reported unless one of them faults first. So the
+ * steps, the memory and the message are the one-thread-per-turn ones. */
+static void group_fault(ref *r, uint32_t g, uint64_t group, uint64_t rest, uint64_t steps_before)
+{
+    uint64_t base = (uint64_t)g * r->ws;
+    unsigned fl;
+    if (sscanf(r->env.fault, "lane %u", &fl) != 1 || fl >= 64 || !((group >> fl) & 1))
+        fl = (unsigned)__builtin_ctzll(group);
+    uint64_t upto = fl == 63 ? ~0ull : (2ull << fl) - 1;
+    r->steps = steps_before + (uint64_t)__builtin_popcountll(group & upto);
+    char msg[sizeof r->env.fault];
+    memcpy(msg, r->env.fault, sizeof msg);
+    for (uint64_t x = rest & upto & ~group; x && !r->failed; x &= x - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(x);
+        if (r->state[base + l] != T_RUN)
+            continue;
+        r->steps++;
+        step(r, g, l);
+    }
+    if (r->failed)
+        return;
+    memcpy(r->env.fault, msg, sizeof msg);
+    exec_fault(r, g, fl);
+}
+
+/* The turns of the lanes `group` of warp g, all running at pc, in one
+ * ws_exec_inst: the MIMD reference's turns (the same steps, memory and
+ * faults: group_fault). rest: the lanes whose turn in this pass is still to
+ * come. */
+static void mimd_group_turn(ref *r, uint32_t g, uint32_t pc, uint64_t group, uint64_t rest, int converged)
+{
+    ws_warp *w = &r->warps[g];
+    const ws_inst *in = &r->k->insts[pc];
+    uint64_t base = (uint64_t)g * r->ws;
+    uint64_t before = r->steps;
+    r->steps += group == w->valid ? w->nlanes : (uint64_t)__builtin_popcountll(group);
+    ws_effect *e = &r->eff;
+    if (ws_exec_inst(&r->env, w, in, pc, group, e) != WS_EXEC_OK) {
+        group_fault(r, g, group, rest, before);
+        return;
+    }
+    uint64_t taken = in->op == WS_OP_BRA || in->op == WS_OP_BRX ? e->taken & group : 0;
+    uint64_t same = group & ~taken;
+    uint32_t next = pc + 1, *pcs = &r->pc[base];
+    if (converged && (taken == 0 || (taken == group && in->op == WS_OP_BRA))) {
+        /* every running lane moves to one PC: the warp stays converged */
+        if (taken)
+            next = in->target;
+        r->conv[g] = group;
+        if (group == w->valid) {
+            uint32_t n = w->nlanes;   /* a local bound: the compiler vectorises the fill */
+            for (uint32_t l = 0; l < n; l++)
+                pcs[l] = next;
+        } else {
+            for (uint64_t x = group; x; x &= x - 1)
+                pcs[__builtin_ctzll(x)] = next;
+        }
+        return;
+    }
+    r->conv[g] = 0;
+    if (in->op == WS_OP_BRA) {   /* the common case, branch-free: vectorised */
+        for (uint32_t l = 0; l < w->nlanes; l++)
+            pcs[l] = ((same >> l) & 1) ? next : ((taken >> l) & 1) ? in->target : pcs[l];
+        return;
+    }
+    for (uint32_t l = 0; l < w->nlanes; l++)
+        pcs[l] = ((same >> l) & 1) ? next : pcs[l];
+    for (uint64_t x = taken; x; x &= x - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(x);
+        pcs[l] = e->lane_target[l];
+    }
+}
+
+/* One pass of the MIMD order over warp g: every running thread one turn, in
+ * lane order, consecutive turns at one PC grouped (see above). 1 if any
+ * thread ran, 0 if none, -2 on reaching max_steps. */
+static int mimd_warp_pass(ref *r, uint32_t g, uint64_t max_steps)
+{
+    uint64_t base = (uint64_t)g * r->ws;
+    uint64_t left = r->warps[g].valid & ~r->exited[g];
+    int ran = 0;
+    while (left && !r->failed) {
+        uint32_t l = (uint32_t)__builtin_ctzll(left);
+        left &= left - 1;
+        if (r->state[base + l] != T_RUN)
+            continue;
+        if (max_steps && r->steps >= max_steps)
+            return -2;
+        ran = 1;
+        uint32_t pc = r->pc[base + l];
+        int kind = pc < r->k->ninsts ? r->kind[pc] : G_SINGLE;
+        /* near max_steps, one thread per turn, so that the turns taken are exactly the MIMD ones */
+        if (kind != G_SINGLE && !r->single_turns && (!max_steps || r->steps + r->ws <= max_steps)) {   /* at most ws turns left in the pass */
+            uint64_t group = r->conv[g], allrun = group;   /* converged: every running lane is at pc */
+            if (!group)
+                group = (1ull << l) | group_lanes(r, g, left, pc, kind, &allrun);
+            left &= ~group;
+            r->env.clock = r->steps + 1;
+            mimd_group_turn(r, g, pc, group, left, group == allrun);
+            continue;
+        }
+        r->steps++;
+        step(r, g, l);
+        /* a turn of one thread may move any thread of the CTA (a barrier's release) */
+        uint32_t c = g / r->wpc;
+        memset(&r->conv[(uint64_t)c * r->wpc], 0, r->wpc * sizeof *r->conv);
+    }
+    return ran;
+}
+
 static void describe_deadlock(ref *r)
 {
     uint64_t nbar = 0, nwarp = 0, first = UINT64_MAX;
@@ -546,19 +758,12 @@ static void run_threads(ref *r, uint64_t max_steps)
                 progress |= ran;
                 continue;
             }
-            uint64_t valid = r->warps[g].valid & ~r->exited[g];
-            for (uint64_t x = valid; x && !r->failed; x &= x - 1) {
-                uint32_t l = (uint32_t)__builtin_ctzll(x);
-                if (r->state[(uint64_t)g * r->ws + l] != T_RUN)
-                    continue;
-                if (max_steps && r->steps >= max_steps) {
-                    timeout(r);
-                    break;
-                }
-                progress = 1;
-                r->steps++;
-                step(r, g, l);
+            int ran = mimd_warp_pass(r, g, max_steps);
+            if (ran == -2) {
+                timeout(r);
+                break;
             }
+            progress |= ran;
         }
         if (!progress && !r->failed && r->live_total > 0)
             describe_deadlock(r);
@@ -611,8 +816,13 @@ static int setup(ref *r, ws_memimage *mem)
     r->bar = calloc(nslots, 1);
     r->wmask = calloc(nslots, sizeof *r->wmask);
     r->redp = calloc(nslots, 1);
-    if (!r->ctas || !r->rc || !r->warps || !r->exited || !r->pc || !r->state || !r->bar || !r->wmask || !r->redp)
+    r->kind = malloc(k->ninsts ? k->ninsts : 1);
+    r->conv = calloc(nwarps ? nwarps : 1, sizeof *r->conv);
+    if (!r->conv || !r->ctas || !r->rc || !r->warps || !r->exited || !r->pc || !r->state || !r->bar || !r->wmask || !r->redp ||
+        !r->kind)
         return fail(r, WS_ST_ERROR, "reference: out of memory");
+    for (uint32_t i = 0; i < k->ninsts; i++)
+        r->kind[i] = (uint8_t)group_kind(&k->insts[i]);
     memset(r->state, T_NONE, nslots);
     for (uint32_t c = 0; c < nctas; c++) {
         ws_cta *cta = &r->ctas[c];
@@ -673,6 +883,8 @@ static void teardown(ref *r)
     free(r->bar);
     free(r->wmask);
     free(r->redp);
+    free(r->kind);
+    free(r->conv);
 }
 
 void ws_reference_launch(const ws_ref_launch *l, uint32_t warp_size, uint64_t max_steps, ws_memimage *mem,
@@ -689,6 +901,7 @@ void ws_reference_launch(const ws_ref_launch *l, uint32_t warp_size, uint64_t ma
     r->rl = l;
     r->k = l->kernel;
     r->lockstep = l->lockstep;
+    r->single_turns = l->single_turns;
     r->res = res;
     r->ws = warp_size < 1 ? 1 : warp_size > WS_MAX_WARP_SIZE ? WS_MAX_WARP_SIZE : warp_size;
     if (!r->k) {
@@ -710,7 +923,7 @@ typedef struct ref_seq {
     uint32_t warp_size;
     uint64_t max_steps, steps;       /* over the whole sequence (0: no limit) */
     uint32_t nrun;
-    int lockstep;
+    int lockstep, single_turns;
     ws_result *res;
 } ref_seq;
 
@@ -722,7 +935,8 @@ static int ref_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     ws_ref_launch l = {.kernel = spec->kernel, .param_buf = ws_memimage_params(q->mem, li),
                        .param_bytes = spec->kernel ? spec->kernel->param_bytes : 0,
                        .dyn_shared_bytes = spec->dyn_shared_bytes, .cta_first = 0,
-                       .cta_end = ws_launch_ctas(spec), .lockstep = q->lockstep};
+                       .cta_end = ws_launch_ctas(spec), .lockstep = q->lockstep,
+                       .single_turns = q->single_turns};
     memcpy(l.grid, spec->grid, sizeof l.grid);
     memcpy(l.block, spec->block, sizeof l.block);
     uint64_t left = 0;
@@ -756,7 +970,7 @@ static int ref_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
 }
 
 static void reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
-                          ws_memimage *mem, ws_result *res, int lockstep)
+                          ws_memimage *mem, ws_result *res, int lockstep, int single_turns)
 {
     memset(res, 0, sizeof *res);
     memset(mem, 0, sizeof *mem);
@@ -773,7 +987,7 @@ static void reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_si
         return;
     }
     ref_seq q = {.wl = wl, .mem = mem, .warp_size = warp_size, .max_steps = max_steps, .lockstep = lockstep,
-                 .res = res};
+                 .single_turns = single_turns, .res = res};
     ws_sequence_run(wl, mem, ref_launch, &q);
     res->metrics[WS_M_thread_insts].i = (int64_t)q.steps;
     res->metrics[WS_M_warp_insts].i = (int64_t)q.steps;
@@ -784,11 +998,17 @@ static void reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_si
 void ws_reference_run(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
                       ws_memimage *mem, ws_result *res)
 {
-    reference_run(wl, seed, warp_size, max_steps, mem, res, 0);
+    reference_run(wl, seed, warp_size, max_steps, mem, res, 0, 0);
 }
 
 void ws_reference_run_lockstep(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
                                ws_memimage *mem, ws_result *res)
 {
-    reference_run(wl, seed, warp_size, max_steps, mem, res, 1);
+    reference_run(wl, seed, warp_size, max_steps, mem, res, 1, 0);
+}
+
+void ws_reference_run_single(const ws_workload *wl, uint64_t seed, uint32_t warp_size, uint64_t max_steps,
+                             ws_memimage *mem, ws_result *res)
+{
+    reference_run(wl, seed, warp_size, max_steps, mem, res, 0, 1);
 }

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Host instructions per warp instruction of the MIMD reference run alone
+# (src/sim/reference.c), counted by valgrind's callgrind. A benchmark, not a
+# test.
+#
+#   bash bench/bench_reference.sh [BUILD_DIR] [ITERS_LOW ITERS_HIGH]
+#
+# The ALU loop of bench/bench_core.c on 64 CTAs x 32 threads, run with
+# `warpsweep sim --reference` (the reference only, no cycle-level core) at two
+# loop counts (default 100 and 500); the difference of the two host
+# instruction counts divided by the difference of the warp instructions
+# (reference thread instructions / 32) is the cost per warp instruction, so
+# process start, parsing, the memory image and the expect check cancel out.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${1:-build}
+LO=${2:-100}
+HI=${3:-500}
+case $B in /*) BIN=$B/warpsweep ;; *) BIN=$PWD/$B/warpsweep ;; esac
+[ -x "$BIN" ] || { echo "build first: cmake -S . -B $B && cmake --build $B -j2" >&2; exit 1; }
+command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 1; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# bench_core.c's ALU kernel, extracted so both stay the same
+sed -n '/^static const char \*alu_ptx =/,/;$/p' bench/bench_core.c | sed '1d' |
+  sed -e 's/^ *"//' -e 's/"[;]*$//' -e 's/\\n/\n/g' | sed '/^$/d' > "$T/bench_alu.ptx"
+yaml() {   # iterations
+  cat > "$T/alu$1.yaml" <<YAML
+name: bench_ref_alu
+kernel: $T/bench_alu.ptx
+entry: alu
+grid: 64
+block: 32
+regs_per_thread: 16
+buffers:
+  out: {type: u32, count: 2048, init: 0}
+params: [out, $1]
+YAML
+}
+measure() {   # iterations -> "host_insts thread_insts"
+  yaml "$1"
+  valgrind --tool=callgrind --callgrind-out-file="$T/cg$1" "$BIN" sim "$T/alu$1.yaml" --reference --json \
+    > "$T/out$1.json" 2> "$T/err$1" || { cat "$T/err$1" "$T/out$1.json" >&2; exit 1; }
+  local ir ti
+  ir=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$T/cg$1")
+  ti=$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"]=="ok", d; print(d["thread_insts"])' "$T/out$1.json")
+  echo "$ir $ti"
+}
+read -r ir_lo ti_lo < <(measure "$LO")
+read -r ir_hi ti_hi < <(measure "$HI")
+/usr/bin/python3 - "$ir_lo" "$ti_lo" "$ir_hi" "$ti_hi" "$LO" "$HI" <<'PY'
+import sys
+ir_lo, ti_lo, ir_hi, ti_hi = map(int, sys.argv[1:5])
+wi = (ti_hi - ti_lo) / 32
+print(f"reference, ALU loop, 64 CTAs x 32 threads, iters {sys.argv[5]} -> {sys.argv[6]}:")
+print(f"  whole command: {ir_lo} / {ir_hi} host insts, {ti_lo} / {ti_hi} thread insts")
+print(f"  difference: {ir_hi - ir_lo} host insts / {wi:.0f} warp insts = "
+      f"{(ir_hi - ir_lo) / wi:.1f} host insts / warp inst")
+PY
