@@ -136,10 +136,16 @@ static inline uint64_t addr_mask(const ws_xctx *x, const ws_operand *o)
     return o->reg != WS_NO_REG && ws_reg_bits(x, o->reg) == 32 ? 0xffffffffull : ~0ull;
 }
 
-static inline uint64_t addr_of(ws_xctx *x, const ws_operand *o, unsigned l)
+/* lane l's address from o, with o's addr_mask am (hoisted out of the lane loops) */
+static inline uint64_t addr_with(ws_xctx *x, const ws_operand *o, uint64_t am, unsigned l)
 {
     uint64_t base = o->reg != WS_NO_REG ? ws_reg_lanes(x->w, o->reg, x->ws)[l] : 0;
-    return (base + (uint64_t)o->imm) & addr_mask(x, o);
+    return (base + (uint64_t)o->imm) & am;
+}
+
+static inline uint64_t addr_of(ws_xctx *x, const ws_operand *o, unsigned l)
+{
+    return addr_with(x, o, addr_mask(x, o), l);
 }
 
 static int exec_ld(ws_xctx *x)
@@ -161,10 +167,11 @@ static int exec_ld(ws_xctx *x)
         rbits[i] = r == WS_NO_REG ? 0 : ws_reg_bits(x, r);
         if (rbits[i] < eb * 8) rbits[i] = eb * 8;
     }
+    const uint64_t am = addr_mask(x, ao);
     LANE_LOOP(x->exec) {
         unsigned l = LANE;
         uint8_t *p;
-        if (resolve(&mc, l, in->space, addr_of(x, ao, l), &p)) return WS_EXEC_FAULT;
+        if (resolve(&mc, l, in->space, addr_with(x, ao, am, l), &p)) return WS_EXEC_FAULT;
         for (unsigned i = 0; i < nv; i++) {
             if (!col[i]) continue;
             uint64_t v = 0;
@@ -202,10 +209,11 @@ static int exec_st(ws_xctx *x)
             val[i] = ws_opnd(x, vo, 0);
         }
     }
+    const uint64_t am = addr_mask(x, ao);
     LANE_LOOP(x->exec) {
         unsigned l = LANE;
         uint8_t *p;
-        if (resolve(&mc, l, in->space, addr_of(x, ao, l), &p)) return WS_EXEC_FAULT;
+        if (resolve(&mc, l, in->space, addr_with(x, ao, am, l), &p)) return WS_EXEC_FAULT;
         for (unsigned i = 0; i < nv; i++) {
             if (!have[i]) continue;
             uint64_t v = SV(val[i], l);
@@ -264,10 +272,11 @@ static int exec_atom(ws_xctx *x)
     const int ftz = t == WS_TY_F32 && !(in->mods & WS_MOD_NOFTZ);
     memctx mc = { x, NULL, in->op, size, 1 };
 
+    const uint64_t am = addr_mask(x, ao);
     LANE_LOOP(x->exec) {
         unsigned l = LANE;
         uint8_t *p;
-        if (resolve(&mc, l, in->space, addr_of(x, ao, l), &p)) return WS_EXEC_FAULT;
+        if (resolve(&mc, l, in->space, addr_with(x, ao, am, l), &p)) return WS_EXEC_FAULT;
         uint64_t old = 0, nw, vb = SV(b, l) & M;
         memcpy(&old, p, size);
         switch (sub) {

@@ -182,8 +182,8 @@ typedef struct ws_lldp {
     uint64_t key[WS_LL_WINDOW];
     uint32_t pos;
     uint64_t win, last_be;       /* rolling hash; cycle of the previous back-edge */
-    int saved;
-    uint64_t h1, h2, cycle, count, power;
+    int saved, full;             /* full: h1/h2 taken (deadlock.c dp_save) */
+    uint64_t sketch, h1, h2, cycle, count, power;   /* sketch: deadlock.c HASH_SKETCH */
     uint64_t exits, mem;         /* the counters at the previous distinguished back-edge */
     uint32_t bits;
 } ws_lldp;

@@ -31,9 +31,12 @@
  *    `bits` low zero bits.  In a periodic run the window, hence the choice,
  *    repeats every P back-edges, so the distinguished states form a periodic
  *    sequence of about P / 2^bits per period, on which Brent's search runs
- *    with no stride (bits, from 4, grows by one at each replacement: about
- *    2 sqrt(E / 16) hashes in E back-edges, a period found after about
- *    P + the pre-period back-edges once P / 2^bits fits the power).  A short
+ *    with no stride (bits, from 4, grows by two at each replacement: phase
+ *    k spans 2^k checks at 1 in 2^(4+2k) back-edges, about 2 (E / 16)^(1/3)
+ *    hashes in E back-edges, as the first search; growing by one cost
+ *    2 sqrt(E / 16), a tenth of a read-only kernel's simulation.  A period
+ *    is found in the first phase with 2^(3k+4) >= P beyond the pre-period,
+ *    with P / 2^(4+2k) >= 2^(k-3) distinguished back-edges in it).  A short
  *    period whose few windows are none distinguished is the first search's.
  *
  *  - starvation: either proof, when some live warp could make progress but
@@ -142,6 +145,13 @@ static uint64_t pipe_hash(const ws_simrun *r, const ws_core *c, uint64_t h)
     return h;
 }
 
+/* What core_hash covers: everything (HASH_ALL); without the registers that
+ * cannot matter (HASH_RELEVANT, compute_relevance); or a sketch, every
+ * register of only the first live lane of each warp (HASH_SKETCH): equal
+ * states have equal sketches, so a differing sketch rules a match out at a
+ * 1/lanes of the cost (dp_check: a loop counter differs in every lane). */
+enum { HASH_ALL = 0, HASH_RELEVANT = 1, HASH_SKETCH = 2 };
+
 static uint64_t core_hash(ws_simrun *r, uint32_t ci, uint64_t h, int only_rel)
 {
     uint64_t now = r->now;
@@ -170,7 +180,8 @@ static uint64_t core_hash(ws_simrun *r, uint32_t ci, uint64_t h, int only_rel)
             h = ws_hmix(h, ((uint64_t)w->fw.cc[l] << 8) | (w->held >> l & 1 ? w->held_bar[l] : 0));
             h = ws_hmix(h, rel(w->lane_ready[l], now) << 1 | w->lane_mem[l]);
             for (uint32_t q = 0; q < r->nregs; q++)
-                if (!only_rel || is_rel(r, q)) h = ws_hmix(h, ws_reg_lanes(&w->fw, q, r->ws)[l]);
+                if (only_rel != HASH_RELEVANT || is_rel(r, q)) h = ws_hmix(h, ws_reg_lanes(&w->fw, q, r->ws)[l]);
+            if (only_rel == HASH_SKETCH) break;
         }
         h = ws_hmix(h, rel(w->busy_until, now));
         if (r->ibuf) h = ws_hmix(ws_hmix(h, ((uint64_t)w->ib_pc << 32) | w->ib_left), rel(w->ib_ready, now));
@@ -185,7 +196,7 @@ static uint64_t core_hash(ws_simrun *r, uint32_t ci, uint64_t h, int only_rel)
     return h;
 }
 
-/* only_rel = 1: without the registers that cannot matter (compute_relevance). */
+/* only_rel: HASH_ALL, HASH_RELEVANT or HASH_SKETCH (core_hash). */
 static uint64_t state_hash_sel(ws_simrun *r, uint64_t h, int only_rel)
 {
     h = ws_hmix(h, r->next_cta);
@@ -668,12 +679,17 @@ static uint64_t window_push(ws_lldp *d, uint64_t key)
     return d->win;
 }
 
-static void dp_save(ws_simrun *r, uint64_t h1)
+/* The saved state is kept as its sketch only (HASH_SKETCH, 1/lanes of a
+ * full hash): saves follow every exit or memory change, which come often.
+ * The full hashes are taken at the first later state with the same sketch,
+ * which then stands for the saved one: a state that recurs does so again
+ * one period later, when the full hashes compare. */
+static void dp_save(ws_simrun *r, uint64_t sketch)
 {
     ws_lldp *d = &r->lld;
     d->saved = 1;
-    d->h1 = h1;
-    d->h2 = state_hash(r, 0x13198a2e03707344ull);
+    d->full = 0;
+    d->sketch = sketch;
     d->cycle = r->now;
     d->count = 0;
 }
@@ -690,15 +706,22 @@ static int dp_check(ws_simrun *r)
         d->saved = 0;
         return 0;
     }
-    uint64_t h1 = state_hash(r, 0x243f6a8885a308d3ull);
+    uint64_t sketch = state_hash_sel(r, 0x452821e638d01377ull, HASH_SKETCH);
     if (!d->saved) {
-        dp_save(r, h1);
+        dp_save(r, sketch);
         return 0;
     }
-    if (h1 == d->h1 && state_hash(r, 0x13198a2e03707344ull) == d->h2) return exact_recurrence(r, d->cycle);
+    if (sketch == d->sketch) {
+        uint64_t h1 = state_hash(r, 0x243f6a8885a308d3ull), h2 = state_hash(r, 0x13198a2e03707344ull);
+        if (d->full && h1 == d->h1 && h2 == d->h2) return exact_recurrence(r, d->cycle);
+        d->full = 1;                         /* this state now stands for the saved one */
+        d->h1 = h1;
+        d->h2 = h2;
+        d->cycle = r->now;
+    }
     if (++d->count >= d->power) {            /* Brent; fewer distinguished back-edges from here on */
         d->power *= 2;
-        if (d->bits < 40) d->bits++;
+        if (d->bits < 40) d->bits += 2;
         d->saved = 0;   /* saved at the next one: this one may not be distinguished under the new bits */
     }
     return 0;
