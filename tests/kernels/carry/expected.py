@@ -9,6 +9,8 @@ import random
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..'))
+from yamlgen import listing, write_or_check  # noqa: E402
 M128 = (1 << 128) - 1
 M64 = (1 << 64) - 1
 
@@ -23,11 +25,6 @@ def inputs():
             b = (b & ~0xffffffff) | (a & 0xffffffff)
         v.append((a, b))
     return v
-
-
-def listing(vals, per=4):
-    rows = ['      ' + ', '.join('0x%x' % x for x in vals[i:i + per]) + ',' for i in range(0, len(vals), per)]
-    return '[\n' + '\n'.join(rows) + '\n    ]'
 
 
 def sub128_yaml():
@@ -51,25 +48,19 @@ def sub128_yaml():
         'block: 32',
         'regs_per_thread: 24',
         'buffers:',
-        '  a: {type: u64, count: %d, init: %s}' % (2 * n, listing(a)),
-        '  b: {type: u64, count: %d, init: %s}' % (2 * n, listing(b)),
+        '  a: {type: u64, count: %d, init: %s}' % (2 * n, listing(a, per=4)),
+        '  b: {type: u64, count: %d, init: %s}' % (2 * n, listing(b, per=4)),
         '  d: {type: u64, count: %d, init: 0}' % (2 * n),
         '  w96: {type: u32, count: %d, init: 0}' % (5 * n),
         'params: [a, b, d, w96, %d]' % n,
         'expect:',
-        '  d: %s' % listing(d),
+        '  d: %s' % listing(d, per=4),
         '  w96: %s' % listing(w96, per=5),
         ''])
 
 
 def main():
-    path = os.path.join(HERE, 'sub128.yaml')
-    text = sub128_yaml()
-    if '--check' in sys.argv:
-        if open(path).read() != text:
-            sys.exit('%s: not what expected.py gives' % path)
-        return
-    open(path, 'w').write(text)
+    write_or_check(os.path.join(HERE, 'sub128.yaml'), sub128_yaml())
 
 
 if __name__ == '__main__':

@@ -8,6 +8,8 @@ import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..'))
+from yamlgen import listing, write_or_check  # noqa: E402
 sys.path.insert(0, os.path.join(HERE, '..', '..', 'unit'))
 import cvt_f2i_model as M  # noqa: E402
 
@@ -44,11 +46,6 @@ SRC = {'H': ('F16', HALF), 'B': ('BF16', BF16), 'F': ('F32', F32), 'D': ('F64', 
 N = 24
 
 
-def listing(vals, per=8, fmt='0x%x'):
-    rows = ['      ' + ', '.join(fmt % v for v in vals[i:i + per]) + ',' for i in range(0, len(vals), per)]
-    return '[\n' + '\n'.join(rows) + '\n    ]'
-
-
 def f2int_yaml():
     out = []
     for i in range(N):
@@ -76,13 +73,7 @@ def f2int_yaml():
 
 
 def main():
-    path = os.path.join(HERE, 'f2int.yaml')
-    text = f2int_yaml()
-    if '--check' in sys.argv:
-        if open(path).read() != text:
-            sys.exit('%s: not what expected.py gives' % path)
-        return
-    open(path, 'w').write(text)
+    write_or_check(os.path.join(HERE, 'f2int.yaml'), f2int_yaml())
 
 
 if __name__ == '__main__':

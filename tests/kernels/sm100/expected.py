@@ -9,6 +9,8 @@ import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..'))
+from yamlgen import listing, write_or_check  # noqa: E402
 N = 64
 
 
@@ -22,11 +24,6 @@ def fbits(x):
 
 def dbits(x):
     return struct.unpack('<Q', struct.pack('<d', x))[0]
-
-
-def listing(vals, per=8, fmt='0x%x'):
-    rows = ['      ' + ', '.join(fmt % v for v in vals[i:i + per]) + ',' for i in range(0, len(vals), per)]
-    return '[\n' + '\n'.join(rows) + '\n    ]'
 
 
 def v8_yaml():
@@ -61,13 +58,7 @@ def v8_yaml():
 
 
 def main():
-    path = os.path.join(HERE, 'v8.yaml')
-    text = v8_yaml()
-    if '--check' in sys.argv:
-        if open(path).read() != text:
-            sys.exit('%s: not what expected.py gives' % path)
-        return
-    open(path, 'w').write(text)
+    write_or_check(os.path.join(HERE, 'v8.yaml'), v8_yaml())
 
 
 if __name__ == '__main__':

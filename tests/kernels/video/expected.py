@@ -12,6 +12,8 @@ import random
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..'))
+from yamlgen import listing, write_or_check  # noqa: E402
 M32 = (1 << 32) - 1
 SEL = {None: (0, 32), 'b0': (0, 8), 'b1': (8, 8), 'b2': (16, 8), 'b3': (24, 8), 'h0': (0, 16), 'h1': (16, 16)}
 
@@ -74,11 +76,6 @@ def inputs():
     return a, b, c
 
 
-def listing(vals, per=8):
-    rows = ['      ' + ', '.join('0x%x' % v for v in vals[i:i + per]) + ',' for i in range(0, len(vals), per)]
-    return '[\n' + '\n'.join(rows) + '\n    ]'
-
-
 def vshift_yaml():
     a, b, c = inputs()
     out = [v for i in range(len(a)) for v in row(a[i], b[i], c[i])]
@@ -102,13 +99,7 @@ def vshift_yaml():
 
 
 def main():
-    path = os.path.join(HERE, 'vshift.yaml')
-    text = vshift_yaml()
-    if '--check' in sys.argv:
-        if open(path).read() != text:
-            sys.exit('%s: not what expected.py gives' % path)
-        return
-    open(path, 'w').write(text)
+    write_or_check(os.path.join(HERE, 'vshift.yaml'), vshift_yaml())
 
 
 if __name__ == '__main__':
