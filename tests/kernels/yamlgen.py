@@ -18,3 +18,20 @@ def write_or_check(path, text):
             sys.exit('%s: not what expected.py gives' % path)
         return
     open(path, 'w').write(text)
+
+
+def write_or_check_models(here, models):
+    """each model gives (name, text) of here/name.yaml: write them all or, with --check,
+    print every file that differs (or is missing) and exit 1 if any did"""
+    import os
+    bad = 0
+    for gen in models:
+        name, text = gen()
+        path = os.path.join(here, name + '.yaml')
+        if '--check' in sys.argv:
+            if not os.path.exists(path) or open(path).read() != text:
+                print('MISMATCH: %s differs from the model' % path)
+                bad = 1
+        else:
+            open(path, 'w').write(text)
+    sys.exit(bad)

@@ -41,14 +41,6 @@ MODELS = [w_cpasync]
 if __name__ == '__main__':
     import os
     here = os.path.dirname(os.path.abspath(__file__))
-    bad = 0
-    for gen in MODELS:
-        name, text = gen()
-        path = os.path.join(here, name + '.yaml')
-        if '--check' in sys.argv:
-            if not os.path.exists(path) or open(path).read() != text:
-                print('MISMATCH: %s differs from the model' % path)
-                bad = 1
-        else:
-            open(path, 'w').write(text)
-    sys.exit(bad)
+    sys.path.insert(0, os.path.join(here, '..'))
+    from yamlgen import write_or_check_models
+    write_or_check_models(here, MODELS)
