@@ -52,8 +52,8 @@ N = 10000         # rows: about 0.05 s a point
 POINTS = 60        # the journal gets rows every 0.5 s: the sweep must last a few of those
 
 
-def run(d, *args, wait=True):
-    cmd = [WS, "run", os.path.join(d, "sweep.yaml"), "-j", "2", "--quiet", *args]
+def run(d, *args, wait=True, sweep="sweep.yaml"):
+    cmd = [WS, "run", os.path.join(d, sweep), "-j", "2", "--quiet", *args]
     if wait:
         return subprocess.run(cmd, capture_output=True, text=True)
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -184,27 +184,35 @@ expect:
     with open(os.path.join(d, "sweep.yaml"), "w") as f:
         f.write(sweep)
 
-    # 3. a journal left by kill -9, then a changed PTX (a comment only: the text is the input)
+    # 3. a journal left by kill -9, then a changed PTX (a comment only: the text is the input).
+    # Rows reach the journal every 0.5 s, so the run must outlast the first batch: on an idle
+    # machine the 60 points take less, hence a sweep of its own, ten times as many points
+    lat = ", ".join(str(100 * i) for i in range(1, 26))
+    with open(os.path.join(d, "sweep3.yaml"), "w") as f:
+        f.write("name: change3\nworkload: spmv.yaml\nbase: {preset: seed}\ngrid:\n  warps: [2, 4, 8, 16]\n"
+                f"  scheduler: [lrr, gto, two_level]\n  issue: [blocking, scoreboard]\n  mem_latency: [{lat}]\n")
+    points3 = 4 * 3 * 2 * 25
     out = os.path.join(d, "b.h5")
-    p = run(d, "-o", out, wait=False)
+    p = run(d, "-o", out, wait=False, sweep="sweep3.yaml")
     wait_journal(p, out + ".journal", 1)
     p.kill()
     p.communicate()
     kept = records(out + ".journal")
-    check(0 < kept < POINTS and not os.path.exists(out), f"kill -9 left a journal of {kept} rows and no b.h5")
+    check(0 < kept < points3 and not os.path.exists(out), f"kill -9 left a journal of {kept} rows and no b.h5")
     with open(os.path.join(d, "spmv.ptx"), "ab") as f:
         f.write(b"// edited\n")
-    refused(run(d, "-o", out, "--resume"), "b.h5.journal: an input file of the sweep changed (a workload, its PTX or "
+    refused(run(d, "-o", out, "--resume", sweep="sweep3.yaml"), "b.h5.journal: an input file of the sweep changed (a workload, its PTX or "
             "a data file) since this run started", "the PTX changed: resume from the journal refused")
     with open(os.path.join(d, "spmv.yaml"), "a") as f:
         f.write("# edited\n")
     restore()
-    refused(run(d, "-o", out, "--resume"), "an input file of the sweep changed", "the workload YAML changed")
+    refused(run(d, "-o", out, "--resume", sweep="sweep3.yaml"), "an input file of the sweep changed",
+            "the workload YAML changed")
     with open(os.path.join(d, "spmv.yaml"), "w") as f:
         f.write(wl)
-    p = run(d, "-o", out, "--resume")
+    p = run(d, "-o", out, "--resume", sweep="sweep3.yaml")
     info = subprocess.run([WS, "info", out], capture_output=True, text=True).stdout
-    check(p.returncode == 0 and f"status:    ok {POINTS} " in info,
+    check(p.returncode == 0 and f"status:    ok {points3} " in info,
           f"inputs restored: the resume completes the journal ({p.stderr.strip()}) {info.splitlines()[1:2]}")
 
     shutil.rmtree(d)
