@@ -10,6 +10,10 @@
 #               the reference; under stack a SIMT deadlock naming the shfl and the stack;
 #  syncexit     lanes that return before full-mask .sync ops (alive at the tail nvcc merges
 #               their store into) count as arrived under sbi/barrier/aware; stack-based: deadlock.
+#  syncexit_late / syncexit_exit  lanes that do later work of their own, then return (a
+#               terminal block: they exit) or leave by `exit`, before full-mask .sync ops in a
+#               called function: ok everywhere; _exit's staying lanes take the branch, so under
+#               stack and tbc (top entry only) the leavers never run: SIMT deadlock.
 # Each under the reference, both divergence schemes, several schedulers and issue modes, and
 # warp sizes 32 and 64 (the kernels use lane = threadIdx.x & 31: not valid at 16), barred at 16.
 set -u
@@ -52,7 +56,13 @@ for c in "${configs[@]}"; do
   # reconvergence point; the stack cannot run it (SIMT deadlock), barrier schemes can
   # shellcheck disable=SC2086
   run syncexit "$want" $c
+  run syncexit_late ok $c
+  # shellcheck disable=SC2086
+  run syncexit_exit "$want" $c
 done
+for d in barrier aware multipath dualpath tbc; do run syncexit_late ok --set divergence=$d; done
+for d in barrier aware multipath dualpath; do run syncexit_exit ok --set divergence=$d; done
+run syncexit_exit deadlock --set divergence=tbc
 for d in barrier aware; do run syncexit ok --set divergence=$d; done
 for d in multipath dualpath tbc; do run syncexit deadlock --set divergence=$d; done
 for d in stack sbi; do run barred ok --set divergence=$d --set warp_size=16; done
@@ -110,5 +120,5 @@ for c in "--reference" "--set divergence=sbi" "--set divergence=stack"; do
   grep -q '^status: error' <<<"$out" && grep -q 'must not be intermixed with bar.sync' <<<"$out" ||
     bad "mix [$c]: $(head -2 <<<"$out")"
 done
-[ "$fail" -eq 0 ] && echo "ok: 5 kernels x ${#configs[@]} configurations"
+[ "$fail" -eq 0 ] && echo "ok: 7 kernels x ${#configs[@]} configurations"
 exit "$fail"

@@ -65,6 +65,9 @@ WARP_OPS = re.compile(r'\b(shfl|vote|match|redux|activemask|bar\.warp|mma|ldmatr
 #    independent thread scheduling (sbi, barrier; aware: the lanes at the reconvergence point
 #    are let go, as its timeout does), a SIMT deadlock under the stack-based schemes
 #    (docs/model.md, "Lanes parked behind a .sync operation").
+#  - syncexit_late: the leavers' return is a terminal block (they exit): ok everywhere;
+#    syncexit_exit: the staying lanes take the branch, so where only the top entry of a stack
+#    runs (stack, tbc) the leavers never get to their exit: a SIMT deadlock.
 FLAG_WAITS = ('flagwait', 'ccwsstarve', 'dawsstarve')
 SIMT_LOCKS = ('spinlock', 'lockloop', 'retrylock', 'volcount', 'gridlock3', 'gridlock5', 'bucketlock')
 
@@ -94,6 +97,8 @@ def expected_statuses(name, div, sched, ws):
         if name == 'statlock':
             return {'timeout'}
     if div in STACK_LIKE and name == 'syncexit':
+        return {'deadlock'}
+    if div in ('stack', 'tbc') and name == 'syncexit_exit':
         return {'deadlock'}
     if div in ('stack', 'tbc') and name == 'xbranch':
         return {'deadlock'}
