@@ -6,6 +6,8 @@
 #    registers live across the whole loop plus one A and one B fragment (8 each) and the
 #    address at an mma (81); D equals the NumPy model's product under the reference and the
 #    core (expected.py --check: the committed inputs and D are the model's);
+#  - wmma_deep (the same GEMM with K = 5120, at cudaTensorCoreGemm's scale): more than 30,000
+#    registers declared, at most twice ptxas's 255 rows after compaction, D = 10 * A * B;
 #  - uninit (hand-written): registers read before written still read the initial zero;
 #  - a kernel declaring 10^6 registers: the state-limit message names the kernel and both
 #    counts (rows after compaction, declared).
@@ -27,7 +29,14 @@ decl=$(sed -E 's/.*\(([0-9]+) registers declared\)$/\1/' <<<"$line")
 [ "${decl:-0}" -eq "$declared" ] || bad "inspect: $decl registers declared, the PTX declares $declared"
 [ "${rows:-0}" -ge 81 ] && [ "${rows:-0}" -le 204 ] || bad "inspect: $rows rows, expected 81..204"
 
-for name in wmma_unrolled uninit; do
+deep=$(awk '/^\t\.reg /{ n = $3; sub(/.*</, "", n); sub(/>.*/, "", n); s += n } END { print s }' "$K/wmma_deep.ptx")
+[ "$deep" -gt 30000 ] || bad "wmma_deep.ptx declares only $deep registers"
+line=$("$WS_BIN" inspect "$K/wmma_deep.ptx" 2>&1 | grep -E '^  register file: [0-9]+ rows per lane after compaction')
+rows=$(sed -E 's/^  register file: ([0-9]+) rows.*/\1/' <<<"$line")
+grep -q "($deep registers declared)" <<<"$line" || bad "inspect wmma_deep: $line (the PTX declares $deep)"
+[ "${rows:-0}" -ge 81 ] && [ "${rows:-0}" -le 510 ] || bad "inspect wmma_deep: $rows rows, expected 81..510"
+
+for name in wmma_unrolled wmma_deep uninit; do
   for s in "--reference" "--set divergence=stack --set scheduler=lrr" "--set divergence=sbi --set scheduler=gto" \
            "--set divergence=barrier --set inst_order=ptx" "--set warp_size=64"; do
     # shellcheck disable=SC2086

@@ -2,7 +2,8 @@
 """Independent models of the register-compaction kernels (tests/kernels/regcompact).
 wmma_unrolled.cu, in NumPy: writes the inputs
 A.npy (32x512 f16, row-major), B.npy (512x64 f16, column-major: element (k, c) at c * 512 + k)
-and the expected D.npy (32x64 f32, row-major) = A @ B. The values are small integers, so every
+and the expected D.npy (32x64 f32, row-major) = A @ B; wmma_deep.cu reads the same A and B ten times
+over (K = 5120): D_deep.npy = 10 * A @ B (|D_deep| <= 5120 * 4, still exact). The values are small integers, so every
 f16 element, product and f32 partial sum is exact (|D| <= 512 * 4). The buffers hold the f16
 bit patterns as u16.
 uninit.ptx, the loops as its comment states them: writes uninit.yaml.
@@ -24,7 +25,8 @@ def model():
     assert np.abs(d).max() < 2 ** 24
     return {'A.npy': a.view(np.uint16).copy(),           # row-major: r * K + k
             'B.npy': b.T.copy().view(np.uint16).copy(),  # column-major: c * K + k
-            'D.npy': d.astype(np.float32)}                # row-major: r * N + c
+            'D.npy': d.astype(np.float32),                # row-major: r * N + c
+            'D_deep.npy': (10 * d).astype(np.float32)}
 
 
 def uninit_yaml():
