@@ -424,4 +424,144 @@ int ws_describe_warp(ws_simrun *r, ws_core *c, uint32_t w, char *buf, size_t len
 /* Can scheduler s's policy hold `in` (may_issue_load: a global/local/generic load)? */
 int ws_core_load_gated(const ws_sched *s, const ws_inst *in);
 
+/* ---------------------------------------------- the core's files share -- */
+/* core.c: the run stops with `status` and the message (the first one wins). */
+void ws_run_fail(ws_simrun *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* cta.c: CTA launch, CTA barriers and the end of warps and CTAs */
+void ws_launch_cta(ws_simrun *r, ws_core *c, uint32_t slot);
+/* Launches CTAs into the core's free CTA slots; returns how many. */
+uint32_t ws_fill_core(ws_simrun *r, ws_core *c);
+void ws_track_residency(ws_simrun *r, ws_core *c, uint64_t *max_ctas);
+/* Releases the CTA barriers of ct that every (or the expected number of)
+ * thread has reached. */
+void ws_cta_check_bars(ws_simrun *r, ws_core *c, ws_ccta *ct, uint64_t now);
+/* A CTA-scope scheme changed the CTA's dynamic warps: its warps look again. */
+void ws_wake_cta(ws_core *c, const ws_ccta *ct);
+/* Lanes `executed` of warp `slot` arrive at CTA barrier instruction `in`. */
+void ws_bar_arrive(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t slot, const ws_inst *in, uint64_t executed);
+/* Every lane of warp `slot` exited: it leaves its scheduler, its CTA may be done. */
+void ws_warp_finished(ws_simrun *r, ws_core *c, uint32_t slot);
+
+/* rendezvous.c: warp-level .sync operations (docs/model.md, "Warp-level
+ * operations and member masks") */
+uint64_t ws_sync_members(const ws_simrun *r, const ws_cwarp *w, const ws_operand *mo, uint64_t lanes);
+uint64_t ws_consistent_members(const ws_simrun *r, const ws_cwarp *w, const ws_operand *mo, uint64_t lanes);
+uint64_t ws_aligned_members(const ws_cwarp *w, uint64_t lanes);
+uint64_t ws_sync_parked_lanes(const ws_simrun *r, const ws_cwarp *w, uint32_t pc, const ws_split *sps, uint32_t ns);
+uint32_t ws_collect_rendezvous(const ws_simrun *r, const ws_cwarp *w, const ws_split *sps, uint32_t ns,
+                               uint32_t first, uint64_t need, uint64_t parked, ws_split *parts);
+int ws_issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *parts, uint32_t n, uint64_t now);
+void ws_stack_sync_deadlock(ws_simrun *r, uint32_t slot, const ws_split *sp, const ws_inst *in, uint64_t missing);
+
+/* issue.c: the cycle loop of one launch from cycle `now` until its last CTA
+ * is done or the run stops (r->status set); returns the cycle it stopped at. */
+uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas);
+
+/* Small helpers of several of those files, inline: the issue loop calls
+ * them per instruction. */
+/* An event (a warp added, finished, parked or released) may let a warp of
+ * scheduler p issue earlier than p's cached bounds say. */
+static inline void pipe_changed(ws_pipe *p)
+{
+    p->idle_until = 0;
+    p->hard_min = 0;
+}
+
+/* w no longer waits only for a resource (it issued, was released, finished). */
+static inline void forget_stall(ws_core *c, ws_cwarp *w)
+{
+    if (w->stall_res == WS_RES_NONE) return;
+    ws_pipe *p = &c->pipes[w->sched];
+    if (!--p->n_res[w->stall_res]) p->res_mask &= ~(1u << w->stall_res);
+    p->n_waiting--;
+    w->stall_res = WS_RES_NONE;
+    c->walk[w - c->warps] = WS_WALK_TRY;
+}
+
+/* w waits for resource res until `until` and for nothing else. */
+static inline void note_stall(ws_core *c, ws_cwarp *w, uint8_t res, uint64_t until)
+{
+    forget_stall(c, w);
+    w->stall_wake = until;
+    if (res == WS_RES_NONE) return;
+    ws_pipe *p = &c->pipes[w->sched];
+    if (!p->n_res[res]++) p->res_mask |= 1u << res;
+    p->n_waiting++;
+    w->stall_res = res;
+    c->walk[w - c->warps] = res;
+}
+
+/* Tells the warp's scheduler that its CTA-barrier or exit state changed. */
+static inline void note_parking(ws_core *c, ws_cwarp *w, uint32_t slot)
+{
+    pipe_changed(&c->pipes[w->sched]);
+    ws_sched *s = &c->scheds[w->sched];
+    if (s->ops->parking) s->ops->parking(s, slot);
+}
+
+/* Timing state after lanes `mask` of w issued `in`, complete at `done`:
+ * blocking issue holds the lanes (barrier) or the warp (stack); scoreboard
+ * issue marks the registers `in` writes as pending on those lanes. */
+static inline void note_pending(ws_simrun *r, ws_cwarp *w, const ws_inst *in, uint64_t mask, uint64_t done, int is_mem,
+                         uint64_t now)
+{
+    if (r->blocking) {
+        uint64_t lanes = r->div->per_lane_blocking ? mask : w->fw.valid;
+        for (uint64_t m = lanes; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            w->lane_ready[l] = done;
+            w->lane_mem[l] = (uint8_t)is_mem;
+        }
+        if (done > w->busy_until) w->busy_until = done;
+    } else {
+        for (uint32_t i = 0; i < in->n_wr; i++) {
+            uint32_t reg = in->wr[i];
+            if (reg >= r->nregs) continue;
+            if (w->sb_ready[reg] <= now) {
+                w->sb_mask[reg] = mask;
+                w->sb_ready[reg] = done;
+                w->sb_mem[reg] = (uint8_t)is_mem;
+            } else {
+                w->sb_mask[reg] |= mask;
+                if (done >= w->sb_ready[reg]) {
+                    w->sb_ready[reg] = done;
+                    w->sb_mem[reg] = (uint8_t)is_mem;
+                }
+            }
+        }
+    }
+}
+
+/* The lanes that issue at cycle now (deadlock.c: a split the policy starves).
+ * Only a policy that can hold loads (ccws, daws) starves a split, so the
+ * other schedulers skip the per-lane loop. */
+static inline void stamp_lanes(const ws_core *c, ws_cwarp *w, uint64_t lanes, uint64_t now)
+{
+    if (!c->scheds[w->sched].ops->may_issue_load) return;
+    for (uint64_t m = lanes; m; m &= m - 1) w->lane_issue[__builtin_ctzll(m)] = now + 1;
+}
+
+/* A split without its lanes held at a CTA barrier (barrier scheme: the
+ * others may go on); 0 if none is left or the scheme holds the whole split. */
+static inline int split_free_part(const ws_simrun *r, const ws_cwarp *w, const ws_split *sp, ws_split *out)
+{
+    *out = *sp;
+    if (sp->mask & w->held) {
+        if (!r->div->per_lane_blocking || !(sp->mask & ~w->held)) return 0;
+        out->mask &= ~w->held;
+    }
+    return 1;
+}
+
+/* The watchdog limits the cycles simulated (docs/sampling.md): the run's
+ * clock also holds the cycles sample.c extrapolated for the fast-forwarded
+ * CTAs of earlier launches, which cost no simulation, so the limit on the
+ * clock is max_cycles plus them (max_cycles itself without sampling). */
+static inline uint64_t watchdog_limit(const ws_simrun *r)
+{
+    uint64_t max_cycles = (uint64_t)ws_cfg_i(r->cfg, WS_P_max_cycles);
+    return max_cycles + (r->smp_ff_cycles < UINT64_MAX - max_cycles ? r->smp_ff_cycles : UINT64_MAX - max_cycles);
+}
+
 #endif

@@ -1,0 +1,810 @@
+/*
+ * Issue: the cycle loop (ws_run_cycles), each scheduler's walk over its
+ * policy's warps, the tries of a warp's splits (try_warp, try_splits) and
+ * the issue of one instruction with its timing (issue). See core.c for the
+ * timing conventions.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include "core_internal.h"
+
+static inline int is_cta_barrier(const ws_inst *in)
+{
+    return in->op == WS_OP_BAR || in->op == WS_OP_BARRIER;
+}
+
+/* No warp of scheduler p can issue at `now`: every live warp waits either
+ * for a resource busy at `now` or (hard_min) for something that ends later.
+ * Returns the first cycle one of them may issue (> now) and sets *why, else
+ * 0 (walk the warps). */
+static uint64_t none_can_issue(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint64_t now, uint8_t *why)
+{
+    if (!p->n_live) return 0;
+    uint64_t first = WS_NEVER;
+    *why = WS_STALL_UNIT;
+    if (p->n_waiting != p->n_live) {
+        if (p->hard_min <= now) return 0;
+        first = p->hard_min;
+        *why = p->hard_reason;
+    }
+    for (uint32_t m = p->res_mask; m; m &= m - 1) {
+        uint8_t res = (uint8_t)__builtin_ctz(m);
+        uint64_t t = ws_pipe_resource_free(r, c, p, res);
+        if (t <= now) return 0;
+        if (t <= first) { first = t; *why = WS_STALL_UNIT; }
+    }
+    return first;
+}
+
+/* cp.async timing (docs/model.md, "Asynchronous copies"): a copy's global read goes through
+ * the memory hierarchy as a load does (and its line requests through the LD/ST pipe); it
+ * writes no register, so the warp goes on at once and the copy only counts for its group;
+ * commit_group closes the group, wait_group N holds the warp (cpa_hold) until every group
+ * but the newest N has completed (wait_all: commit, then N = 0). Returns the instruction's
+ * completion. */
+static uint64_t cp_async_timing(ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, const ws_inst *in,
+                                ws_effect *eff, uint64_t t0, uint64_t now)
+{
+    if (in->subop == WS_CPA_COPY) {
+        if (eff->mem_kind) {
+            uint32_t lines = 1;
+            ws_mem_req req = {.cycle = t0, .core = c->id, .warp = slot, .inst = in, .eff = eff, .lines_out = &lines};
+            uint64_t done = r->memsys.ops->access(&r->memsys, &req);
+            uint64_t cycles = ws_lsu_occupy(r, c, (uint64_t)lines * r->l1_line, now);
+            if (cycles > 1) done += cycles - 1;
+            if (done > w->cpa_open) w->cpa_open = done;
+            if (done > r->last_complete) r->last_complete = done;   /* the kernel ends after its copies */
+        }
+        return t0 + 1;
+    }
+    if (in->subop == WS_CPA_COMMIT || in->subop == WS_CPA_WAIT_ALL) {
+        if (w->cpa_ngroups == WS_CPA_GROUPS) {   /* merge the two oldest groups */
+            if (w->cpa_group[1] < w->cpa_group[0]) w->cpa_group[1] = w->cpa_group[0];
+            memmove(w->cpa_group, w->cpa_group + 1, sizeof w->cpa_group[0] * (WS_CPA_GROUPS - 1));
+            w->cpa_ngroups--;
+        }
+        w->cpa_group[w->cpa_ngroups++] = w->cpa_open;
+        w->cpa_open = 0;
+        if (in->subop == WS_CPA_COMMIT) return t0 + 1;
+    }
+    uint32_t keep = in->subop == WS_CPA_WAIT ? (uint32_t)in->src[0].imm : 0;
+    uint64_t ready = t0 + 1;
+    while (w->cpa_ngroups > keep) {
+        if (w->cpa_group[0] > ready) ready = w->cpa_group[0];
+        memmove(w->cpa_group, w->cpa_group + 1, sizeof w->cpa_group[0] * (w->cpa_ngroups - 1));
+        w->cpa_ngroups--;
+    }
+    if (ready > w->cpa_hold) w->cpa_hold = ready;
+    return ready;
+}
+
+/* Issues split sp of warp `slot`. Returns 0 or -1 (status set). */
+/* Hands the L1 events of the load just issued (mem.h ws_mem_events) to the
+ * schedulers of the warps they concern (an eviction may concern a warp of
+ * another scheduler), which may change their order. */
+static void sched_mem_events(ws_simrun *r, ws_core *c, uint64_t now)
+{
+    for (uint32_t i = 0; i < r->mev.n; i++) {
+        const ws_mem_event *ev = &r->mev.ev[i];
+        if (ev->warp >= r->nwarps) continue;
+        uint32_t si = c->warps[ev->warp].sched;
+        c->scheds[si].ops->mem_event(&c->scheds[si], ev, now);
+        c->pipes[si].idle_until = 0;
+    }
+    r->mev.n = 0;
+}
+
+/* Lanes in a mask, without the libgcc call __builtin_popcountll becomes on a
+ * baseline x86-64 build (no POPCNT): once per issued instruction. */
+static inline uint64_t lanes_in(uint64_t m)
+{
+    m = m - ((m >> 1) & 0x5555555555555555ull);
+    m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (m * 0x0101010101010101ull) >> 56;
+}
+
+/* The physical warps a split runs on, and its lanes in each: the split's own
+ * warp, or under a CTA-scope scheme (tbc) each warp contributing threads to
+ * the dynamic warp (ws_div_ops.parts). Lane positions are disjoint. */
+typedef struct ws_part {
+    uint32_t slot;
+    uint64_t mask, executed, exited;
+} ws_part;
+
+static uint32_t split_parts(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *sp, ws_part *pt)
+{
+    if (!r->div->parts) {
+        pt[0] = (ws_part){.slot = slot, .mask = sp->mask};
+        return 1;
+    }
+    const ws_cwarp *w = &c->warps[slot];
+    const ws_ccta *ct = &c->ctas[w->cta_slot];
+    r->div->parts(w->div, sp, r->part_lanes);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ct->nwarps; i++)
+        if (r->part_lanes[i]) pt[n++] = (ws_part){.slot = ct->first_warp + i, .mask = r->part_lanes[i]};
+    return n;
+}
+
+/* Executes `in` on every part, each on its own warp's registers, and merges
+ * the effects by lane position (one dynamic warp's access to the memory
+ * system, one outcome for the scheme). */
+static int exec_parts(ws_simrun *r, ws_core *c, const ws_inst *in, uint32_t pc, ws_part *pt, uint32_t np,
+                      ws_effect *eff)
+{
+    if (np == 1) {
+        int rc = ws_exec_inst(&r->env, &c->warps[pt[0].slot].fw, in, pc, pt[0].mask, eff);
+        pt[0].executed = eff->executed;
+        pt[0].exited = eff->exited;
+        return rc;
+    }
+    ws_effect e;
+    eff->executed = eff->taken = eff->exited = eff->mem_mask = 0;
+    eff->mem_space = WS_SP_NONE;
+    eff->mem_kind = 0;
+    eff->mem_bytes = 0;
+    for (uint32_t q = 0; q < np; q++) {
+        if (ws_exec_inst(&r->env, &c->warps[pt[q].slot].fw, in, pc, pt[q].mask, &e) != WS_EXEC_OK) return WS_EXEC_FAULT;
+        pt[q].executed = e.executed;
+        pt[q].exited = e.exited;
+        eff->executed |= e.executed;
+        eff->taken |= e.taken;
+        eff->exited |= e.exited;
+        for (uint64_t m = pt[q].mask; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            eff->lane_target[l] = e.lane_target[l];
+        }
+        if (!e.mem_kind) continue;
+        if (!eff->mem_kind || e.mem_space == WS_SP_GLOBAL) eff->mem_space = e.mem_space;
+        eff->mem_kind = e.mem_kind;
+        eff->mem_bytes = e.mem_bytes;
+        eff->mem_mask |= e.mem_mask;
+        for (uint64_t m = e.mem_mask; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m);
+            eff->mem_addr[l] = e.mem_addr[l];
+            eff->mem_lane_space[l] = e.mem_lane_space[l];
+        }
+    }
+    return WS_EXEC_OK;
+}
+
+/* Some lane of the parts' warps waits at a CTA barrier. */
+static int parts_held(const ws_core *c, const ws_part *pt, uint32_t np)
+{
+    for (uint32_t q = 0; q < np; q++)
+        if (c->warps[pt[q].slot].held) return 1;
+    return 0;
+}
+
+/* The divergence scheme's view of an issue: each split of a gathered
+ * .aligned instruction (parts, n > 1; see ws_aligned_members) moves on its own,
+ * with the effect restricted to its lanes. */
+static int update_splits(ws_simrun *r, ws_cwarp *w, const ws_split *sp, const ws_split *parts, uint32_t n,
+                         const ws_inst *in, const ws_effect *eff, char *err, size_t len)
+{
+    if (n <= 1) return r->div->update(&r->divctx, w->div, sp, in, eff, err, len);
+    int moved = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        ws_effect e = *eff;
+        e.executed &= parts[i].mask;
+        e.mem_mask &= parts[i].mask;
+        e.taken &= parts[i].mask;
+        e.exited &= parts[i].mask;
+        int m = r->div->update(&r->divctx, w->div, &parts[i], in, &e, err, len);
+        if (m < 0) return m;
+        if (m > 0) moved = m;
+    }
+    return moved;
+}
+
+static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, uint32_t level, uint64_t now,
+                 const ws_split *gathered, uint32_t ngathered)
+{
+    ws_cwarp *w = &c->warps[slot];
+    const ws_split sp = *spp;
+    const ws_inst *in = &r->k->insts[sp.pc];
+    ws_effect eff;
+    ws_part pt[WS_MAX_WARP_SIZE];
+    uint32_t np = split_parts(r, c, slot, &sp, pt);
+    r->env.clock = now;
+    if (exec_parts(r, c, in, sp.pc, pt, np, &eff) != WS_EXEC_OK) {
+        ws_run_fail(r, WS_ST_ERROR, "%s", r->env.fault);
+        return -1;
+    }
+    if (r->ll_watching && eff.mem_kind) ws_livelock_watch(r, in, sp.pc, &eff);
+    for (uint32_t q = 0; q < np; q++) stamp_lanes(c, &c->warps[pt[q].slot], pt[q].mask, now);
+    /* latency: the unit's (or the LD/ST path's), after the operand reads */
+    uint64_t done;
+    int is_mem = 0;
+    uint64_t t0 = now + ws_pipe_issue(r, c, w, slot, in, now);
+    switch (in->op) {
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
+    case WS_OP_MBARRIER: case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ: case WS_OP_SULD: case WS_OP_SUST:
+        if (eff.mem_kind == 0) done = t0 + r->lat_alu;
+        else if (eff.mem_space == WS_SP_SHARED) {
+            /* a bank conflict of degree d is replayed d - 1 times (broadcasts
+             * are free); each of the d wavefronts takes the LD/ST pipe */
+            uint32_t deg = ws_smem_conflict_degree(&eff, r->smem_banks);
+            uint64_t extra = deg > 1 ? deg - 1 : 0;
+            r->smem_conflicts += extra;
+            ws_lsu_occupy(r, c, (uint64_t)(deg ? deg : 1) * r->smem_banks * 4, now);
+            done = t0 + r->lat_smem + extra;
+        }
+        else if (eff.mem_space == WS_SP_CONST && r->lat_const)
+            done = ws_mem_const_done(&eff, t0, r->lat_const);   /* constant cache (docs/memory.md) */
+        else if (eff.mem_space == WS_SP_PARAM || eff.mem_space == WS_SP_CONST) done = t0 + r->lat_alu;
+        else {
+            uint32_t lines = 1;
+            ws_mem_req req = {.cycle = t0, .core = c->id, .warp = slot, .inst = in, .eff = &eff, .lines_out = &lines};
+            if (r->mev.cap) { r->mev.n = 0; req.events = &r->mev; }
+            done = r->memsys.ops->access(&r->memsys, &req);
+            if (r->sched->load_access && (in->op == WS_OP_LD || in->op == WS_OP_LDU))
+                r->sched->load_access(&c->scheds[w->sched], slot, sp.pc, lines, (uint32_t)lanes_in(eff.mem_mask), now);
+            if (r->mev.n) sched_mem_events(r, c, now);
+            if (done <= t0) done = t0 + 1;
+            /* the line requests leave the LD/ST pipe one after another */
+            uint64_t cycles = ws_lsu_occupy(r, c, (uint64_t)lines * r->l1_line, now);
+            if (cycles > 1) done += cycles - 1;
+            if (in->op == WS_OP_TEX || in->op == WS_OP_TLD4 || in->op == WS_OP_SULD || in->op == WS_OP_SUST)
+                done += r->lat_tex;   /* texture pipeline */
+            is_mem = 1;
+        }
+        break;
+    case WS_OP_CP_ASYNC:
+        done = cp_async_timing(r, c, w, slot, in, &eff, t0, now);
+        break;
+    default:
+        done = t0 + r->pinst[sp.pc].lat;
+        break;
+    }
+    if (done > r->last_complete) r->last_complete = done;
+    for (uint32_t q = 0; q < np; q++) note_pending(r, &c->warps[pt[q].slot], in, pt[q].mask, done, is_mem, now);
+    if ((r->div->issues_div_ops && ws_is_div_op(in->op)) || in->op == WS_OP_BMOV) {
+        r->div_insts++;                  /* own metric: warp_insts stays comparable */
+    } else {
+        r->warp_insts++;
+        r->thread_insts += lanes_in(sp.mask);
+    }
+    if (r->opts && (r->opts->trace || r->opts->timeline)) ws_trace_issue(r, c->id, slot, level, &sp, in);
+    /* control */
+    char err[WS_ERROR_LEN];
+    int moved = update_splits(r, w, &sp, gathered, ngathered, in, &eff, err, sizeof err);
+    if (moved < 0) {
+        ws_run_fail(r, WS_ST_ERROR, "%s: warp %u: %s", r->k->path ? r->k->path : "kernel", slot, err);
+        return -1;
+    }
+    ws_ccta *ct = &c->ctas[w->cta_slot];
+    if (moved > 0) ws_wake_cta(c, ct);
+    else if (r->div->parts) note_parking(c, w, slot);   /* its dynamic warp may wait now */
+    w->wake = 0;
+    w->deps_pc = UINT32_MAX;
+    forget_stall(c, w);
+    if (r->fence_stores && (in->op == WS_OP_MEMBAR || in->op == WS_OP_FENCE) && in->subop != 1 /* WS_SCOPE_CTA, src/ptx/ptx_internal.h */) {
+        /* membar.gl/.sys, fence.gpu/.sys: the warp waits until its stores are
+         * done (docs/memory.md); .cta is ordered at the L1 and costs alu_latency */
+        uint64_t f = ws_mem_fence(&r->memsys, c->id, slot, done);
+        if (f > done) { w->wake = f; w->wake_reason = WS_STALL_MEM; }
+    }
+    if (is_cta_barrier(in) && eff.executed) {
+        for (uint32_t q = 0; q < np; q++)
+            if (pt[q].executed) ws_bar_arrive(r, c, ct, pt[q].slot, in, pt[q].executed);
+        if (r->div->parts) note_parking(c, w, slot);   /* the host's dynamic warp waits at the barrier */
+        ws_cta_check_bars(r, c, ct, now);
+    } else if (r->div->parked && parts_held(c, pt, np)) {
+        for (uint32_t q = 0; q < np; q++) note_parking(c, &c->warps[pt[q].slot], pt[q].slot);
+        ws_cta_check_bars(r, c, ct, now);   /* lanes may now be parked behind held ones */
+    }
+    if (eff.exited) {
+        for (uint32_t q = 0; q < np; q++) {
+            if (!pt[q].exited) continue;
+            ws_cwarp *wq = &c->warps[pt[q].slot];
+            wq->exited |= pt[q].exited;
+            note_parking(c, wq, pt[q].slot);
+            uint32_t n = (uint32_t)__builtin_popcountll(pt[q].exited);
+            ct->live_threads -= n;
+            r->exits_total += n;
+        }
+        ws_cta_check_bars(r, c, ct, now);
+        for (uint32_t q = 0; q < np; q++) {
+            ws_cwarp *wq = &c->warps[pt[q].slot];
+            if (pt[q].exited && (wq->exited & wq->fw.valid) == wq->fw.valid) ws_warp_finished(r, c, pt[q].slot);
+        }
+    }
+    ws_front_end_issued(r, c, w, sp.pc, now);
+    ws_sched *s = &c->scheds[w->sched];
+    s->ops->issued(s, slot, now);
+    if (in->is_backedge && ws_livelock_backedge(r, c, slot, sp.pc, sp.mask)) return -1;
+    return 0;
+}
+
+/* The cycle at which split sp (at `in`) may issue as far as timing goes
+ * (<= now: it may issue now), with the stall class in *reason. */
+static inline __attribute__((always_inline)) uint64_t split_ready_at(const ws_simrun *r, const ws_cwarp *w,
+                                                                      const ws_split *sp, const ws_inst *in,
+                                                                      uint64_t now, uint8_t *reason)
+{
+    uint64_t t = 0;
+    uint8_t memr = 0;
+    if (w->cpa_hold > now) { t = w->cpa_hold; memr = 1; }   /* a cp.async.wait_group (cp_async_timing) */
+    if (r->blocking) {
+        if (w->busy_until <= now) { *reason = memr ? WS_STALL_MEM : WS_STALL_DEP; return t; }
+        if (r->div->per_lane_blocking) {
+            for (uint64_t m = sp->mask; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(m);
+                if (w->lane_ready[l] > t) { t = w->lane_ready[l]; memr = w->lane_mem[l]; }
+            }
+        } else {
+            t = w->busy_until;
+            for (uint64_t m = sp->mask; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(m);
+                if (w->lane_ready[l] == t) { memr = w->lane_mem[l]; break; }
+            }
+        }
+    } else {
+        for (uint32_t q = 0; q < in->n_rd; q++) {
+            uint32_t reg = in->rd[q];
+            if (reg < r->nregs && w->sb_ready[reg] > now && (w->sb_mask[reg] & sp->mask) &&
+                w->sb_ready[reg] > t) { t = w->sb_ready[reg]; memr = w->sb_mem[reg]; }
+        }
+        for (uint32_t q = 0; q < in->n_wr; q++) {
+            uint32_t reg = in->wr[q];
+            if (reg < r->nregs && w->sb_ready[reg] > now && (w->sb_mask[reg] & sp->mask) &&
+                w->sb_ready[reg] > t) { t = w->sb_ready[reg]; memr = w->sb_mem[reg]; }
+        }
+    }
+    *reason = memr ? WS_STALL_MEM : WS_STALL_DEP;
+    return t;
+}
+
+/* The first index in [from, to) of list whose warp the skip mask does not
+ * pass over, else to: the walk's inner loop, without a wrap test per warp. */
+static inline uint32_t skip_run(const uint32_t *list, uint32_t from, uint32_t to, const uint8_t *walk,
+                                uint64_t skip)
+{
+    while (from < to && (skip >> walk[list[from]] & 1)) from++;
+    return from;
+}
+
+/* The walk's skip mask (ws_core.walk): dead warps and the resources some
+ * warp of p waits for that are busy at `now`; *first: the first cycle one
+ * of them frees. */
+static uint64_t busy_resources(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint64_t now,
+                               uint64_t *first, uint32_t *blocked)
+{
+    uint64_t mask = 1ull << WS_WALK_DEAD;
+    *blocked = 0;
+    for (uint32_t m = p->res_mask; m; m &= m - 1) {
+        uint8_t res = (uint8_t)__builtin_ctz(m);
+        uint64_t t = ws_pipe_resource_free(r, c, p, res);
+        if (t <= now) continue;
+        mask |= 1ull << res;
+        *blocked += p->n_res[res];
+        if (t < *first) *first = t;
+    }
+    return mask;
+}
+
+/* The warp a walk of `walked` warps from list[start] ended at. */
+static ws_cwarp *last_issuer(ws_core *c, const uint32_t *list, uint32_t start, uint32_t walked, uint32_t n)
+{
+    return &c->warps[list[(start + walked - 1) % n]];
+}
+
+/* After a walk: the walk saw hm (reason hr) as the least wake of the warps
+ * it passed that do not wait for a resource. A walk over every warp knows
+ * the bound exactly; a walk that stopped at `issuer` lowers the old bound by
+ * what it saw and by the issuer's new wake (the warps after it did not
+ * change). */
+static void note_hard_min(ws_pipe *p, const ws_cwarp *issuer, int all, uint64_t hm, uint8_t hr)
+{
+    if (issuer && issuer->stall_res == WS_RES_NONE && issuer->wake < hm) {
+        hm = issuer->wake;
+        hr = issuer->wake_reason;
+    }
+    if (all && !issuer) {
+        p->hard_min = hm;
+        p->hard_reason = hr;
+    } else if (hm < p->hard_min) {
+        p->hard_min = hm;
+        p->hard_reason = hr;
+    }
+}
+
+/* ws_front_end_ready_at with its common case (the buffer holds pc) inline. */
+static inline uint64_t front_end_ready_at(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t pc, uint64_t now)
+{
+    if (!r->ibuf) return 0;
+    if (pc == w->ib_pc && w->ib_left) return w->ib_ready;
+    return ws_front_end_ready_at(r, c, w, pc, now);
+}
+
+/* After w issued at `now`: record when the try at now + 1 would find its
+ * next instruction (one split) stalled, exactly as try_warp would: waiting
+ * for an operand (a wake time), or with its operands but a busy unit, LD/ST
+ * pipe or collector (a resource stall). The scheduler can then skip cycles
+ * in which no warp can issue (none_can_issue) without trying each warp. */
+static void prestall(ws_simrun *r, ws_core *c, ws_cwarp *w, uint64_t now)
+{
+    const ws_split *sps;
+    uint32_t start;
+    if (w->wake > now + 1) return;        /* issue() already holds the warp longer (a fence) */
+    if (r->div->parts) return;            /* dynamic warps: their parts' timing is looked up per try */
+    if (!w->live || r->div->splits(w->div, &sps, &start) != 1) return;
+    ws_split sp;
+    if (!split_free_part(r, w, &sps[0], &sp) || sp.pc >= r->k->ninsts) return;
+    const ws_inst *in = &r->k->insts[sp.pc];
+    if (r->pinst[sp.pc].membermask) return;
+    uint8_t why, res = WS_RES_NONE;
+    uint64_t t = split_ready_at(r, w, &sp, in, now + 1, &why);
+    if (t > now + 1) {
+        w->wake = t;
+        w->wake_reason = why;
+        return;
+    }
+    w->deps_pc = sp.pc;
+    w->deps_mask = sp.mask;
+    t = ws_pipe_ready_at(r, c, w, in, now + 1, &why, &res);
+    if (t <= now + 1 || res == WS_RES_NONE) return;
+    w->wake = t;
+    w->wake_reason = WS_STALL_UNIT;
+    note_stall(c, w, res, t);
+}
+
+/* Can scheduler s's policy hold instruction `in`: a global/local (or
+ * generic) load, e.g. ccws for throttled warps? */
+int ws_core_load_gated(const ws_sched *s, const ws_inst *in)
+{
+    return s->ops->may_issue_load && (in->op == WS_OP_LD || in->op == WS_OP_LDU) && in->space != WS_SP_SHARED &&
+           in->space != WS_SP_CONST && in->space != WS_SP_PARAM;
+}
+
+/* May warp `slot` issue load `in` now? */
+static int load_allowed(ws_core *c, uint32_t slot, const ws_inst *in, uint64_t now)
+{
+    ws_sched *s = &c->scheds[c->warps[slot].sched];
+    if (!ws_core_load_gated(s, in)) return 1;
+    return s->ops->may_issue_load(s, slot, now);
+}
+
+/* Tries to issue from warp `slot`. Returns 1 if it issued, 0 if stalled
+ * (w->wake / wake_reason set), -1 on a terminal error. `dual`: a second
+ * instruction in the same cycle (issue_width > 1, GPGPU-Sim's dual issue):
+ * only the instruction after the one just issued, on another unit, not a
+ * warp-level rendezvous; a stall leaves w->wake alone and says why in
+ * *dual_why. */
+static int try_splits(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int dual, uint8_t *dual_why);
+
+/* try_splits, and when the warp has nothing it could ever issue, the
+ * scheme's clock (ws_div_ops.tick: aware's timeout): what it releases is
+ * tried at once, else the warp wakes when the next timeout runs out. */
+static int try_warp(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int dual, uint8_t *dual_why)
+{
+    ws_cwarp *w = &c->warps[slot];
+    for (;;) {
+        int rc = try_splits(r, c, slot, now, dual, dual_why);
+        if (rc || dual || !r->div->tick || w->wake != WS_NEVER) return rc;
+        char err[WS_ERROR_LEN];
+        uint64_t next = WS_NEVER;
+        int t = r->div->tick(&r->divctx, w->div, now, &next, err, sizeof err);
+        if (t < 0) {
+            ws_run_fail(r, WS_ST_ERROR, "%s: warp %u: %s", r->k->path ? r->k->path : "kernel", slot, err);
+            return -1;
+        }
+        if (t) continue;
+        w->wake = next;
+        note_stall(c, w, WS_RES_NONE, next);
+        return 0;
+    }
+}
+
+static int try_splits(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int dual, uint8_t *dual_why)
+{
+    ws_cwarp *w = &c->warps[slot];
+    const ws_split *sps;
+    uint32_t start;
+    uint32_t ns = r->div->splits(w->div, &sps, &start);
+    uint64_t best = WS_NEVER;
+    uint8_t reason = WS_STALL_SYNC, best_res = WS_RES_NONE;
+    const ws_inst *insts = r->k->insts;
+    ws_split parts[WS_MAX_WARP_SIZE];
+    ws_part pt[WS_MAX_WARP_SIZE];
+    uint32_t j = start;
+    if (dual && r->div->parts) { *dual_why = WS_STALL_UNIT; return 0; }   /* no dual issue of dynamic warps */
+    for (uint32_t i = 0; i < ns; i++, j = (j + 1 == ns ? 0 : j + 1)) {
+        ws_split part;
+        uint32_t np = 0;
+        if (r->div->parts) {                                   /* a dynamic warp (tbc) */
+            part = sps[j];
+            np = split_parts(r, c, slot, &part, pt);
+            if (parts_held(c, pt, np)) {
+                uint64_t held = 0;
+                for (uint32_t q = 0; q < np; q++) held |= c->warps[pt[q].slot].held & pt[q].mask;
+                if (held) continue;                            /* its threads wait at a CTA barrier */
+            }
+        } else if (!split_free_part(r, w, &sps[j], &part)) {
+            continue;                                          /* lanes at a CTA barrier */
+        }
+        const ws_split *sp = &part;
+        if (sp->pc >= r->k->ninsts) {
+            ws_run_fail(r, WS_ST_ERROR, "%s: warp %u ran off the end of the kernel (pc %u)",
+                 r->k->path ? r->k->path : "kernel", slot, sp->pc);
+            return -1;
+        }
+        const ws_inst *in = &insts[sp->pc];
+        uint32_t nparts = 1;
+        const ws_operand *mo = r->pinst[sp->pc].membermask;
+        if (dual && (sp->pc != w->next_pc || in->unit == w->last_unit || mo)) {
+            reason = WS_STALL_UNIT;
+            continue;
+        }
+        if (mo && r->div->warp_sync_waits) {
+            part.mask = ws_consistent_members(r, w, mo, part.mask);
+            if (!part.mask) continue;                         /* all wait for other masks */
+        }
+        if (mo && np) {                                        /* each warp's members in the dynamic warp */
+            for (uint32_t q = 0; q < np; q++) {
+                const ws_cwarp *wq = &c->warps[pt[q].slot];
+                uint64_t need = ws_sync_members(r, wq, mo, pt[q].mask);
+                if (need & ~pt[q].mask) {
+                    ws_stack_sync_deadlock(r, pt[q].slot, &(ws_split){.mask = pt[q].mask, .pc = sp->pc}, in,
+                                        need & ~pt[q].mask);
+                    return -1;
+                }
+            }
+        } else if (mo) {
+            uint64_t need = ws_sync_members(r, w, mo, sp->mask), parked = 0;
+            if (need & ~sp->mask) {
+                if (!r->div->warp_sync_waits) {
+                    ws_stack_sync_deadlock(r, slot, sp, in, need & ~sp->mask);
+                    return -1;
+                }
+                parked = ws_sync_parked_lanes(r, w, sp->pc, sps, ns);
+                need &= ~parked;
+            }
+            if (need & ~sp->mask) {
+                parts[0] = part;
+                nparts = ws_collect_rendezvous(r, w, sps, ns, j, need, parked, parts);
+                if (!nparts) continue;                        /* members not there yet */
+            }
+        } else if (r->pinst[sp->pc].aligned && r->div->warp_sync_waits && !np) {
+            uint64_t need = ws_aligned_members(w, sp->mask);
+            if (need & ~sp->mask) {
+                if (dual) { reason = WS_STALL_UNIT; continue; }
+                parts[0] = part;
+                nparts = ws_collect_rendezvous(r, w, sps, ns, j, need, 0, parts);
+                if (!nparts) continue;                        /* the rest of the group not there yet */
+            }
+        }
+        uint64_t t = 0;
+        uint8_t why = WS_STALL_DEP;
+        int known = nparts == 1 && sp->pc == w->deps_pc && sp->mask == w->deps_mask;
+        for (uint32_t q = 0; q < nparts && !known && !np; q++) {
+            const ws_split *pq = nparts > 1 ? &parts[q] : sp;
+            uint8_t wq;
+            uint64_t tq = split_ready_at(r, w, pq, &insts[pq->pc], now, &wq);
+            if (tq > t) { t = tq; why = wq; }
+        }
+        for (uint32_t q = 0; q < np; q++) {                    /* each thread's own scoreboard / lanes */
+            ws_split pq = {.mask = pt[q].mask, .pc = sp->pc};
+            uint8_t wq;
+            uint64_t tq = split_ready_at(r, &c->warps[pt[q].slot], &pq, in, now, &wq);
+            if (tq > t) { t = tq; why = wq; }
+        }
+        if (t > now) {
+            if (t < best) { best = t; reason = why; best_res = WS_RES_NONE; }
+            if (r->div->owner_keeps_warp) break;                  /* no switch on a stall */
+            continue;
+        }
+        uint8_t res = WS_RES_NONE;
+        t = ws_pipe_ready_at(r, c, w, in, now, &why, &res);
+        if (t <= now) {
+            /* one instruction buffer per warp: a warp running several
+             * splits (convergence barriers) is fetched ideally (docs/model.md) */
+            t = ns == 1 || r->div->owner_keeps_warp ? front_end_ready_at(r, c, w, sp->pc, now) : 0;
+            why = WS_STALL_FETCH;
+            res = WS_RES_NONE;
+        }
+        if (t > now) {
+            if (t < best) { best = t; reason = why; best_res = res; }
+            if (r->div->owner_keeps_warp) break;
+            continue;
+        }
+        if (in->op == WS_OP_LD || in->op == WS_OP_LDU) {   /* memory unit: a free L1 MSHR? */
+            if (!load_allowed(c, slot, in, now)) {               /* the policy holds it (ccws) */
+                if (now + 1 < best) { best = now + 1; reason = WS_STALL_MSHR; best_res = WS_RES_NONE; }
+                if (r->div->owner_keeps_warp) break;
+                continue;
+            }
+            ws_mem_req q = {.cycle = now, .core = c->id, .warp = slot, .inst = in, .eff = NULL};
+            uint64_t tm = ws_mem_accept(&r->memsys, &q);
+            if (tm > now) {
+                if (tm < best) { best = tm; reason = WS_STALL_MSHR; best_res = WS_RES_NONE; }
+                if (r->div->owner_keeps_warp) break;
+                continue;
+            }
+        }
+        uint32_t level = r->div->level(w->div, j);
+        if (nparts > 1 && !mo) {                               /* a gathered .aligned instruction */
+            ws_split all = *sp;
+            for (uint32_t q = 1; q < nparts; q++) all.mask |= parts[q].mask;
+            return issue(r, c, slot, &all, level, now, parts, nparts) < 0 ? -1 : 1;
+        }
+        if (nparts > 1) return ws_issue_rendezvous(r, c, slot, parts, nparts, now) < 0 ? -1 : 1;
+        if (issue(r, c, slot, sp, level, now, NULL, 0) < 0) return -1;
+        if (!dual && r->width == 1) prestall(r, c, w, now);
+        return 1;
+    }
+    if (dual) { *dual_why = reason; return 0; }
+    w->wake = best;
+    w->wake_reason = reason;
+    note_stall(c, w, ns == 1 ? best_res : WS_RES_NONE, best);
+    return 0;
+}
+
+/* The steady state (docs/model.md "Steady state and tail") opens or closes
+ * at the start of cycle now: a cycle belongs to it when every core is full at
+ * its start (a CTA that finishes in it is replaced at its end). Between two
+ * toggles the state cannot change, so the window's cycles, thread
+ * instructions and finished CTAs are differences taken at the toggles, skipped
+ * cycles included, and the loop pays one comparison per iteration. */
+static void steady_toggle(ws_simrun *r, uint64_t now)
+{
+    if (!r->steady_open) {
+        r->steady_from = now;
+        r->steady_ti0 = r->thread_insts;
+        r->steady_done0 = r->done_ctas;
+    } else {
+        r->steady_cycles += now - r->steady_from;
+        r->steady_thread_insts += r->thread_insts - r->steady_ti0;
+        r->steady_ctas += r->done_ctas - r->steady_done0;
+    }
+    r->steady_open = !r->steady_open;
+}
+
+/* The cycle loop of one launch from cycle `now` until its last CTA is done
+ * or the run stops (r->status set); returns the cycle it stopped at. */
+uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
+{
+    uint64_t max_cycles = watchdog_limit(r);
+    uint32_t nslot = r->ncores * r->nsched;
+    uint8_t *reasons = r->reasons;
+    while (r->done_ctas < r->total_ctas) {
+        if (now >= max_cycles) {
+            char held[160];
+            ws_starvation_hint(r, held, sizeof held);
+            ws_run_fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached with %llu of %llu CTAs finished (no deadlock proven%s%s)",
+                 (unsigned long long)ws_cfg_i(r->cfg, WS_P_max_cycles), (unsigned long long)r->done_ctas,
+                 (unsigned long long)r->total_ctas, ws_livelock_why(r), held);
+            break;
+        }
+        r->now = now;
+        if ((r->cores_short == 0) != r->steady_open) steady_toggle(r, now);
+        int issued_any = 0;
+        uint64_t next_wake = WS_NEVER;
+        for (uint32_t ci = 0; ci < r->ncores; ci++) {
+            ws_core *c = &r->cores[ci];
+            for (uint32_t si = 0; si < r->nsched; si++) {
+                ws_sched *s = &c->scheds[si];
+                ws_pipe *pp = &c->pipes[si];
+                if (pp->idle_until > now) {
+                    r->idle[pp->idle_reason] += r->width;
+                    reasons[ci * r->nsched + si] = pp->idle_reason;
+                    if (pp->idle_until < next_wake) next_wake = pp->idle_until;
+                    continue;
+                }
+                uint8_t busy_why;
+                uint64_t busy = s->ops->next_event ? 0 : none_can_issue(r, c, pp, now, &busy_why);
+                if (busy) {
+                    r->idle[busy_why] += r->width;
+                    reasons[ci * r->nsched + si] = busy_why;
+                    if (busy < next_wake) next_wake = busy;
+                    continue;
+                }
+                const uint32_t *list;
+                uint32_t start;
+                uint32_t n = s->ops->order(s, now, &list, &start);
+                uint32_t issued = 0;
+                uint64_t mw = WS_NEVER, hm = WS_NEVER, busy_first = WS_NEVER;
+                uint8_t mr = n ? WS_STALL_SYNC : WS_STALL_EMPTY, hr = mr;
+                uint32_t j = start, walked = 0;
+                uint32_t blocked;
+                uint64_t skip = busy_resources(r, c, pp, now, &busy_first, &blocked);
+                /* live warps the skip mask does not pass over: once the walk has
+                 * seen them all, the rest of the list is skipped warps */
+                uint32_t left = pp->n_live - blocked;
+                const uint8_t *walk = c->walk;
+                /* one warp issues per scheduler and cycle: the first in the
+                 * policy's order that can, then up to issue_width - 1 more of
+                 * its instructions (dual issue) */
+                while (walked < n && !issued && left) {
+                    /* pass over the warps that are dead or wait only for a
+                     * resource busy now (busy_first covers them) */
+                    uint32_t end = n - walked < n - j ? j + (n - walked) : n;
+                    uint32_t k = skip_run(list, j, end, walk, skip);
+                    walked += k - j;
+                    j = k;
+                    if (j == n) { j = 0; continue; }
+                    if (j == end) break;
+                    uint32_t slot = list[j];
+                    walked++;
+                    if (++j == n) j = 0;
+                    left--;
+                    ws_cwarp *w = &c->warps[slot];
+                    uint64_t wk = w->wake;
+                    if (wk <= now && w->stall_res != WS_RES_NONE) {
+                        /* still only waiting for a unit another warp took: no full try */
+                        uint64_t f = ws_pipe_resource_free(r, c, pp, w->stall_res);
+                        if (f > now) w->wake = w->stall_wake = wk = f;
+                    }
+                    if (wk > now) {
+                        if (wk < mw) { mw = wk; mr = w->wake_reason; }
+                        if (w->stall_res == WS_RES_NONE && wk < hm) { hm = wk; hr = w->wake_reason; }
+                        continue;
+                    }
+                    int rc = try_warp(r, c, slot, now, 0, NULL);
+                    if (rc < 0) goto done;
+                    if (rc == 0 && w->stall_res == WS_RES_NONE && w->wake < hm) { hm = w->wake; hr = w->wake_reason; }
+                    if (rc > 0) {
+                        issued++;
+                        s->issued_at = j ? j - 1 : n - 1;
+                        w->last_issue = now + 1;   /* 0: never (deadlock.c: starvation) */
+                        if (r->status >= 0) goto done;
+                        while (issued < r->width && w->live) {
+                            uint8_t why = WS_STALL_DEP;
+                            rc = try_warp(r, c, slot, now, 1, &why);
+                            if (rc < 0) goto done;
+                            if (rc == 0) { mr = why; break; }
+                            issued++;
+                            if (r->status >= 0) goto done;
+                        }
+                    } else if (w->wake < mw) {
+                        mw = w->wake;
+                        mr = w->wake_reason;
+                    }
+                }
+                if (busy_first <= mw) { mw = busy_first; mr = WS_STALL_UNIT; }
+                if (issued) issued_any = 1;
+                note_hard_min(pp, issued ? last_issuer(c, list, start, walked, n) : NULL, walked == n || !left, hm, hr);
+                if (issued < r->width) r->idle[mr] += r->width - issued;
+                reasons[ci * r->nsched + si] = mr;
+                uint64_t until = mw;
+                if (s->ops->next_event) {
+                    uint64_t t = s->ops->next_event(s, now);
+                    if (t < until) until = t;
+                }
+                if (until < next_wake) next_wake = until;
+                if (!issued && until > now + 1) {
+                    pp->idle_until = until;
+                    pp->idle_reason = mr;
+                }
+            }
+        }
+        /* CTAs finished this cycle free their slots */
+        if (r->next_cta < r->total_ctas)
+            for (uint32_t ci = 0; ci < r->ncores; ci++) {
+                if (ws_fill_core(r, &r->cores[ci])) issued_any = 1;   /* new warps: re-evaluate next cycle */
+                ws_track_residency(r, &r->cores[ci], max_ctas);
+            }
+        if (r->done_ctas >= r->total_ctas) { now++; break; }
+        if (issued_any) { now++; continue; }
+        if (next_wake == WS_NEVER) {
+            ws_deadlock_report(r);
+            now++;
+            break;
+        }
+        /* nothing can issue before next_wake: skip, charging the idle slots */
+        uint64_t to = next_wake < max_cycles ? next_wake : max_cycles;
+        if (to > now + 1) {
+            uint64_t skipped = to - now - 1;
+            for (uint32_t q = 0; q < nslot; q++) r->idle[reasons[q]] += skipped * r->width;
+        }
+        now = to > now ? to : now + 1;
+    }
+done:
+    r->now = now;
+    if (r->steady_open) steady_toggle(r, now);   /* the window closes with the launch */
+    return now;
+}
