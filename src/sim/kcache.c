@@ -285,22 +285,56 @@ void ws_kcache_release(ws_kcache *c, ws_kc_pins *p)
 }
 
 /* ------------------------------------------------------------- kernels -- */
-static void build_kernel(ws_kc_entry *e)
+static ws_kc_entry *kernel_entry(ws_kcache *c, const ws_kc_entry *q);
+
+/* The list-scheduled kernel comes from its own entry (key: kernel, budget),
+ * so the barrier pass under several barrier_regs / barrier_yield settings
+ * schedules the kernel once. */
+static void build_kernel(ws_kcache *c, ws_kc_entry *e)
 {
     const kc_kernel_key *k = &e->key.k;
-    ws_kernel *sk = k->scheduled ? ws_list_schedule(k->src, k->budget, &e->err) : NULL;
-    if (k->scheduled && !sk) return;
-    ws_kernel *xk = sk;
-    if (k->barrier) {
-        xk = ws_barrier_transform(sk ? sk : k->src, k->nregs, k->yield, &e->err);
-        ws_kernel_free(sk);
-        if (!xk) return;
-        if (k->barrier == 2 && ws_barrier_sink_release(xk, &e->err)) {
-            ws_kernel_free(xk);
+    if (k->scheduled && !k->barrier) {
+        e->xk = ws_list_schedule(k->src, k->budget, &e->err);
+        return;
+    }
+    ws_kc_entry *sched = NULL;
+    const ws_kernel *from = k->src;
+    if (k->scheduled) {
+        ws_kc_entry q;
+        memset(&q, 0, sizeof q);
+        q.kind = KC_KERNEL;
+        q.key.k = (kc_kernel_key){.src = k->src, .ninsts = k->ninsts, .scheduled = 1, .budget = k->budget};
+        sched = kernel_entry(c, &q);
+        if (!sched) {
+            ws_fail(&e->err, "out of memory");
             return;
         }
+        if (!sched->xk) {
+            e->err = sched->err;
+            unpin(c, sched);
+            return;
+        }
+        from = sched->xk;
+    }
+    ws_kernel *xk = ws_barrier_transform(from, k->nregs, k->yield, &e->err);
+    if (sched) unpin(c, sched);
+    if (xk && k->barrier == 2 && ws_barrier_sink_release(xk, &e->err)) {
+        ws_kernel_free(xk);
+        xk = NULL;
     }
     e->xk = xk;
+}
+
+/* The KC_KERNEL entry answering q, pinned; NULL: out of memory. */
+static ws_kc_entry *kernel_entry(ws_kcache *c, const ws_kc_entry *q)
+{
+    int fresh;
+    ws_kc_entry *e = acquire(c, q, &fresh);
+    if (e && fresh) {
+        build_kernel(c, e);
+        publish(c, e, 0);
+    }
+    return e;
 }
 
 const ws_kernel *ws_kcache_kernel(ws_kcache *c, ws_kc_pins *pins, const ws_kernel *k, int scheduled,
@@ -318,15 +352,10 @@ const ws_kernel *ws_kcache_kernel(ws_kcache *c, ws_kc_pins *pins, const ws_kerne
     for (uint32_t i = 0; i < pins->n && !e; i++)
         if (pins->e[i]->kind == KC_KERNEL && kernel_answers(pins->e[i], &q) == KC_YES) e = pins->e[i];
     if (!e) {
-        int fresh;
-        ws_kc_entry *n = acquire(c, &q, &fresh);
+        ws_kc_entry *n = kernel_entry(c, &q);
         if (!n) {
             ws_fail(err, "out of memory");
             return NULL;
-        }
-        if (fresh) {
-            build_kernel(n);
-            publish(c, n, 0);
         }
         pin(pins, n);
         e = n;

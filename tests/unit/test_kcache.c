@@ -102,9 +102,9 @@ static void test_compute_once(void **st)
     }
     assert_non_null(ks[0]);
     ws_kcache_stats s = stats(c);
-    assert_int_equal(s.kernels_built, 1);
+    assert_int_equal(s.kernels_built, 2);    /* the list-scheduled kernel, then its barrier pass */
     assert_int_equal(s.references_run, 1);   /* the count comes from the image's run (matmul needs it) */
-    assert_int_equal(s.kernels, 1);
+    assert_int_equal(s.kernels, 2);
     assert_int_equal(s.references, 1);
     assert_int_equal(s.works, 1);
 
@@ -137,7 +137,7 @@ static void test_kernel_keys(void **st)
     ws_workload *wl = load("reduce");
     ws_kcache *c = ws_kcache_new();
     ws_kc_pins p = {0};
-    ws_error err = {{0}};
+    ws_error err = {{0}}, e2 = {{0}};
     const ws_kernel *k = wl->kernel;
     assert_ptr_equal(ws_kcache_kernel(c, &p, k, 0, 10, 0, 16, 0, &err), k);   /* nothing to do: k itself */
     assert_int_equal(stats(c).kernels_built, 0);
@@ -163,8 +163,17 @@ static void test_kernel_keys(void **st)
     ws_kcache_stats s = stats(c);
     assert_int_equal(s.kernels_built, 6);
     assert_int_equal(s.kernels, 6);
+    /* scheduled, then the pass: the schedule f is reused, two passes run */
+    const ws_kernel *h = ws_kcache_kernel(c, &p, k, 1, 10, 1, 16, 0, &err);
+    const ws_kernel *i = ws_kcache_kernel(c, &p, k, 1, 10, 1, 16, 1, &err);
+    assert_true(h && i && h != i && h != a && i != b && h != f);
+    assert_int_equal(stats(c).kernels_built, 8);
+    ws_kernel *fb = ws_barrier_transform(f, 16, 0, &e2);   /* what the two passes in a row give */
+    assert_non_null(fb);
+    assert_int_equal(h->ninsts, fb->ninsts);
+    for (uint32_t n = 0; n < h->ninsts; n++) assert_int_equal(h->insts[n].op, fb->insts[n].op);
+    ws_kernel_free(fb);
     /* the barrier pass inserted its instructions: what the pass itself gives */
-    ws_error e2 = {{0}};
     ws_kernel *direct = ws_barrier_transform(k, 16, 1, &e2);
     assert_non_null(direct);
     assert_int_equal(b->ninsts, direct->ninsts);
