@@ -42,6 +42,7 @@ int ws_mpi_cmd_run(int argc, char **argv) { return ws_cmd_run(argc, argv, NULL);
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "warpsweep/kcache.h"
 
 enum { TAG_HELLO = 11, TAG_ROWS, TAG_CHUNK, TAG_CANCEL, TAG_STOP };
 enum { W_NEW, W_PARKED, W_BUSY, W_STOPPED };
@@ -156,12 +157,13 @@ static int worker_loop(mpi_ctx *c)
     sigaction(SIGTERM, &sa, &old_term);
 
     ws_sim **sims = calloc((size_t)T, sizeof *sims);
+    ws_kcache *kc = ws_kcache_new();   /* this rank's threads share kernels and reference runs */
     uint64_t *chunk = malloc((2 + MAX_CHUNK) * sizeof(uint64_t));
     ws_row *rows = malloc(MAX_CHUNK * sizeof(ws_row));
     uint8_t *ok = malloc(MAX_CHUNK);
     size_t msz = sizeof(rows_hdr) + MAX_CHUNK * sizeof(ws_row);
     unsigned char *msg = malloc(msz);
-    if (!sims || !chunk || !rows || !ok || !msg)
+    if (!sims || !kc || !chunk || !rows || !ok || !msg)
         die(c, "out of memory");
     for (;;) {
         MPI_Status st;
@@ -196,7 +198,7 @@ static int worker_loop(mpi_ctx *c)
         {
             int tid = omp_get_thread_num();
             if (!sims[tid])
-                sims[tid] = ws_sim_new();
+                sims[tid] = ws_sim_new_shared(kc);
 #pragma omp for schedule(dynamic, 1)
             for (uint64_t i = 0; i < m; i++) {
                 if (tid == 0 && !__atomic_load_n(&cancel, __ATOMIC_ACQUIRE)) {
@@ -225,6 +227,7 @@ static int worker_loop(mpi_ctx *c)
         if (sims[t])
             ws_sim_free(sims[t]);
     free(sims);
+    ws_kcache_free(kc);
     free(chunk);
     free(rows);
     free(ok);
@@ -418,6 +421,9 @@ static int coord_drive(void *vctx, const ws_sweep *sw, const ws_drive_opts *o, w
     }
     int local_left = 0; /* local simulating threads still running */
     double t0 = now();
+    ws_kcache *kc = ws_kcache_new();   /* the local threads share kernels and reference runs */
+    if (!kc)
+        return ws_fail(err, "out of memory");
 
 #pragma omp parallel num_threads(T + 1)
     {
@@ -427,7 +433,7 @@ static int coord_drive(void *vctx, const ws_sweep *sw, const ws_drive_opts *o, w
         /* implicit barrier of single: local_left is set */
         if (tid != 0) {
             /* a local simulating thread */
-            ws_sim *sim = ws_sim_new();
+            ws_sim *sim = ws_sim_new_shared(kc);
             uint64_t *chunk = malloc(MAX_CHUNK * sizeof *chunk);
             ws_row *batch = malloc(BATCH_ROWS * sizeof(ws_row));
             size_t nb = 0;
@@ -502,6 +508,7 @@ static int coord_drive(void *vctx, const ws_sweep *sw, const ws_drive_opts *o, w
             free(chunk);
         }
     }
+    ws_kcache_free(kc);
     double wall = now() - t0;
     int skipped = co.skipped;
 #pragma omp critical(ws_mpi_pool)

@@ -36,6 +36,7 @@
 #include "core_internal.h"
 #include "warpsweep/passes.h"
 #include "warpsweep/area.h"
+#include "kcache.h"
 
 /* Largest per-run simulator state (cores, warps, registers, ...) allocated. */
 #define WS_MAX_SIM_STATE (4ull << 30)
@@ -46,56 +47,19 @@ typedef struct ws_chunk {
     _Alignas(64) unsigned char data[];
 } ws_chunk;
 
-typedef struct ws_kcache {
-    const ws_kernel *src;
-    uint32_t ninsts;
-    int barrier;            /* transformed by the convergence-barrier pass (2: and its WAITs sunk) */
-    unsigned nregs;
-    int yield;              /* barrier_yield policy (passes.h WS_YIELD_*) */
-    int scheduled;          /* list-scheduled first (inst_order = ptxas) ... */
-    unsigned budget;        /* ... with this register budget */
-    ws_kernel *xk;
-} ws_kcache;
-
-/* transformed kernels kept: every kernel of a launch sequence (up to this many
- * distinct ones) is transformed once per ws_sim, not once per launch */
-#define WS_KCACHE 16
-#define WS_WORKCACHE 32
-
 struct ws_sim {
     ws_chunk *chunks, *cur;
-    ws_kcache kc[WS_KCACHE];
-    uint32_t kc_next;
-    /* The reference run's final memory for the last (workload, seed, warp
-     * size) that needed one: a sweep varies hardware parameters far more often
-     * than these, and the reference does not depend on the hardware. */
-    struct {
-        const ws_workload *wl;
-        const ws_kernel *kernel;
-        const ws_launch_spec *launches;
-        char path[512];
-        uint64_t seed;
-        uint32_t warp_size;
-        int lockstep;       /* run in lock-step mode (sampled runs) */
-        int valid;
-        ws_memimage img;
-        ws_result res;
-    } ref;
-    /* The reference's thread instruction count (work_ipc) for the last
-     * WS_WORKCACHE (workload, seed, warp size): a sweep with `repeat` runs
-     * its seeds one after the other, which would evict the one-entry
-     * image cache above on every point. Round-robin replacement. */
-    struct ws_work {
-        const ws_workload *wl;
-        const ws_kernel *kernel;
-        const ws_launch_spec *launches;
-        char path[512];
-        uint64_t seed;
-        uint32_t warp_size;
-        int valid, status;
+    /* Transformed kernels and reference runs (kcache.c): the sweep's shared
+     * cache, or a private one (kc_own); the entries this run uses stay
+     * pinned in kc_pins until it ends. */
+    ws_kcache *kc;
+    int kc_own;
+    ws_kc_pins kc_pins;
+    const ws_memimage *ref_img;      /* the final memory of the last reference_for */
+    struct ws_work {                 /* the last reference_work */
+        int status;
         uint64_t thread_insts;
-    } work[WS_WORKCACHE];
-    uint32_t work_next;
+    } work;
     ws_simrun run;
     /* per launch of the last run (ws_sim_launches); grows by doubling and is
      * kept across runs, so a sweep's runs stop allocating after the first */
@@ -133,7 +97,20 @@ static void *arena_alloc(ws_sim *s, size_t n)
     return p;
 }
 
-ws_sim *ws_sim_new(void) { return calloc(1, sizeof(ws_sim)); }
+ws_sim *ws_sim_new_shared(ws_kcache *kc)
+{
+    ws_sim *s = calloc(1, sizeof(ws_sim));
+    if (!s) return NULL;
+    s->kc = kc;
+    if (!kc) {
+        s->kc = ws_kcache_new();
+        s->kc_own = 1;
+        if (!s->kc) { free(s); return NULL; }
+    }
+    return s;
+}
+
+ws_sim *ws_sim_new(void) { return ws_sim_new_shared(NULL); }
 
 void ws_sim_free(ws_sim *s)
 {
@@ -142,38 +119,22 @@ void ws_sim_free(ws_sim *s)
         n = c->next;
         free(c);
     }
-    for (int i = 0; i < WS_KCACHE; i++)
-        if (s->kc[i].xk) ws_kernel_free(s->kc[i].xk);
-    if (s->ref.valid) ws_memimage_free(&s->ref.img);
+    ws_kcache_release(s->kc, &s->kc_pins);
+    free(s->kc_pins.e);
+    if (s->kc_own) ws_kcache_free(s->kc);
     free(s->run.tl);
     free(s->ls);
     free(s);
 }
 
-/* The reference run for (wl, seed, warp size), from the cache when it holds
- * that one; in lock-step mode for a sampled run (docs/sampling.md), whose
- * fast-forward already assumes a race-free kernel. The step limit only
- * matters for a reference that does not finish, which is reported as such
- * either way. */
+/* The reference run for (wl, seed, warp size), from the cache (kcache.c:
+ * once per sweep) with its final memory in s->ref_img; in lock-step mode for
+ * a sampled run (docs/sampling.md), whose fast-forward already assumes a
+ * race-free kernel. */
 static const ws_result *reference_for(ws_sim *s, const ws_workload *wl, uint64_t seed, uint32_t ws,
                                       uint64_t max_steps, int lockstep)
 {
-    if (s->ref.valid && s->ref.wl == wl && s->ref.kernel == wl->kernel && s->ref.launches == wl->launches &&
-        s->ref.seed == seed && s->ref.warp_size == ws && s->ref.lockstep == lockstep &&
-        strncmp(s->ref.path, wl->path ? wl->path : "", sizeof s->ref.path) == 0)
-        return &s->ref.res;
-    if (s->ref.valid) ws_memimage_free(&s->ref.img);
-    memset(&s->ref.img, 0, sizeof s->ref.img);
-    (lockstep ? ws_reference_run_lockstep : ws_reference_run)(wl, seed, ws, max_steps, &s->ref.img, &s->ref.res);
-    s->ref.lockstep = lockstep;
-    s->ref.wl = wl;
-    s->ref.kernel = wl->kernel;
-    s->ref.launches = wl->launches;
-    snprintf(s->ref.path, sizeof s->ref.path, "%s", wl->path ? wl->path : "");
-    s->ref.seed = seed;
-    s->ref.warp_size = ws;
-    s->ref.valid = 1;
-    return &s->ref.res;
+    return ws_kcache_reference(s->kc, &s->kc_pins, wl, seed, ws, max_steps, lockstep, &s->ref_img);
 }
 
 /* Barrier slots of a warp: the barrier_regs B registers, or more when the
@@ -191,33 +152,12 @@ static unsigned barrier_slots(const ws_kernel *k, unsigned nbar)
 
 /* The kernel a run executes: k list-scheduled (scheduled: inst_order = ptxas,
  * passes.h ws_list_schedule), then through the convergence-barrier pass
- * (barrier; 2: then ws_barrier_sink_release), from the cache when it holds
- * that one; k itself when neither. */
+ * (barrier; 2: then ws_barrier_sink_release), from the cache (kcache.c: once
+ * per sweep); k itself when neither. */
 static const ws_kernel *run_kernel(ws_sim *s, const ws_kernel *k, int scheduled, unsigned budget, int barrier,
                                    unsigned nregs, int yield, ws_error *err)
 {
-    if (!scheduled && !barrier) return k;
-    for (int i = 0; i < WS_KCACHE; i++) {
-        const ws_kcache *c = &s->kc[i];
-        if (c->xk && c->src == k && c->ninsts == k->ninsts && c->barrier == barrier && c->scheduled == scheduled &&
-            (!barrier || (c->nregs == nregs && c->yield == yield)) && (!scheduled || c->budget == budget))
-            return c->xk;
-    }
-    ws_kernel *sk = scheduled ? ws_list_schedule(k, budget, err) : NULL;
-    if (scheduled && !sk) return NULL;
-    ws_kernel *xk = sk;
-    if (barrier) {
-        xk = ws_barrier_transform(sk ? sk : k, nregs, yield, err);
-        ws_kernel_free(sk);
-        if (!xk) return NULL;
-        if (barrier == 2 && ws_barrier_sink_release(xk, err)) { ws_kernel_free(xk); return NULL; }
-    }
-    ws_kcache *e = &s->kc[s->kc_next];
-    s->kc_next = (s->kc_next + 1) % WS_KCACHE;
-    if (e->xk) ws_kernel_free(e->xk);
-    *e = (ws_kcache){ .src = k, .ninsts = k->ninsts, .barrier = barrier, .nregs = nregs, .yield = yield,
-                      .scheduled = scheduled, .budget = budget, .xk = xk };
-    return xk;
+    return ws_kcache_kernel(s->kc, &s->kc_pins, k, scheduled, budget, barrier, nregs, yield, err);
 }
 
 static void *sched_alloc(void *sim, size_t n) { return arena_alloc(sim, n); }
@@ -506,28 +446,15 @@ static void collect_div_stats(ws_simrun *r)
  * so a configuration that spins longer on a lock looks almost as busy. The
  * launch's fixed work is instead the thread instruction count of the MIMD
  * reference run, which depends only on the workload, the seed and the warp
- * size (cached per ws_sim by reference_for): work_ipc = that / cycles, so
+ * size (run once per sweep, kcache.c): work_ipc = that / cycles, so
  * for one workload it is exactly inversely proportional to cycles. Only an
  * ok run did the work; any other status, or a reference that does not
  * finish, leaves both at 0. */
 static const struct ws_work *reference_work(ws_sim *s, const ws_workload *wl, uint64_t seed, uint32_t ws,
                                             uint64_t max_steps)
 {
-    const char *path = wl->path ? wl->path : "";
-    for (int i = 0; i < WS_WORKCACHE; i++) {
-        const struct ws_work *w = &s->work[i];
-        if (w->valid && w->wl == wl && w->kernel == wl->kernel && w->launches == wl->launches && w->seed == seed &&
-            w->warp_size == ws &&
-            strncmp(w->path, path, sizeof w->path) == 0)
-            return w;
-    }
-    const ws_result *ref = reference_for(s, wl, seed, ws, max_steps, 0);
-    struct ws_work *w = &s->work[s->work_next];
-    s->work_next = (s->work_next + 1) % WS_WORKCACHE;
-    *w = (struct ws_work){.wl = wl, .kernel = wl->kernel, .launches = wl->launches, .seed = seed, .warp_size = ws, .valid = 1,
-                          .status = ref->status, .thread_insts = (uint64_t)ref->metrics[WS_M_thread_insts].i};
-    snprintf(w->path, sizeof w->path, "%s", path);
-    return w;
+    ws_kcache_work(s->kc, wl, seed, ws, max_steps, &s->work.status, &s->work.thread_insts);
+    return &s->work;
 }
 
 static void work_metrics(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, ws_result *res)
@@ -776,7 +703,7 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
                 ws_run_fail(r, WS_ST_MISMATCH, "reference run did not finish (%s): %s", ws_status_name(rres->status),
                      rres->message);
             } else {
-                refp = &sim->ref.img;
+                refp = (ws_memimage *)sim->ref_img;   /* pinned until the run ends; ws_expect_check only reads it */
             }
         }
         if (ref_ok) {
@@ -804,4 +731,5 @@ out:
     res->metrics[WS_M_regs_per_thread].i = wl->regs_per_thread ? wl->regs_per_thread : wl->kernel->est_regs_per_thread;
     res->metrics[WS_M_regs_source].i = wl->regs_source;
     work_metrics(sim, wl, cfg, res);
+    ws_kcache_release(sim->kc, &sim->kc_pins);   /* the run's kernels and reference may be evicted now */
 }

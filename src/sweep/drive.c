@@ -1,5 +1,7 @@
 /* The parallel driver: OpenMP threads take blocks of point indices with a
- * dynamic schedule, each thread reuses one ws_sim, and finished rows are
+ * dynamic schedule, each thread reuses one ws_sim, all of them share one
+ * cache of transformed kernels and reference runs (kcache.h: each computed
+ * once per sweep, not once per thread), and finished rows are
  * handed to the row sink in batches, one batch at a time (critical
  * section), so the sink (the journal) never sees two threads at once. */
 #include <omp.h>
@@ -7,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "sweep_internal.h"
+#include "warpsweep/kcache.h"
 
 #define BATCH_ROWS 128
 #define BATCH_SECONDS 0.5
@@ -111,10 +114,13 @@ int ws_sweep_drive(const ws_sweep *sw, const ws_drive_opts *o, ws_row_sink *sink
     int64_t nblocks = (int64_t)((n + block - 1) / block);
     shared sh = {sink, stats, o->progress, 0, {{0}}};
     int skipped_by_stop = 0;
+    ws_kcache *kc = ws_kcache_new();
+    if (!kc)
+        return ws_fail(err, "out of memory");
 
 #pragma omp parallel num_threads(threads) reduction(| : skipped_by_stop)
     {
-        ws_sim *sim = ws_sim_new();
+        ws_sim *sim = ws_sim_new_shared(kc);
         ws_row *batch = malloc(BATCH_ROWS * sizeof(ws_row));
         size_t nb = 0;
         double last = now();
@@ -148,6 +154,7 @@ int ws_sweep_drive(const ws_sweep *sw, const ws_drive_opts *o, ws_row_sink *sink
         free(batch);
         ws_sim_free(sim);
     }
+    ws_kcache_free(kc);
     stats->interrupted = skipped_by_stop;
     if (sh.failed) {
         if (err)
