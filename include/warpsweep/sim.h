@@ -46,10 +46,12 @@ typedef struct ws_run_opts {
 
 /* A reusable simulation: keeps its buffers between runs, so an OpenMP
  * thread running many points allocates only when a point needs more than
- * the previous one. Not shared between threads. It also keeps the last
- * reference run (for `expect: reference`), keyed by the workload (pointer,
- * kernel, path), seed and warp size: a workload must not be freed and another
- * loaded in its place while a ws_sim that ran it is still used. */
+ * the previous one. Not shared between threads. Transformed kernels and
+ * reference runs (for `expect: reference`) come from a kernel cache
+ * (kcache.h): the sweep's, shared by its threads (ws_sim_new_shared), or a
+ * private one (ws_sim_new); entries are keyed by the workload (pointer,
+ * kernel, path), seed, warp size and pass settings: a workload must not be
+ * freed and another loaded in its place while a ws_sim that ran it is used. */
 typedef struct ws_sim ws_sim;
 ws_sim *ws_sim_new(void);
 void ws_sim_free(ws_sim *s);
