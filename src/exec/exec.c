@@ -158,21 +158,23 @@ static int exec_brx(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
-void ws_xctx_init(ws_xctx *x, ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc, uint64_t active,
-                  ws_effect *eff)
+/* The lanes of active whose guard allows them to execute in. */
+static inline uint64_t guard_lanes(const ws_warp *w, const ws_inst *in, uint64_t active, unsigned ws)
 {
-    x->env = env; x->w = w; x->in = in; x->eff = eff; x->pc = pc;
-    x->ws = env->launch->warp_size;
-    x->active = active;
-    uint64_t exec = active;
-    if (in->guard != WS_NO_REG) {
-        const uint64_t *g = ws_reg_lanes(w, in->guard, x->ws);
-        uint64_t m = 0;
-        unsigned neg = in->guard_neg != 0;
-        LANE_LOOP(active) { unsigned l = LANE; if ((g[l] != 0) != neg) m |= 1ull << l; }
-        exec = m;
+    if (in->guard == WS_NO_REG) return active;
+    const uint64_t *g = ws_reg_lanes(w, in->guard, ws);
+    uint64_t set = 0;   /* lanes whose guard register is nonzero */
+    if ((active & (active + 1)) == 0) {   /* lanes 0..n-1: no bit walk */
+        unsigned n = active == ~0ull ? 64u : (unsigned)__builtin_ctzll(~active);
+        for (unsigned l = 0; l < n; l++) set |= (uint64_t)(g[l] != 0) << l;
+    } else {
+        LANE_LOOP(active) { unsigned l = LANE; set |= (uint64_t)(g[l] != 0) << l; }
     }
-    x->exec = exec;
+    return (in->guard_neg ? ~set : set) & active;
+}
+
+static inline void effect_reset(ws_effect *eff, uint64_t exec)
+{
     eff->executed = exec;
     eff->taken = 0;
     eff->exited = 0;
@@ -182,9 +184,26 @@ void ws_xctx_init(ws_xctx *x, ws_exec_env *env, ws_warp *w, const ws_inst *in, u
     eff->mem_mask = 0;
 }
 
+void ws_xctx_init(ws_xctx *x, ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc, uint64_t active,
+                  ws_effect *eff)
+{
+    x->env = env; x->w = w; x->in = in; x->eff = eff; x->pc = pc;
+    x->ws = env->launch->warp_size;
+    x->active = active;
+    x->exec = guard_lanes(w, in, active, x->ws);
+    effect_reset(eff, x->exec);
+}
+
 int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
                  uint64_t active, ws_effect *eff)
 {
+    if (in->fast) {   /* exec_fast.c: the common forms, chosen when the kernel was built */
+        const unsigned ws = env->launch->warp_size;
+        const uint64_t exec = guard_lanes(w, in, active, ws);
+        effect_reset(eff, exec);
+        if (exec) ws_exec_fast(w, in, exec, ws, eff);
+        return WS_EXEC_OK;
+    }
     ws_xctx x;
     ws_xctx_init(&x, env, w, in, pc, active, eff);
     const uint64_t exec = x.exec;
