@@ -194,16 +194,11 @@ void ws_xctx_init(ws_xctx *x, ws_exec_env *env, ws_warp *w, const ws_inst *in, u
     effect_reset(eff, x->exec);
 }
 
-int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
-                 uint64_t active, ws_effect *eff)
+/* The generic path: every instruction through its family. Not inlined, so the fast
+ * path in ws_exec_inst does not pay for this frame (ws_xctx is kilobytes). */
+static __attribute__((noinline)) int exec_generic(ws_exec_env *env, ws_warp *w, const ws_inst *in,
+                                                  uint32_t pc, uint64_t active, ws_effect *eff)
 {
-    if (in->fast) {   /* exec_fast.c: the common forms, chosen when the kernel was built */
-        const unsigned ws = env->launch->warp_size;
-        const uint64_t exec = guard_lanes(w, in, active, ws);
-        effect_reset(eff, exec);
-        if (exec) ws_exec_fast(w, in, exec, ws, eff);
-        return WS_EXEC_OK;
-    }
     ws_xctx x;
     ws_xctx_init(&x, env, w, in, pc, active, eff);
     const uint64_t exec = x.exec;
@@ -269,6 +264,18 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
         return ws_xfault(&x, (unsigned)__builtin_ctzll(exec), "instruction %s not supported by the executor",
                          ws_opcode_name(in->op));
     }
+}
+
+int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
+                 uint64_t active, ws_effect *eff)
+{
+    if (!in->fast) return exec_generic(env, w, in, pc, active, eff);
+    /* exec_fast.c: one of the common forms, chosen when the kernel was built */
+    const unsigned ws = env->launch->warp_size;
+    const uint64_t exec = guard_lanes(w, in, active, ws);
+    effect_reset(eff, exec);
+    if (exec) ws_exec_fast(w, in, exec, ws, eff);
+    return WS_EXEC_OK;
 }
 
 void ws_warp_reset_regs(ws_warp *w, uint32_t nregs, uint32_t warp_size)

@@ -34,7 +34,9 @@ typedef void fast_fn(ws_warp *w, const ws_inst *in, uint64_t exec, unsigned ws, 
 /* BODY for every executed lane l. */
 #define FOR_EXEC_LANES(BODY)                                                         \
     do {                                                                             \
-        if ((exec & (exec + 1)) == 0) {   /* lanes 0..n-1 */                        \
+        if (exec == 0xffffffffull) {   /* a full 32-lane warp: a constant trip count */ \
+            FAST_IVDEP for (unsigned l = 0; l < 32; l++) { BODY; }                    \
+        } else if ((exec & (exec + 1)) == 0) {   /* lanes 0..n-1 */                 \
             unsigned n_ = exec == ~0ull ? 64u : (unsigned)__builtin_ctzll(~exec);   \
             FAST_IVDEP for (unsigned l = 0; l < n_; l++) { BODY; }                    \
         } else {                                                                     \
@@ -91,14 +93,23 @@ typedef void fast_fn(ws_warp *w, const ws_inst *in, uint64_t exec, unsigned ws, 
     }
 #define UNARY(name, EXPR) UN_VARIANT(name, r, EXPR) UN_VARIANT(name, i, EXPR)
 
-/* The expressions: exec_int.c, exec_cmp.c and exec_mem.c's, for one lane. */
+/* Unsigned a < b as 0/1 from the borrow of a - b (Hacker's Delight 2-12), without a
+ * compare: SSE2 has no 64-bit compare, so this form keeps the loop vectorised. */
+static inline uint64_t ltu(uint64_t a, uint64_t b) { return ((~a & b) | (~(a ^ b) & (a - b))) >> 63; }
+static inline uint64_t equ(uint64_t a, uint64_t b) { uint64_t e = a ^ b; return ((e | (0 - e)) >> 63) ^ 1; }
+
+/* The expressions: exec_int.c, exec_cmp.c and exec_mem.c's, for one lane. A signed
+ * compare of bits-wide values is the unsigned compare with the sign bits flipped. */
 #define SX(v) ((int64_t)ws_sext((v), bits))
+#define SF(v) (((v) ^ (1ull << (bits - 1))) & M)
 #define MIN_U(mx) ((mx) ? (((x & M) < (y & M)) ? y : x) : (((x & M) < (y & M)) ? x : y)) & M
 #define MIN_S(mx) ((mx) ? ((SX(x) < SX(y)) ? y : x) : ((SX(x) < SX(y)) ? x : y)) & M
+#define U32(v) ((uint64_t)(uint32_t)(v))
 
 BINARY(add, (x + y) & M)
 BINARY(sub, (x - y) & M)
 BINARY(mullo, (x * y) & M)   /* the low bits of the product do not depend on signedness */
+BINARY(mullo32, (U32(x) * U32(y)) & M)   /* bits <= 32: the low 32 bits of the 32 x 32 product */
 BINARY(and, x & y & M)
 BINARY(or, (x | y) & M)
 BINARY(xor, (x ^ y) & M)
@@ -110,21 +121,22 @@ BINARY(maxu, MIN_U(1))
 BINARY(mins, MIN_S(0))
 BINARY(maxs, MIN_S(1))
 /* mul.wide: the 2*bits-bit product of the extended operands */
-BINARY(mulwu, ((x & M) * (y & M)) & ws_mask_bits(2 * bits))
+BINARY(mulwu, (U32(x & M) * U32(y & M)) & ws_mask_bits(2 * bits))   /* bits <= 32 */
 BINARY(mulws, (uint64_t)(SX(x) * SX(y)) & ws_mask_bits(2 * bits))
 /* setp without .and/.or/.xor and q: cmp_int */
-BINARY(seq, (x & M) == (y & M))
-BINARY(sne, (x & M) != (y & M))
-BINARY(sltu, (x & M) < (y & M))
-BINARY(sleu, (x & M) <= (y & M))
-BINARY(sgtu, (x & M) > (y & M))
-BINARY(sgeu, (x & M) >= (y & M))
-BINARY(slts, SX(x) < SX(y))
-BINARY(sles, SX(x) <= SX(y))
-BINARY(sgts, SX(x) > SX(y))
-BINARY(sges, SX(x) >= SX(y))
+BINARY(seq, equ(x & M, y & M))
+BINARY(sne, equ(x & M, y & M) ^ 1)
+BINARY(sltu, ltu(x & M, y & M))
+BINARY(sleu, ltu(y & M, x & M) ^ 1)
+BINARY(sgtu, ltu(y & M, x & M))
+BINARY(sgeu, ltu(x & M, y & M) ^ 1)
+BINARY(slts, ltu(SF(x), SF(y)))
+BINARY(sles, ltu(SF(y), SF(x)) ^ 1)
+BINARY(sgts, ltu(SF(y), SF(x)))
+BINARY(sges, ltu(SF(x), SF(y)) ^ 1)
 TERNARY(madlo, (x * y + z) & M)
-TERNARY(madwu, ((x & M) * (y & M) + z) & ws_mask_bits(2 * bits))
+TERNARY(madlo32, (U32(x) * U32(y) + z) & M)
+TERNARY(madwu, (U32(x & M) * U32(y & M) + z) & ws_mask_bits(2 * bits))
 TERNARY(madws, ((uint64_t)(SX(x) * SX(y)) + z) & ws_mask_bits(2 * bits))
 #define SELP(z) ((z) ? x : y) & M
 TER_VARIANT(selp, r, r, r, SELP(z)) TER_VARIANT(selp, r, i, r, SELP(z))
@@ -163,14 +175,14 @@ static void bra(ws_warp *w, const ws_inst *in, uint64_t exec, unsigned ws, ws_ef
 #define V3(n) n##_rrr, n##_rri, n##_rir, n##_rii, n##_irr, n##_iri, n##_iir, n##_iii
 enum {
     F_NONE = 0, F_BRA = 1,
-    F_ADD = 2, F_SUB = F_ADD + 4, F_MULLO = F_SUB + 4, F_AND = F_MULLO + 4, F_OR = F_AND + 4,
+    F_ADD = 2, F_SUB = F_ADD + 4, F_MULLO = F_SUB + 4, F_MULLO32 = F_MULLO + 4, F_AND = F_MULLO32 + 4, F_OR = F_AND + 4,
     F_XOR = F_OR + 4, F_SHL = F_XOR + 4, F_SHRU = F_SHL + 4, F_SHRS = F_SHRU + 4,
     F_MINU = F_SHRS + 4, F_MAXU = F_MINU + 4, F_MINS = F_MAXU + 4, F_MAXS = F_MINS + 4,
     F_MULWU = F_MAXS + 4, F_MULWS = F_MULWU + 4,
     F_SEQ = F_MULWS + 4, F_SNE = F_SEQ + 4, F_SLTU = F_SNE + 4, F_SLEU = F_SLTU + 4,
     F_SGTU = F_SLEU + 4, F_SGEU = F_SGTU + 4, F_SLTS = F_SGEU + 4, F_SLES = F_SLTS + 4,
     F_SGTS = F_SLES + 4, F_SGES = F_SGTS + 4,
-    F_MADLO = F_SGES + 4, F_MADWU = F_MADLO + 8, F_MADWS = F_MADWU + 8,
+    F_MADLO = F_SGES + 4, F_MADLO32 = F_MADLO + 8, F_MADWU = F_MADLO32 + 8, F_MADWS = F_MADWU + 8,
     F_SELP = F_MADWS + 8,          /* z (the predicate) is always a register: four variants */
     F_MOV = F_SELP + 4, F_NOT = F_MOV + 2, F_CVTA = F_NOT + 2,
     F_COUNT = F_CVTA + 2
@@ -178,10 +190,10 @@ enum {
 
 static fast_fn *const fast_table[F_COUNT] = {
     NULL, bra,
-    V2(add), V2(sub), V2(mullo), V2(and), V2(or), V2(xor), V2(shl), V2(shru), V2(shrs),
+    V2(add), V2(sub), V2(mullo), V2(mullo32), V2(and), V2(or), V2(xor), V2(shl), V2(shru), V2(shrs),
     V2(minu), V2(maxu), V2(mins), V2(maxs), V2(mulwu), V2(mulws),
     V2(seq), V2(sne), V2(sltu), V2(sleu), V2(sgtu), V2(sgeu), V2(slts), V2(sles), V2(sgts), V2(sges),
-    V3(madlo), V3(madwu), V3(madws),
+    V3(madlo), V3(madlo32), V3(madwu), V3(madws),
     selp_rrr, selp_rir, selp_irr, selp_iir,
     mov_r, mov_i, not_r, not_i, cvta_r, cvta_i,
 };
@@ -236,12 +248,12 @@ static unsigned family(const ws_inst *in)
     case WS_OP_SUB: return int_type(t) && !m ? F_SUB : F_NONE;
     case WS_OP_MUL:
         if (!int_type(t)) return F_NONE;
-        if (!m || m == WS_MOD_LO) return F_MULLO;
+        if (!m || m == WS_MOD_LO) return ws_ty_bits[t] <= 32 ? F_MULLO32 : F_MULLO;
         if (m == WS_MOD_WIDE && ws_ty_bits[t] <= 32) return sg ? F_MULWS : F_MULWU;
         return F_NONE;
     case WS_OP_MAD:
         if (!int_type(t)) return F_NONE;
-        if (!m || m == WS_MOD_LO) return F_MADLO;
+        if (!m || m == WS_MOD_LO) return ws_ty_bits[t] <= 32 ? F_MADLO32 : F_MADLO;
         if (m == WS_MOD_WIDE && ws_ty_bits[t] <= 32) return sg ? F_MADWS : F_MADWU;
         return F_NONE;
     case WS_OP_AND: return logic_type(t) && !m ? F_AND : F_NONE;
@@ -287,7 +299,7 @@ uint8_t ws_exec_fast_form(const ws_inst *in)
     int v;
     switch (f) {
     case F_MOV: case F_NOT: case F_CVTA: v = pattern(in, 1); break;
-    case F_MADLO: case F_MADWU: case F_MADWS: v = pattern(in, 3); break;
+    case F_MADLO: case F_MADLO32: case F_MADWU: case F_MADWS: v = pattern(in, 3); break;
     case F_SELP:
         if (plain(&in->src[2]) != 1) return F_NONE;
         v = pattern(in, 2);
