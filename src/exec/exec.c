@@ -158,6 +158,35 @@ static int exec_brx(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
+/* Bit l set when g[l] != 0, for the lanes 0..n-1. */
+#ifdef __SSE2__
+#include <emmintrin.h>
+static inline uint64_t nonzero_lanes(const uint64_t *g, unsigned n)
+{
+    const __m128i zero = _mm_setzero_si128();
+    uint64_t set = 0;
+    unsigned l = 0;
+    for (; l + 4 <= n; l += 4) {   /* four lanes: OR each high half into its low half, compare the lows */
+        __m128i a = _mm_loadu_si128((const __m128i *)(g + l));
+        __m128i b = _mm_loadu_si128((const __m128i *)(g + l + 2));
+        a = _mm_or_si128(a, _mm_srli_epi64(a, 32));
+        b = _mm_or_si128(b, _mm_srli_epi64(b, 32));
+        __m128 lows = _mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b), _MM_SHUFFLE(2, 0, 2, 0));
+        int zeros = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_castps_si128(lows), zero)));
+        set |= (uint64_t)(~zeros & 0xf) << l;
+    }
+    for (; l < n; l++) set |= (uint64_t)(g[l] != 0) << l;
+    return set;
+}
+#else
+static inline uint64_t nonzero_lanes(const uint64_t *g, unsigned n)
+{
+    uint64_t set = 0;
+    for (unsigned l = 0; l < n; l++) set |= (uint64_t)(g[l] != 0) << l;
+    return set;
+}
+#endif
+
 /* The lanes of active whose guard allows them to execute in. */
 static inline uint64_t guard_lanes(const ws_warp *w, const ws_inst *in, uint64_t active, unsigned ws)
 {
@@ -165,8 +194,7 @@ static inline uint64_t guard_lanes(const ws_warp *w, const ws_inst *in, uint64_t
     const uint64_t *g = ws_reg_lanes(w, in->guard, ws);
     uint64_t set = 0;   /* lanes whose guard register is nonzero */
     if ((active & (active + 1)) == 0) {   /* lanes 0..n-1: no bit walk */
-        unsigned n = active == ~0ull ? 64u : (unsigned)__builtin_ctzll(~active);
-        for (unsigned l = 0; l < n; l++) set |= (uint64_t)(g[l] != 0) << l;
+        set = nonzero_lanes(g, active == ~0ull ? 64u : (unsigned)__builtin_ctzll(~active));
     } else {
         LANE_LOOP(active) { unsigned l = LANE; set |= (uint64_t)(g[l] != 0) << l; }
     }

@@ -97,6 +97,9 @@ typedef void fast_fn(ws_warp *w, const ws_inst *in, uint64_t exec, unsigned ws, 
  * compare: SSE2 has no 64-bit compare, so this form keeps the loop vectorised. */
 static inline uint64_t ltu(uint64_t a, uint64_t b) { return ((~a & b) | (~(a ^ b) & (a - b))) >> 63; }
 static inline uint64_t equ(uint64_t a, uint64_t b) { uint64_t e = a ^ b; return ((e | (0 - e)) >> 63) ^ 1; }
+/* The same for values below 2^32 (types of at most 32 bits): the sign of the 64-bit difference. */
+static inline uint64_t ltu32(uint64_t a, uint64_t b) { return (a - b) >> 63; }
+static inline uint64_t equ32(uint64_t a, uint64_t b) { return ((a ^ b) - 1) >> 63; }
 
 /* The expressions: exec_int.c, exec_cmp.c and exec_mem.c's, for one lane. A signed
  * compare of bits-wide values is the unsigned compare with the sign bits flipped. */
@@ -104,7 +107,7 @@ static inline uint64_t equ(uint64_t a, uint64_t b) { uint64_t e = a ^ b; return 
 #define SF(v) (((v) ^ (1ull << (bits - 1))) & M)
 #define MIN_U(mx) ((mx) ? (((x & M) < (y & M)) ? y : x) : (((x & M) < (y & M)) ? x : y)) & M
 #define MIN_S(mx) ((mx) ? ((SX(x) < SX(y)) ? y : x) : ((SX(x) < SX(y)) ? x : y)) & M
-#define U32(v) ((uint64_t)(uint32_t)(v))
+#define U32(v) ((v) & 0xffffffffull)
 
 BINARY(add, (x + y) & M)
 BINARY(sub, (x - y) & M)
@@ -134,6 +137,16 @@ BINARY(slts, ltu(SF(x), SF(y)))
 BINARY(sles, ltu(SF(y), SF(x)) ^ 1)
 BINARY(sgts, ltu(SF(y), SF(x)))
 BINARY(sges, ltu(SF(x), SF(y)) ^ 1)
+BINARY(seq32, equ32(x & M, y & M))
+BINARY(sne32, equ32(x & M, y & M) ^ 1)
+BINARY(sltu32, ltu32(x & M, y & M))
+BINARY(sleu32, ltu32(y & M, x & M) ^ 1)
+BINARY(sgtu32, ltu32(y & M, x & M))
+BINARY(sgeu32, ltu32(x & M, y & M) ^ 1)
+BINARY(slts32, ltu32(SF(x), SF(y)))
+BINARY(sles32, ltu32(SF(y), SF(x)) ^ 1)
+BINARY(sgts32, ltu32(SF(y), SF(x)))
+BINARY(sges32, ltu32(SF(x), SF(y)) ^ 1)
 TERNARY(madlo, (x * y + z) & M)
 TERNARY(madlo32, (U32(x) * U32(y) + z) & M)
 TERNARY(madwu, (U32(x & M) * U32(y & M) + z) & ws_mask_bits(2 * bits))
@@ -182,7 +195,8 @@ enum {
     F_SEQ = F_MULWS + 4, F_SNE = F_SEQ + 4, F_SLTU = F_SNE + 4, F_SLEU = F_SLTU + 4,
     F_SGTU = F_SLEU + 4, F_SGEU = F_SGTU + 4, F_SLTS = F_SGEU + 4, F_SLES = F_SLTS + 4,
     F_SGTS = F_SLES + 4, F_SGES = F_SGTS + 4,
-    F_MADLO = F_SGES + 4, F_MADLO32 = F_MADLO + 8, F_MADWU = F_MADLO32 + 8, F_MADWS = F_MADWU + 8,
+    F_SETP32 = F_SGES + 4,         /* the ten setp families again for types of at most 32 bits */
+    F_MADLO = F_SETP32 + 40, F_MADLO32 = F_MADLO + 8, F_MADWU = F_MADLO32 + 8, F_MADWS = F_MADWU + 8,
     F_SELP = F_MADWS + 8,          /* z (the predicate) is always a register: four variants */
     F_MOV = F_SELP + 4, F_NOT = F_MOV + 2, F_CVTA = F_NOT + 2,
     F_COUNT = F_CVTA + 2
@@ -193,6 +207,8 @@ static fast_fn *const fast_table[F_COUNT] = {
     V2(add), V2(sub), V2(mullo), V2(mullo32), V2(and), V2(or), V2(xor), V2(shl), V2(shru), V2(shrs),
     V2(minu), V2(maxu), V2(mins), V2(maxs), V2(mulwu), V2(mulws),
     V2(seq), V2(sne), V2(sltu), V2(sleu), V2(sgtu), V2(sgeu), V2(slts), V2(sles), V2(sgts), V2(sges),
+    V2(seq32), V2(sne32), V2(sltu32), V2(sleu32), V2(sgtu32), V2(sgeu32), V2(slts32), V2(sles32),
+    V2(sgts32), V2(sges32),
     V3(madlo), V3(madlo32), V3(madwu), V3(madws),
     selp_rrr, selp_rir, selp_irr, selp_iir,
     mov_r, mov_i, not_r, not_i, cvta_r, cvta_i,
@@ -271,17 +287,18 @@ static unsigned family(const ws_inst *in)
         if (!int_type(t) || m || in->boolop != WS_BOOL_NONE) return F_NONE;
         const ws_operand *q = &in->dst[1];
         if (q->kind == WS_OK_REG && q->reg != WS_NO_REG) return F_NONE;
+        const unsigned w32 = ws_ty_bits[t] <= 32 ? F_SETP32 - F_SEQ : 0;
         switch (in->cmp) {
-        case WS_CMP_EQ: return F_SEQ;
-        case WS_CMP_NE: return F_SNE;
-        case WS_CMP_LT: return sg ? F_SLTS : F_SLTU;
-        case WS_CMP_LE: return sg ? F_SLES : F_SLEU;
-        case WS_CMP_GT: return sg ? F_SGTS : F_SGTU;
-        case WS_CMP_GE: return sg ? F_SGES : F_SGEU;
-        case WS_CMP_LO: return F_SLTU;
-        case WS_CMP_LS: return F_SLEU;
-        case WS_CMP_HI: return F_SGTU;
-        case WS_CMP_HS: return F_SGEU;
+        case WS_CMP_EQ: return w32 + (F_SEQ);
+        case WS_CMP_NE: return w32 + (F_SNE);
+        case WS_CMP_LT: return w32 + (sg ? F_SLTS : F_SLTU);
+        case WS_CMP_LE: return w32 + (sg ? F_SLES : F_SLEU);
+        case WS_CMP_GT: return w32 + (sg ? F_SGTS : F_SGTU);
+        case WS_CMP_GE: return w32 + (sg ? F_SGES : F_SGEU);
+        case WS_CMP_LO: return w32 + (F_SLTU);
+        case WS_CMP_LS: return w32 + (F_SLEU);
+        case WS_CMP_HI: return w32 + (F_SGTU);
+        case WS_CMP_HS: return w32 + (F_SGEU);
         default: return F_NONE;
         }
     }
