@@ -264,6 +264,8 @@ typedef struct ws_inst {
     uint8_t  cost;        /* ws_cost, resolved by ws_inst_classify           */
     uint8_t  ndst, nsrc;
     uint8_t  guard_neg;   /* @!%p                                            */
+    uint8_t  fast;        /* the executor's warp-wide fast path, 0 for none:
+                             ws_exec_fast_forms at the end of ws_cfg_build  */
     uint32_t guard;       /* guard predicate register, WS_NO_REG if none     */
     uint32_t mods;        /* WS_MOD_*                                        */
     ws_operand dst[WS_MAX_DST];  /* setp p|q uses dst[0], dst[1]             */
@@ -289,6 +291,14 @@ typedef struct ws_inst {
 /* Resolves isa.def's unit and cost columns for one decoded instruction
  * (type, rounding, .approx, .wide, state space) into in->unit / in->cost. */
 void ws_inst_classify(ws_inst *in);
+
+/* The executor's fast-path handler of one decoded instruction (src/exec/exec_fast.c;
+ * 0: the generic path), and the pass storing it into every ws_inst.fast of k.
+ * ws_cfg_build runs the pass, so every kernel it builds or rebuilds carries them;
+ * a hand-built instruction with fast = 0 runs the generic path. */
+uint8_t ws_exec_fast_form(const ws_inst *in);
+struct ws_kernel;
+void ws_exec_fast_forms(struct ws_kernel *k);
 
 /* ---- kernel-level declarations ---- */
 typedef struct ws_kparam {

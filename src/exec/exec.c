@@ -158,21 +158,51 @@ static int exec_brx(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
-void ws_xctx_init(ws_xctx *x, ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc, uint64_t active,
-                  ws_effect *eff)
+/* Bit l set when g[l] != 0, for the lanes 0..n-1. */
+#ifdef __SSE2__
+#include <emmintrin.h>
+static inline uint64_t nonzero_lanes(const uint64_t *g, unsigned n)
 {
-    x->env = env; x->w = w; x->in = in; x->eff = eff; x->pc = pc;
-    x->ws = env->launch->warp_size;
-    x->active = active;
-    uint64_t exec = active;
-    if (in->guard != WS_NO_REG) {
-        const uint64_t *g = ws_reg_lanes(w, in->guard, x->ws);
-        uint64_t m = 0;
-        unsigned neg = in->guard_neg != 0;
-        LANE_LOOP(active) { unsigned l = LANE; if ((g[l] != 0) != neg) m |= 1ull << l; }
-        exec = m;
+    const __m128i zero = _mm_setzero_si128();
+    uint64_t set = 0;
+    unsigned l = 0;
+    for (; l + 4 <= n; l += 4) {   /* four lanes: OR each high half into its low half, compare the lows */
+        __m128i a = _mm_loadu_si128((const __m128i *)(g + l));
+        __m128i b = _mm_loadu_si128((const __m128i *)(g + l + 2));
+        a = _mm_or_si128(a, _mm_srli_epi64(a, 32));
+        b = _mm_or_si128(b, _mm_srli_epi64(b, 32));
+        __m128 lows = _mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b), _MM_SHUFFLE(2, 0, 2, 0));
+        int zeros = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_castps_si128(lows), zero)));
+        set |= (uint64_t)(~zeros & 0xf) << l;
     }
-    x->exec = exec;
+    for (; l < n; l++) set |= (uint64_t)(g[l] != 0) << l;
+    return set;
+}
+#else
+static inline uint64_t nonzero_lanes(const uint64_t *g, unsigned n)
+{
+    uint64_t set = 0;
+    for (unsigned l = 0; l < n; l++) set |= (uint64_t)(g[l] != 0) << l;
+    return set;
+}
+#endif
+
+/* The lanes of active whose guard allows them to execute in. */
+static inline uint64_t guard_lanes(const ws_warp *w, const ws_inst *in, uint64_t active, unsigned ws)
+{
+    if (in->guard == WS_NO_REG) return active;
+    const uint64_t *g = ws_reg_lanes(w, in->guard, ws);
+    uint64_t set = 0;   /* lanes whose guard register is nonzero */
+    if ((active & (active + 1)) == 0) {   /* lanes 0..n-1: no bit walk */
+        set = nonzero_lanes(g, active == ~0ull ? 64u : (unsigned)__builtin_ctzll(~active));
+    } else {
+        LANE_LOOP(active) { unsigned l = LANE; set |= (uint64_t)(g[l] != 0) << l; }
+    }
+    return (in->guard_neg ? ~set : set) & active;
+}
+
+static inline void effect_reset(ws_effect *eff, uint64_t exec)
+{
     eff->executed = exec;
     eff->taken = 0;
     eff->exited = 0;
@@ -182,8 +212,20 @@ void ws_xctx_init(ws_xctx *x, ws_exec_env *env, ws_warp *w, const ws_inst *in, u
     eff->mem_mask = 0;
 }
 
-int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
-                 uint64_t active, ws_effect *eff)
+void ws_xctx_init(ws_xctx *x, ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc, uint64_t active,
+                  ws_effect *eff)
+{
+    x->env = env; x->w = w; x->in = in; x->eff = eff; x->pc = pc;
+    x->ws = env->launch->warp_size;
+    x->active = active;
+    x->exec = guard_lanes(w, in, active, x->ws);
+    effect_reset(eff, x->exec);
+}
+
+/* The generic path: every instruction through its family. Not inlined, so the fast
+ * path in ws_exec_inst does not pay for this frame (ws_xctx is kilobytes). */
+static __attribute__((noinline)) int exec_generic(ws_exec_env *env, ws_warp *w, const ws_inst *in,
+                                                  uint32_t pc, uint64_t active, ws_effect *eff)
 {
     ws_xctx x;
     ws_xctx_init(&x, env, w, in, pc, active, eff);
@@ -250,6 +292,18 @@ int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
         return ws_xfault(&x, (unsigned)__builtin_ctzll(exec), "instruction %s not supported by the executor",
                          ws_opcode_name(in->op));
     }
+}
+
+int ws_exec_inst(ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc,
+                 uint64_t active, ws_effect *eff)
+{
+    if (!in->fast) return exec_generic(env, w, in, pc, active, eff);
+    /* exec_fast.c: one of the common forms, chosen when the kernel was built */
+    const unsigned ws = env->launch->warp_size;
+    const uint64_t exec = guard_lanes(w, in, active, ws);
+    effect_reset(eff, exec);
+    if (exec) ws_exec_fast(w, in, exec, ws, eff);
+    return WS_EXEC_OK;
 }
 
 void ws_warp_reset_regs(ws_warp *w, uint32_t nregs, uint32_t warp_size)

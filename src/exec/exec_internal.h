@@ -152,6 +152,8 @@ uint64_t ws_half_atom_add(uint64_t old, uint64_t v, unsigned t);
 double ws_half_value(uint64_t v, unsigned t, unsigned e, int ftz);
 
 /* ---- families ---- */
+/* Runs the fast-path handler in->fast (nonzero, exec_fast.c) on the lanes of exec (nonzero). */
+void ws_exec_fast(ws_warp *w, const ws_inst *in, uint64_t exec, unsigned ws, ws_effect *eff);
 int ws_exec_int(ws_xctx *x);     /* integer, logic, mov */
 int ws_exec_float(ws_xctx *x);   /* float arithmetic, testp, copysign */
 int ws_exec_half(ws_xctx *x);    /* f16/bf16/f16x2/bf16x2 arithmetic */

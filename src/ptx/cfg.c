@@ -450,6 +450,7 @@ int ws_cfg_build(ws_kernel *k, ws_error *err)
                 if (k->brx_targets[in->target + j] <= i) in->is_backedge = 1;
     }
     ws_uniformity(k);
+    ws_exec_fast_forms(k);
     if (ws_reg_compact(k)) return ws_fail(err, "%s: out of memory", file);
     return 0;
 }
