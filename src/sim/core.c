@@ -199,6 +199,7 @@ static void setup_hw(ws_simrun *r)
     r->div = ws_div_scheme(ws_cfg_i(cfg, WS_P_divergence));
     r->sched = sched_ops(ws_cfg_i(cfg, WS_P_scheduler));
     if (r->nsched > r->nwarps) r->nsched = r->nwarps;
+    r->walk_bits = r->nwarps <= 64u * r->nsched;
 }
 
 /* Per launch: the kernel as this configuration runs it (run_kernel), its
@@ -349,6 +350,7 @@ static int setup_cores(ws_sim *sim, ws_simrun *r, uint8_t *param_buf)
         for (uint32_t w = 0; w < used; w++) {
             ws_cwarp *cw = &c->warps[w];
             cw->sched = (uint8_t)(w % r->nsched);
+            cw->walk_bit = w / r->nsched < 64 ? 1ull << (w / r->nsched) : 0;
             cw->fw.regs = arena_alloc(sim, sizeof(uint64_t) * r->nslots * r->ws);
             cw->fw.slot = k->reg_slot;
             cw->fw.local = r->launch.local_bytes ? arena_alloc(sim, (size_t)r->launch.local_bytes * r->ws) : NULL;

@@ -51,6 +51,14 @@ typedef struct ws_pipe {
     uint32_t n_live, n_waiting;
     uint32_t n_res[WS_NUNITS + 2];
     uint32_t res_mask;                       /* bit res set iff n_res[res] > 0 */
+    /* The same as bitmaps over the warps' scheduler-local index (slot /
+     * schedulers, ws_cwarp.walk_bit): the live warps, and those waiting only
+     * for each resource. With a policy whose list is the resident warps in
+     * slot order (ws_sched_ops.slot_order) and at most 64 warps per
+     * scheduler (ws_simrun.walk_bits), the walk finds its next warp with a
+     * bit scan instead of passing over the skipped ones one by one. */
+    uint64_t live_bits;
+    uint64_t res_bits[WS_NUNITS + 2];
 } ws_pipe;
 
 #define WS_CTA_BARS 16
@@ -105,6 +113,7 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
                                         stall_wake: the scheduler re-checks the resource without a
                                         full try (forget_stall when anything else changes) */
     uint64_t stall_wake;
+    uint64_t walk_bit;               /* 1 << (slot / schedulers), 0 beyond 64 (ws_pipe.live_bits) */
     /* prestall found the operands of the split (deps_pc, deps_mask) ready:
      * they stay ready until the warp issues or a CTA barrier releases it
      * (the only writers of its scoreboard), so try_warp need not look again */
@@ -265,6 +274,7 @@ typedef struct ws_simrun {
     uint32_t lsu_bytes, l1_line;     /* LD/ST data path (0: unlimited), line size */
     uint32_t rf_banks, rf_ports, ncoll;
     uint32_t ibuf, fetch_lat, fetch_width;
+    int walk_bits;                   /* at most 64 warps per scheduler: ws_pipe.live_bits / res_bits hold them all */
     uint64_t total_ctas, next_cta;   /* CTAs in the grid, next to launch */
     uint64_t done_ctas;
     /* steady state (docs/model.md "Steady state and tail"): cores holding
@@ -474,6 +484,7 @@ static inline void forget_stall(ws_core *c, ws_cwarp *w)
     if (w->stall_res == WS_RES_NONE) return;
     ws_pipe *p = &c->pipes[w->sched];
     if (!--p->n_res[w->stall_res]) p->res_mask &= ~(1u << w->stall_res);
+    p->res_bits[w->stall_res] &= ~w->walk_bit;
     p->n_waiting--;
     w->stall_res = WS_RES_NONE;
     c->walk[w - c->warps] = WS_WALK_TRY;
@@ -487,6 +498,7 @@ static inline void note_stall(ws_core *c, ws_cwarp *w, uint8_t res, uint64_t unt
     if (res == WS_RES_NONE) return;
     ws_pipe *p = &c->pipes[w->sched];
     if (!p->n_res[res]++) p->res_mask |= 1u << res;
+    p->res_bits[res] |= w->walk_bit;
     p->n_waiting++;
     w->stall_res = res;
     c->walk[w - c->warps] = res;

@@ -138,6 +138,7 @@ void ws_launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         w->cpa_ngroups = 0;
         w->cpa_hold = 0;
         c->pipes[w->sched].n_live++;
+        c->pipes[w->sched].live_bits |= w->walk_bit;
         memset(w->lane_ready, 0, sizeof(uint64_t) * r->ws);
         memset(w->lane_mem, 0, r->ws);
         memset(w->sb_mask, 0, sizeof(uint64_t) * r->nregs);
@@ -294,6 +295,7 @@ void ws_warp_finished(ws_simrun *r, ws_core *c, uint32_t slot)
     c->walk[slot] = WS_WALK_DEAD;
     pipe_changed(&c->pipes[w->sched]);
     c->pipes[w->sched].n_live--;
+    c->pipes[w->sched].live_bits &= ~w->walk_bit;
     uint32_t d, sp;
     r->div->stats(w->div, &d, &sp);
     if (d > r->max_depth) r->max_depth = d;

@@ -372,42 +372,35 @@ static inline uint32_t skip_run(const uint32_t *list, uint32_t from, uint32_t to
  * warp of p waits for that are busy at `now`; *first: the first cycle one
  * of them frees. */
 static uint64_t busy_resources(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint64_t now,
-                               uint64_t *first, uint32_t *blocked)
+                               uint64_t *first, uint32_t *blocked, uint64_t *blocked_bits)
 {
     uint64_t mask = 1ull << WS_WALK_DEAD;
     *blocked = 0;
+    *blocked_bits = 0;
     for (uint32_t m = p->res_mask; m; m &= m - 1) {
         uint8_t res = (uint8_t)__builtin_ctz(m);
         uint64_t t = ws_pipe_resource_free(r, c, p, res);
         if (t <= now) continue;
         mask |= 1ull << res;
         *blocked += p->n_res[res];
+        *blocked_bits |= p->res_bits[res];
         if (t < *first) *first = t;
     }
     return mask;
 }
 
-/* The warp a walk of `walked` warps from list[start] ended at. */
-static ws_cwarp *last_issuer(ws_core *c, const uint32_t *list, uint32_t start, uint32_t walked, uint32_t n)
-{
-    return &c->warps[list[(start + walked - 1) % n]];
-}
-
 /* After a walk: the walk saw hm (reason hr) as the least wake of the warps
- * it passed that do not wait for a resource. A walk over every warp knows
- * the bound exactly; a walk that stopped at `issuer` lowers the old bound by
- * what it saw and by the issuer's new wake (the warps after it did not
- * change). */
-static void note_hard_min(ws_pipe *p, const ws_cwarp *issuer, int all, uint64_t hm, uint8_t hr)
+ * it passed that do not wait for a resource. A walk that issued nothing saw
+ * every warp and knows the bound exactly; a walk that stopped at `issuer`
+ * lowers the old bound by what it saw and by the issuer's new wake (the
+ * warps after it did not change). */
+static void note_hard_min(ws_pipe *p, const ws_cwarp *issuer, uint64_t hm, uint8_t hr)
 {
     if (issuer && issuer->stall_res == WS_RES_NONE && issuer->wake < hm) {
         hm = issuer->wake;
         hr = issuer->wake_reason;
     }
-    if (all && !issuer) {
-        p->hard_min = hm;
-        p->hard_reason = hr;
-    } else if (hm < p->hard_min) {
+    if (!issuer || hm < p->hard_min) {
         p->hard_min = hm;
         p->hard_reason = hr;
     }
@@ -711,27 +704,51 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
                 uint8_t mr = n ? WS_STALL_SYNC : WS_STALL_EMPTY, hr = mr;
                 uint32_t j = start, walked = 0;
                 uint32_t blocked;
-                uint64_t skip = busy_resources(r, c, pp, now, &busy_first, &blocked);
+                uint64_t blocked_bits;
+                uint64_t skip = busy_resources(r, c, pp, now, &busy_first, &blocked, &blocked_bits);
                 /* live warps the skip mask does not pass over: once the walk has
                  * seen them all, the rest of the list is skipped warps */
                 uint32_t left = pp->n_live - blocked;
                 const uint8_t *walk = c->walk;
+                /* a list in slot order walked as bitmaps: the warps to try
+                 * from list[start] to the last slot (ahead), then from the
+                 * first slot (behind), the same warps in the same order */
+                int by_bits = r->walk_bits && s->ops->slot_order && n;
+                uint64_t live0 = pp->live_bits, ahead = 0, behind = 0;
+                if (by_bits) {
+                    uint64_t from = ~0ull << (list[start] / r->nsched), cand = live0 & ~blocked_bits;
+                    ahead = cand & from;
+                    behind = cand & ~from;
+                }
+                ws_cwarp *issuer = NULL;
                 /* one warp issues per scheduler and cycle: the first in the
                  * policy's order that can, then up to issue_width - 1 more of
                  * its instructions (dual issue) */
-                while (walked < n && !issued && left) {
-                    /* pass over the warps that are dead or wait only for a
-                     * resource busy now (busy_first covers them) */
-                    uint32_t end = n - walked < n - j ? j + (n - walked) : n;
-                    uint32_t k = skip_run(list, j, end, walk, skip);
-                    walked += k - j;
-                    j = k;
-                    if (j == n) { j = 0; continue; }
-                    if (j == end) break;
-                    uint32_t slot = list[j];
-                    walked++;
-                    if (++j == n) j = 0;
-                    left--;
+                while (!issued) {
+                    uint32_t slot;
+                    if (by_bits) {
+                        if (!ahead) {
+                            if (!behind) break;
+                            ahead = behind;
+                            behind = 0;
+                        }
+                        slot = (uint32_t)__builtin_ctzll(ahead) * r->nsched + si;
+                        ahead &= ahead - 1;
+                    } else {
+                        if (walked >= n || !left) break;
+                        /* pass over the warps that are dead or wait only for a
+                         * resource busy now (busy_first covers them) */
+                        uint32_t end = n - walked < n - j ? j + (n - walked) : n;
+                        uint32_t k = skip_run(list, j, end, walk, skip);
+                        walked += k - j;
+                        j = k;
+                        if (j == n) { j = 0; continue; }
+                        if (j == end) break;
+                        slot = list[j];
+                        walked++;
+                        if (++j == n) j = 0;
+                        left--;
+                    }
                     ws_cwarp *w = &c->warps[slot];
                     uint64_t wk = w->wake;
                     if (wk <= now && w->stall_res != WS_RES_NONE) {
@@ -749,7 +766,9 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
                     if (rc == 0 && w->stall_res == WS_RES_NONE && w->wake < hm) { hm = w->wake; hr = w->wake_reason; }
                     if (rc > 0) {
                         issued++;
-                        s->issued_at = j ? j - 1 : n - 1;
+                        issuer = w;
+                        /* its index in the list as it was (the warp may have finished) */
+                        s->issued_at = by_bits ? (uint32_t)lanes_in(live0 & (w->walk_bit - 1)) : j ? j - 1 : n - 1;
                         w->last_issue = now + 1;   /* 0: never (deadlock.c: starvation) */
                         if (r->status >= 0) goto done;
                         while (issued < r->width && w->live) {
@@ -767,7 +786,7 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
                 }
                 if (busy_first <= mw) { mw = busy_first; mr = WS_STALL_UNIT; }
                 if (issued) issued_any = 1;
-                note_hard_min(pp, issued ? last_issuer(c, list, start, walked, n) : NULL, walked == n || !left, hm, hr);
+                note_hard_min(pp, issuer, hm, hr);
                 if (issued < r->width) r->idle[mr] += r->width - issued;
                 reasons[ci * r->nsched + si] = mr;
                 uint64_t until = mw;

@@ -62,6 +62,9 @@ typedef struct ws_sched_ops {
      * program deadlock (deadlock.c); call after order() of the same cycle. */
     int (*eligible)(const ws_sched *s, uint32_t slot);
     const char *limit_param;   /* the parameter bounding the eligible set, or NULL */
+    /* order() always returns s->res (the resident warps in slot order) from
+     * some *start: the core may then walk it as a bitmap over slots (lrr). */
+    uint8_t slot_order;
     /* Optional: reads the policy's parameters and allocates its state with
      * alloc (the run's arena: freed with the run; not zeroed) once per
      * scheduler, after the common fields are set, schedulers in order (a

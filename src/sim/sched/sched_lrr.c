@@ -81,5 +81,5 @@ static void lrr_issued(ws_sched *s, uint32_t slot, uint64_t now)
 
 const ws_sched_ops ws_sched_lrr = {
     .name = "lrr", .add = lrr_add, .remove = lrr_remove, .order = lrr_order,
-    .issued = lrr_issued, .hash = ws_sched_hash_common,
+    .issued = lrr_issued, .hash = ws_sched_hash_common, .slot_order = 1,
 };
