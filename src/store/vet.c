@@ -152,6 +152,19 @@ static void run_child(const char *path, int wfd)
     _exit(rc ? 1 : 0); /* no atexit handlers, no flush of the parent's stdio buffers */
 }
 
+static const char *signal_abbrev(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return " SIGSEGV";
+    case SIGBUS: return " SIGBUS";
+    case SIGABRT: return " SIGABRT";
+    case SIGFPE: return " SIGFPE";
+    case SIGILL: return " SIGILL";
+    case SIGKILL: return " SIGKILL";
+    default: return "";
+    }
+}
+
 int ws_h5_vet(const char *path, ws_error *err)
 {
     struct stat st;
@@ -202,8 +215,8 @@ int ws_h5_vet(const char *path, ws_error *err)
     if (WIFEXITED(status) && n)
         return ws_fail(err, "%s", msg);
     if (WIFSIGNALED(status))
-        return ws_fail(err, "%s: damaged: reading it crashed the HDF5 library (%s, in a child process that checks "
-                       "the file first)", path, strsignal(WTERMSIG(status)));
+        return ws_fail(err, "%s: damaged: the HDF5 library crashed reading it (signal %d%s, in the child process that "
+                       "checks every file first)", path, WTERMSIG(status), signal_abbrev(WTERMSIG(status)));
     return ws_fail(err, "%s: damaged: the HDF5 library failed reading it (exit %d of the child process that "
                    "checks the file first)", path, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
