@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "warpsweep/store.h"
+#include "warpsweep/strutil.h"
 #include "h5_read.h"
 
 #define CHUNK_ROWS 1024
@@ -729,6 +730,20 @@ static void points_close(hid_t ds, hid_t ftype)
         H5Dclose(ds);
 }
 
+/* "" (absent in older files) or 16 lowercase hex digits */
+static int is_hex_hash(const char *h)
+{
+    size_t n = strlen(h);
+    if (n == 0)
+        return 1;
+    if (n != 16)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f')))
+            return 0;
+    return 1;
+}
+
 static int read_info(hid_t f, const char *path, ws_file_info *info, ws_error *err)
 {
     if (ws_h5_attr_strbuf(f, path, "sweep_name", info->sweep_name, sizeof info->sweep_name, err) < 0 ||
@@ -739,6 +754,14 @@ static int read_info(hid_t f, const char *path, ws_file_info *info, ws_error *er
         ws_h5_attr_strbuf(f, path, "warpsweep_version", info->warpsweep_version, sizeof info->warpsweep_version,
                           err) < 0)
         return -1;
+    const char *hashes[] = {info->sweep_hash, info->own_hash, info->inputs_hash};
+    const char *hash_names[] = {"sweep_hash", "sweep_own_hash", "inputs_hash"};
+    for (int i = 0; i < 3; i++)
+        if (!is_hex_hash(hashes[i])) { /* printed by --resume and merge: a damaged one is quoted, not printed raw */
+            char shown[64];
+            return ws_fail(err, "%s: attribute %s %s is not 16 hex digits: damaged", path, hash_names[i],
+                           ws_quote(shown, sizeof shown, hashes[i], strlen(hashes[i])));
+        }
     int64_t total = 0;
     int rc = ws_h5_attr_i64(f, path, "points_total", &total, err);
     if (rc < 0)

@@ -29,7 +29,7 @@ one_line() {
   case "$(cat "$T/err")" in "$file: "*) ;; *) bad "$name: the line does not start with '$file: ': $(cat "$T/err")" ;; esac
 }
 
-for kind in attr_dtsize attr_msgsize dtype_offset dtype_size huge_dim huge_chunk; do
+for kind in attr_dtsize attr_msgsize dtype_offset dtype_size hash_newline huge_dim huge_chunk; do
   f=$T/$kind.h5
   $PY "$R/damage_h5.py" "$kind" "$T/good.h5" "$f" || { bad "$kind: damage_h5.py failed"; continue; }
   cp "$f" "$T/orig.h5"
@@ -41,6 +41,12 @@ for kind in attr_dtsize attr_msgsize dtype_offset dtype_size huge_dim huge_chunk
   cmp -s "$f" "$T/orig.h5" || bad "run --resume $kind: the file changed"
   rm -f "$f.journal"
 done
+# the damaged hash is quoted and escaped in the one line (bytes 4 and 5 of the 16 digits)
+h=$("$BIN" info "$T/good.h5" | sed -n 's/^sweep: .*(hash \([0-9a-f]*\))$/\1/p')
+[ ${#h} -eq 16 ] || bad "no hash in info's output"
+"$BIN" info "$T/hash_newline.h5" 2>"$T/err" >/dev/null
+grep -qF "attribute sweep_hash '${h:0:4}\\n\\x1b${h:6}' is not 16 hex digits: damaged" "$T/err" ||
+  bad "hash_newline: $(cat "$T/err")"
 # the undamaged file in the same older layout is still read (the vetting refuses damage, not the format)
 $PY "$R/to_v1.py" "$T/good.h5" "$T/v1.h5"
 "$BIN" info "$T/v1.h5" >"$T/out" 2>"$T/err" || bad "info on the undamaged v1 file: $(cat "$T/err")"

@@ -18,6 +18,8 @@ Kinds:
                 sim_seconds (the conversion would copy outside its record)
   dtype_size    the /points record size grown by 64 KiB (a datatype conversion
                 over a buffer of the stored size)
+  hash_newline  a newline and an escape byte written into the value of
+                sweep_hash (messages must not print it raw)
   huge_dim      the /points dataspace: 2^62 rows instead of its few
   huge_chunk    the /points chunk: 2*10^6 records (3 GB at ~1.5 kB a record, under
                 HDF5's own 4 GiB bound)
@@ -64,6 +66,13 @@ elif kind == "dtype_size":
     size = struct.unpack_from("<I", data, size_at)[0]
     assert data[size_at - 4] & 0x0F == 6, f"{kind}: not a compound datatype"
     struct.pack_into("<I", data, size_at, size + 65536)
+elif kind == "hash_newline":
+    import h5py
+    h = h5py.File(good, "r").attrs["sweep_hash"]
+    h = h if isinstance(h, bytes) else h.encode()
+    at = find_one(h)
+    data[at + 4] = 0x0A
+    data[at + 5] = 0x1B
 elif kind == "huge_dim":
     import h5py
     rows = h5py.File(good, "r")["points"].shape[0]
