@@ -473,19 +473,21 @@ static int parse_npy_header(const char *path, const char *h, size_t len, uint64_
 
 static ws_file_data *open_npy(const char *path, int type, int fd, const struct stat *st, ws_error *err)
 {
+    char pbuf[256];
+    const char *shown = ws_printable_name(pbuf, sizeof pbuf, path); /* in messages */
     uint64_t size = (uint64_t)st->st_size;
     uint8_t pre[12];
     ssize_t got = pread(fd, pre, sizeof pre, 0);
     if (got < 10 || memcmp(pre, "\x93NUMPY", 6) != 0) {
         close(fd);
-        ws_fail(err, "%s: offset 0: expected the .npy magic \"\\x93NUMPY\"%s", path,
+        ws_fail(err, "%s: offset 0: expected the .npy magic \"\\x93NUMPY\"%s", shown,
                 got < 10 ? " (file shorter than a header)" : "");
         return NULL;
     }
     int major = pre[6];
     if (major < 1 || major > 3 || (major > 1 && got < 12)) {
         close(fd);
-        ws_fail(err, "%s: offset 6: .npy version %d.%d: expected 1.0, 2.0 or 3.0", path, major, pre[7]);
+        ws_fail(err, "%s: offset 6: .npy version %d.%d: expected 1.0, 2.0 or 3.0", shown, major, pre[7]);
         return NULL;
     }
     uint64_t hoff = major == 1 ? 10 : 12;
@@ -495,20 +497,19 @@ static ws_file_data *open_npy(const char *path, int type, int fd, const struct s
     if (hoff + hlen > size || hlen > (1u << 20)) {
         close(fd);
         ws_fail(err, "%s: offset %" PRIu64 ": truncated header: it declares %" PRIu64 " bytes, the file has %" PRIu64
-                " after the length field", path, hoff, hlen, size > hoff ? size - hoff : 0);
+                " after the length field", shown, hoff, hlen, size > hoff ? size - hoff : 0);
         return NULL;
     }
     char *h = malloc(hlen + 1);
     if (!h || pread(fd, h, hlen, (off_t)hoff) != (ssize_t)hlen) {
         free(h);
         close(fd);
-        ws_fail(err, "%s: cannot read the header", path);
+        ws_fail(err, "%s: cannot read the header", shown);
         return NULL;
     }
     h[hlen] = 0;
     uint64_t count = 0;
-    char pbuf[256];
-    int rc = parse_npy_header(ws_printable_name(pbuf, sizeof pbuf, path), h, (size_t)hlen, hoff, type, &count, err);
+    int rc = parse_npy_header(shown, h, (size_t)hlen, hoff, type, &count, err);
     free(h);
     if (rc < 0) {
         close(fd);
@@ -517,14 +518,14 @@ static ws_file_data *open_npy(const char *path, int type, int fd, const struct s
     uint64_t doff = hoff + hlen, eb = (uint64_t)wl_type_bytes(type);
     if (count == 0 || count > UINT64_MAX / eb) {
         close(fd);
-        ws_fail(err, "%s: offset %" PRIu64 ": shape holds %" PRIu64 " elements: expected at least one", path, hoff,
+        ws_fail(err, "%s: offset %" PRIu64 ": shape holds %" PRIu64 " elements: expected at least one", shown, hoff,
                 count);
         return NULL;
     }
     if (size - doff != count * eb) {
         close(fd);
         ws_fail(err, "%s: offset %" PRIu64 ": %s data: the header declares %" PRIu64 " elements (%" PRIu64
-                " bytes from offset %" PRIu64 "), the file has %" PRIu64 " bytes there", path,
+                " bytes from offset %" PRIu64 "), the file has %" PRIu64 " bytes there", shown,
                 size - doff < count * eb ? size : doff + count * eb,
                 size - doff < count * eb ? "truncated" : "trailing bytes after the", count, count * eb, doff,
                 size - doff);

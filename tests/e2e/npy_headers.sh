@@ -30,4 +30,13 @@ while IFS=$'\t' read -r name want; do
   grep -qF -- "$expect" "$T/err" || bad "$name: expected '$expect', got '$(cat "$T/err")'"
 done <"$T/cases"
 [ $n -ge 15 ] || bad "only $n cases"
+# a file name with a newline is quoted and escaped: the message stays one line
+printf '\223NUMPY\001\000' >"$T/a
+b.npy"
+sed -e "s|kernel: saxpy.ptx|kernel: $SRC/sweeps/kernels/saxpy.ptx|" \
+    -e 's|x: {type: f32, count: 256, init: iota}.*|x: {type: f32, init: {file: "a\\nb.npy"}}|' \
+    "$SRC/sweeps/kernels/saxpy.yaml" >"$T/nl.yaml"
+"$BIN" sim "$T/nl.yaml" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+  grep -qF "'$T/a\nb.npy': offset 0: expected the .npy magic" "$T/err" || bad "newline in the name: exit $rc: $(cat "$T/err")"
 [ $errors -eq 0 ] && echo "PASS ($n cases)" || exit 1
