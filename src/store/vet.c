@@ -136,6 +136,8 @@ static void limit_address_space(void)
 static void run_child(const char *path, int wfd)
 {
     in_vet_child = 1;
+    signal(SIGINT, SIG_DFL); /* not the parent's handlers (run's stop flag) */
+    signal(SIGTERM, SIG_DFL);
     int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null >= 0) { /* nothing from the child reaches the user but its one message */
         dup2(null, STDOUT_FILENO);
@@ -214,6 +216,9 @@ int ws_h5_vet(const char *path, ws_error *err)
     }
     if (WIFEXITED(status) && n)
         return ws_fail(err, "%s", msg);
+    int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) /* Ctrl-C reaches the child too */
+        return ws_fail(err, "%s: the check of the file was interrupted (signal %d)", path, sig);
     if (WIFSIGNALED(status))
         return ws_fail(err, "%s: damaged: the HDF5 library crashed reading it (signal %d%s, in the child process that "
                        "checks every file first)", path, WTERMSIG(status), signal_abbrev(WTERMSIG(status)));
