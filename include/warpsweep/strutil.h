@@ -13,4 +13,16 @@ int ws_closest(const char *word, const char *const *candidates, size_t n, int *d
  * bytes); used for libyaml reader errors, which give only an offset. */
 void ws_text_position(const char *text, size_t len, size_t off, int *line, int *col);
 
+/* Writes s (len bytes; NULs allowed) into out (cap >= 16 bytes, always
+ * NUL-terminated) as one single-quoted, printable piece of a one-line
+ * message: \\ \' \n \r \t and \xHH for every other byte outside 0x20..0x7e.
+ * A value that does not fit keeps its start and its end with "..." in the
+ * middle (never a cut escape). Returns out. */
+char *ws_quote(char *out, size_t cap, const char *s, size_t len);
+
+/* s itself when it is printable (0x20..0x7e, no quote) and shorter than cap,
+ * else ws_quote(buf, cap, s, strlen(s)): file names in messages keep their
+ * usual look and cannot break the line. */
+const char *ws_printable_name(char *buf, size_t cap, const char *s);
+
 #endif

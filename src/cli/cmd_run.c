@@ -332,7 +332,15 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
         drc = -1;
     }
     ws_file_info fi;
-    int complete = ws_store_info(out, &fi, &err) == 0 && fi.rows >= range.n;
+    if (ws_store_info(out, &fi, &err)) { /* the file just built is re-read (vetted): damaged, the journal stays */
+        ws_journal_close(j);
+        fprintf(stderr, "warpsweep run: %s (the journal %s is kept: run --resume rebuilds the file)\n", err.msg, jpath);
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+        done_free(&done);
+        return WS_EXIT_FAIL;
+    }
+    int complete = fi.rows >= range.n;
     if (complete)
         unlink(jpath);
     ws_journal_close(j);

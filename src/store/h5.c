@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "warpsweep/store.h"
+#include "warpsweep/strutil.h"
 #include "h5_read.h"
 
 #define CHUNK_ROWS 1024
@@ -577,15 +578,7 @@ int ws_h5_attr_strbuf(hid_t loc, const char *path, const char *name, char *out, 
 
 static hid_t open_file(const char *path, ws_error *err)
 {
-    ws_h5_begin();
-    if (access(path, R_OK)) {
-        ws_fail(err, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0)
-        ws_fail(err, "%s: not an HDF5 file (or damaged)", path);
-    return f;
+    return ws_h5_open_read(path, err);
 }
 
 /* The file's /points datatype, checked before HDF5 converts a single record
@@ -659,6 +652,27 @@ static size_t member_str_size(hid_t ftype, const char *name, size_t dflt)
     return n;
 }
 
+/* the largest chunk the reader lets HDF5 allocate (warpsweep writes
+ * CHUNK_ROWS records of at most 1 MiB; a damaged chunk dimension asked for
+ * 14 GB) */
+#define MAX_CHUNK_BYTES ((double)(64 << 20))
+
+static int check_chunk(hid_t ds, size_t rec, const char *path, ws_error *err)
+{
+    hid_t dcpl = H5Dget_create_plist(ds);
+    if (dcpl < 0)
+        return ws_fail(err, "%s: cannot read the /points storage layout: the file is damaged", path);
+    int rc = 0;
+    if (H5Pget_layout(dcpl) == H5D_CHUNKED) {
+        hsize_t c[2] = {0, 0};
+        if (H5Pget_chunk(dcpl, 2, c) != 1 || c[0] == 0 || (double)c[0] * (double)rec > MAX_CHUNK_BYTES)
+            rc = ws_fail(err, "%s: /points is stored in chunks of %llu records of %zu bytes: damaged", path,
+                         (unsigned long long)c[0], rec);
+    }
+    H5Pclose(dcpl);
+    return rc;
+}
+
 /* deflate compresses at most 1032:1 (RFC 1951: a 258-byte match in 2 bits) */
 #define MAX_DEFLATE_RATIO 1100
 
@@ -699,6 +713,8 @@ static int points_open(hid_t f, const char *path, hid_t *ds, hid_t *ftype, hsize
     if (have_total && (total < 0 || *rows > (uint64_t)total))
         return ws_fail(err, "%s: /points has %llu rows but the sweep has %lld points: damaged", path,
                        (unsigned long long)*rows, (long long)total);
+    if (check_chunk(*ds, H5Tget_size(*ftype), path, err))
+        return -1;
     double stored = (double)H5Dget_storage_size(*ds);
     if ((double)*rows * (double)H5Tget_size(*ftype) > stored * MAX_DEFLATE_RATIO)
         return ws_fail(err, "%s: /points claims %llu rows but stores only %.0f bytes: damaged", path,
@@ -714,6 +730,20 @@ static void points_close(hid_t ds, hid_t ftype)
         H5Dclose(ds);
 }
 
+/* "" (absent in older files) or 16 lowercase hex digits */
+static int is_hex_hash(const char *h)
+{
+    size_t n = strlen(h);
+    if (n == 0)
+        return 1;
+    if (n != 16)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f')))
+            return 0;
+    return 1;
+}
+
 static int read_info(hid_t f, const char *path, ws_file_info *info, ws_error *err)
 {
     if (ws_h5_attr_strbuf(f, path, "sweep_name", info->sweep_name, sizeof info->sweep_name, err) < 0 ||
@@ -724,6 +754,14 @@ static int read_info(hid_t f, const char *path, ws_file_info *info, ws_error *er
         ws_h5_attr_strbuf(f, path, "warpsweep_version", info->warpsweep_version, sizeof info->warpsweep_version,
                           err) < 0)
         return -1;
+    const char *hashes[] = {info->sweep_hash, info->own_hash, info->inputs_hash};
+    const char *hash_names[] = {"sweep_hash", "sweep_own_hash", "inputs_hash"};
+    for (int i = 0; i < 3; i++)
+        if (!is_hex_hash(hashes[i])) { /* printed by --resume and merge: a damaged one is quoted, not printed raw */
+            char shown[64];
+            return ws_fail(err, "%s: attribute %s %s is not 16 hex digits: damaged", path, hash_names[i],
+                           ws_quote(shown, sizeof shown, hashes[i], strlen(hashes[i])));
+        }
     int64_t total = 0;
     int rc = ws_h5_attr_i64(f, path, "points_total", &total, err);
     if (rc < 0)

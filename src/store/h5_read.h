@@ -18,6 +18,15 @@
  * to do. */
 void ws_h5_begin(void);
 
+/* Checks that path can be read without crashing: reads everything the
+ * store's readers read, in a forked child (vet.c); 0 if the child got
+ * through, else -1 with one line in err naming the file. Each file (inode,
+ * size, mtime) is vetted once per process. */
+int ws_h5_vet(const char *path, ws_error *err);
+/* ws_h5_begin, ws_h5_vet, then H5Fopen read-only: the only way the store
+ * opens a file it did not just write */
+hid_t ws_h5_open_read(const char *path, ws_error *err);
+
 /* the largest string attribute read (sweep_yaml is the sweep file's text) */
 #define WS_H5_MAX_STR_ATTR ((size_t)16 << 20)
 

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "warpsweep/store.h"
+#include "warpsweep/strutil.h"
 
 #define WS_JOURNAL_MAGIC "WSJRNL01"
 #define WS_REC_SALT 0x5753524f57303031ull
@@ -295,9 +296,13 @@ ws_journal *ws_journal_open(const char *path, const ws_sweep *sw, ws_journal_inf
         return NULL;
     }
     if (hash && memcmp(h.hash, hash, 16) != 0) {
-        ws_fail(err, "%s: %s since this run started (sweep hash %s, the journal has %.16s): "
+        char raw[17], shown[80]; /* a damaged header's bytes are quoted and escaped, not printed raw */
+        memcpy(raw, h.hash, 16);
+        raw[16] = 0;
+        ws_fail(err, "%s: %s since this run started (sweep hash %s, the journal has %s): "
                 "refusing to resume; use --force to start over", path,
-                ws_sweep_what_changed(sw, info->own_hash, info->inputs_hash), hash, h.hash);
+                ws_sweep_what_changed(sw, info->own_hash, info->inputs_hash), hash,
+                ws_printable_name(shown, sizeof shown, raw));
         close(fd);
         return NULL;
     }

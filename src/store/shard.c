@@ -48,13 +48,20 @@ int ws_shard_parse(const char *arg, ws_shard *s, ws_error *err)
     }
     const char *slash = strchr(arg, '/');
     char kbuf[32];
+    /* 0-based, like SLURM array task ids (--array=0-(N-1)) and the shard
+     * file names: the two halves are 0/2 and 1/2 (docs/cluster.md) */
     if (!slash || (size_t)(slash - arg) >= sizeof kbuf)
-        return ws_fail(err, "--shard expects K/N (0 <= K < N) or auto, got '%s'", arg);
+        return ws_fail(err, "--shard expects K/N or auto, K must be 0..N-1 (shards are numbered from 0), got '%s'",
+                       arg);
     memcpy(kbuf, arg, (size_t)(slash - arg));
     kbuf[slash - arg] = 0;
     uint64_t k, n;
-    if (parse_u64(kbuf, &k) || parse_u64(slash + 1, &n) || n == 0 || k >= n)
-        return ws_fail(err, "--shard expects K/N with 0 <= K < N, got '%s'", arg);
+    if (parse_u64(kbuf, &k) || parse_u64(slash + 1, &n) || n == 0)
+        return ws_fail(err, "--shard expects K/N with N >= 1, K must be 0..N-1 (shards are numbered from 0), got '%s'",
+                       arg);
+    if (k >= n)
+        return ws_fail(err, "--shard expects K/N, K must be 0..N-1 (shards are numbered from 0): got '%s', so K "
+                       "must be 0..%" PRIu64, arg, n - 1);
     s->k = k;
     s->n = n;
     return 0;
@@ -117,12 +124,9 @@ int ws_store_set_shard(const char *path, const ws_shard *s, uint64_t shard_point
 int ws_store_get_shard(const char *path, ws_shard *s, ws_error *err)
 {
     s->k = s->n = 0;
-    ws_h5_begin();
-    if (access(path, R_OK))
-        return ws_fail(err, "%s: cannot open: %s", path, strerror(errno));
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t f = ws_h5_open_read(path, err);
     if (f < 0)
-        return ws_fail(err, "%s: not an HDF5 file (or damaged)", path);
+        return -1;
     int64_t k, n;
     int hk = ws_h5_attr_i64(f, path, "shard_index", &k, err);
     int hn = hk < 0 ? -1 : ws_h5_attr_i64(f, path, "shard_count", &n, err);
@@ -235,9 +239,9 @@ static int merge_row(void *vctx, const ws_row *row, const char *workload)
 /* the sweep's workload names, in order, from /points' choices:workload */
 static int read_workloads(const char *path, ws_sweep *sw, char **sweep_file, ws_error *err)
 {
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t f = ws_h5_open_read(path, err);
     if (f < 0)
-        return ws_fail(err, "%s: not an HDF5 file (or damaged)", path);
+        return -1;
     char *choices = NULL;
     int rc = ws_h5_attr_str(f, path, "sweep_file", sweep_file, err);
     if (rc >= 0) {

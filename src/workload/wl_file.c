@@ -26,6 +26,7 @@
  */
 #define _GNU_SOURCE   /* memfd_create, getline */
 #include "wl_file.h"
+#include "warpsweep/strutil.h"
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -247,101 +248,246 @@ static ws_file_data *open_raw(const char *path, int type, int fd, const struct s
     return copy_file(path, fd, st, 0, size, size / eb, err);
 }
 
-/* The .npy descr that matches a buffer type, e.g. "<f4"; b-types accept
- * either signedness of their width. */
-static int descr_matches(const char *d, int type)
+/* ---- the .npy header ----
+ * The header is the repr of a Python dict (numpy.lib.format writes
+ * "{'descr': '<f4', 'fortran_order': False, 'shape': (100,), }" padded with
+ * spaces and a newline). It is parsed as that literal and nothing else:
+ * exactly the three keys, each once, quoted strings without escapes, False
+ * or True, a tuple of non-negative decimal integers, then only spaces and
+ * newlines. Everything else is refused with one line quoting what was found
+ * (ws_quote: escaped, a long piece elided). */
+
+typedef struct npy_cursor {
+    const char *p, *end;
+    const char *path; /* printable (ws_printable_name) */
+    uint64_t hoff;
+    ws_error *err;
+} npy_cursor;
+
+static void npy_skip_space(npy_cursor *c)
 {
-    char kind = d[1];
-    int size = atoi(d + 2);
-    if (size != wl_type_bytes(type))
-        return 0;
-    if (wl_type_float(type))
-        return kind == 'f';
-    if (type >= WS_TY_B8 && type <= WS_TY_B64)
-        return kind == 'i' || kind == 'u';
-    return kind == (wl_type_signed(type) ? 'i' : 'u');
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+        c->p++;
 }
 
-/* The value after 'key': in a .npy header dict, or NULL. */
-static const char *dict_value(const char *h, const char *key)
+/* fails quoting (at most 24 bytes of) what stands at the cursor */
+static int npy_fail_here(npy_cursor *c, const char *expected)
 {
-    char pat[32];
-    snprintf(pat, sizeof pat, "'%s'", key);
-    const char *s = strstr(h, pat);
-    if (!s)
-        return NULL;
-    s += strlen(pat);
-    while (*s == ' ')
-        s++;
-    if (*s++ != ':')
-        return NULL;
-    while (*s == ' ')
-        s++;
-    return s;
+    char shown[48];
+    size_t n = (size_t)(c->end - c->p);
+    if (n == 0)
+        return ws_fail(c->err, "%s: offset %" PRIu64 ": header: expected %s, found the end of the header", c->path,
+                       c->hoff, expected);
+    ws_quote(shown, sizeof shown, c->p, n < 24 ? n : 24);
+    return ws_fail(c->err, "%s: offset %" PRIu64 ": header: expected %s, found %s%s", c->path, c->hoff, expected,
+                   shown, n > 24 ? " ..." : "");
 }
 
-/* Parses the header dict; *count = product of the shape. */
-static int parse_npy_dict(const char *path, const char *h, uint64_t hoff, int type, uint64_t *count, ws_error *err)
+/* a quoted string (either quote, no escapes, on one line): its bytes */
+static int npy_string(npy_cursor *c, const char **s, size_t *len, const char *what)
 {
-    const char *d = dict_value(h, "descr"), *fo = dict_value(h, "fortran_order"), *sh = dict_value(h, "shape");
-    if (!d || !fo || !sh)
-        return ws_fail(err, "%s: offset %" PRIu64 ": header %s: expected a dict with 'descr', 'fortran_order' and "
-                       "'shape'", path, hoff, !d ? "has no 'descr'" : !fo ? "has no 'fortran_order'" : "has no 'shape'");
-    char descr[16] = {0};
-    if (*d != '\'' || !strchr(d + 1, '\'') || strchr(d + 1, '\'') - (d + 1) >= (long)sizeof descr)
-        return ws_fail(err, "%s: offset %" PRIu64 ": header: 'descr' is not a simple dtype string such as '<f4' "
-                       "(structured dtypes are not buffers)", path, hoff);
-    memcpy(descr, d + 1, (size_t)(strchr(d + 1, '\'') - (d + 1)));
-    printable(descr);
-    if (descr[0] == '>')
-        return ws_fail(err, "%s: offset %" PRIu64 ": dtype '%s' is big-endian: expected little-endian ('<') %s",
-                       path, hoff, descr, wl_type_name(type));
-    if (strlen(descr) < 3 || !strchr("<|=", descr[0]) || !descr_matches(descr, type))
-        return ws_fail(err, "%s: offset %" PRIu64 ": dtype '%s' does not match the buffer's type %s", path, hoff, descr,
-                       wl_type_name(type));
-    if (strncmp(fo, "False", 5) != 0)
-        return ws_fail(err, "%s: offset %" PRIu64 ": fortran_order is %.*s: expected C order (False)", path, hoff,
-                       (int)strspn(fo, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"), fo);
-    if (*sh != '(')
-        return ws_fail(err, "%s: offset %" PRIu64 ": 'shape' is not a tuple", path, hoff);
+    if (c->p == c->end || (*c->p != '\'' && *c->p != '"'))
+        return npy_fail_here(c, what);
+    char q = *c->p;
+    const char *b = c->p + 1, *e = b;
+    while (e < c->end && *e != q && *e != '\\' && *e != '\n')
+        e++;
+    if (e == c->end || *e != q)
+        return npy_fail_here(c, "a quoted string without escapes");
+    *s = b;
+    *len = (size_t)(e - b);
+    c->p = e + 1;
+    return 0;
+}
+
+/* an identifier such as False (letters, digits, '_') */
+static size_t npy_word(const npy_cursor *c)
+{
+    size_t n = 0;
+    while (c->p + n < c->end && (isalnum((unsigned char)c->p[n]) || c->p[n] == '_'))
+        n++;
+    return n;
+}
+
+static int npy_is(const char *s, size_t n, const char *word) { return n == strlen(word) && memcmp(s, word, n) == 0; }
+
+/* descr: '<' (or '|' for one byte) + kind + the buffer's width in bytes,
+ * written as NumPy writes it (no leading zero, nothing after); b-types
+ * accept either signedness of their width */
+static int npy_descr(npy_cursor *c, const char *d, size_t n, int type)
+{
+    char shown[48];
+    ws_quote(shown, sizeof shown, d, n);
+    if (n >= 1 && d[0] == '>')
+        return ws_fail(c->err, "%s: offset %" PRIu64 ": dtype %s is big-endian: expected little-endian ('<') %s",
+                       c->path, c->hoff, shown, wl_type_name(type));
+    int width = wl_type_bytes(type);
+    size_t digits = 0;
+    while (2 + digits < n && isdigit((unsigned char)d[2 + digits]))
+        digits++;
+    int ok = n >= 3 && 2 + digits == n && d[2] != '0' && digits <= 2 && atoi(d + 2) == width &&
+             (d[0] == '<' || (d[0] == '|' && width == 1));
+    if (ok) {
+        char kind = d[1];
+        if (wl_type_float(type))
+            ok = kind == 'f';
+        else if (type >= WS_TY_B8 && type <= WS_TY_B64)
+            ok = kind == 'i' || kind == 'u';
+        else
+            ok = kind == (wl_type_signed(type) ? 'i' : 'u');
+    }
+    if (!ok)
+        return ws_fail(c->err, "%s: offset %" PRIu64 ": dtype %s does not match the buffer's type %s", c->path,
+                       c->hoff, shown, wl_type_name(type));
+    return 0;
+}
+
+/* shape: (), (N,), (N, M) or (N, M,); *count = the product */
+static int npy_shape(npy_cursor *c, uint64_t *count)
+{
+    if (c->p == c->end || *c->p != '(')
+        return npy_fail_here(c, "'shape' as a tuple such as (100,)");
+    c->p++;
     uint64_t n = 1;
-    const char *s = sh + 1;
+    int items = 0, comma = 0;
     for (;;) {
-        while (*s == ' ' || *s == ',')
-            s++;
-        if (*s == ')')
+        npy_skip_space(c);
+        if (c->p < c->end && *c->p == ')') {
+            if (items == 1 && !comma)
+                return ws_fail(c->err, "%s: offset %" PRIu64 ": header: 'shape' (%" PRIu64 ") is an integer, not a "
+                               "tuple: expected (%" PRIu64 ",)", c->path, c->hoff, n, n);
+            c->p++;
             break;
-        char *end;
-        errno = 0;
-        unsigned long long dim = strtoull(s, &end, 10);
-        if (end == s || errno || (dim && n > UINT64_MAX / dim)) {
-            char shown[41];
-            snprintf(shown, sizeof shown, "%s", sh);
-            return ws_fail(err, "%s: offset %" PRIu64 ": 'shape' %s: expected a tuple of integers", path, hoff,
-                           printable(shown));
         }
+        if (items && !comma)
+            return npy_fail_here(c, "',' or ')' in 'shape'");
+        if (c->p < c->end && *c->p == '-')
+            return npy_fail_here(c, "a non-negative dimension in 'shape'");
+        size_t k = 0;
+        while (c->p + k < c->end && isdigit((unsigned char)c->p[k]))
+            k++;
+        if (k == 0 || (k > 1 && c->p[0] == '0') || (c->p + k < c->end && (isalnum((unsigned char)c->p[k]) ||
+                                                                         c->p[k] == '_' || c->p[k] == '.')))
+            return npy_fail_here(c, "a decimal integer dimension in 'shape'");
+        uint64_t dim = 0;
+        for (size_t i = 0; i < k; i++) {
+            unsigned dig = (unsigned)(c->p[i] - '0');
+            if (dim > (UINT64_MAX - dig) / 10)
+                return npy_fail_here(c, "a dimension below 2^64 in 'shape'");
+            dim = dim * 10 + dig;
+        }
+        if (dim && n > UINT64_MAX / dim)
+            return ws_fail(c->err, "%s: offset %" PRIu64 ": header: 'shape' holds more than 2^64 elements", c->path,
+                           c->hoff);
         n *= dim;
-        s = end;
+        c->p += k;
+        items++;
+        npy_skip_space(c);
+        comma = c->p < c->end && *c->p == ',';
+        if (comma)
+            c->p++;
     }
     *count = n;
     return 0;
 }
 
+enum { NPY_DESCR, NPY_FORTRAN, NPY_SHAPE, NPY_NKEYS };
+static const char *const npy_keys[NPY_NKEYS] = {"descr", "fortran_order", "shape"};
+
+static int npy_value(npy_cursor *c, int key, int type, uint64_t *count)
+{
+    if (key == NPY_DESCR) {
+        const char *d;
+        size_t n;
+        if (npy_string(c, &d, &n, "'descr' as a dtype string such as '<f4' (structured dtypes are not buffers)"))
+            return -1;
+        return npy_descr(c, d, n, type);
+    }
+    if (key == NPY_FORTRAN) {
+        size_t n = npy_word(c);
+        if (npy_is(c->p, n, "True"))
+            return ws_fail(c->err, "%s: offset %" PRIu64 ": fortran_order is True: expected C order (False)", c->path,
+                           c->hoff);
+        if (!npy_is(c->p, n, "False"))
+            return npy_fail_here(c, "fortran_order False");
+        c->p += n;
+        return 0;
+    }
+    return npy_shape(c, count);
+}
+
+/* Parses the header h[0..len); *count = the product of the shape. */
+static int parse_npy_header(const char *path, const char *h, size_t len, uint64_t hoff, int type, uint64_t *count,
+                            ws_error *err)
+{
+    while (len && (h[len - 1] == ' ' || h[len - 1] == '\n' || h[len - 1] == '\r' || h[len - 1] == '\t'))
+        len--; /* the padding: a message quotes what precedes it */
+    npy_cursor c = {h, h + len, path, hoff, err};
+    int seen[NPY_NKEYS] = {0};
+    npy_skip_space(&c);
+    if (c.p == c.end || *c.p != '{')
+        return npy_fail_here(&c, "a dict '{'");
+    c.p++;
+    for (;;) {
+        npy_skip_space(&c);
+        if (c.p < c.end && *c.p == '}') {
+            c.p++;
+            break;
+        }
+        const char *k;
+        size_t kn;
+        if (npy_string(&c, &k, &kn, "a quoted key or '}'"))
+            return -1;
+        int key = -1;
+        for (int i = 0; i < NPY_NKEYS; i++)
+            if (npy_is(k, kn, npy_keys[i]))
+                key = i;
+        char shown[48];
+        if (key < 0)
+            return ws_fail(err, "%s: offset %" PRIu64 ": header: unknown key %s: expected 'descr', 'fortran_order' and "
+                           "'shape'", path, hoff, ws_quote(shown, sizeof shown, k, kn));
+        if (seen[key]++)
+            return ws_fail(err, "%s: offset %" PRIu64 ": header: duplicate key '%s'", path, hoff, npy_keys[key]);
+        npy_skip_space(&c);
+        if (c.p == c.end || *c.p != ':')
+            return npy_fail_here(&c, "':' after a key");
+        c.p++;
+        npy_skip_space(&c);
+        if (npy_value(&c, key, type, count))
+            return -1;
+        npy_skip_space(&c);
+        if (c.p < c.end && *c.p == ',')
+            c.p++;
+        else if (c.p == c.end || *c.p != '}')
+            return npy_fail_here(&c, "',' or '}' after a value");
+    }
+    npy_skip_space(&c);
+    if (c.p != c.end)
+        return npy_fail_here(&c, "only spaces and a newline after the dict");
+    for (int i = 0; i < NPY_NKEYS; i++)
+        if (!seen[i])
+            return ws_fail(err, "%s: offset %" PRIu64 ": header has no '%s': expected a dict with 'descr', "
+                           "'fortran_order' and 'shape'", path, hoff, npy_keys[i]);
+    return 0;
+}
+
 static ws_file_data *open_npy(const char *path, int type, int fd, const struct stat *st, ws_error *err)
 {
+    char pbuf[256];
+    const char *shown = ws_printable_name(pbuf, sizeof pbuf, path); /* in messages */
     uint64_t size = (uint64_t)st->st_size;
     uint8_t pre[12];
     ssize_t got = pread(fd, pre, sizeof pre, 0);
     if (got < 10 || memcmp(pre, "\x93NUMPY", 6) != 0) {
         close(fd);
-        ws_fail(err, "%s: offset 0: expected the .npy magic \"\\x93NUMPY\"%s", path,
+        ws_fail(err, "%s: offset 0: expected the .npy magic \"\\x93NUMPY\"%s", shown,
                 got < 10 ? " (file shorter than a header)" : "");
         return NULL;
     }
     int major = pre[6];
     if (major < 1 || major > 3 || (major > 1 && got < 12)) {
         close(fd);
-        ws_fail(err, "%s: offset 6: .npy version %d.%d: expected 1.0, 2.0 or 3.0", path, major, pre[7]);
+        ws_fail(err, "%s: offset 6: .npy version %d.%d: expected 1.0, 2.0 or 3.0", shown, major, pre[7]);
         return NULL;
     }
     uint64_t hoff = major == 1 ? 10 : 12;
@@ -351,19 +497,19 @@ static ws_file_data *open_npy(const char *path, int type, int fd, const struct s
     if (hoff + hlen > size || hlen > (1u << 20)) {
         close(fd);
         ws_fail(err, "%s: offset %" PRIu64 ": truncated header: it declares %" PRIu64 " bytes, the file has %" PRIu64
-                " after the length field", path, hoff, hlen, size > hoff ? size - hoff : 0);
+                " after the length field", shown, hoff, hlen, size > hoff ? size - hoff : 0);
         return NULL;
     }
     char *h = malloc(hlen + 1);
     if (!h || pread(fd, h, hlen, (off_t)hoff) != (ssize_t)hlen) {
         free(h);
         close(fd);
-        ws_fail(err, "%s: cannot read the header", path);
+        ws_fail(err, "%s: cannot read the header", shown);
         return NULL;
     }
     h[hlen] = 0;
     uint64_t count = 0;
-    int rc = parse_npy_dict(path, h, hoff, type, &count, err);
+    int rc = parse_npy_header(shown, h, (size_t)hlen, hoff, type, &count, err);
     free(h);
     if (rc < 0) {
         close(fd);
@@ -372,14 +518,14 @@ static ws_file_data *open_npy(const char *path, int type, int fd, const struct s
     uint64_t doff = hoff + hlen, eb = (uint64_t)wl_type_bytes(type);
     if (count == 0 || count > UINT64_MAX / eb) {
         close(fd);
-        ws_fail(err, "%s: offset %" PRIu64 ": shape holds %" PRIu64 " elements: expected at least one", path, hoff,
+        ws_fail(err, "%s: offset %" PRIu64 ": shape holds %" PRIu64 " elements: expected at least one", shown, hoff,
                 count);
         return NULL;
     }
     if (size - doff != count * eb) {
         close(fd);
         ws_fail(err, "%s: offset %" PRIu64 ": %s data: the header declares %" PRIu64 " elements (%" PRIu64
-                " bytes from offset %" PRIu64 "), the file has %" PRIu64 " bytes there", path,
+                " bytes from offset %" PRIu64 "), the file has %" PRIu64 " bytes there", shown,
                 size - doff < count * eb ? size : doff + count * eb,
                 size - doff < count * eb ? "truncated" : "trailing bytes after the", count, count * eb, doff,
                 size - doff);
