@@ -11,6 +11,10 @@
 # instruction counts divided by the difference of the warp instructions
 # (reference thread instructions / 32) is the cost per warp instruction, so
 # process start, parsing, the memory image and the expect check cancel out.
+# Then, at ITERS_HIGH, a whole `warpsweep sim` (timing run and the reference it
+# runs for work_ipc) against the same point inside a sweep (a two-point minus
+# a one-point sweep: the sweep's reference run, loading and the results file
+# cancel out), the ratio issue 25 bounds by 1.5.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-build}
@@ -57,4 +61,20 @@ print(f"reference, ALU loop, 64 CTAs x 32 threads, iters {sys.argv[5]} -> {sys.a
 print(f"  whole command: {ir_lo} / {ir_hi} host insts, {ti_lo} / {ti_hi} thread insts")
 print(f"  difference: {ir_hi - ir_lo} host insts / {wi:.0f} warp insts = "
       f"{(ir_hi - ir_lo) / wi:.1f} host insts / warp inst")
+PY
+
+# sim (reference included) against the point inside a sweep, at ITERS_HIGH
+cg_total() { sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$1"; }
+valgrind --tool=callgrind --callgrind-out-file="$T/sim.cg" "$BIN" sim "$T/alu$HI.yaml" > /dev/null 2>&1
+for n in 1 2; do
+  { echo "name: bench_ref_sweep"; echo "workload: $T/alu$HI.yaml"; echo "grid:"
+    [ $n = 2 ] && echo "  max_cycles: [100000000, 100000001]" || echo "  max_cycles: [100000000]"; } > "$T/sw$n.yaml"
+  valgrind --tool=callgrind --callgrind-out-file="$T/sw$n.cg" "$BIN" run "$T/sw$n.yaml" -o "$T/sw$n.h5" -j 1 > /dev/null 2>&1
+done
+/usr/bin/python3 - "$(cg_total "$T/sim.cg")" "$(cg_total "$T/sw1.cg")" "$(cg_total "$T/sw2.cg")" <<'PY'
+import sys
+sim, one, two = map(int, sys.argv[1:4])
+point = two - one
+print(f"  warpsweep sim (reference included): {sim} host insts; the same point in a sweep: {point}; "
+      f"ratio {sim / point:.2f}")
 PY
