@@ -52,7 +52,9 @@
 #
 # Columns: cycles (GPGPU-Sim gpu_sim_cycle / warpsweep cycles), warp
 # instructions (gpgpu_n_tot_w_icount / warp_insts), seconds (minimum wall time
-# of the whole process), speed = peer seconds / warpsweep seconds, check =
+# of the whole process), speed = peer seconds / warpsweep seconds, speed (CPU
+# s) = the same ratio of CPU time (user + sys, the process and its children:
+# steadier than wall time on a loaded machine, but the claim is wall), check =
 # the host program's PASS/FAIL / warpsweep's status. The cycle counts are
 # expected to differ (QV100's configuration against warpsweep's defaults: e.g.
 # 4 schedulers per SM there, 1 here); their ratio is printed for the fidelity
@@ -73,18 +75,26 @@ KERNELS=${KERNELS:-ialu ffma smemreduce divergent stream warpvote}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-now() { date +%s.%N; }
-elapsed() { /usr/bin/python3 -c 'import sys; print("%.4f" % (float(sys.argv[2]) - float(sys.argv[1])))' "$1" "$2"; }
-min_of() { /usr/bin/python3 -c 'import sys; print(min(sys.argv[1:], key=float))' "$@"; }
+measure() {   # REPS OUT ERR CMD... -> "wall cpu": minimum over REPS runs of the whole
+  # process's wall time and of its CPU time (user + sys of it and its children)
+  /usr/bin/python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+reps, out, err, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
+walls, cpus = [], []
+for _ in range(reps):
+    r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    with open(out, "w") as o, open(err, "w") as e:
+        subprocess.run(cmd, stdout=o, stderr=e)
+    t1, r1 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    walls.append(t1 - t0)
+    cpus.append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
+print("%.4f %.4f" % (min(walls), min(cpus)))
+PY
+}
 
-ws_run() {   # name -> "cycles warp_insts status seconds" (seconds: minimum over REPS)
-  local k=$1 best="" t0 t1 s i
-  for ((i = 0; i < REPS; i++)); do
-    t0=$(now)
-    "$WS" sim "bench/peer/$k.yaml" --set cores=1 --json > "$T/$k.json" 2> "$T/$k.ws.err" || true
-    t1=$(now)
-    s=$(elapsed "$t0" "$t1"); best=$(min_of $s ${best:+$best})
-  done
+ws_run() {   # name -> "cycles warp_insts status wall cpu"
+  local k=$1 t
+  t=$(measure "$REPS" "$T/$k.json" "$T/$k.ws.err" "$WS" sim "bench/peer/$k.yaml" --set cores=1 --json)
   /usr/bin/python3 - "$T/$k.json" "$T/$k.ws.err" <<'PY'
 import json, sys
 try:
@@ -94,47 +104,43 @@ except Exception:
     sys.stderr.write(open(sys.argv[2]).read())
     print("- - error", end=" ")
 PY
-  echo "$best"
+  echo "$t"
 }
 
-peer_run() {   # name -> "cycles warp_insts PASS|FAIL seconds"
-  local k=$1 best="" t0 t1 s i log cyc wi chk
+peer_run() {   # name -> "cycles warp_insts PASS|FAIL wall cpu"
+  local k=$1 t log cyc wi chk
   "$NVCC" -arch=sm_75 -O3 --cudart shared --no-compress -o "$T/$k" "bench/peer/${k}_host.cu"
-  for ((i = 0; i < PEER_REPS; i++)); do
-    t0=$(now)
-    "$RUN" "$T/$k" > "$T/$k.peer" 2>&1 || true
-    t1=$(now)
-    s=$(elapsed "$t0" "$t1"); best=$(min_of $s ${best:+$best})
-  done
+  t=$(measure "$PEER_REPS" "$T/$k.peer" "$T/$k.peer.err" "$RUN" "$T/$k")
   cyc=$(sed -n 's/^gpu_sim_cycle = *\([0-9]*\).*/\1/p' "$T/$k.peer" | tail -1)
   wi=$(sed -n 's/^gpgpu_n_tot_w_icount = *\([0-9]*\).*/\1/p' "$T/$k.peer" | tail -1)
   log=$(sed -n 's/^full log: //p' "$T/$k.peer" | tail -1)
   chk=FAIL
   [ -n "$log" ] && grep -q "^$k: PASS" "$log" && chk=PASS
   [ -n "$log" ] && rm -rf "$(dirname "$log")"
-  echo "${cyc:--} ${wi:--} $chk $best"
+  echo "${cyc:--} ${wi:--} $chk $t"
 }
 
 echo "$("$WS" --version 2>/dev/null | head -1) ($WS), defaults + cores=1, min of $REPS runs;" \
   "GPGPU-Sim SM7_QV100 one SM via $RUN, min of $PEER_REPS run(s); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 : > "$T/rows"
 for k in $KERNELS; do
-  read -r wc ww ws wt < <(ws_run "$k")
-  read -r pc pw pchk pt < <(peer_run "$k")
-  echo "$k $pc $wc $pw $ww $pt $wt $pchk $ws" >> "$T/rows"
+  read -r wc ww ws wt wu < <(ws_run "$k")
+  read -r pc pw pchk pt pu < <(peer_run "$k")
+  echo "$k $pc $wc $pw $ww $pt $wt $pchk $ws $pu $wu" >> "$T/rows"
 done
 /usr/bin/python3 - "$T/rows" <<'PY'
 import math, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 print("| kernel | peer cycles | warpsweep cycles | peer warp insts | warpsweep warp insts "
-      "| peer s | warpsweep s | speed | check |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+      "| peer s | warpsweep s | speed | speed (CPU s) | check |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 ratios, notes = [], []
-for k, pc, wc, pw, ww, pt, wt, pchk, ws in rows:
+for k, pc, wc, pw, ww, pt, wt, pchk, ws, pu, wu in rows:
     speed = float(pt) / float(wt) if float(wt) > 0 else float("nan")
+    cpu_speed = float(pu) / float(wu) if float(wu) > 0 else float("nan")
     ratios.append(speed)
     print(f"| {k} | {pc} | {wc} | {pw} | {ww} | {float(pt):.2f} | {float(wt):.3f} "
-          f"| {speed:.0f}x | {pchk} / {ws} |")
+          f"| {speed:.0f}x | {cpu_speed:.0f}x | {pchk} / {ws} |")
     if pc.isdigit() and wc.isdigit():
         notes.append(f"{k} {int(wc) / int(pc):.2f}"
                      + ("" if min(int(pc), int(wc)) >= 25000 else " (under 25000 cycles)"))
