@@ -5,7 +5,8 @@
  * the answer in ws_inst.fast for every instruction of every kernel it builds)
  * and picks a handler for the forms that dominate real kernels: integer
  * add/sub/mul.lo/mad.lo/mul.wide/mad.wide/and/or/xor/not/shl/shr/min/max,
- * mov, selp, integer setp without a boolean combine or q output, cvta, bra,
+ * mov, selp, integer setp without a boolean combine or q output, cvta, cvt between
+ * integer types, bra,
  * with operands that are plain registers or immediates. Anything else --
  * .cc/.sat/.hi, vectors, special registers, negated or absent operands, the
  * sink "_" -- gets 0 and runs the generic families (exec_int.c, ...).
@@ -177,6 +178,25 @@ static void cvta_i(ws_warp *w, const ws_inst *in, uint64_t exec, unsigned ws, ws
     FOR_EXEC_LANES(d[l] = (s0 + delta) & M);
 }
 
+/* cvt between integer types without .sat (exec_cvt.c): the source extended from its own
+ * width, cut to the destination's; selected only where no register widening follows
+ * (a 64-bit or unsigned destination). */
+static inline unsigned cvt_src_bits(const ws_inst *in) { return ws_ty_bits[in->type2 ? in->type2 : in->type]; }
+#define CVT_VARIANT(name, pa, EXPR)                                                           \
+    static void name##_##pa(ws_warp *w, const ws_inst *in, uint64_t exec, unsigned ws,         \
+                            ws_effect *eff)                                                    \
+    {                                                                                          \
+        PROLOGUE OPND_##pa(0)                                                                  \
+        const unsigned sbits = cvt_src_bits(in);                                               \
+        const uint64_t SM = ws_mask_bits(sbits);                                               \
+        (void)SM;                                                                              \
+        FOR_EXEC_LANES(uint64_t x = VAL_##pa(0); d[l] = (EXPR));                              \
+    }
+CVT_VARIANT(cvts, r, (uint64_t)ws_sext(x, sbits) & M)
+CVT_VARIANT(cvts, i, (uint64_t)ws_sext(x, sbits) & M)
+CVT_VARIANT(cvtu, r, x & SM & M)
+CVT_VARIANT(cvtu, i, x & SM & M)
+
 static void bra(ws_warp *w, const ws_inst *in, uint64_t exec, unsigned ws, ws_effect *eff)
 {
     (void)w; (void)in; (void)ws;
@@ -198,8 +218,8 @@ enum {
     F_SETP32 = F_SGES + 4,         /* the ten setp families again for types of at most 32 bits */
     F_MADLO = F_SETP32 + 40, F_MADLO32 = F_MADLO + 8, F_MADWU = F_MADLO32 + 8, F_MADWS = F_MADWU + 8,
     F_SELP = F_MADWS + 8,          /* z (the predicate) is always a register: four variants */
-    F_MOV = F_SELP + 4, F_NOT = F_MOV + 2, F_CVTA = F_NOT + 2,
-    F_COUNT = F_CVTA + 2
+    F_MOV = F_SELP + 4, F_NOT = F_MOV + 2, F_CVTA = F_NOT + 2, F_CVTS = F_CVTA + 2, F_CVTU = F_CVTS + 2,
+    F_COUNT = F_CVTU + 2
 };
 
 static fast_fn *const fast_table[F_COUNT] = {
@@ -211,7 +231,7 @@ static fast_fn *const fast_table[F_COUNT] = {
     V2(sgts32), V2(sges32),
     V3(madlo), V3(madlo32), V3(madwu), V3(madws),
     selp_rrr, selp_rir, selp_irr, selp_iir,
-    mov_r, mov_i, not_r, not_i, cvta_r, cvta_i,
+    mov_r, mov_i, not_r, not_i, cvta_r, cvta_i, cvts_r, cvts_i, cvtu_r, cvtu_i,
 };
 _Static_assert(F_COUNT <= 256, "ws_inst.fast is one byte");
 
@@ -252,6 +272,7 @@ static int int_type(unsigned t)
     default: return 0;
     }
 }
+static int cvt_int_type(unsigned t) { return int_type(t) || t == WS_TY_B8 || t == WS_TY_U8 || t == WS_TY_S8; }
 static int logic_type(unsigned t) { return int_type(t) || t == WS_TY_PRED; }
 
 /* The family (first handler) of in, or F_NONE. Operands are checked by the caller. */
@@ -283,6 +304,12 @@ static unsigned family(const ws_inst *in)
     case WS_OP_MOV: return t < WS_TY_COUNT && !m ? F_MOV : F_NONE;
     case WS_OP_SELP: return t < WS_TY_COUNT && !m ? F_SELP : F_NONE;
     case WS_OP_CVTA: return int_type(t) ? F_CVTA : F_NONE;
+    case WS_OP_CVT: {
+        const unsigned st = in->type2 ? in->type2 : t;
+        if (in->subop || m || !cvt_int_type(t) || !cvt_int_type(st)) return F_NONE;
+        if (ws_ty_signed[t] && ws_ty_bits[t] < 64) return F_NONE;   /* may widen to its register */
+        return ws_ty_signed[st] ? F_CVTS : F_CVTU;
+    }
     case WS_OP_SETP: {
         if (!int_type(t) || m || in->boolop != WS_BOOL_NONE) return F_NONE;
         const ws_operand *q = &in->dst[1];
@@ -315,7 +342,7 @@ uint8_t ws_exec_fast_form(const ws_inst *in)
     if (d->kind != WS_OK_REG || d->reg == WS_NO_REG) return F_NONE;
     int v;
     switch (f) {
-    case F_MOV: case F_NOT: case F_CVTA: v = pattern(in, 1); break;
+    case F_MOV: case F_NOT: case F_CVTA: case F_CVTS: case F_CVTU: v = pattern(in, 1); break;
     case F_MADLO: case F_MADLO32: case F_MADWU: case F_MADWS: v = pattern(in, 3); break;
     case F_SELP:
         if (plain(&in->src[2]) != 1) return F_NONE;

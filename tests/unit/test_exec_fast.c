@@ -195,6 +195,39 @@ static void test_setp_selp_cvta(void **s)
     free(h);
 }
 
+static void cvt(xh *h, unsigned dt, unsigned st, uint64_t a, uint64_t want)
+{
+    setall(h, 1, a);
+    ws_inst in = inst2(WS_OP_CVT, dt, reg(0), reg(1));
+    in.type2 = (uint8_t)st;
+    check_all(h, in, 0, want);
+    in.src[0] = imm((int64_t)a);
+    check_all(h, in, 0, want);
+}
+
+/* cvt between integer types: extend from the source width, cut to the destination's */
+static void test_cvt_int(void **s)
+{
+    xh *h = xh_new(32);
+    (void)s;
+    cvt(h, WS_TY_S64, WS_TY_S32, 0x80000000, 0xffffffff80000000ull);
+    cvt(h, WS_TY_S64, WS_TY_S32, 0x17fffffffull, 0x7fffffff);       /* only the low 32 bits are read */
+    cvt(h, WS_TY_U64, WS_TY_U32, 0x180000000ull, 0x80000000);
+    cvt(h, WS_TY_S64, WS_TY_U32, 0xffffffff, 0xffffffff);            /* an unsigned source zero-extends */
+    cvt(h, WS_TY_U32, WS_TY_U64, 0x123456789ull, 0x23456789);
+    cvt(h, WS_TY_U64, WS_TY_S8, 0x80, 0xffffffffffffff80ull);
+    cvt(h, WS_TY_U16, WS_TY_S32, 0xfffffff0, 0xfff0);
+    cvt(h, WS_TY_U32, WS_TY_U16, 0xabcd1234, 0x1234);
+    ws_inst in = inst2(WS_OP_CVT, WS_TY_S32, reg(0), reg(1));   /* signed and narrower than 64 bits: generic */
+    in.type2 = WS_TY_S64;
+    assert_int_equal(ws_exec_fast_form(&in), 0);
+    in.type = WS_TY_U64; in.type2 = WS_TY_F32;                  /* float source: generic */
+    assert_int_equal(ws_exec_fast_form(&in), 0);
+    in.type2 = WS_TY_U32; in.mods = WS_MOD_SAT;
+    assert_int_equal(ws_exec_fast_form(&in), 0);
+    free(h);
+}
+
 /* Lane-varying operands under full, prefix and scattered masks and warp sizes 32, 16 and 64. */
 static void test_masks(void **s)
 {
@@ -344,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_mul_mad),
         cmocka_unit_test(test_shift_minmax),
         cmocka_unit_test(test_setp_selp_cvta),
+        cmocka_unit_test(test_cvt_int),
         cmocka_unit_test(test_masks),
         cmocka_unit_test(test_guard_bra),
         cmocka_unit_test(test_not_fast),
