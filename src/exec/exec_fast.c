@@ -304,8 +304,7 @@ static unsigned family(const ws_inst *in)
 {
     const unsigned t = in->type, m = in->mods;
     const int sg = t < WS_TY_COUNT && ws_ty_signed[t];
-    if (t == WS_TY_F32) return in->op == WS_OP_MOV || in->op == WS_OP_SELP ? (m ? F_NONE : in->op == WS_OP_MOV ? F_MOV : F_SELP)
-                                                                           : f32_family(in);
+    if (t == WS_TY_F32 && in->op != WS_OP_MOV && in->op != WS_OP_SELP) return f32_family(in);
     switch (in->op) {
     case WS_OP_ADD: return int_type(t) && !m ? F_ADD : F_NONE;
     case WS_OP_SUB: return int_type(t) && !m ? F_SUB : F_NONE;
