@@ -5,7 +5,8 @@
  * the answer in ws_inst.fast for every instruction of every kernel it builds)
  * and picks a handler for the forms that dominate real kernels: integer
  * add/sub/mul.lo/mad.lo/mul.wide/mad.wide/and/or/xor/not/shl/shr/min/max,
- * mov, selp, integer setp without a boolean combine or q output, cvta, bra,
+ * mov, selp, integer setp without a boolean combine or q output, cvta, cvt between
+ * integer types, f32 add/sub/mul/fma/mad in round-to-nearest (with or without .ftz), bra,
  * with operands that are plain registers or immediates. Anything else --
  * .cc/.sat/.hi, vectors, special registers, negated or absent operands, the
  * sink "_" -- gets 0 and runs the generic families (exec_int.c, ...).
@@ -19,6 +20,7 @@
  * disjoint from them (rows are warp_size apart), so no loop carries a
  * dependence: FAST_IVDEP tells the compiler so.
  */
+#include <math.h>
 #include "exec_internal.h"
 
 #if defined(__clang__)
@@ -54,7 +56,8 @@ typedef void fast_fn(ws_warp *w, const ws_inst *in, uint64_t exec, unsigned ws, 
     uint64_t *d = ws_reg_lanes(w, in->dst[0].reg, ws);              \
     const unsigned bits = ws_ty_bits[in->type];                     \
     const uint64_t M = ws_mask_bits(bits);                          \
-    (void)bits; (void)M; (void)eff;
+    const int ftz = (in->mods & WS_MOD_FTZ) != 0;                   \
+    (void)bits; (void)M; (void)ftz; (void)eff;
 
 /* d = EXPR(x, y): x = src[0], y = src[1]. */
 #define BIN_VARIANT(name, pa, pb, EXPR)                                                       \
@@ -154,6 +157,13 @@ TERNARY(madws, ((uint64_t)(SX(x) * SX(y)) + z) & ws_mask_bits(2 * bits))
 #define SELP(z) ((z) ? x : y) & M
 TER_VARIANT(selp, r, r, r, SELP(z)) TER_VARIANT(selp, r, i, r, SELP(z))
 TER_VARIANT(selp, i, r, r, SELP(z)) TER_VARIANT(selp, i, i, r, SELP(z))
+/* f32 arithmetic as exec_float.c computes it in round-to-nearest without .sat: the
+ * operation in float with .ftz flushing inputs and result, NaN results canonical */
+#define F(v) ws_in32((v), ftz)
+BINARY(fadd, ws_out32(F(x) + F(y), ftz, 0))
+BINARY(fsub, ws_out32(F(x) - F(y), ftz, 0))
+BINARY(fmul, ws_out32(F(x) * F(y), ftz, 0))
+TERNARY(ffma, ws_out32(fmaf(F(x), F(y), F(z)), ftz, 0))
 UNARY(mov, x & M)
 UNARY(not, ~x & M)
 
@@ -177,6 +187,25 @@ static void cvta_i(ws_warp *w, const ws_inst *in, uint64_t exec, unsigned ws, ws
     FOR_EXEC_LANES(d[l] = (s0 + delta) & M);
 }
 
+/* cvt between integer types without .sat (exec_cvt.c): the source extended from its own
+ * width, cut to the destination's; selected only where no register widening follows
+ * (a 64-bit or unsigned destination). */
+static inline unsigned cvt_src_bits(const ws_inst *in) { return ws_ty_bits[in->type2 ? in->type2 : in->type]; }
+#define CVT_VARIANT(name, pa, EXPR)                                                           \
+    static void name##_##pa(ws_warp *w, const ws_inst *in, uint64_t exec, unsigned ws,         \
+                            ws_effect *eff)                                                    \
+    {                                                                                          \
+        PROLOGUE OPND_##pa(0)                                                                  \
+        const unsigned sbits = cvt_src_bits(in);                                               \
+        const uint64_t SM = ws_mask_bits(sbits);                                               \
+        (void)SM;                                                                              \
+        FOR_EXEC_LANES(uint64_t x = VAL_##pa(0); d[l] = (EXPR));                              \
+    }
+CVT_VARIANT(cvts, r, (uint64_t)ws_sext(x, sbits) & M)
+CVT_VARIANT(cvts, i, (uint64_t)ws_sext(x, sbits) & M)
+CVT_VARIANT(cvtu, r, x & SM & M)
+CVT_VARIANT(cvtu, i, x & SM & M)
+
 static void bra(ws_warp *w, const ws_inst *in, uint64_t exec, unsigned ws, ws_effect *eff)
 {
     (void)w; (void)in; (void)ws;
@@ -198,8 +227,9 @@ enum {
     F_SETP32 = F_SGES + 4,         /* the ten setp families again for types of at most 32 bits */
     F_MADLO = F_SETP32 + 40, F_MADLO32 = F_MADLO + 8, F_MADWU = F_MADLO32 + 8, F_MADWS = F_MADWU + 8,
     F_SELP = F_MADWS + 8,          /* z (the predicate) is always a register: four variants */
-    F_MOV = F_SELP + 4, F_NOT = F_MOV + 2, F_CVTA = F_NOT + 2,
-    F_COUNT = F_CVTA + 2
+    F_MOV = F_SELP + 4, F_NOT = F_MOV + 2, F_CVTA = F_NOT + 2, F_CVTS = F_CVTA + 2, F_CVTU = F_CVTS + 2,
+    F_FADD = F_CVTU + 2, F_FSUB = F_FADD + 4, F_FMUL = F_FSUB + 4, F_FFMA = F_FMUL + 4,
+    F_COUNT = F_FFMA + 8
 };
 
 static fast_fn *const fast_table[F_COUNT] = {
@@ -211,7 +241,8 @@ static fast_fn *const fast_table[F_COUNT] = {
     V2(sgts32), V2(sges32),
     V3(madlo), V3(madlo32), V3(madwu), V3(madws),
     selp_rrr, selp_rir, selp_irr, selp_iir,
-    mov_r, mov_i, not_r, not_i, cvta_r, cvta_i,
+    mov_r, mov_i, not_r, not_i, cvta_r, cvta_i, cvts_r, cvts_i, cvtu_r, cvtu_i,
+    V2(fadd), V2(fsub), V2(fmul), V3(ffma),
 };
 _Static_assert(F_COUNT <= 256, "ws_inst.fast is one byte");
 
@@ -252,13 +283,28 @@ static int int_type(unsigned t)
     default: return 0;
     }
 }
+static int cvt_int_type(unsigned t) { return int_type(t) || t == WS_TY_B8 || t == WS_TY_U8 || t == WS_TY_S8; }
 static int logic_type(unsigned t) { return int_type(t) || t == WS_TY_PRED; }
+
+/* f32 add/sub/mul/fma/mad in round-to-nearest with at most .ftz: the family, else F_NONE. */
+static unsigned f32_family(const ws_inst *in)
+{
+    if ((in->mods & ~WS_MOD_FTZ) || (in->rnd != WS_RND_NONE && in->rnd != WS_RND_RN)) return F_NONE;
+    switch (in->op) {
+    case WS_OP_ADD: return F_FADD;
+    case WS_OP_SUB: return F_FSUB;
+    case WS_OP_MUL: return F_FMUL;
+    case WS_OP_FMA: case WS_OP_MAD: return F_FFMA;
+    default: return F_NONE;
+    }
+}
 
 /* The family (first handler) of in, or F_NONE. Operands are checked by the caller. */
 static unsigned family(const ws_inst *in)
 {
     const unsigned t = in->type, m = in->mods;
     const int sg = t < WS_TY_COUNT && ws_ty_signed[t];
+    if (t == WS_TY_F32 && in->op != WS_OP_MOV && in->op != WS_OP_SELP) return f32_family(in);
     switch (in->op) {
     case WS_OP_ADD: return int_type(t) && !m ? F_ADD : F_NONE;
     case WS_OP_SUB: return int_type(t) && !m ? F_SUB : F_NONE;
@@ -283,6 +329,12 @@ static unsigned family(const ws_inst *in)
     case WS_OP_MOV: return t < WS_TY_COUNT && !m ? F_MOV : F_NONE;
     case WS_OP_SELP: return t < WS_TY_COUNT && !m ? F_SELP : F_NONE;
     case WS_OP_CVTA: return int_type(t) ? F_CVTA : F_NONE;
+    case WS_OP_CVT: {
+        const unsigned st = in->type2 ? in->type2 : t;
+        if (in->subop || m || !cvt_int_type(t) || !cvt_int_type(st)) return F_NONE;
+        if (ws_ty_signed[t] && ws_ty_bits[t] < 64) return F_NONE;   /* may widen to its register */
+        return ws_ty_signed[st] ? F_CVTS : F_CVTU;
+    }
     case WS_OP_SETP: {
         if (!int_type(t) || m || in->boolop != WS_BOOL_NONE) return F_NONE;
         const ws_operand *q = &in->dst[1];
@@ -315,8 +367,8 @@ uint8_t ws_exec_fast_form(const ws_inst *in)
     if (d->kind != WS_OK_REG || d->reg == WS_NO_REG) return F_NONE;
     int v;
     switch (f) {
-    case F_MOV: case F_NOT: case F_CVTA: v = pattern(in, 1); break;
-    case F_MADLO: case F_MADLO32: case F_MADWU: case F_MADWS: v = pattern(in, 3); break;
+    case F_MOV: case F_NOT: case F_CVTA: case F_CVTS: case F_CVTU: v = pattern(in, 1); break;
+    case F_FFMA: case F_MADLO: case F_MADLO32: case F_MADWU: case F_MADWS: v = pattern(in, 3); break;
     case F_SELP:
         if (plain(&in->src[2]) != 1) return F_NONE;
         v = pattern(in, 2);

@@ -195,6 +195,63 @@ static void test_setp_selp_cvta(void **s)
     free(h);
 }
 
+static void cvt(xh *h, unsigned dt, unsigned st, uint64_t a, uint64_t want)
+{
+    setall(h, 1, a);
+    ws_inst in = inst2(WS_OP_CVT, dt, reg(0), reg(1));
+    in.type2 = (uint8_t)st;
+    check_all(h, in, 0, want);
+    in.src[0] = imm((int64_t)a);
+    check_all(h, in, 0, want);
+}
+
+/* cvt between integer types: extend from the source width, cut to the destination's */
+static void test_cvt_int(void **s)
+{
+    xh *h = xh_new(32);
+    (void)s;
+    cvt(h, WS_TY_S64, WS_TY_S32, 0x80000000, 0xffffffff80000000ull);
+    cvt(h, WS_TY_S64, WS_TY_S32, 0x17fffffffull, 0x7fffffff);       /* only the low 32 bits are read */
+    cvt(h, WS_TY_U64, WS_TY_U32, 0x180000000ull, 0x80000000);
+    cvt(h, WS_TY_S64, WS_TY_U32, 0xffffffff, 0xffffffff);            /* an unsigned source zero-extends */
+    cvt(h, WS_TY_U32, WS_TY_U64, 0x123456789ull, 0x23456789);
+    cvt(h, WS_TY_U64, WS_TY_S8, 0x80, 0xffffffffffffff80ull);
+    cvt(h, WS_TY_U16, WS_TY_S32, 0xfffffff0, 0xfff0);
+    cvt(h, WS_TY_U32, WS_TY_U16, 0xabcd1234, 0x1234);
+    ws_inst in = inst2(WS_OP_CVT, WS_TY_S32, reg(0), reg(1));   /* signed and narrower than 64 bits: generic */
+    in.type2 = WS_TY_S64;
+    assert_int_equal(ws_exec_fast_form(&in), 0);
+    in.type = WS_TY_U64; in.type2 = WS_TY_F32;                  /* float source: generic */
+    assert_int_equal(ws_exec_fast_form(&in), 0);
+    in.type2 = WS_TY_U32; in.mods = WS_MOD_SAT;
+    assert_int_equal(ws_exec_fast_form(&in), 0);
+    free(h);
+}
+
+/* f32 add/sub/mul/fma in round-to-nearest (IEEE 754 binary32; PTX ISA 9.7.3) */
+static void test_f32(void **s)
+{
+    xh *h = xh_new(32);
+    (void)s;
+    rr(h, WS_OP_ADD, WS_TY_F32, 0, 0x3fc00000, 0x40100000, 0x40700000);   /* 1.5 + 2.25 = 3.75 */
+    rr(h, WS_OP_ADD, WS_TY_F32, 0, 0x3f800000, 0x33800000, 0x3f800000);   /* 1 + 2^-24: tie, to even */
+    rr(h, WS_OP_ADD, WS_TY_F32, 0, 0x3f800000, 0x33800001, 0x3f800001);   /* just above the tie */
+    rr(h, WS_OP_ADD, WS_TY_F32, 0, 0x7fc00001, 0x3f800000, 0x7fffffff);   /* NaN in: canonical NaN */
+    rr(h, WS_OP_ADD, WS_TY_F32, 0, 0x7f800000, 0xff800000, 0x7fffffff);   /* inf - inf */
+    rr(h, WS_OP_SUB, WS_TY_F32, 0, 0x3f800000, 0x3f800000, 0x00000000);   /* 1 - 1 = +0 */
+    rr(h, WS_OP_MUL, WS_TY_F32, 0, 0x7f7fffff, 0x40000000, 0x7f800000);   /* FLT_MAX * 2 = inf */
+    rr(h, WS_OP_MUL, WS_TY_F32, 0, 0x00000001, 0x3f800000, 0x00000001);   /* a subnormal survives */
+    rr(h, WS_OP_MUL, WS_TY_F32, WS_MOD_FTZ, 0x00000001, 0x3f800000, 0);   /* .ftz flushes it */
+    rr(h, WS_OP_MUL, WS_TY_F32, WS_MOD_FTZ, 0x80000001, 0x3f800000, 0x80000000);   /* sign kept */
+    rr(h, WS_OP_MUL, WS_TY_F32, WS_MOD_FTZ, 0x00800000, 0x3f000000, 0);   /* a subnormal result too */
+    rr(h, WS_OP_MUL, WS_TY_F32, 0, 0x00800000, 0x3f000000, 0x00400000);
+    /* fused: (1 + 2^-23)(1 - 2^-23) - 1 = -2^-46 exactly; a rounded product would give 0 */
+    rrr(h, WS_OP_FMA, WS_TY_F32, 0, 0x3f800001, 0x3f7ffffe, 0xbf800000, 0xa8800000);
+    rrr(h, WS_OP_MAD, WS_TY_F32, 0, 0x3f800001, 0x3f7ffffe, 0xbf800000, 0xa8800000);
+    rrr(h, WS_OP_FMA, WS_TY_F32, 0, 0x40000000, 0x40400000, 0x3f800000, 0x40e00000);   /* 2*3+1 = 7 */
+    free(h);
+}
+
 /* Lane-varying operands under full, prefix and scattered masks and warp sizes 32, 16 and 64. */
 static void test_masks(void **s)
 {
@@ -291,7 +348,10 @@ static void test_not_fast(void **s)
     NOT_FAST(in.mods = WS_MOD_SAT);
     NOT_FAST(in.mods = WS_MOD_CC);
     NOT_FAST(in.op = WS_OP_ADDC);
-    NOT_FAST(in.type = WS_TY_F32);
+    NOT_FAST((in.type = WS_TY_F32, in.mods = WS_MOD_SAT));
+    NOT_FAST((in.type = WS_TY_F32, in.rnd = WS_RND_RZ));
+    NOT_FAST((in.type = WS_TY_F32, in.op = WS_OP_DIV));
+    NOT_FAST(in.type = WS_TY_F64);
     NOT_FAST(in.type = WS_TY_F16X2);
     NOT_FAST((in.op = WS_OP_MUL, in.mods = WS_MOD_HI));
     NOT_FAST((in.op = WS_OP_MUL, in.type = WS_TY_U64, in.mods = WS_MOD_WIDE));
@@ -344,6 +404,8 @@ int main(void)
         cmocka_unit_test(test_mul_mad),
         cmocka_unit_test(test_shift_minmax),
         cmocka_unit_test(test_setp_selp_cvta),
+        cmocka_unit_test(test_cvt_int),
+        cmocka_unit_test(test_f32),
         cmocka_unit_test(test_masks),
         cmocka_unit_test(test_guard_bra),
         cmocka_unit_test(test_not_fast),
