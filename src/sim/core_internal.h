@@ -3,6 +3,7 @@
 /* Internal state of the cycle-level SIMT core (src/sim/core.c and friends). */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "warpsweep/sim.h"
 #include "warpsweep/mem.h"
 #include "sim/sched/sched.h"
@@ -521,11 +522,15 @@ static inline void note_pending(ws_simrun *r, ws_cwarp *w, const ws_inst *in, ui
                          uint64_t now)
 {
     if (r->blocking) {
-        uint64_t lanes = r->div->per_lane_blocking ? mask : w->fw.valid;
-        for (uint64_t m = lanes; m; m &= m - 1) {
-            uint32_t l = (uint32_t)__builtin_ctzll(m);
-            w->lane_ready[l] = done;
-            w->lane_mem[l] = (uint8_t)is_mem;
+        if (r->div->per_lane_blocking) {
+            for (uint64_t m = mask; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(m);
+                w->lane_ready[l] = done;
+                w->lane_mem[l] = (uint8_t)is_mem;
+            }
+        } else {                     /* every lane of the warp: fw.valid is lanes 0 .. nlanes - 1 */
+            for (uint32_t l = 0; l < w->fw.nlanes; l++) w->lane_ready[l] = done;
+            memset(w->lane_mem, is_mem, w->fw.nlanes);
         }
         if (done > w->busy_until) w->busy_until = done;
     } else {

@@ -811,8 +811,11 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
             }
         }
         /* CTAs finished this cycle free their slots */
-        if (r->next_cta < r->total_ctas)
+        /* (only a core short of CTAs has a free slot; its residency grows
+         * only by the launches here) */
+        if (r->next_cta < r->total_ctas && r->cores_short)
             for (uint32_t ci = 0; ci < r->ncores; ci++) {
+                if (r->cores[ci].live_ctas >= r->ctas_per_core) continue;
                 if (ws_fill_core(r, &r->cores[ci])) issued_any = 1;   /* new warps: re-evaluate next cycle */
                 ws_track_residency(r, &r->cores[ci], max_ctas);
             }
