@@ -3,6 +3,7 @@
 /* Internal state of the cycle-level SIMT core (src/sim/core.c and friends). */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "warpsweep/sim.h"
 #include "warpsweep/mem.h"
 #include "sim/sched/sched.h"
@@ -29,6 +30,7 @@ enum {
 typedef struct ws_pipe {
     uint64_t unit_free[WS_NUNITS];           /* a unit accepts a warp instruction from this cycle */
     uint64_t coll_free[WS_MAX_COLLECTORS];   /* a collector unit is free from this cycle */
+    uint32_t coll_first;                     /* the first of the earliest free ones (ws_earliest_collector) */
     uint64_t bank_cycle[WS_MAX_RF_BANKS];    /* last cycle a bank serves reads in ... */
     uint8_t bank_used[WS_MAX_RF_BANKS];      /* ... and how many reads it serves then */
     /* Nothing of this scheduler can issue before idle_until (its warps' wake
@@ -344,12 +346,12 @@ static inline const ws_pipe_inst *ws_pipe_inst_of(const ws_simrun *r, const ws_i
     return &r->pinst[in - r->k->insts];
 }
 
+/* The collector an instruction issued now takes: the first of those free
+ * earliest (kept by ws_pipe_issue, the only writer of coll_free). */
 static inline uint32_t ws_earliest_collector(const ws_simrun *r, const ws_pipe *p)
 {
-    uint32_t best = 0;
-    for (uint32_t k = 1; k < r->ncoll; k++)
-        if (p->coll_free[k] < p->coll_free[best]) best = k;
-    return best;
+    (void)r;
+    return p->coll_first;
 }
 
 /* The cycle from which resource `res` of scheduler p is free (inline: the
@@ -361,17 +363,18 @@ static inline uint64_t ws_pipe_resource_free(const ws_simrun *r, const ws_core *
     return p->unit_free[res];
 }
 
-/* The cycle the unit, LD/ST pipe and a collector `in` needs are all free
- * (0 if they are at any cycle), with WS_STALL_UNIT in *why and the latest
- * of them in *res; inline: the issue loop asks it twice per instruction. */
-static inline uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws_cwarp *w, const ws_inst *in,
-                                        uint64_t now, uint8_t *why, uint8_t *res)
+/* The cycle the unit, LD/ST pipe and a collector the instruction at pc
+ * needs are all free (0 if they are at any cycle), with WS_STALL_UNIT in
+ * *why and the latest of them in *res; inline: the issue loop asks it twice
+ * per instruction. */
+static inline uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws_cwarp *w, uint32_t pc,
+                                        uint8_t *why, uint8_t *res)
 {
     const ws_pipe *p = &c->pipes[w->sched];
-    const ws_pipe_inst *pi = ws_pipe_inst_of(r, in);
+    const ws_pipe_inst *pi = &r->pinst[pc];
+    const ws_inst *in = &r->k->insts[pc];
     uint64_t t = 0;
     uint8_t what = WS_STALL_NONE;
-    (void)now;
     if (pi->occ && p->unit_free[in->unit] > t) { t = p->unit_free[in->unit]; what = in->unit; }
     if (pi->lsu && c->lsu_free > t) { t = c->lsu_free; what = WS_RES_LSU; }
     if (pi->rf) {
@@ -384,9 +387,9 @@ static inline uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws
 /* Cycle from which the instruction at pc is in w's instruction buffer; books
  * a refetch when it is not (a switch of splits). */
 uint64_t ws_front_end_ready_at(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t pc, uint64_t now);
-/* Occupies the unit and a collector for `in`; returns the cycles its operand
- * reads add to its latency (bank conflicts). */
-uint64_t ws_pipe_issue(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, const ws_inst *in, uint64_t now);
+/* Occupies the unit and a collector for the instruction at pc; returns the
+ * cycles its operand reads add to its latency (bank conflicts). */
+uint64_t ws_pipe_issue(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, uint32_t pc, uint64_t now);
 /* Occupies the LD/ST pipe for `bytes`; returns the cycles it takes. */
 uint64_t ws_lsu_occupy(const ws_simrun *r, ws_core *c, uint64_t bytes, uint64_t now);
 /* After w issued the instruction at pc: buffer bookkeeping and the refetch
@@ -519,11 +522,15 @@ static inline void note_pending(ws_simrun *r, ws_cwarp *w, const ws_inst *in, ui
                          uint64_t now)
 {
     if (r->blocking) {
-        uint64_t lanes = r->div->per_lane_blocking ? mask : w->fw.valid;
-        for (uint64_t m = lanes; m; m &= m - 1) {
-            uint32_t l = (uint32_t)__builtin_ctzll(m);
-            w->lane_ready[l] = done;
-            w->lane_mem[l] = (uint8_t)is_mem;
+        if (r->div->per_lane_blocking) {
+            for (uint64_t m = mask; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(m);
+                w->lane_ready[l] = done;
+                w->lane_mem[l] = (uint8_t)is_mem;
+            }
+        } else {                     /* every lane of the warp: fw.valid is lanes 0 .. nlanes - 1 */
+            for (uint32_t l = 0; l < w->fw.nlanes; l++) w->lane_ready[l] = done;
+            memset(w->lane_mem, is_mem, w->fw.nlanes);
         }
         if (done > w->busy_until) w->busy_until = done;
     } else {

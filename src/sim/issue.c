@@ -114,12 +114,8 @@ typedef struct ws_part {
     uint64_t mask, executed, exited;
 } ws_part;
 
-static uint32_t split_parts(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *sp, ws_part *pt)
+static uint32_t dynamic_parts(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *sp, ws_part *pt)
 {
-    if (!r->div->parts) {
-        pt[0] = (ws_part){.slot = slot, .mask = sp->mask};
-        return 1;
-    }
     const ws_cwarp *w = &c->warps[slot];
     const ws_ccta *ct = &c->ctas[w->cta_slot];
     r->div->parts(w->div, sp, r->part_lanes);
@@ -127,6 +123,15 @@ static uint32_t split_parts(ws_simrun *r, ws_core *c, uint32_t slot, const ws_sp
     for (uint32_t i = 0; i < ct->nwarps; i++)
         if (r->part_lanes[i]) pt[n++] = (ws_part){.slot = ct->first_warp + i, .mask = r->part_lanes[i]};
     return n;
+}
+
+/* The split's own warp, or its parts under a CTA-scope scheme (inline:
+ * issue asks it per instruction). */
+static inline uint32_t split_parts(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *sp, ws_part *pt)
+{
+    if (r->div->parts) return dynamic_parts(r, c, slot, sp, pt);
+    pt[0] = (ws_part){.slot = slot, .mask = sp->mask};
+    return 1;
 }
 
 /* Executes `in` on every part, each on its own warp's registers, and merges
@@ -219,7 +224,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     /* latency: the unit's (or the LD/ST path's), after the operand reads */
     uint64_t done;
     int is_mem = 0;
-    uint64_t t0 = now + ws_pipe_issue(r, c, w, slot, in, now);
+    uint64_t t0 = now + ws_pipe_issue(r, c, w, slot, sp.pc, now);
     switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
     case WS_OP_MBARRIER: case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ: case WS_OP_SULD: case WS_OP_SUST:
@@ -439,7 +444,7 @@ static void prestall(ws_simrun *r, ws_core *c, ws_cwarp *w, uint64_t now)
     }
     w->deps_pc = sp.pc;
     w->deps_mask = sp.mask;
-    t = ws_pipe_ready_at(r, c, w, in, now + 1, &why, &res);
+    t = ws_pipe_ready_at(r, c, w, sp.pc, &why, &res);
     if (t <= now + 1 || res == WS_RES_NONE) return;
     w->wake = t;
     w->wake_reason = WS_STALL_UNIT;
@@ -592,7 +597,7 @@ static int try_splits(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int
             continue;
         }
         uint8_t res = WS_RES_NONE;
-        t = ws_pipe_ready_at(r, c, w, in, now, &why, &res);
+        t = ws_pipe_ready_at(r, c, w, sp->pc, &why, &res);
         if (t <= now) {
             /* one instruction buffer per warp: a warp running several
              * splits (convergence barriers) is fetched ideally (docs/model.md) */
@@ -696,30 +701,35 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
                     if (busy < next_wake) next_wake = busy;
                     continue;
                 }
-                const uint32_t *list;
-                uint32_t start;
-                uint32_t n = s->ops->order(s, now, &list, &start);
-                uint32_t issued = 0;
                 uint64_t mw = WS_NEVER, hm = WS_NEVER, busy_first = WS_NEVER;
-                uint8_t mr = n ? WS_STALL_SYNC : WS_STALL_EMPTY, hr = mr;
-                uint32_t j = start, walked = 0;
                 uint32_t blocked;
                 uint64_t blocked_bits;
                 uint64_t skip = busy_resources(r, c, pp, now, &busy_first, &blocked, &blocked_bits);
+                /* a policy whose list is the resident warps in slot order from
+                 * the one after the last issuer (lrr) is walked as bitmaps,
+                 * without its list: the warps to try from there to the last
+                 * slot (ahead), then from the first slot (behind), the same
+                 * warps in the same order */
+                int by_bits = r->walk_bits && s->ops->slot_order;
+                uint64_t ahead = 0, behind = 0;
+                const uint32_t *list = NULL;
+                uint32_t start = 0, n;
+                if (by_bits) {
+                    uint32_t l0 = s->has_last ? s->last / r->nsched + 1 : 0;
+                    uint64_t from = l0 < 64 ? ~0ull << l0 : 0, cand = pp->live_bits & ~blocked_bits;
+                    ahead = cand & from;
+                    behind = cand & ~from;
+                    n = pp->n_live;
+                } else {
+                    n = s->ops->order(s, now, &list, &start);
+                }
+                uint32_t issued = 0;
+                uint8_t mr = n ? WS_STALL_SYNC : WS_STALL_EMPTY, hr = mr;
+                uint32_t j = start, walked = 0;
                 /* live warps the skip mask does not pass over: once the walk has
                  * seen them all, the rest of the list is skipped warps */
                 uint32_t left = pp->n_live - blocked;
                 const uint8_t *walk = c->walk;
-                /* a list in slot order walked as bitmaps: the warps to try
-                 * from list[start] to the last slot (ahead), then from the
-                 * first slot (behind), the same warps in the same order */
-                int by_bits = r->walk_bits && s->ops->slot_order && n;
-                uint64_t live0 = pp->live_bits, ahead = 0, behind = 0;
-                if (by_bits) {
-                    uint64_t from = ~0ull << (list[start] / r->nsched), cand = live0 & ~blocked_bits;
-                    ahead = cand & from;
-                    behind = cand & ~from;
-                }
                 ws_cwarp *issuer = NULL;
                 /* one warp issues per scheduler and cycle: the first in the
                  * policy's order that can, then up to issue_width - 1 more of
@@ -767,8 +777,7 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
                     if (rc > 0) {
                         issued++;
                         issuer = w;
-                        /* its index in the list as it was (the warp may have finished) */
-                        s->issued_at = by_bits ? (uint32_t)lanes_in(live0 & (w->walk_bit - 1)) : j ? j - 1 : n - 1;
+                        if (!by_bits) s->issued_at = j ? j - 1 : n - 1;   /* order() was not asked otherwise */
                         w->last_issue = now + 1;   /* 0: never (deadlock.c: starvation) */
                         if (r->status >= 0) goto done;
                         while (issued < r->width && w->live) {
@@ -802,8 +811,11 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
             }
         }
         /* CTAs finished this cycle free their slots */
-        if (r->next_cta < r->total_ctas)
+        /* (only a core short of CTAs has a free slot; its residency grows
+         * only by the launches here) */
+        if (r->next_cta < r->total_ctas && r->cores_short)
             for (uint32_t ci = 0; ci < r->ncores; ci++) {
+                if (r->cores[ci].live_ctas >= r->ctas_per_core) continue;
                 if (ws_fill_core(r, &r->cores[ci])) issued_any = 1;   /* new warps: re-evaluate next cycle */
                 ws_track_residency(r, &r->cores[ci], max_ctas);
             }

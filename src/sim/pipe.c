@@ -188,16 +188,21 @@ static uint64_t read_sources(const ws_simrun *r, ws_pipe *p, uint32_t slot, cons
     return last;
 }
 
-uint64_t ws_pipe_issue(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, const ws_inst *in, uint64_t now)
+uint64_t ws_pipe_issue(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, uint32_t pc, uint64_t now)
 {
     ws_pipe *p = &c->pipes[w->sched];
-    const ws_pipe_inst *pi = ws_pipe_inst_of(r, in);
-    if (pi->occ) p->unit_free[in->unit] = now + pi->occ;
-    w->last_unit = in->unit;
+    const ws_pipe_inst *pi = &r->pinst[pc];
+    uint8_t unit = r->k->insts[pc].unit;
+    if (pi->occ) p->unit_free[unit] = now + pi->occ;
+    w->last_unit = unit;
     if (!pi->rf) return 0;
-    uint32_t k = ws_earliest_collector(r, p);
+    uint32_t k = p->coll_first;
     uint64_t last = read_sources(r, p, slot, pi, now);
     p->coll_free[k] = last + 1;
+    uint32_t best = 0;                   /* the collector the next instruction takes */
+    for (uint32_t q = 1; q < r->ncoll; q++)
+        if (p->coll_free[q] < p->coll_free[best]) best = q;
+    p->coll_first = best;
     return last - now;
 }
 

@@ -163,7 +163,7 @@ int ws_issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split 
         return -1;
     }
     stamp_lanes(c, w, all, now);
-    uint64_t done = now + ws_pipe_issue(r, c, w, slot, wp[0].in, now) + ws_unit_latency(r, wp[0].in);
+    uint64_t done = now + ws_pipe_issue(r, c, w, slot, parts[0].pc, now) + ws_unit_latency(r, wp[0].in);
     if (done > r->last_complete) r->last_complete = done;
     r->warp_insts++;
     r->thread_insts += (uint64_t)__builtin_popcountll(all);

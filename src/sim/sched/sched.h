@@ -63,7 +63,9 @@ typedef struct ws_sched_ops {
     int (*eligible)(const ws_sched *s, uint32_t slot);
     const char *limit_param;   /* the parameter bounding the eligible set, or NULL */
     /* order() always returns s->res (the resident warps in slot order) from
-     * some *start: the core may then walk it as a bitmap over slots (lrr). */
+     * the first one after s->last (wrapping; from the first without
+     * has_last) and has no side effect: the core may then walk bitmaps over
+     * slots from there without asking order() (lrr). */
     uint8_t slot_order;
     /* Optional: reads the policy's parameters and allocates its state with
      * alloc (the run's arena: freed with the run; not zeroed) once per
