@@ -84,6 +84,10 @@ typedef struct ws_mem_ops {
      * launch done): invalidate every L1 (flush_l1) and the L2 (flush_l2),
      * writing dirty sectors below at now; everything else carries over. */
     void (*kernel_boundary)(ws_mem *m, uint64_t now, int flush_l1, int flush_l2);
+    /* Optional: before the first launch, the global bytes [addr, addr + bytes)
+     * are written through the L2 as a host copy writes them (l2_warm=inputs):
+     * their lines valid and clean, nothing counted in the statistics. */
+    void (*warm)(ws_mem *m, uint64_t addr, uint64_t bytes);
 } ws_mem_ops;
 
 struct ws_mem {

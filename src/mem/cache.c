@@ -255,6 +255,23 @@ int ws_cache_write(ws_cache *c, uint64_t line, uint64_t mask, uint64_t now, uint
     return 1;
 }
 
+void ws_cache_install(ws_cache *c, uint64_t line)
+{
+    size_t i = find_way(c, line);
+    if (i == SIZE_MAX) {
+        ws_cache_evict ev;
+        uint64_t evictions = c->evictions, writebacks = c->writebacks;
+        i = allocate(c, line, 0, &ev);
+        c->evictions = evictions;   /* a copy's replacements are not the kernel's */
+        c->writebacks = writebacks;
+    } else {
+        c->stamp[i] = ++c->clock;
+    }
+    for (uint32_t s = 0; s < c->spl; s++) c->ready[i * c->spl + s] = 0;
+    c->valid[i] = c->full;
+    c->dirty[i] = 0;
+}
+
 /* ---- the original L1 interface: one sector per line ---- */
 
 int ws_l1_init(ws_l1 *c, uint32_t kb, uint32_t ways, uint32_t line, uint64_t latency,

@@ -573,6 +573,16 @@ static void hier_kernel_boundary(ws_mem *m, uint64_t now, int flush_l1, int flus
         for (uint32_t s = 0; s < h->nslices; s++) ws_cache_invalidate(&h->slice[s].cache, l2_write_back, &f);
 }
 
+/* l2_warm=inputs: each line of [addr, addr + bytes), in address order, into
+ * its slice (partition()'s mapping); without an L2 there is nothing to warm. */
+static void hier_warm(ws_mem *m, uint64_t addr, uint64_t bytes)
+{
+    ws_hier *h = m->state;
+    if (!h || !h->has_l2 || !bytes) return;
+    for (uint64_t line = addr / h->line; line <= (addr + bytes - 1) / h->line; line++)
+        ws_cache_install(&h->slice[line % h->nslices].cache, line);
+}
+
 const ws_mem_ops ws_mem_hier = {
     .name = "hier",
     .init = hier_init,
@@ -582,6 +592,7 @@ const ws_mem_ops ws_mem_hier = {
     .stats = hier_stats,
     .fence = hier_fence,
     .kernel_boundary = hier_kernel_boundary,
+    .warm = hier_warm,
 };
 
 uint64_t ws_mem_accept(ws_mem *m, const ws_mem_req *req)

@@ -107,6 +107,10 @@ void ws_cache_fill(ws_cache *c, const ws_cache_look *lk, uint64_t line, uint32_t
  * marks the sectors valid and dirty.  Returns 1 if the line is in the cache
  * afterwards. */
 int ws_cache_write(ws_cache *c, uint64_t line, uint64_t mask, uint64_t now, uint32_t owner, ws_cache_evict *ev);
+/* Makes line present with every sector valid and clean (ready at 0), as a copy
+ * through the cache leaves it: the LRU way of its set is replaced. Counts
+ * nothing (l2_warm). */
+void ws_cache_install(ws_cache *c, uint64_t line);
 
 /* The original one-sector-per-line L1 interface (tests/unit/test_mem_cache.c). */
 typedef ws_cache ws_l1;

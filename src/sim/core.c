@@ -282,6 +282,24 @@ static int setup_kernel(ws_sim *sim, ws_simrun *r)
 
 /* Once per run, before the first launch's cores: the memory system (its
  * caches and DRAM state persist over the run). */
+/* A buffer a host program would copy to the device before the launch: any
+ * initial data but a constant zero (cudaMemset or nothing), file inputs too. */
+static int is_input(const ws_buffer_spec *b)
+{
+    return b->init.kind != WS_INIT_CONST || b->init.start != 0.0;
+}
+
+/* l2_warm=inputs: the input buffers through the L2, in address order. */
+static void warm_l2(ws_simrun *r)
+{
+    if (ws_cfg_i(r->cfg, WS_P_l2_warm) == 0 || !r->memsys.ops->warm) return;
+    for (uint32_t i = 0; i < r->wl->nbuffers; i++) {
+        if (!is_input(&r->wl->buffers[i])) continue;
+        const ws_region *g = ws_memimage_buffer(&r->mem, i);
+        r->memsys.ops->warm(&r->memsys, g->addr, g->size);
+    }
+}
+
 static int setup_memsys(ws_simrun *r)
 {
     ws_error err = {{0}};
@@ -291,6 +309,7 @@ static int setup_memsys(ws_simrun *r)
         ws_run_fail(r, WS_ST_INVALID, "%s", err.msg);
         return -1;
     }
+    warm_l2(r);
     return 0;
 }
 
