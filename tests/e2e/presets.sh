@@ -145,11 +145,11 @@ PY
 
 # ---- errors --------------------------------------------------------------------
 if "$BIN" sim "$SAXPY" --set preset=voltaa > "$T/out.txt" 2> "$T/err.txt"; then fail "unknown preset accepted"; fi
-grep -qx "parameter preset: 'voltaa' is not one of none|seed|fermi|volta|turing|ampere (did you mean 'volta'?)" \
+grep -qx "parameter preset: 'voltaa' is not one of none|seed|fermi|volta|turing|ampere|gpgpusim_qv100 (did you mean 'volta'?)" \
     "$T/err.txt" || fail "sim message: $(cat "$T/err.txt")"
 printf 'workload: w.yaml\nbase:\n  preset: amperee\n' > "$T/bad.yaml"
 if "$BIN" expand "$T/bad.yaml" 2> "$T/err.txt"; then fail "unknown preset accepted in a sweep"; fi
-grep -qx "$T/bad.yaml:3:11: parameter preset: 'amperee' is not one of none|seed|fermi|volta|turing|ampere (did you mean 'ampere'?)" \
+grep -qx "$T/bad.yaml:3:11: parameter preset: 'amperee' is not one of none|seed|fermi|volta|turing|ampere|gpgpusim_qv100 (did you mean 'ampere'?)" \
     "$T/err.txt" || fail "sweep message: $(cat "$T/err.txt")"
 
 # ---- warpsweep params lists the presets ------------------------------------------

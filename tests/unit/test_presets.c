@@ -316,16 +316,16 @@ static void test_unknown_preset(void **state)
     const char *text = "workload: w.yaml\ngrid:\n  preset: [volta, voltaa]\n";
     assert_int_equal(ws_sweep_load_text("t.yaml", text, strlen(text), NULL, &o, &sws, &n, &err), -1);
     assert_string_equal(err.msg, "t.yaml:3:19: parameter preset: 'voltaa' is not one of "
-                                 "none|seed|fermi|volta|turing|ampere (did you mean 'volta'?)");
+                                 "none|seed|fermi|volta|turing|ampere|gpgpusim_qv100 (did you mean 'volta'?)");
     ws_config c;
     ws_config_defaults(&c);
     uint8_t given[WS_NPARAMS] = {0};
     assert_int_equal(ws_config_assign(&c, given, "preset=Turing", &err), -1);
-    assert_string_equal(err.msg, "parameter preset: 'Turing' is not one of none|seed|fermi|volta|turing|ampere "
+    assert_string_equal(err.msg, "parameter preset: 'Turing' is not one of none|seed|fermi|volta|turing|ampere|gpgpusim_qv100 "
                                  "(did you mean 'turing'?)");
     /* far from every name: no guess */
     assert_int_equal(ws_config_assign(&c, given, "preset=kepler", &err), -1);
-    assert_string_equal(err.msg, "parameter preset: 'kepler' is not one of none|seed|fermi|volta|turing|ampere");
+    assert_string_equal(err.msg, "parameter preset: 'kepler' is not one of none|seed|fermi|volta|turing|ampere|gpgpusim_qv100");
 }
 
 int main(void)
