@@ -4,9 +4,9 @@
  * --min: lowest). --best alone ranks by work_per_area: the launch's fixed
  * work per second per mm2, which neither spin iterations (ipc) nor a larger
  * chip hide (docs/model.md "Work throughput"). --where keeps the rows of
- * one scenario, --by ranks each value of an axis on its own (row_select.h):
+ * one scenario, --by ranks each value of some axes on its own (row_select.h):
  * a ranking over several memory latencies says more about the latency than
- * about the design.
+ * about the design. Each workload is always ranked apart.
  * A journal beside the file (or in place of a missing file) is an
  * interrupted run: info says so, and that `run --resume` continues it. */
 #include <math.h>
@@ -21,8 +21,9 @@
 #include "warpsweep/sweep.h"
 
 #define DEFAULT_BEST "work_per_area"
-#define USAGE "usage: warpsweep info FILE.h5 [--best [METRIC]] [--top N] [--min] [--where NAME=VALUE,...] [--by AXIS]\n" \
-              "  --best alone: " DEFAULT_BEST "; --where keeps one scenario, --by ranks each value of AXIS apart\n"
+#define USAGE "usage: warpsweep info FILE.h5 [--best [METRIC]] [--top N] [--min] [--where NAME=VALUE,...] [--by AXIS,...]\n" \
+              "  --best alone: " DEFAULT_BEST "; one ranking per workload; --where keeps one scenario, --by ranks each\n" \
+              "  value of the AXIS list apart\n"
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -48,10 +49,11 @@ typedef struct info_ctx {
     int metric;          /* -1: none */
     int minimize;
     int top;
-    const row_where *where;   /* or NULL */
+    row_where *where;         /* or NULL */
+    row_workloads wls;
     row_groups groups;
     best_list lists[ROW_GROUPS_MAX];
-    int too_many_groups;
+    int too_many_groups, too_many_workloads;
     ws_varying var;             /* parameters that differ between the ranked rows: shown with the best */
 } info_ctx;
 
@@ -89,7 +91,12 @@ static int on_row(void *vctx, const ws_row *row, const char *workload)
     int64_t lim = row->metrics[WS_M_occupancy_limit].i;
     if (row->status == WS_ST_OK && lim >= 0 && lim < WS_OCC_COUNT)
         c->by_limit[lim]++;
-    if (c->where && !row_where_match(c->where, row, workload))
+    int wl = row_workload_id(&c->wls, workload);
+    if (wl < 0) {
+        c->too_many_workloads = 1;
+        return 1;
+    }
+    if (c->where && !row_where_match(c->where, row, wl))
         return 0;
     c->selected++;
     ws_varying_add(&c->var, row);
@@ -98,7 +105,7 @@ static int on_row(void *vctx, const ws_row *row, const char *workload)
     double key = metric_value(row, c->metric);
     if (isnan(key))
         return 0;
-    int g = row_groups_add(&c->groups, row, workload);
+    int g = row_groups_add(&c->groups, row, wl);
     if (g < 0) {
         c->too_many_groups = 1;
         return 1;
@@ -145,8 +152,9 @@ static void print_best(info_ctx *c, const row_where *where)
     uint8_t show[WS_NPARAMS];   /* the parameters that vary among the ranked rows */
     memcpy(show, c->var.varies, sizeof show);
     int seed_id = ws_param_find("seed");
-    if (c->groups.param >= 0)
-        show[c->groups.param] = 0;
+    for (int i = 0; i < WS_NPARAMS; i++)
+        if (row_groups_has(&c->groups, i))
+            show[i] = 0;
     int map[ROW_GROUPS_MAX];
     best_list sorted[ROW_GROUPS_MAX];
     row_groups_sort(&c->groups, map);
@@ -160,7 +168,7 @@ static void print_best(info_ctx *c, const row_where *where)
         total += sorted[g].nbest;
     printf("best %d by %s (%s, status ok%s%s%s):\n", total, ws_metrics[c->metric].name,
            c->minimize ? "lowest" : "highest", where ? ", where " : "", cond,
-           c->groups.param != -2 ? ", per group" : "");
+           c->groups.n > 1 ? ", per group" : "");
     for (int g = 0; g < c->groups.n; g++) {
         char label[256];
         row_groups_label(&c->groups, g, label, sizeof label);
@@ -197,7 +205,7 @@ int cmd_info(int argc, char **argv)
     c->metric = -1;
     c->top = 5;
     int rc = WS_EXIT_USAGE;
-    row_where where;
+    row_where where = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--best") == 0)   /* its METRIC is optional: not an option, not a .h5 file */
             best = i + 1 < argc && argv[i + 1][0] != '-' && !ends_with(argv[i + 1], ".h5") ? argv[++i]
@@ -227,7 +235,8 @@ int cmd_info(int argc, char **argv)
             goto out;
         c->where = &where;
     }
-    if (row_groups_init(&c->groups, by, "info"))
+    where.wls = &c->wls;
+    if (row_groups_init(&c->groups, by, &c->wls, "info"))
         goto out;
     if (best) {
         for (int m = 0; m < WS_NMETRICS; m++)
@@ -254,10 +263,18 @@ int cmd_info(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         goto out;
     }
-    if (c->too_many_groups) {
-        fprintf(stderr, "warpsweep info: --by %s: more than %d values\n", by, ROW_GROUPS_MAX);
+    if (c->too_many_workloads) {
+        fprintf(stderr, "warpsweep info: %s: more than %d workloads\n", file, ROW_WORKLOADS_MAX);
         goto out;
     }
+    if (c->too_many_groups) {
+        fprintf(stderr, "warpsweep info: --by %s: more than %d values\n", by ? by : "workload", ROW_GROUPS_MAX);
+        goto out;
+    }
+    if (c->where && row_where_report_empty(c->where, file, "info"))
+        goto out;
+    if (c->metric >= 0)
+        row_groups_warn(&c->groups, "info", "ranking");
     printf("file:      %s\n", file);
     printf("sweep:     %s (hash %s)\n", fi.sweep_name, fi.sweep_hash);
     printf("created:   %s by warpsweep %s, format %lld\n", fi.created_utc, fi.warpsweep_version,
@@ -283,7 +300,7 @@ int cmd_info(int argc, char **argv)
 out:
     for (int g = 0; g < ROW_GROUPS_MAX; g++)
         free(c->lists[g].best);
-    row_groups_free(&c->groups);
+    row_workloads_free(&c->wls);
     free(c);
     return rc;
 }
