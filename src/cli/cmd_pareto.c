@@ -15,8 +15,9 @@
  * finds the front in O(n log n) (sort by x best-first, then y best-first;
  * a row is on the front when its y beats every y seen at a strictly better
  * x); the second collects the front rows to print them. Output: a table,
- * one front row per line in x order: point, workload, the parameters that
- * take more than one value in the file, x, y.
+ * one front row per line in x order: point, workload, the sweep's axes
+ * that take more than one value in the file (not the parameters a preset
+ * on an axis sets), the --columns, x, y.
  *
  * --where NAME=VALUE,... keeps the rows of one scenario, and --by AXIS,...
  * finds one front per value of those axes (row_select.h): a front over
@@ -32,9 +33,10 @@
 #include "warpsweep/sweep.h"
 
 #define USAGE "usage: warpsweep pareto FILE.h5 [--x COLUMN] [--y COLUMN] [--min-x|--max-x] [--min-y|--max-y]\n" \
-              "                        [--where NAME=VALUE,...] [--by AXIS,...]\n" \
+              "                        [--where NAME=VALUE,...] [--by AXIS,...] [--columns NAME,...]\n" \
               "  defaults: --x area_mm2 --min-x --y work_ipc --max-y; a column is a metric or a numeric parameter;\n" \
-              "  one front per workload; --where keeps one scenario, --by gives one front per value of the AXIS list\n"
+              "  one front per workload; --where keeps one scenario, --by gives one front per value of the AXIS list;\n" \
+              "  shown: the sweep's axes that vary, then --columns (parameters, metrics)\n"
 
 /* A column: metric m or parameter p (exactly one >= 0). */
 typedef struct column {
@@ -69,6 +71,7 @@ typedef struct pareto_ctx {
     row_groups groups;
     uint64_t ok_in_group[ROW_GROUPS_MAX];
     ws_varying var;               /* parameters that differ between rows */
+    row_columns extra;            /* --columns */
     /* second pass */
     uint64_t *front;      /* sorted points on the front */
     size_t nfront;
@@ -172,7 +175,7 @@ static int pass2(void *vctx, const ws_row *row, const char *workload)
     front_row *f = &p->out[p->nout++];
     f->group = row_groups_add(&p->groups, row, wl);   /* known from pass 1 */
     f->row = *row;
-    snprintf(f->workload, sizeof f->workload, "%s", workload);
+    snprintf(f->workload, sizeof f->workload, "%s", row_workload_label(&p->wls, wl));   /* its name */
     f->x = col_value(&p->cx, row);
     f->y = col_value(&p->cy, row);
     f->kx = p->max_x ? -f->x : f->x;
@@ -208,7 +211,7 @@ int cmd_pareto(int argc, char **argv)
         fputs(USAGE, stdout);
         return WS_EXIT_OK;
     }
-    const char *file = NULL, *xs = "area_mm2", *ys = "work_ipc", *where_spec = NULL, *by = NULL;
+    const char *file = NULL, *xs = "area_mm2", *ys = "work_ipc", *where_spec = NULL, *by = NULL, *columns = NULL;
     pareto_ctx *p = calloc(1, sizeof *p);   /* large (the --by groups): not on the stack */
     if (!p)
         return WS_EXIT_FAIL;
@@ -231,6 +234,8 @@ int cmd_pareto(int argc, char **argv)
             where_spec = argv[++i];
         else if (strcmp(argv[i], "--by") == 0 && i + 1 < argc)
             by = argv[++i];
+        else if (strcmp(argv[i], "--columns") == 0 && i + 1 < argc)
+            columns = argv[++i];
         else if (argv[i][0] == '-' || file) {
             fprintf(stderr, "warpsweep pareto: unexpected argument '%s'\n" USAGE, argv[i]);
             free(p);
@@ -244,7 +249,8 @@ int cmd_pareto(int argc, char **argv)
         return WS_EXIT_USAGE;
     }
     if ((where_spec && row_where_parse(where_spec, &where, "pareto")) ||
-        row_groups_init(&p->groups, by, &p->wls, "pareto")) {
+        row_groups_init(&p->groups, by, &p->wls, "pareto") ||
+        (columns && row_columns_parse(columns, &p->extra, "pareto"))) {
         free(p);
         return WS_EXIT_USAGE;
     }
@@ -338,9 +344,12 @@ int cmd_pareto(int argc, char **argv)
     }
     qsort(p->out, p->nout, sizeof *p->out, cmp_front);
 
-    /* the parameters shown: those that differ between rows of the file */
+    /* the parameters shown: the sweep's axes that differ between the rows, then --columns */
     uint8_t show[WS_NPARAMS];
-    memcpy(show, p->var.varies, sizeof show);
+    row_axes_shown(file, fi.sweep_name, &p->var, show);
+    for (int k = 0; k < p->extra.n; k++)
+        if (p->extra.param[k] >= 0)
+            show[p->extra.param[k]] = 0;
     for (int k = 0; k < 2; k++)
         if (cols[k]->param >= 0)
             show[cols[k]->param] = 0;
@@ -369,20 +378,26 @@ int cmd_pareto(int argc, char **argv)
             printf("# %s: %s%sPareto front of %zu point(s) among %llu ok of %llu rows%s: %s %s, %s %s\n", file, buf,
                    buf[0] ? ": " : "", n, (unsigned long long)(f ? p->ok_in_group[g] : p->ok),
                    (unsigned long long)p->rows, cond, p->max_x ? "max" : "min", xs, p->max_y ? "max" : "min", ys);
-            printf("%-8s %-24s", "point", "workload");
+            printf("%-8s %-16s", "point", "workload");
             for (int i = 0; i < WS_NPARAMS; i++)
                 if (show[i])
                     printf(" %12s", ws_params[i].name);
+            for (int k = 0; k < p->extra.n; k++)
+                printf(" %12s", row_column_name(&p->extra, k));
             printf(" %14s %14s\n", xs, ys);
         }
         if (!f)
             break;
-        printf("%-8llu %-24s", (unsigned long long)f->row.point, f->workload);
+        printf("%-8llu %-16s", (unsigned long long)f->row.point, f->workload);
         for (int i = 0; i < WS_NPARAMS; i++)
             if (show[i]) {
                 ws_param_format(i, f->row.params[i], buf, sizeof buf);
                 printf(" %12s", buf);
             }
+        for (int k = 0; k < p->extra.n; k++) {
+            row_column_format(&p->extra, k, &f->row, buf, sizeof buf);
+            printf(" %12s", buf);
+        }
         fmt_value(buf, sizeof buf, f->x, col_is_float(&p->cx));
         printf(" %14s", buf);
         fmt_value(buf, sizeof buf, f->y, col_is_float(&p->cy));

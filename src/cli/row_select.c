@@ -450,3 +450,136 @@ void row_groups_warn(const row_groups *g, const char *cmd, const char *what)
     fprintf(stderr, "warpsweep %s: warning: %s varies inside a %s, which then compares different machines or nodes; "
                     "--by %s%s or --where keeps them apart\n", cmd, line, what, axes, by);
 }
+
+const char *row_groups_one_workload(const row_groups *g)
+{
+    for (int a = 0; a < g->naxes; a++)
+        if (g->axis[a] == -1)
+            return g->n && !several_workloads(g, a) ? row_workload_label(g->wls, (int)g->key[0][a].i) : NULL;
+    return NULL;
+}
+
+/* ---- shown columns ---- */
+
+/* the keys of a YAML mapping node that name parameters, marked in axis[] */
+static void mark_keys(yaml_document_t *doc, yaml_node_t *map, uint8_t *axis)
+{
+    if (!map || map->type != YAML_MAPPING_NODE)
+        return;
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(doc, p->key);
+        int id = k && k->type == YAML_SCALAR_NODE ? ws_param_find((const char *)k->data.scalar.value) : -1;
+        if (id >= 0)
+            axis[id] = 1;
+    }
+}
+
+static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *map, const char *key)
+{
+    if (!map || map->type != YAML_MAPPING_NODE)
+        return NULL;
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(doc, p->key);
+        if (k && k->type == YAML_SCALAR_NODE && strcmp((const char *)k->data.scalar.value, key) == 0)
+            return yaml_document_get_node(doc, p->value);
+    }
+    return NULL;
+}
+
+/* The parameters on an axis of the sweep called name in a stored sweep text:
+ * the keys of its grid and of each zip entry (docs/sweeps.md). Read here
+ * rather than by ws_sweep_load_text, which would need the workload files
+ * (an exclude names workloads by their name:). 0, or -1 when not found. */
+static int sweep_axes(const char *text, const char *name, uint8_t *axis)
+{
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return -1;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
+    int found = -1;
+    for (;;) {
+        yaml_document_t doc;
+        if (!yaml_parser_load(&parser, &doc))
+            break;
+        yaml_node_t *root = yaml_document_get_root_node(&doc);
+        if (!root) {   /* the end of the stream */
+            yaml_document_delete(&doc);
+            break;
+        }
+        yaml_node_t *nm = map_get(&doc, root, "name");
+        if (found < 0 && nm && nm->type == YAML_SCALAR_NODE && strcmp((const char *)nm->data.scalar.value, name) == 0) {
+            found = 0;
+            mark_keys(&doc, map_get(&doc, root, "grid"), axis);
+            yaml_node_t *zip = map_get(&doc, root, "zip");
+            if (zip && zip->type == YAML_SEQUENCE_NODE)
+                for (yaml_node_item_t *i = zip->data.sequence.items.start; i < zip->data.sequence.items.top; i++)
+                    mark_keys(&doc, yaml_document_get_node(&doc, *i), axis);
+            else
+                mark_keys(&doc, zip, axis);
+        }
+        yaml_document_delete(&doc);
+    }
+    yaml_parser_delete(&parser);
+    return found;
+}
+
+void row_axes_shown(const char *file, const char *sweep_name, const ws_varying *var, uint8_t *show)
+{
+    memcpy(show, var->varies, WS_NPARAMS);
+    ws_error err;
+    char *text = ws_store_sweep_text(file, &err);
+    uint8_t axis[WS_NPARAMS] = {0};
+    if (text && sweep_axes(text, sweep_name, axis) == 0) {
+        int seed = ws_param_find("seed");
+        for (int p = 0; p < WS_NPARAMS; p++)
+            show[p] = var->varies[p] && (axis[p] || p == seed);
+    }
+    free(text);
+}
+
+int row_columns_parse(const char *spec, row_columns *c, const char *cmd)
+{
+    memset(c, 0, sizeof *c);
+    char *copy = strdup(spec), *save = NULL;
+    int rc = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ')
+            tok++;
+        int m = -1, p = ws_param_find(tok);
+        for (int i = 0; i < WS_NMETRICS && p < 0; i++)
+            if (strcmp(ws_metrics[i].name, tok) == 0)
+                m = i;
+        if (p < 0 && m < 0) {
+            fprintf(stderr, "warpsweep %s: --columns: '%s' is neither a parameter nor a metric (did you mean '%s'? "
+                            "`warpsweep info FILE` lists the columns)\n",
+                    cmd, tok, ws_param_suggest(tok));
+            rc = -1;
+            break;
+        }
+        if (c->n == ROW_COLUMNS_MAX) {
+            fprintf(stderr, "warpsweep %s: --columns: more than %d columns\n", cmd, ROW_COLUMNS_MAX);
+            rc = -1;
+            break;
+        }
+        c->param[c->n] = p;
+        c->metric[c->n++] = m;
+    }
+    free(copy);
+    return rc;
+}
+
+const char *row_column_name(const row_columns *c, int k)
+{
+    return c->param[k] >= 0 ? ws_params[c->param[k]].name : ws_metrics[c->metric[k]].name;
+}
+
+void row_column_format(const row_columns *c, int k, const ws_row *row, char *buf, size_t len)
+{
+    int m = c->metric[k];
+    if (c->param[k] >= 0)
+        ws_param_format(c->param[k], row->params[c->param[k]], buf, len);
+    else if (ws_metrics[m].is_float)
+        snprintf(buf, len, "%.6g", row->metrics[m].f);
+    else if (!ws_metric_label(m, row->metrics[m].i, buf, len))
+        snprintf(buf, len, "%lld", (long long)row->metrics[m].i);
+}

@@ -7,6 +7,7 @@
  * says nothing about another's), so that a ranking or a front never mixes
  * scenarios. Axes that change the question but are not split on (preset,
  * area.node_nm) are warned about when they vary inside a group. */
+#include "warpsweep/store.h"
 #include "warpsweep/sweep.h"
 
 #define ROW_WHERE_MAX 32
@@ -96,4 +97,28 @@ void row_groups_label(const row_groups *g, int i, char *buf, size_t len);
 /* One line on stderr when an axis that changes the question varies inside
  * a group: what (a "front", a "ranking") then mixes incomparable rows. */
 void row_groups_warn(const row_groups *g, const char *cmd, const char *what);
+/* The workload's label when every group holds the same one, else NULL. */
+const char *row_groups_one_workload(const row_groups *g);
+
+/* ---- what is shown next to a result ---- */
+
+/* The parameters worth showing: those on an axis of the file's sweep (its
+ * stored text read back) that take more than one value among the rows
+ * (var), and seed when it varies. A preset on an axis varies the ~20
+ * parameters it sets: they are not shown (--columns names them). When the
+ * stored sweep cannot be read back, every parameter that varies. */
+void row_axes_shown(const char *file, const char *sweep_name, const ws_varying *var, uint8_t *show);
+
+/* --columns a,b,c: parameters or metrics to show as well. */
+#define ROW_COLUMNS_MAX 64
+typedef struct row_columns {
+    int n;
+    int param[ROW_COLUMNS_MAX];      /* a parameter id, or -1 */
+    int metric[ROW_COLUMNS_MAX];     /* a metric index, or -1 */
+} row_columns;
+/* Prints one line prefixed with cmd and returns -1 on an unknown name. */
+int row_columns_parse(const char *spec, row_columns *c, const char *cmd);
+const char *row_column_name(const row_columns *c, int k);
+/* column k of row as text */
+void row_column_format(const row_columns *c, int k, const ws_row *row, char *buf, size_t len);
 #endif

@@ -5,7 +5,8 @@
 # a front is warned about (one line on stderr), --where workload=NAME matches
 # the workload's name (its `name:`, as a sweep's exclude does) or its path,
 # and a --where that matches nothing says so, listing the values it could
-# match (one line, exit 1). Expected fronts and rankings are computed here
+# match (one line, exit 1); the best and the fronts show the varying axes, --columns
+# more. Expected fronts and rankings are computed here
 # from the HDF5 rows (h5py) by brute force, not taken from warpsweep.
 set -euo pipefail
 . "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
@@ -100,6 +101,46 @@ assert rankings("infodef", 3) == want, (rankings("infodef", 3), want)
 err = open(T + "/infodef.err").read().splitlines()
 assert len(err) == 1 and "warning: preset (seed, volta) varies inside a ranking" in err[0], err
 PY
+
+# readable output: the best and the fronts show the sweep's axes that vary (warps, preset: not
+# the ~20 parameters preset=volta sets), --columns adds parameters and metrics with the file's
+# values; with --best the column list is one line
+P cols info "$T/r.h5" --best --top 2 --columns l1_kb,cycles
+P pcols pareto "$T/r.h5" --columns l1_kb,cycles
+P plain info "$T/r.h5"
+$PY - "$T" <<'PY' || fail "shown columns"
+import re, sys
+import h5py
+T = sys.argv[1]
+pts = h5py.File(T + "/r.h5", "r")["points"][...]
+byp = {int(r["point"]): r for r in pts}
+val = lambda r, c: r[c].decode() if isinstance(r[c], bytes) else r[c].item()
+txt = open(T + "/cols.txt").read()
+lines = [l for l in txt.split("\nbest ", 1)[1].splitlines()[1:] if l.startswith("  ")]
+assert len(lines) == 4, lines
+for l in lines:
+    f = l.split()
+    assert f[0].startswith("work_per_area=") and f[1:2] == ["point"], l
+    r = byp[int(f[2])]
+    kv = [x.split("=", 1) for x in f[3:]]
+    assert [k for k, _ in kv] == ["warps", "preset", "occupancy_limit", "l1_kb", "cycles"], l
+    for k, v in kv:
+        assert v == str(val(r, k)), (l, k, val(r, k))
+assert re.search(r"^columns:   \d+ \(", txt, re.M) and "\n  point uint64" not in txt, txt[:600]
+assert "\n  point uint64" in open(T + "/plain.txt").read()   # without a ranking: the whole list
+body = [l.split() for l in open(T + "/pcols.txt") if l.strip() and not l.startswith("#")]
+assert body[0] == ["point", "workload", "warps", "preset", "l1_kb", "cycles", "area_mm2", "work_ipc"], body[0]
+names = {"chain", "vecadd"}
+for f in body[1:]:
+    if f[0] == "point":
+        continue
+    r = byp[int(f[0])]
+    assert f[1] in names and [f[2], f[3], f[4], f[5]] == [str(val(r, c)) for c in ("warps", "preset", "l1_kb", "cycles")], f
+PY
+for cmd in info pareto; do
+  set +e; "$BIN" $cmd "$T/r.h5" --columns l1_kbb > /dev/null 2> "$T/err"; rc=$?; set -e
+  [ $rc = 2 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q "did you mean 'l1_kb'" "$T/err" || fail "$cmd --columns typo: $rc $(cat "$T/err")"
+done
 
 # a --where that matches nothing: one line naming the values it could match, exit 1
 nomatch() {  # expected-line command...
