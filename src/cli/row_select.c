@@ -2,8 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 #include "row_select.h"
+
+#define WORKLOAD_YAML_MAX (16 << 20)   /* bytes: the largest workload file read for its name */
 
 /* Axes that change what a front or a ranking answers without being a design
  * choice of the compared points: a preset swaps the whole machine, the node
@@ -27,9 +30,14 @@ static char *file_stem(const char *path)
     return strndup(base, n);
 }
 
-/* the top-level `name:` of the YAML file at path, or NULL */
+/* the top-level `name:` of the YAML file at path, or NULL. The path comes
+ * from a results file, which may be damaged: only a regular file of a
+ * workload's size is read (not /dev/zero, not a FIFO). */
 static char *yaml_name(const char *path)
 {
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > WORKLOAD_YAML_MAX)
+        return NULL;
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
