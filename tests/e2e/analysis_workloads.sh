@@ -102,6 +102,20 @@ err = open(T + "/infodef.err").read().splitlines()
 assert len(err) == 1 and "warning: preset (seed, volta) varies inside a ranking" in err[0], err
 PY
 
+# the node scales every area: a front over two nodes is warned about, not one split by node
+cat > "$T/n.yaml" <<YAML
+name: e2e-nodes
+workload: $SRC/sweeps/kernels/vecadd.yaml
+base: {preset: seed}
+grid: {warps: [4, 8], area.node_nm: [7, 16]}
+YAML
+"$BIN" run "$T/n.yaml" -o "$T/n.h5" -j 2 --quiet || fail "run nodes"
+"$BIN" pareto "$T/n.h5" > /dev/null 2> "$T/err" || fail "pareto nodes"
+[ "$(wc -l < "$T/err")" = 1 ] && grep -q "warning: area.node_nm (7, 16) varies inside a front" "$T/err" ||
+  fail "node warning: $(cat "$T/err")"
+"$BIN" info "$T/n.h5" --best --by area.node_nm > /dev/null 2> "$T/err" || fail "info nodes"
+[ ! -s "$T/err" ] || fail "split by node, still warned: $(cat "$T/err")"
+
 # readable output: the best and the fronts show the sweep's axes that vary (warps, preset: not
 # the ~20 parameters preset=volta sets), --columns adds parameters and metrics with the file's
 # values; with --best the column list is one line
