@@ -4,9 +4,9 @@
  * --min: lowest). --best alone ranks by work_per_area: the launch's fixed
  * work per second per mm2, which neither spin iterations (ipc) nor a larger
  * chip hide (docs/model.md "Work throughput"). --where keeps the rows of
- * one scenario, --by ranks each value of an axis on its own (row_select.h):
+ * one scenario, --by ranks each value of some axes on its own (row_select.h):
  * a ranking over several memory latencies says more about the latency than
- * about the design.
+ * about the design. Each workload is always ranked apart.
  * A journal beside the file (or in place of a missing file) is an
  * interrupted run: info says so, and that `run --resume` continues it. */
 #include <math.h>
@@ -21,8 +21,10 @@
 #include "warpsweep/sweep.h"
 
 #define DEFAULT_BEST "work_per_area"
-#define USAGE "usage: warpsweep info FILE.h5 [--best [METRIC]] [--top N] [--min] [--where NAME=VALUE,...] [--by AXIS]\n" \
-              "  --best alone: " DEFAULT_BEST "; --where keeps one scenario, --by ranks each value of AXIS apart\n"
+#define USAGE "usage: warpsweep info FILE.h5 [--best [METRIC]] [--top N] [--min] [--where NAME=VALUE,...] [--by AXIS,...]\n" \
+              "                          [--columns NAME,...]\n" \
+              "  --best alone: " DEFAULT_BEST "; one ranking per workload; --where keeps one scenario, --by ranks each\n" \
+              "  value of the AXIS list apart; the best show the axes that vary, --columns more (parameters, metrics)\n"
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -48,11 +50,13 @@ typedef struct info_ctx {
     int metric;          /* -1: none */
     int minimize;
     int top;
-    const row_where *where;   /* or NULL */
+    row_where *where;         /* or NULL */
+    row_workloads wls;
     row_groups groups;
     best_list lists[ROW_GROUPS_MAX];
-    int too_many_groups;
+    int too_many_groups, too_many_workloads;
     ws_varying var;             /* parameters that differ between the ranked rows: shown with the best */
+    row_columns extra;          /* --columns */
 } info_ctx;
 
 static double metric_value(const ws_row *r, int m)
@@ -89,7 +93,12 @@ static int on_row(void *vctx, const ws_row *row, const char *workload)
     int64_t lim = row->metrics[WS_M_occupancy_limit].i;
     if (row->status == WS_ST_OK && lim >= 0 && lim < WS_OCC_COUNT)
         c->by_limit[lim]++;
-    if (c->where && !row_where_match(c->where, row, workload))
+    int wl = row_workload_id(&c->wls, workload);
+    if (wl < 0) {
+        c->too_many_workloads = 1;
+        return 1;
+    }
+    if (c->where && !row_where_match(c->where, row, wl))
         return 0;
     c->selected++;
     ws_varying_add(&c->var, row);
@@ -98,7 +107,7 @@ static int on_row(void *vctx, const ws_row *row, const char *workload)
     double key = metric_value(row, c->metric);
     if (isnan(key))
         return 0;
-    int g = row_groups_add(&c->groups, row, workload);
+    int g = row_groups_add(&c->groups, row, wl);
     if (g < 0) {
         c->too_many_groups = 1;
         return 1;
@@ -111,6 +120,13 @@ static void print_col(void *ctx, const char *name, const char *type)
 {
     int *n = ctx;
     printf("%s%s %s", (*n)++ % 4 ? ", " : "\n  ", name, type);
+}
+
+static void count_col(void *ctx, const char *name, const char *type)
+{
+    (void)name;
+    (void)type;
+    ++*(int *)ctx;
 }
 
 /* A missing file with a journal beside it is a run killed before it wrote
@@ -140,13 +156,19 @@ static int explain_journal(const char *file, int file_exists)
     return 1;
 }
 
-static void print_best(info_ctx *c, const row_where *where)
+static void print_best(info_ctx *c, const row_where *where, const char *file, const ws_file_info *fi)
 {
-    uint8_t show[WS_NPARAMS];   /* the parameters that vary among the ranked rows */
-    memcpy(show, c->var.varies, sizeof show);
-    int seed_id = ws_param_find("seed");
-    if (c->groups.param >= 0)
-        show[c->groups.param] = 0;
+    uint8_t show[WS_NPARAMS];   /* the axes that vary among the ranked rows */
+    row_axes_shown(file, fi->sweep_name, &c->var, show);
+    int extra_limit = 0;   /* occupancy_limit, shown by default, is in --columns */
+    for (int k = 0; k < c->extra.n; k++) {
+        if (c->extra.param[k] >= 0)
+            show[c->extra.param[k]] = 0;   /* where --columns puts it */
+        extra_limit |= c->extra.metric[k] == WS_M_occupancy_limit;
+    }
+    for (int i = 0; i < WS_NPARAMS; i++)
+        if (row_groups_has(&c->groups, i))
+            show[i] = 0;
     int map[ROW_GROUPS_MAX];
     best_list sorted[ROW_GROUPS_MAX];
     row_groups_sort(&c->groups, map);
@@ -158,9 +180,10 @@ static void print_best(info_ctx *c, const row_where *where)
     int total = 0;
     for (int g = 0; g < c->groups.n; g++)
         total += sorted[g].nbest;
-    printf("best %d by %s (%s, status ok%s%s%s):\n", total, ws_metrics[c->metric].name,
-           c->minimize ? "lowest" : "highest", where ? ", where " : "", cond,
-           c->groups.param != -2 ? ", per group" : "");
+    const char *one = row_groups_one_workload(&c->groups);
+    printf("best %d by %s (%s, status ok%s%s%s%s%s):\n", total, ws_metrics[c->metric].name,
+           c->minimize ? "lowest" : "highest", where ? ", where " : "", cond, one ? ", workload " : "",
+           one ? one : "", c->groups.n > 1 ? ", per group" : "");
     for (int g = 0; g < c->groups.n; g++) {
         char label[256];
         row_groups_label(&c->groups, g, label, sizeof label);
@@ -169,16 +192,22 @@ static void print_best(info_ctx *c, const row_where *where)
         for (int b = 0; b < sorted[g].nbest; b++) {
             const ws_row *r = &sorted[g].best[b].row;
             char lim[64];
-            printf("  %s=%.6g  point %llu  workload %s  seed %llu", ws_metrics[c->metric].name, sorted[g].best[b].key,
-                   (unsigned long long)r->point, sorted[g].best[b].workload, (unsigned long long)r->seed);
+            printf("  %s=%.6g  point %llu", ws_metrics[c->metric].name, sorted[g].best[b].key,
+                   (unsigned long long)r->point);
             for (int i = 0; i < WS_NPARAMS; i++)
-                if (show[i] && i != seed_id) {
+                if (show[i]) {
                     char buf[64];
                     ws_param_format(i, r->params[i], buf, sizeof buf);
                     printf("  %s=%s", ws_params[i].name, buf);
                 }
-            if (ws_metric_label(WS_M_occupancy_limit, r->metrics[WS_M_occupancy_limit].i, lim, sizeof lim))
+            if (!extra_limit &&
+                ws_metric_label(WS_M_occupancy_limit, r->metrics[WS_M_occupancy_limit].i, lim, sizeof lim))
                 printf("  occupancy_limit=%s", lim);
+            for (int k = 0; k < c->extra.n; k++) {
+                char buf[256];
+                row_column_format(&c->extra, k, r, buf, sizeof buf);
+                printf("  %s=%s", row_column_name(&c->extra, k), buf);
+            }
             printf("\n");
         }
     }
@@ -190,14 +219,14 @@ int cmd_info(int argc, char **argv)
         fputs(USAGE, stdout);
         return WS_EXIT_OK;
     }
-    const char *file = NULL, *best = NULL, *where_spec = NULL, *by = NULL;
+    const char *file = NULL, *best = NULL, *where_spec = NULL, *by = NULL, *columns = NULL;
     info_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return WS_EXIT_FAIL;
     c->metric = -1;
     c->top = 5;
     int rc = WS_EXIT_USAGE;
-    row_where where;
+    row_where where = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--best") == 0)   /* its METRIC is optional: not an option, not a .h5 file */
             best = i + 1 < argc && argv[i + 1][0] != '-' && !ends_with(argv[i + 1], ".h5") ? argv[++i]
@@ -210,6 +239,8 @@ int cmd_info(int argc, char **argv)
             where_spec = argv[++i];
         else if (strcmp(argv[i], "--by") == 0 && i + 1 < argc)
             by = argv[++i];
+        else if (strcmp(argv[i], "--columns") == 0 && i + 1 < argc)
+            columns = argv[++i];
         else if (argv[i][0] == '-' || file) {
             fprintf(stderr, "warpsweep info: unexpected argument '%s'\n" USAGE, argv[i]);
             goto out;
@@ -220,14 +251,17 @@ int cmd_info(int argc, char **argv)
         fputs(USAGE, stderr);
         goto out;
     }
-    if ((where_spec || by) && !best)
+    if ((where_spec || by || columns) && !best)
         best = DEFAULT_BEST;   /* conditioning is about the ranking */
     if (where_spec) {
         if (row_where_parse(where_spec, &where, "info"))
             goto out;
         c->where = &where;
     }
-    if (row_groups_init(&c->groups, by, "info"))
+    where.wls = &c->wls;
+    if (row_groups_init(&c->groups, by, &c->wls, "info"))
+        goto out;
+    if (columns && row_columns_parse(columns, &c->extra, "info"))
         goto out;
     if (best) {
         for (int m = 0; m < WS_NMETRICS; m++)
@@ -254,10 +288,18 @@ int cmd_info(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         goto out;
     }
-    if (c->too_many_groups) {
-        fprintf(stderr, "warpsweep info: --by %s: more than %d values\n", by, ROW_GROUPS_MAX);
+    if (c->too_many_workloads) {
+        fprintf(stderr, "warpsweep info: %s: more than %d workloads\n", file, ROW_WORKLOADS_MAX);
         goto out;
     }
+    if (c->too_many_groups) {
+        fprintf(stderr, "warpsweep info: --by %s: more than %d values\n", by ? by : "workload", ROW_GROUPS_MAX);
+        goto out;
+    }
+    if (c->where && row_where_report_empty(c->where, file, "info"))
+        goto out;
+    if (c->metric >= 0)
+        row_groups_warn(&c->groups, "info", "ranking");
     printf("file:      %s\n", file);
     printf("sweep:     %s (hash %s)\n", fi.sweep_name, fi.sweep_hash);
     printf("created:   %s by warpsweep %s, format %lld\n", fi.created_utc, fi.warpsweep_version,
@@ -271,19 +313,24 @@ int cmd_info(int argc, char **argv)
     printf("\nlimits:    occupancy of the ok points limited by");
     for (int l = 0; l < WS_OCC_COUNT; l++)
         printf(" %s %llu", ws_occupancy_limit_name(l), (unsigned long long)c->by_limit[l]);
-    printf("\ncolumns:");
     int ncol = 0;
-    ws_store_columns(file, print_col, &ncol, &err);
-    printf("\n");
+    if (c->metric < 0) {   /* the file's layout; with a ranking, what the ranking shows */
+        printf("\ncolumns:");
+        ws_store_columns(file, print_col, &ncol, &err);
+        printf("\n");
+    } else {
+        ws_store_columns(file, count_col, &ncol, &err);
+        printf("\ncolumns:   %d (`warpsweep info %s` lists them; --columns A,B shows some with the best)\n", ncol, file);
+    }
     if (c->where)
         printf("selected:  %llu of %llu rows\n", (unsigned long long)c->selected, (unsigned long long)c->rows);
     if (c->metric >= 0)
-        print_best(c, c->where);
+        print_best(c, c->where, file, &fi);
     rc = WS_EXIT_OK;
 out:
     for (int g = 0; g < ROW_GROUPS_MAX; g++)
         free(c->lists[g].best);
-    row_groups_free(&c->groups);
+    row_workloads_free(&c->wls);
     free(c);
     return rc;
 }

@@ -15,12 +15,14 @@
  * finds the front in O(n log n) (sort by x best-first, then y best-first;
  * a row is on the front when its y beats every y seen at a strictly better
  * x); the second collects the front rows to print them. Output: a table,
- * one front row per line in x order: point, workload, the parameters that
- * take more than one value in the file, x, y.
+ * one front row per line in x order: point, workload, the sweep's axes
+ * that take more than one value in the file (not the parameters a preset
+ * on an axis sets), the --columns, x, y.
  *
- * --where NAME=VALUE,... keeps the rows of one scenario, and --by AXIS
- * finds one front per value of AXIS (row_select.h): a front over several
- * memory latencies would only show the shortest latency. */
+ * --where NAME=VALUE,... keeps the rows of one scenario, and --by AXIS,...
+ * finds one front per value of those axes (row_select.h): a front over
+ * several memory latencies would only show the shortest latency. There is
+ * always one front per workload. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,9 +33,10 @@
 #include "warpsweep/sweep.h"
 
 #define USAGE "usage: warpsweep pareto FILE.h5 [--x COLUMN] [--y COLUMN] [--min-x|--max-x] [--min-y|--max-y]\n" \
-              "                        [--where NAME=VALUE,...] [--by AXIS]\n" \
+              "                        [--where NAME=VALUE,...] [--by AXIS,...] [--columns NAME,...]\n" \
               "  defaults: --x area_mm2 --min-x --y work_ipc --max-y; a column is a metric or a numeric parameter;\n" \
-              "  --where keeps one scenario, --by gives one front per value of AXIS\n"
+              "  one front per workload; --where keeps one scenario, --by gives one front per value of the AXIS list;\n" \
+              "  shown: the sweep's axes that vary, then --columns (parameters, metrics)\n"
 
 /* A column: metric m or parameter p (exactly one >= 0). */
 typedef struct column {
@@ -62,11 +65,13 @@ typedef struct pareto_ctx {
     cand *c;
     size_t n, cap;
     uint64_t rows, ok;
-    int oom, too_many_groups;
-    const row_where *where;       /* or NULL */
+    int oom, too_many_groups, too_many_workloads;
+    row_where *where;             /* or NULL */
+    row_workloads wls;
     row_groups groups;
     uint64_t ok_in_group[ROW_GROUPS_MAX];
     ws_varying var;               /* parameters that differ between rows */
+    row_columns extra;            /* --columns */
     /* second pass */
     uint64_t *front;      /* sorted points on the front */
     size_t nfront;
@@ -100,15 +105,19 @@ static double col_value(const column *c, const ws_row *r)
 
 static int pass1(void *vctx, const ws_row *row, const char *workload)
 {
-    (void)workload;
     pareto_ctx *p = vctx;
     p->rows++;
-    if (p->where && !row_where_match(p->where, row, workload))
+    int wl = row_workload_id(&p->wls, workload);
+    if (wl < 0) {
+        p->too_many_workloads = 1;
+        return 1;
+    }
+    if (p->where && !row_where_match(p->where, row, wl))
         return 0;
     ws_varying_add(&p->var, row);
     if (row->status != WS_ST_OK)
         return 0;
-    int g = row_groups_add(&p->groups, row, workload);
+    int g = row_groups_add(&p->groups, row, wl);
     if (g < 0) {
         p->too_many_groups = 1;
         return 1;
@@ -156,16 +165,17 @@ static int cmp_u64(const void *a, const void *b)
 static int pass2(void *vctx, const ws_row *row, const char *workload)
 {
     pareto_ctx *p = vctx;
-    if (row->status != WS_ST_OK || (p->where && !row_where_match(p->where, row, workload)))
+    int wl = row_workload_id(&p->wls, workload);   /* known from pass 1 */
+    if (row->status != WS_ST_OK || (p->where && !row_where_match(p->where, row, wl)))
         return 0;
     if (!bsearch(&row->point, p->front, p->nfront, sizeof *p->front, cmp_u64))
         return 0;
     if (p->nout == p->nfront)   /* duplicate point numbers in the file: keep the first */
         return 0;
     front_row *f = &p->out[p->nout++];
-    f->group = row_groups_add(&p->groups, row, workload);   /* known from pass 1 */
+    f->group = row_groups_add(&p->groups, row, wl);   /* known from pass 1 */
     f->row = *row;
-    snprintf(f->workload, sizeof f->workload, "%s", workload);
+    snprintf(f->workload, sizeof f->workload, "%s", row_workload_label(&p->wls, wl));   /* its name */
     f->x = col_value(&p->cx, row);
     f->y = col_value(&p->cy, row);
     f->kx = p->max_x ? -f->x : f->x;
@@ -201,12 +211,12 @@ int cmd_pareto(int argc, char **argv)
         fputs(USAGE, stdout);
         return WS_EXIT_OK;
     }
-    const char *file = NULL, *xs = "area_mm2", *ys = "work_ipc", *where_spec = NULL, *by = NULL;
+    const char *file = NULL, *xs = "area_mm2", *ys = "work_ipc", *where_spec = NULL, *by = NULL, *columns = NULL;
     pareto_ctx *p = calloc(1, sizeof *p);   /* large (the --by groups): not on the stack */
     if (!p)
         return WS_EXIT_FAIL;
     p->max_y = 1;
-    row_where where;
+    row_where where = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--x") == 0 && i + 1 < argc)
             xs = argv[++i];
@@ -224,6 +234,8 @@ int cmd_pareto(int argc, char **argv)
             where_spec = argv[++i];
         else if (strcmp(argv[i], "--by") == 0 && i + 1 < argc)
             by = argv[++i];
+        else if (strcmp(argv[i], "--columns") == 0 && i + 1 < argc)
+            columns = argv[++i];
         else if (argv[i][0] == '-' || file) {
             fprintf(stderr, "warpsweep pareto: unexpected argument '%s'\n" USAGE, argv[i]);
             free(p);
@@ -236,10 +248,13 @@ int cmd_pareto(int argc, char **argv)
         free(p);
         return WS_EXIT_USAGE;
     }
-    if ((where_spec && row_where_parse(where_spec, &where, "pareto")) || row_groups_init(&p->groups, by, "pareto")) {
+    if ((where_spec && row_where_parse(where_spec, &where, "pareto")) ||
+        row_groups_init(&p->groups, by, &p->wls, "pareto") ||
+        (columns && row_columns_parse(columns, &p->extra, "pareto"))) {
         free(p);
         return WS_EXIT_USAGE;
     }
+    where.wls = &p->wls;
     if (where_spec)
         p->where = &where;
     const char *names[2] = {xs, ys};
@@ -270,10 +285,17 @@ int cmd_pareto(int argc, char **argv)
         fprintf(stderr, "warpsweep pareto: out of memory\n");
         goto out;
     }
-    if (p->too_many_groups) {
-        fprintf(stderr, "warpsweep pareto: --by %s: more than %d values\n", by, ROW_GROUPS_MAX);
+    if (p->too_many_workloads) {
+        fprintf(stderr, "warpsweep pareto: %s: more than %d workloads\n", file, ROW_WORKLOADS_MAX);
         goto out;
     }
+    if (p->too_many_groups) {
+        fprintf(stderr, "warpsweep pareto: --by %s: more than %d values\n", by ? by : "workload", ROW_GROUPS_MAX);
+        goto out;
+    }
+    if (p->where && row_where_report_empty(p->where, file, "pareto"))
+        goto out;
+    row_groups_warn(&p->groups, "pareto", "front");
     {   /* groups in reading order (numbers ascending, choices in registry order) */
         int map[ROW_GROUPS_MAX];
         uint64_t ok_sorted[ROW_GROUPS_MAX];
@@ -322,14 +344,18 @@ int cmd_pareto(int argc, char **argv)
     }
     qsort(p->out, p->nout, sizeof *p->out, cmp_front);
 
-    /* the parameters shown: those that differ between rows of the file */
+    /* the parameters shown: the sweep's axes that differ between the rows, then --columns */
     uint8_t show[WS_NPARAMS];
-    memcpy(show, p->var.varies, sizeof show);
+    row_axes_shown(file, fi.sweep_name, &p->var, show);
+    for (int k = 0; k < p->extra.n; k++)
+        if (p->extra.param[k] >= 0)
+            show[p->extra.param[k]] = 0;
     for (int k = 0; k < 2; k++)
         if (cols[k]->param >= 0)
             show[cols[k]->param] = 0;
-    if (p->groups.param >= 0)
-        show[p->groups.param] = 0;   /* in the heading of each front */
+    for (int i = 0; i < WS_NPARAMS; i++)
+        if (row_groups_has(&p->groups, i))
+            show[i] = 0;   /* in the heading of each front */
 
     char cond[1024] = "";
     if (p->where) {
@@ -344,26 +370,34 @@ int cmd_pareto(int argc, char **argv)
             for (size_t k = r; k < p->nout && p->out[k].group == (f ? f->group : -1); k++)
                 n++;
             int g = f ? f->group : 0;
-            row_groups_label(&p->groups, g, buf, sizeof buf);
+            buf[0] = 0;
+            if (p->groups.n)
+                row_groups_label(&p->groups, g, buf, sizeof buf);
             if (r)
                 printf("\n");
             printf("# %s: %s%sPareto front of %zu point(s) among %llu ok of %llu rows%s: %s %s, %s %s\n", file, buf,
-                   buf[0] ? ": " : "", n, (unsigned long long)(p->groups.param == -2 ? p->ok : f ? p->ok_in_group[g] : 0),
+                   buf[0] ? ": " : "", n, (unsigned long long)(f ? p->ok_in_group[g] : p->ok),
                    (unsigned long long)p->rows, cond, p->max_x ? "max" : "min", xs, p->max_y ? "max" : "min", ys);
-            printf("%-8s %-24s", "point", "workload");
+            printf("%-8s %-16s", "point", "workload");
             for (int i = 0; i < WS_NPARAMS; i++)
                 if (show[i])
                     printf(" %12s", ws_params[i].name);
+            for (int k = 0; k < p->extra.n; k++)
+                printf(" %12s", row_column_name(&p->extra, k));
             printf(" %14s %14s\n", xs, ys);
         }
         if (!f)
             break;
-        printf("%-8llu %-24s", (unsigned long long)f->row.point, f->workload);
+        printf("%-8llu %-16s", (unsigned long long)f->row.point, f->workload);
         for (int i = 0; i < WS_NPARAMS; i++)
             if (show[i]) {
                 ws_param_format(i, f->row.params[i], buf, sizeof buf);
                 printf(" %12s", buf);
             }
+        for (int k = 0; k < p->extra.n; k++) {
+            row_column_format(&p->extra, k, &f->row, buf, sizeof buf);
+            printf(" %12s", buf);
+        }
         fmt_value(buf, sizeof buf, f->x, col_is_float(&p->cx));
         printf(" %14s", buf);
         fmt_value(buf, sizeof buf, f->y, col_is_float(&p->cy));
@@ -374,7 +408,7 @@ out:
     free(p->c);
     free(p->front);
     free(p->out);
-    row_groups_free(&p->groups);
+    row_workloads_free(&p->wls);
     free(p);
     return rc;
 }

@@ -16,13 +16,19 @@
  * the trace and the timeline to a window of a long run: cycles FROM <= c <
  * TO (either side may be left out), warp slots and cores as lists such as
  * 0,4-7.
+ * A timeline written to a terminal stops after TTY_TIMELINE_LINES lines or
+ * TTY_TIMELINE_BYTES bytes (a 353k-cycle kernel draws 15 MB) with one line
+ * saying how much was left out and how to window it; redirected to a file or
+ * a pipe, it is written whole.
  * Exit code: 0 if the status is ok, 1 otherwise or on bad input, 2 on a bad
  * command line.
  */
+#define _GNU_SOURCE   /* fopencookie */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "warpsweep/report.h"
 #include "warpsweep/sim.h"
@@ -90,6 +96,57 @@ static uint32_t list_end(const uint8_t *bits)
         if (bits[(i - 1) / 8] >> ((i - 1) % 8) & 1)
             return i;
     return 0;
+}
+
+/* What a terminal is shown of a timeline: enough to read a window of it. */
+#define TTY_TIMELINE_LINES 2000
+#define TTY_TIMELINE_BYTES (256 * 1024)
+
+/* A stream that passes the first lines to out and counts the rest. */
+typedef struct tty_cap {
+    FILE *out;
+    uint64_t lines, bytes;        /* passed on */
+    uint64_t cut_lines, cut_bytes; /* left out (a line cut mid-way counts in both) */
+    int cut;
+    char last;                    /* the last character passed on */
+} tty_cap;
+
+static ssize_t tty_cap_write(void *vc, const char *buf, size_t n)
+{
+    tty_cap *c = vc;
+    for (size_t i = 0; i < n; i++) {
+        if (!c->cut && (c->lines >= TTY_TIMELINE_LINES || c->bytes >= TTY_TIMELINE_BYTES)) {
+            c->cut = 1;
+            if (c->bytes && c->last != '\n')
+                fputc('\n', c->out);   /* end the line cut mid-way */
+        }
+        if (c->cut) {
+            c->cut_bytes++;
+            c->cut_lines += buf[i] == '\n';
+            continue;
+        }
+        fputc(buf[i], c->out);
+        c->last = buf[i];
+        c->bytes++;
+        c->lines += buf[i] == '\n';
+    }
+    return (ssize_t)n;
+}
+
+static FILE *tty_cap_open(tty_cap *c, FILE *out)
+{
+    *c = (tty_cap){.out = out};
+    return fopencookie(c, "w", (cookie_io_functions_t){.write = tty_cap_write});
+}
+
+/* Closes the capped stream; says what was left out. */
+static void tty_cap_close(tty_cap *c, FILE *f)
+{
+    fclose(f);
+    if (c->cut)
+        fprintf(c->out, "... timeline cut at %llu lines for the terminal (%llu more lines, %llu bytes): window it with "
+                        "--cycles FROM:TO, --warps LIST or --cores LIST, or redirect it to a file (> FILE)\n",
+                (unsigned long long)c->lines, (unsigned long long)c->cut_lines, (unsigned long long)c->cut_bytes);
 }
 
 static int find_buffer(const ws_workload *wl, const char *name)
@@ -270,15 +327,23 @@ int cmd_sim(int argc, char **argv)
                 return WS_EXIT_FAIL;
             }
         }
+        tty_cap cap;
+        FILE *capped = NULL;
+        if (timeline && isatty(fileno(aux)) && (capped = tty_cap_open(&cap, aux)))
+            opts.timeline = capped;
         ws_sim *s = ws_sim_new();
         if (!s) {
             fprintf(stderr, "warpsweep sim: out of memory\n");
             if (opts.trace)
                 fclose(opts.trace);
+            if (capped)
+                fclose(capped);
             ws_workload_free(wl);
             return WS_EXIT_FAIL;
         }
         ws_sim_run(s, wl, &cfg, &opts, &res);
+        if (capped)
+            tty_cap_close(&cap, capped);
         if (opts.trace && fclose(opts.trace) != 0)
             perror(trace);
         uint32_t nls;
