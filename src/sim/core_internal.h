@@ -236,6 +236,10 @@ typedef struct ws_pipe_inst {
     uint32_t rf_reg[WS_PIPE_MAX_RF]; /* ... (ws_inst.rd minus predicates and out-of-range) */
     const ws_operand *membermask;    /* ws_warp_membermask: a warp-level .sync op */
     uint8_t aligned;                 /* ws_warp_aligned: every live lane of its 32-lane group executes it together */
+    /* none of the opcodes issue() and try_splits treat apart: no memory or
+     * texture access, cp.async, fence, CTA barrier, divergence op (badd,
+     * bwait, yield, bmov), warp-level .sync or .aligned op (ws_inst_plain) */
+    uint8_t plain;
 } ws_pipe_inst;
 
 typedef struct ws_simrun {
@@ -331,6 +335,8 @@ typedef struct ws_simrun {
 void ws_pipe_setup(ws_simrun *r, const ws_config *cfg);
 /* Fills r->pinst (k->ninsts entries) for r->k; after ws_pipe_setup. */
 void ws_pipe_decode(ws_simrun *r);
+/* issue.c: is `in` none of the opcodes issue() and try_splits treat apart? */
+int ws_inst_plain(const ws_inst *in);
 uint32_t ws_unit_occupancy(const ws_simrun *r, const ws_inst *in);
 uint64_t ws_unit_latency(const ws_simrun *r, const ws_inst *in);
 int ws_uses_lsu(const ws_inst *in);

@@ -15,6 +15,19 @@ static inline int is_cta_barrier(const ws_inst *in)
     return in->op == WS_OP_BAR || in->op == WS_OP_BARRIER;
 }
 
+/* Is `in` none of the opcodes issue() treats apart (ws_pipe_inst.plain)? */
+int ws_inst_plain(const ws_inst *in)
+{
+    switch (in->op) {
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
+    case WS_OP_MBARRIER: case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ: case WS_OP_SULD: case WS_OP_SUST:
+    case WS_OP_CP_ASYNC: case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_BMOV:
+        return 0;
+    default:
+        return !is_cta_barrier(in) && !ws_is_div_op(in->op);
+    }
+}
+
 /* No warp of scheduler p can issue at `now`: every live warp waits either
  * for a resource busy at `now` or (hard_min) for something that ends later.
  * Returns the first cycle one of them may issue (> now) and sets *why, else
@@ -225,7 +238,9 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     uint64_t done;
     int is_mem = 0;
     uint64_t t0 = now + ws_pipe_issue(r, c, w, slot, sp.pc, now);
-    switch (in->op) {
+    const ws_pipe_inst *pi = &r->pinst[sp.pc];
+    if (pi->plain) done = t0 + pi->lat;
+    else switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
     case WS_OP_MBARRIER: case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ: case WS_OP_SULD: case WS_OP_SUST:
         if (eff.mem_kind == 0) done = t0 + r->lat_alu;
@@ -262,12 +277,12 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         done = cp_async_timing(r, c, w, slot, in, &eff, t0, now);
         break;
     default:
-        done = t0 + r->pinst[sp.pc].lat;
+        done = t0 + pi->lat;
         break;
     }
     if (done > r->last_complete) r->last_complete = done;
     for (uint32_t q = 0; q < np; q++) note_pending(r, &c->warps[pt[q].slot], in, pt[q].mask, done, is_mem, now);
-    if ((r->div->issues_div_ops && ws_is_div_op(in->op)) || in->op == WS_OP_BMOV) {
+    if (!pi->plain && ((r->div->issues_div_ops && ws_is_div_op(in->op)) || in->op == WS_OP_BMOV)) {
         r->div_insts++;                  /* own metric: warp_insts stays comparable */
     } else {
         r->warp_insts++;
@@ -287,13 +302,13 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     w->wake = 0;
     w->deps_pc = UINT32_MAX;
     forget_stall(c, w);
-    if (r->fence_stores && (in->op == WS_OP_MEMBAR || in->op == WS_OP_FENCE) && in->subop != 1 /* WS_SCOPE_CTA, src/ptx/ptx_internal.h */) {
+    if (!pi->plain && r->fence_stores && (in->op == WS_OP_MEMBAR || in->op == WS_OP_FENCE) && in->subop != 1 /* WS_SCOPE_CTA, src/ptx/ptx_internal.h */) {
         /* membar.gl/.sys, fence.gpu/.sys: the warp waits until its stores are
          * done (docs/memory.md); .cta is ordered at the L1 and costs alu_latency */
         uint64_t f = ws_mem_fence(&r->memsys, c->id, slot, done);
         if (f > done) { w->wake = f; w->wake_reason = WS_STALL_MEM; }
     }
-    if (is_cta_barrier(in) && eff.executed) {
+    if (!pi->plain && is_cta_barrier(in) && eff.executed) {
         for (uint32_t q = 0; q < np; q++)
             if (pt[q].executed) ws_bar_arrive(r, c, ct, pt[q].slot, in, pt[q].executed);
         if (r->div->parts) note_parking(c, w, slot);   /* the host's dynamic warp waits at the barrier */
@@ -610,7 +625,7 @@ static int try_splits(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int
             if (r->div->owner_keeps_warp) break;
             continue;
         }
-        if (in->op == WS_OP_LD || in->op == WS_OP_LDU) {   /* memory unit: a free L1 MSHR? */
+        if (!r->pinst[sp->pc].plain && (in->op == WS_OP_LD || in->op == WS_OP_LDU)) {   /* a free L1 MSHR? */
             if (!load_allowed(c, slot, in, now)) {               /* the policy holds it (ccws) */
                 if (now + 1 < best) { best = now + 1; reason = WS_STALL_MSHR; best_res = WS_RES_NONE; }
                 if (r->div->owner_keeps_warp) break;

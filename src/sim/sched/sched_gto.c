@@ -4,6 +4,7 @@
  * id = launch order).  The list is rebuilt only when the last-issued warp or
  * the resident set changes.
  */
+#include <string.h>
 #include "sched.h"
 
 static void gto_add(ws_sched *s, uint32_t slot)
@@ -19,11 +20,40 @@ static void gto_remove(ws_sched *s, uint32_t slot)
     s->dirty = 1;
 }
 
+/* ws_sched_gto_build over every resident warp (gto; swl and the others when
+ * their limit admits all): the last issuer is always resident (gto_remove
+ * forgets it), so the list is it, then the age list in two copies around it.
+ * Rebuilt once per change of greedy warp: the walk of the cache bench. */
+static void gto_build_all(ws_sched *s)
+{
+    uint32_t n = s->nage;
+    if (!s->has_last) {
+        memcpy(s->prio, s->age, n * sizeof s->age[0]);
+        s->nprio = n;
+        s->dirty = 0;
+        return;
+    }
+    uint32_t i = 0;
+    while (i < n && s->age[i] != s->last) i++;
+    if (i == n) {   /* not resident (a policy that keeps last otherwise): no greedy warp */
+        memcpy(s->prio, s->age, n * sizeof s->age[0]);
+    } else {
+        s->prio[0] = s->last;
+        memcpy(s->prio + 1, s->age, i * sizeof s->age[0]);
+        memcpy(s->prio + 1 + i, s->age + i + 1, (n - i - 1) * sizeof s->age[0]);
+    }
+    s->nprio = n;
+    s->dirty = 0;
+}
+
 /* Greedy warp first, then the first `limit` oldest (limit = nage for gto). */
 void ws_sched_gto_build(ws_sched *s, uint32_t limit)
 {
     uint32_t n = 0;
-    if (limit > s->nage) limit = s->nage;
+    if (limit >= s->nage) {
+        gto_build_all(s);
+        return;
+    }
     int greedy = 0;
     if (s->has_last)
         for (uint32_t i = 0; i < limit; i++)
