@@ -142,6 +142,9 @@ typedef struct ws_workload {
 
 ws_workload *ws_workload_load(const char *path, ws_error *err);
 void ws_workload_free(ws_workload *wl);
+/* The name of a workload file without `name:`: its file name without .yaml/.yml
+ * ("kernels/vecadd.yaml" -> "vecadd"); malloc'd, NULL without memory. */
+char *ws_workload_default_name(const char *path);
 
 static inline uint32_t ws_launch_threads_per_cta(const ws_launch_spec *l)
 {

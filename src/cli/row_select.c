@@ -16,19 +16,6 @@ static const char *const question_axes[] = {"preset", "area.node_nm"};
 
 /* ---- workloads ---- */
 
-/* "kernels/vecadd.yaml" -> "vecadd": the name of a workload without `name:`
- * (src/workload/workload.c default_name) */
-static char *file_stem(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    size_t n = strlen(base);
-    if (n > 5 && strcmp(base + n - 5, ".yaml") == 0)
-        n -= 5;
-    else if (n > 4 && strcmp(base + n - 4, ".yml") == 0)
-        n -= 4;
-    return strndup(base, n);
-}
 
 /* the top-level `name:` of the YAML file at path, or NULL. The path comes
  * from a results file, which may be damaged: only a regular file of a
@@ -74,7 +61,7 @@ int row_workload_id(row_workloads *w, const char *path)
         return -1;
     char *name = yaml_name(path);
     w->path[w->n] = strdup(path);
-    w->name[w->n] = name ? name : file_stem(path);
+    w->name[w->n] = name ? name : ws_workload_default_name(path);
     return w->n++;
 }
 

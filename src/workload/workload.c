@@ -1039,7 +1039,7 @@ static char *resolve_path(const char *yaml_path, const char *rel)
     return out;
 }
 
-static char *default_name(const char *path)
+char *ws_workload_default_name(const char *path)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -1465,7 +1465,7 @@ static int load_doc(parser *p, yaml_node_t *root)
             return fail_node(p, v[K_NAME], "name must be a plain string");
         wl->name = strdup(scalar(v[K_NAME]));
     } else {
-        wl->name = default_name(p->path);
+        wl->name = ws_workload_default_name(p->path);
     }
     if (v[K_LAUNCHES]) {
         if (v[K_BUFFERS] && parse_buffers(p, v[K_BUFFERS]) < 0)
