@@ -15,6 +15,12 @@
 #include "sweep.h"
 
 #define WS_FORMAT_VERSION 1
+/* The model's version: bumped whenever a parameter's meaning, a default or a
+ * metric's meaning changes (CHANGES.md says what each version changed), so a
+ * file says which model its numbers come from. Results files store it (root
+ * attribute model_version; files and journals from before it read as 0), and
+ * run --resume and merge refuse rows of another model version. */
+#define WS_MODEL_VERSION 1
 
 /* ---- journal ---- */
 typedef struct ws_journal ws_journal;
@@ -27,6 +33,7 @@ typedef struct ws_journal_info {
     uint64_t records;       /* good records (checksum and fields) */
     uint64_t damaged;       /* bad records between good ones: skipped, their points run again */
     uint64_t torn_bytes;    /* bytes after the last good record (cut by ws_journal_open) */
+    uint32_t model_version; /* WS_MODEL_VERSION of the run that wrote it; 0 before model versions */
 } ws_journal_info;
 
 /* Creates (truncates) a journal for sw (its header carries sw's hash and the
@@ -61,10 +68,14 @@ typedef struct ws_file_info {
     char created_utc[32];
     char warpsweep_version[32];
     int64_t format_version;
+    int64_t model_version;   /* WS_MODEL_VERSION of the writer; 0: written before model versions */
     uint64_t points_total;
     uint64_t rows;
 } ws_file_info;
 
+/* The one-line reason rows of model version v cannot join this warpsweep's
+ * (what: "resume", "merge"), or NULL when v is WS_MODEL_VERSION. */
+const char *ws_model_mismatch(int64_t v, const char *path, const char *what, char *buf, size_t n);
 /* Root attributes and row count of a results file. */
 int ws_store_info(const char *path, ws_file_info *info, ws_error *err);
 /* The sweep text stored in the file (malloc'ed). */

@@ -302,8 +302,13 @@ int cmd_info(int argc, char **argv)
         row_groups_warn(&c->groups, "info", "ranking");
     printf("file:      %s\n", file);
     printf("sweep:     %s (hash %s)\n", fi.sweep_name, fi.sweep_hash);
-    printf("created:   %s by warpsweep %s, format %lld\n", fi.created_utc, fi.warpsweep_version,
+    printf("created:   %s by warpsweep %s, format %lld, ", fi.created_utc, fi.warpsweep_version,
            (long long)fi.format_version);
+    if (fi.model_version)
+        printf("model version %lld%s\n", (long long)fi.model_version,
+               fi.model_version == WS_MODEL_VERSION ? "" : " (not this warpsweep's: CHANGES.md says what differs)");
+    else
+        printf("before model versions (this warpsweep's model is version %d)\n", WS_MODEL_VERSION);
     printf("points:    %llu of %llu%s\n", (unsigned long long)fi.rows, (unsigned long long)fi.points_total,
            fi.rows < fi.points_total ? " (incomplete: warpsweep run --resume continues it)" : " (complete)");
     explain_journal(file, 1);

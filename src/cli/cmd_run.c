@@ -247,6 +247,11 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
             fprintf(stderr, "%s\n", err.msg);
             return WS_EXIT_FAIL;
         }
+        char why[512];
+        if (ws_model_mismatch(fi.model_version, out, "resume", why, sizeof why)) {
+            fprintf(stderr, "warpsweep run: %s\n", why);
+            return WS_EXIT_FAIL;
+        }
         if (strcmp(fi.sweep_hash, sw->hash) != 0) {
             fprintf(stderr, "warpsweep run: %s: %s since this file was written (sweep hash %s, the file "
                             "has %s): refusing to resume; use --force to start over\n", out,

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cli.h"
 #include "warpsweep/params.h"
+#include "warpsweep/store.h"
 
 #define NOT_YET(name)                                                          \
     __attribute__((weak)) int cmd_##name(int argc, char **argv)                \
@@ -106,9 +107,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
 #ifdef WS_HAVE_MPI
-        printf("warpsweep %s (MPI: yes)\n", WS_VERSION);
+        printf("warpsweep %s, model version %d (MPI: yes)\n", WS_VERSION, WS_MODEL_VERSION);
 #else
-        printf("warpsweep %s (MPI: no)\n", WS_VERSION);
+        printf("warpsweep %s, model version %d (MPI: no)\n", WS_VERSION, WS_MODEL_VERSION);
 #endif
         return WS_EXIT_OK;
     }

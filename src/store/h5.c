@@ -441,9 +441,10 @@ int ws_store_build(const char *out_path, const char *journal_path, const ws_swee
             snprintf(wls + strlen(wls), sizeof wls - strlen(wls), "%s%s", i ? "|" : "", sw->workload_names[i]);
         attr_str(ds, "choices:workload", wls);
     }
-    int64_t fv = WS_FORMAT_VERSION;
+    int64_t fv = WS_FORMAT_VERSION, mv = WS_MODEL_VERSION;
     uint64_t total = sw->count, written = nrows;
     if (attr_str(f, "warpsweep_version", WS_VERSION) || attr_u64(f, "format_version", H5T_NATIVE_INT64, &fv) ||
+        attr_u64(f, "model_version", H5T_NATIVE_INT64, &mv) ||
         attr_str(f, "sweep_name", sw->name) || attr_str(f, "sweep_file", sw->file) ||
         attr_str(f, "sweep_yaml", sw->text) || attr_str(f, "sweep_hash", sw->hash) ||
         attr_str(f, "sweep_own_hash", sw->own_hash) || attr_str(f, "inputs_hash", sw->inputs_hash) ||
@@ -774,6 +775,8 @@ static int read_info(hid_t f, const char *path, ws_file_info *info, ws_error *er
         return ws_fail(err, "%s: format version %lld (written by warpsweep %s); this warpsweep reads format version %d",
                        path, (long long)info->format_version,
                        info->warpsweep_version[0] ? info->warpsweep_version : "?", WS_FORMAT_VERSION);
+    if (ws_h5_attr_i64(f, path, "model_version", &info->model_version, err) < 0) /* absent: 0, before versions */
+        return -1;
     hid_t ds, ftype;
     hsize_t rows = 0;
     rc = points_open(f, path, &ds, &ftype, &rows, err);

@@ -44,7 +44,7 @@ typedef struct hdr {
     int32_t holder_pid;       /* the process that has it open (locked); 0 in journals before the lock */
     char own_hash[16];        /* the parts of hash (sweep.h), to say what changed; */
     char inputs_hash[16];     /*   zero in journals before them */
-    char pad[HDR_SIZE - 8 - 4 * 4 - 8 * 2 - 16 - 32 - 4 - 16 * 2];
+    uint32_t model_version;   /* WS_MODEL_VERSION; zero in journals before model versions */
 } hdr;
 _Static_assert(sizeof(hdr) == HDR_SIZE, "journal header size");
 
@@ -159,6 +159,7 @@ ws_journal *ws_journal_create(const char *path, const ws_sweep *sw, uint64_t poi
     gmtime_r(&t, &tm);
     strftime(h.created_utc, sizeof h.created_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
     h.holder_pid = (int32_t)getpid();
+    h.model_version = WS_MODEL_VERSION;
     if (write_all(fd, &h, sizeof h) || fsync(fd)) {
         ws_fail(err, "%s: cannot write: %s", path, strerror(errno));
         close(fd);
@@ -187,6 +188,7 @@ static int read_header(int fd, const char *path, hdr *h, ws_journal_info *info, 
         memcpy(info->inputs_hash, h->inputs_hash, 16);
         memcpy(info->created_utc, h->created_utc, sizeof info->created_utc - 1);
         info->points_total = h->points_total;
+        info->model_version = h->model_version;
     }
     return 0;
 }
@@ -292,6 +294,12 @@ ws_journal *ws_journal_open(const char *path, const ws_sweep *sw, ws_journal_inf
     if (!info)
         info = &tmp;
     if (read_header(fd, path, &h, info, err)) {
+        close(fd);
+        return NULL;
+    }
+    char why[512];
+    if (ws_model_mismatch(h.model_version, path, "resume", why, sizeof why)) {
+        ws_fail(err, "%s", why);
         close(fd);
         return NULL;
     }

@@ -306,6 +306,11 @@ int ws_store_merge(const char *out, const char *const *inputs, int ninputs, cons
         in[i].path = inputs[i];
         if (ws_store_info(inputs[i], &in[i].info, err) || ws_store_get_shard(inputs[i], &in[i].shard, err))
             goto done;
+        char why[512];
+        if (ws_model_mismatch(in[i].info.model_version, inputs[i], "merge", why, sizeof why)) {
+            ws_fail(err, "%s", why);
+            goto done;
+        }
         if (!in[i].shard.n) {
             ws_fail(err, "%s: not a shard file (no shard_index/shard_count attributes: written without --shard)",
                     inputs[i]);
