@@ -48,22 +48,26 @@ uint64_t ws_consistent_members(const ws_simrun *r, const ws_cwarp *w, const ws_o
     return go;
 }
 
-/* Parts at different PCs meet only with one membermask value per 32-lane
- * group (the PTX ISA: threads that "executed <op>.sync with the same
- * qualifiers and same membermask value"): a lane waiting at another .sync op
- * of the same kind for another set of lanes is not part of this one. */
+/* The parts of a rendezvous meet only where every lane's membermask value
+ * is the value of each lane it names (the PTX ISA: the threads of the
+ * membermask execute "<op>.sync with the same qualifiers and same membermask
+ * value"): a lane waiting at another .sync op of the same kind for another
+ * set of lanes is not part of this one, while tiles (lanes 0-3 with 0xf,
+ * 4-7 with 0xf0, ...) held by different splits at one PC meet, each tile
+ * among itself. */
 static int same_membermask(const ws_simrun *r, const ws_cwarp *w, const ws_split *parts, uint32_t n)
 {
-    uint64_t value[2] = {0, 0};
-    uint8_t have[2] = {0, 0};
+    uint64_t value[WS_MAX_WARP_SIZE], all = 0;
     for (uint32_t i = 0; i < n; i++) {
         const ws_operand *mo = ws_warp_membermask(&r->k->insts[parts[i].pc]);
-        for (uint64_t m = parts[i].mask; m; m &= m - 1) {
-            uint32_t l = (uint32_t)__builtin_ctzll(m), g = l >> 5;
-            uint64_t v = ws_sync_members(r, w, mo, m & -m);
-            if (!have[g]) { have[g] = 1; value[g] = v; }
-            else if (value[g] != v) return 0;
-        }
+        for (uint64_t m = parts[i].mask; m; m &= m - 1)
+            value[__builtin_ctzll(m)] = ws_sync_members(r, w, mo, m & -m);
+        all |= parts[i].mask;
+    }
+    for (uint64_t m = all; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        for (uint64_t o = value[l] & all; o; o &= o - 1)
+            if (value[__builtin_ctzll(o)] != value[l]) return 0;
     }
     return 1;
 }

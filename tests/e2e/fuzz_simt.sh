@@ -19,6 +19,12 @@ if [ -n "${WS_BUILD_DIR:-}" ] && grep -q '^WS_SANITIZE:BOOL=ON' "$WS_BUILD_DIR/C
   count=${WS_FUZZ_COUNT:-16}; batch=${WS_FUZZ_BATCH:-1}
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# Seeds that once failed, replayed under all 35 cells: 435772 and 468584 deadlocked under aware
+# (warp_size 64) when the lanes of one match.any tile sat in two splits at one PC with
+# different reconvergence entries (rendezvous.c same_membermask).
+/usr/bin/python3 "$WS_SOURCE_DIR/tests/fuzz/fuzz.py" --bin "$WS_BIN" --seeds 435772,468584 \
+  --batch 2 -j 2 --size 2 --tmp "$tmp" --fail-dir "$tmp/fail" --minimise 0 -q \
+  --features=all --lock-timeout-ok --configs 35 --recheck-cycles 30000000
 exec /usr/bin/python3 "$WS_SOURCE_DIR/tests/fuzz/fuzz.py" --bin "$WS_BIN" --start 7000 --count "$count" \
   --batch "$batch" -j 2 --size 2 --tmp "$tmp" --fail-dir "$tmp/fail" --min-seconds 30 --minimise 1 -q \
   --features=all --lock-timeout-ok --configs 35
