@@ -111,6 +111,91 @@ static int resolve(memctx *mc, unsigned l, unsigned space, uint64_t addr, uint8_
     return WS_EXEC_OK;
 }
 
+/* The warp's accesses resolved with one check (the common case: every lane
+ * aligned, in one buffer or one window): lane l's host pointer is
+ * host + (a[l] - host_bias) + l * stride, its effect offset a[l] - bias. */
+typedef struct warp_span {
+    uint8_t *host;
+    uint64_t host_bias, bias, stride;
+    unsigned sp;
+} warp_span;
+
+/* Fills *ws when all lanes of x->exec at addresses a[] resolve in one step
+ * (the same answer resolve gives each of them); 0: some lane needs the
+ * per-lane path (a fault, several buffers or spaces). */
+static int warp_span_of(memctx *mc, unsigned space, const uint64_t *a, warp_span *ws)
+{
+    ws_xctx *x = mc->x;
+    const ws_launch *L = x->env->launch;
+    const uint64_t size = mc->size;
+    uint64_t lo = ~0ull, hi = 0, any = 0;
+    LANE_LOOP(x->exec) {
+        uint64_t v = a[LANE];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+        any |= v;
+    }
+    if (any & (size - 1)) return 0;
+    unsigned sp = space;
+    uint64_t bias = 0;
+    if (sp == WS_SP_GENERIC || sp == WS_SP_NONE) {
+        if (lo - WS_SHARED_WINDOW < WS_WINDOW_SIZE && hi - WS_SHARED_WINDOW < WS_WINDOW_SIZE) {
+            sp = WS_SP_SHARED; bias = WS_SHARED_WINDOW;
+        } else if (lo - WS_LOCAL_WINDOW < WS_WINDOW_SIZE && hi - WS_LOCAL_WINDOW < WS_WINDOW_SIZE) {
+            sp = WS_SP_LOCAL; bias = WS_LOCAL_WINDOW;
+        } else if (hi < WS_SHARED_WINDOW || lo >= WS_LOCAL_WINDOW + WS_WINDOW_SIZE) {
+            sp = WS_SP_GLOBAL;
+        } else {
+            return 0;
+        }
+    }
+    lo -= bias;
+    hi -= bias;
+    ws->sp = sp;
+    ws->bias = ws->host_bias = bias;
+    ws->stride = 0;
+    switch (sp) {
+    case WS_SP_GLOBAL:
+    case WS_SP_CONST: {
+        ws_region *r = mc->last;
+        if (!(r && lo >= r->addr && size <= r->size && hi - r->addr <= r->size - size)) {
+            r = ws_gmem_find(x->env->gmem, lo, size);
+            if (!r || hi - r->addr > r->size - size) return 0;
+            mc->last = r;
+        }
+        if (mc->write && !r->writable) return 0;
+        ws->host = r->data;
+        ws->host_bias = bias + r->addr;
+        return 1;
+    }
+    case WS_SP_SHARED:
+        if (size > L->shared_bytes || hi > L->shared_bytes - size || !x->w->cta || !x->w->cta->smem) return 0;
+        ws->host = x->w->cta->smem;
+        return 1;
+    case WS_SP_LOCAL:
+        if (size > L->local_bytes || hi > L->local_bytes - size || !x->w->local) return 0;
+        ws->host = x->w->local;
+        ws->stride = L->local_bytes;
+        return 1;
+    case WS_SP_PARAM: {
+        uint32_t pb = L->kernel ? L->kernel->param_bytes : 0;
+        if (mc->write || size > pb || hi > pb - size || !L->param_buf) return 0;
+        ws->host = L->param_buf;
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Lane l's host pointer under ws; records its effect offset and space. */
+static inline uint8_t *span_lane(const warp_span *ws, ws_effect *eff, const uint64_t *a, unsigned l)
+{
+    eff->mem_addr[l] = a[l] - ws->bias;
+    eff->mem_lane_space[l] = (uint8_t)ws->sp;
+    return ws->host + (a[l] - ws->host_bias) + (uint64_t)l * ws->stride;
+}
+
 static void finish_effect(ws_xctx *x, unsigned kind, unsigned bytes)
 {
     ws_effect *eff = x->eff;
@@ -148,6 +233,56 @@ static inline uint64_t addr_of(ws_xctx *x, const ws_operand *o, unsigned l)
     return addr_with(x, o, addr_mask(x, o), l);
 }
 
+/* Each lane's address from o (addr_with), for all warp_size lanes: a plain
+ * loop the compiler vectorises; only x->exec's lanes are used. */
+static inline void lane_addrs(ws_xctx *x, const ws_operand *o, uint64_t *a)
+{
+    const uint64_t am = addr_mask(x, o), imm = (uint64_t)o->imm;
+    if (o->reg == WS_NO_REG) {
+        for (unsigned l = 0; l < x->ws; l++) a[l] = imm & am;
+        return;
+    }
+    const uint64_t *r = ws_reg_lanes(x->w, o->reg, x->ws);
+    for (unsigned l = 0; l < x->ws; l++) a[l] = (r[l] + imm) & am;
+}
+
+/* eb bytes (1, 2, 4 or 8) at p, zero-extended; fixed-size copies */
+static inline uint64_t load_bytes(const uint8_t *p, unsigned eb)
+{
+    switch (eb) {
+    case 1: return *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+/* Stores the low eb bytes of v at p; returns 1 if memory changed. */
+static inline int store_bytes(uint8_t *p, uint64_t v, unsigned eb)
+{
+    switch (eb) {
+    case 1: { uint8_t o = *p; *p = (uint8_t)v; return o != (uint8_t)v; }
+    case 2: { uint16_t o, n = (uint16_t)v; memcpy(&o, p, 2); memcpy(p, &n, 2); return o != n; }
+    case 4: { uint32_t o, n = (uint32_t)v; memcpy(&o, p, 4); memcpy(p, &n, 4); return o != n; }
+    default: { uint64_t o; memcpy(&o, p, 8); memcpy(p, &v, 8); return o != v; }
+    }
+}
+
+static inline uint64_t load_value(const uint8_t *p, unsigned eb, int sg, uint64_t rmask)
+{
+    uint64_t v = load_bytes(p, eb);
+    return sg ? (uint64_t)ws_sext(v, eb * 8) & rmask : v;
+}
+
+static void finish_effect_in(ws_xctx *x, unsigned kind, unsigned bytes, unsigned sp)
+{
+    ws_effect *eff = x->eff;
+    eff->mem_kind = (uint8_t)kind;
+    eff->mem_bytes = bytes;
+    eff->mem_mask = x->exec;
+    eff->mem_space = (uint8_t)sp;
+}
+
 static int exec_ld(ws_xctx *x)
 {
     const ws_inst *in = x->in;
@@ -159,26 +294,41 @@ static int exec_ld(ws_xctx *x)
         return ws_xfault(x, (unsigned)__builtin_ctzll(x->exec), "%s without an address operand", op_name(in->op));
     memctx mc = { x, NULL, in->op, eb * nv, 0 };
     uint64_t *col[8];
-    unsigned rbits[8];
+    uint64_t rmask[8];
     int sg = ws_ty_signed[t];
     for (unsigned i = 0; i < nv; i++) {
         uint32_t r = in->dst[0].kind == WS_OK_VEC ? in->dst[0].vec[i] : in->dst[0].reg;
         col[i] = r == WS_NO_REG ? NULL : ws_reg_lanes(x->w, r, x->ws);
-        rbits[i] = r == WS_NO_REG ? 0 : ws_reg_bits(x, r);
-        if (rbits[i] < eb * 8) rbits[i] = eb * 8;
+        unsigned rbits = r == WS_NO_REG ? 0 : ws_reg_bits(x, r);
+        rmask[i] = ws_mask_bits(rbits < eb * 8 ? eb * 8 : rbits);
     }
-    const uint64_t am = addr_mask(x, ao);
+    uint64_t a[WS_MAX_WARP_SIZE];
+    lane_addrs(x, ao, a);
+    warp_span span;
+    if (warp_span_of(&mc, in->space, a, &span)) {
+        if (nv == 1 && col[0]) {                       /* the common scalar load */
+            uint64_t *c0 = col[0], m0 = rmask[0];
+            LANE_LOOP(x->exec) {
+                unsigned l = LANE;
+                c0[l] = load_value(span_lane(&span, x->eff, a, l), eb, sg, m0);
+            }
+        } else {
+            LANE_LOOP(x->exec) {
+                unsigned l = LANE;
+                const uint8_t *p = span_lane(&span, x->eff, a, l);
+                for (unsigned i = 0; i < nv; i++)
+                    if (col[i]) col[i][l] = load_value(p + i * eb, eb, sg, rmask[i]);
+            }
+        }
+        finish_effect_in(x, 1, eb * nv, span.sp);
+        return WS_EXEC_OK;
+    }
     LANE_LOOP(x->exec) {
         unsigned l = LANE;
         uint8_t *p;
-        if (resolve(&mc, l, in->space, addr_with(x, ao, am, l), &p)) return WS_EXEC_FAULT;
-        for (unsigned i = 0; i < nv; i++) {
-            if (!col[i]) continue;
-            uint64_t v = 0;
-            memcpy(&v, p + i * eb, eb);
-            if (sg) v = (uint64_t)ws_sext(v, eb * 8) & ws_mask_bits(rbits[i]);
-            col[i][l] = v;
-        }
+        if (resolve(&mc, l, in->space, a[l], &p)) return WS_EXEC_FAULT;
+        for (unsigned i = 0; i < nv; i++)
+            if (col[i]) col[i][l] = load_value(p + i * eb, eb, sg, rmask[i]);
     }
     finish_effect(x, 1, eb * nv);
     return WS_EXEC_OK;
@@ -209,20 +359,28 @@ static int exec_st(ws_xctx *x)
             val[i] = ws_opnd(x, vo, 0);
         }
     }
-    const uint64_t am = addr_mask(x, ao);
+    uint64_t a[WS_MAX_WARP_SIZE], changes = 0;
+    lane_addrs(x, ao, a);
+    warp_span span;
+    if (warp_span_of(&mc, in->space, a, &span)) {
+        LANE_LOOP(x->exec) {
+            unsigned l = LANE;
+            uint8_t *p = span_lane(&span, x->eff, a, l);
+            for (unsigned i = 0; i < nv; i++)
+                if (have[i]) changes += (uint64_t)store_bytes(p + i * eb, SV(val[i], l), eb);
+        }
+        x->env->mem_changes += changes;
+        finish_effect_in(x, 2, eb * nv, span.sp);
+        return WS_EXEC_OK;
+    }
     LANE_LOOP(x->exec) {
         unsigned l = LANE;
         uint8_t *p;
-        if (resolve(&mc, l, in->space, addr_with(x, ao, am, l), &p)) return WS_EXEC_FAULT;
-        for (unsigned i = 0; i < nv; i++) {
-            if (!have[i]) continue;
-            uint64_t v = SV(val[i], l);
-            if (memcmp(p + i * eb, &v, eb)) {
-                x->env->mem_changes++;
-                memcpy(p + i * eb, &v, eb);
-            }
-        }
+        if (resolve(&mc, l, in->space, a[l], &p)) { x->env->mem_changes += changes; return WS_EXEC_FAULT; }
+        for (unsigned i = 0; i < nv; i++)
+            if (have[i]) changes += (uint64_t)store_bytes(p + i * eb, SV(val[i], l), eb);
     }
+    x->env->mem_changes += changes;
     finish_effect(x, 2, eb * nv);
     return WS_EXEC_OK;
 }

@@ -34,6 +34,7 @@ uint32_t ws_coalesce(const ws_effect *eff, uint32_t line_bytes, uint64_t *lines_
     if (!line_bytes) line_bytes = 1;
     const uint64_t bytes = eff->mem_bytes ? eff->mem_bytes : 1;
     uint64_t mask = eff->mem_mask;
+    uint64_t span_lo = 1, span_hi = 0;    /* bytes of the line(s) last inserted: [lo, hi) */
     while (mask) {
         unsigned l = (unsigned)__builtin_ctzll(mask);
         mask &= mask - 1;
@@ -49,9 +50,12 @@ uint32_t ws_coalesce(const ws_effect *eff, uint32_t line_bytes, uint64_t *lines_
         default:
             continue;                     /* shared lanes: timed by the core */
         }
+        if (a >= span_lo && a + bytes <= span_hi) continue;   /* the previous lane's line(s): in out */
         uint64_t first = a / line_bytes, last = (a + bytes - 1) / line_bytes;
         for (uint64_t x = first; x <= last; x++)
             n = insert_sorted(lines_out, n, x);
+        span_lo = first * line_bytes;
+        span_hi = (last + 1) * line_bytes;
     }
     return n;
 }
