@@ -139,6 +139,9 @@ static inline uint64_t *ws_reg_lanes(const ws_warp *w, uint32_t r, uint32_t warp
  * for the timing model. ws_exec_inst sets every scalar field; the per-lane
  * arrays are valid only for the lanes of taken (lane_target, brx) and
  * mem_mask (mem_addr, mem_lane_space). */
+/* Texels of the largest filter footprint (3D linear: 2 x 2 x 2). */
+#define WS_TEX_FOOTPRINT 8
+
 typedef struct ws_effect {
     uint64_t executed;        /* lanes that executed (active & guard true)      */
     uint64_t taken;           /* bra: lanes that branch; brx: lanes executed    */
@@ -151,6 +154,11 @@ typedef struct ws_effect {
     uint64_t mem_mask;        /* lanes that accessed memory */
     uint64_t mem_addr[WS_MAX_WARP_SIZE]; /* per-lane address in its space (global: global address; shared: CTA offset) */
     uint8_t  mem_lane_space[WS_MAX_WARP_SIZE]; /* per-lane resolved space (generic may differ per lane) */
+    /* tex/tld4: the other texels of each lane's filter footprint (global addresses,
+     * mem_bytes each), mem_extra of them per lane of mem_mask; a lane with fewer
+     * repeats mem_addr. 0 for every other instruction. */
+    uint8_t  mem_extra;
+    uint64_t mem_extra_addr[WS_TEX_FOOTPRINT - 1][WS_MAX_WARP_SIZE];
 } ws_effect;
 
 /* Everything the executor needs besides the warp itself. */

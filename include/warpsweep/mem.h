@@ -141,8 +141,9 @@ void ws_mem_stats(ws_mem *m, ws_value *metrics);
  * l * mem_bytes), so the same offset in every lane is contiguous.  Shared
  * lanes of a mixed generic access are skipped.  lines_out must hold
  * WS_COALESCE_MAX entries; line_bytes >= 1 (>= mem_bytes guarantees at most
- * two lines per lane).  Returns the count. */
-#define WS_COALESCE_MAX (4 * WS_MAX_WARP_SIZE)
+ * two lines per lane, per texel of a texture footprint, eff->mem_extra).
+ * Returns the count. */
+#define WS_COALESCE_MAX (2 * WS_TEX_FOOTPRINT * WS_MAX_WARP_SIZE)
 uint32_t ws_coalesce(const ws_effect *eff, uint32_t line_bytes, uint64_t *lines_out);
 
 /* Shared-memory bank conflicts: banks 4-byte banks; every 4-byte word a lane

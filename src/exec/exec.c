@@ -210,6 +210,7 @@ static inline void effect_reset(ws_effect *eff, uint64_t exec)
     eff->mem_kind = 0;
     eff->mem_bytes = 0;
     eff->mem_mask = 0;
+    eff->mem_extra = 0;
 }
 
 void ws_xctx_init(ws_xctx *x, ws_exec_env *env, ws_warp *w, const ws_inst *in, uint32_t pc, uint64_t active,

@@ -155,15 +155,54 @@ static const ws_texobj *texobj_of(ws_xctx *x, unsigned l, uint64_t handle, int w
     return t;
 }
 
-static void note_access(ws_xctx *x, unsigned l, const ws_texobj *t, int64_t ix, int64_t iy, int64_t iz)
+/* The global address of texel (ix, iy, iz). */
+static uint64_t texel_addr(const ws_texobj *t, int64_t ix, int64_t iy, int64_t iz)
 {
-    if (ix < 0) ix = 0;
-    if (iy < 0) iy = 0;
-    if (iz < 0) iz = 0;
-    x->eff->mem_mask |= 1ull << l;
-    x->eff->mem_addr[l] = t->region->addr + (uint64_t)iz * t->pitch * t->size[1] + (uint64_t)iy * t->pitch +
-                          (uint64_t)ix * t->texel_bytes;
-    x->eff->mem_lane_space[l] = WS_SP_GLOBAL;
+    return t->region->addr + (uint64_t)iz * t->pitch * t->size[1] + (uint64_t)iy * t->pitch +
+           (uint64_t)ix * t->texel_bytes;
+}
+
+/* A lane's filter footprint: the texels the hardware reads (border texels,
+ * index -1, are the border colour and read nothing). */
+typedef struct footprint {
+    int64_t at[WS_TEX_FOOTPRINT][3];
+    unsigned n;
+} footprint;
+
+static void fp_add(footprint *fp, int64_t x, int64_t y, int64_t z)
+{
+    if (x < 0 || y < 0 || z < 0 || fp->n >= WS_TEX_FOOTPRINT) return;
+    fp->at[fp->n][0] = x;
+    fp->at[fp->n][1] = y;
+    fp->at[fp->n][2] = z;
+    fp->n++;
+}
+
+/* Records lane l's access: its footprint's first texel in mem_addr (texel 0
+ * when every texel is border colour, as a fetch still issues), the others in
+ * mem_extra_addr; *cnt: how many extra addresses the lane has. */
+static void note_access(ws_xctx *x, unsigned l, const ws_texobj *t, const footprint *fp, unsigned *cnt)
+{
+    ws_effect *eff = x->eff;
+    eff->mem_mask |= 1ull << l;
+    eff->mem_addr[l] = fp->n ? texel_addr(t, fp->at[0][0], fp->at[0][1], fp->at[0][2]) : t->region->addr;
+    eff->mem_lane_space[l] = WS_SP_GLOBAL;
+    unsigned k = 0;
+    for (unsigned i = 1; i < fp->n; i++, k++)
+        eff->mem_extra_addr[k][l] = texel_addr(t, fp->at[i][0], fp->at[i][1], fp->at[i][2]);
+    *cnt = k;
+    if (k > eff->mem_extra) eff->mem_extra = (uint8_t)k;
+}
+
+/* Lanes with a smaller footprint than the instruction's largest repeat their
+ * first texel (ws_effect.mem_extra_addr). */
+static void pad_footprints(ws_effect *eff, const unsigned *cnt)
+{
+    if (!eff->mem_extra) return;
+    for (uint64_t m = eff->mem_mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctzll(m);
+        for (unsigned k = cnt[l]; k < eff->mem_extra; k++) eff->mem_extra_addr[k][l] = eff->mem_addr[l];
+    }
 }
 
 /* ---- tex and tld4 ---- */
@@ -183,13 +222,13 @@ static int64_t point_index(const ws_texobj *t, const ws_inst *in, unsigned d, ui
     return ws_tex_address_index(i, t->size[d], mode);
 }
 
-static void tex_point(const ws_texobj *t, const ws_inst *in, const uint64_t *c, fetch *r, int64_t at[3])
+static void tex_point(const ws_texobj *t, const ws_inst *in, const uint64_t *c, fetch *r, footprint *fp)
 {
     int64_t ix[3] = {0, 0, 0};
     for (unsigned d = 0; d < t->dims; d++) ix[d] = point_index(t, in, d, c[d]);
     int border = ix[0] < 0 || ix[1] < 0 || ix[2] < 0;
     texel4(t, border ? -1 : ix[0], ix[1], ix[2], r->f, r->u);
-    for (unsigned d = 0; d < 3; d++) at[d] = ix[d];
+    fp_add(fp, ix[0], ix[1], ix[2]);
 }
 
 /* the footprint of dimension d: indices of texels i and i+1 and alpha * 256 */
@@ -207,7 +246,7 @@ static void linear_dim(const ws_texobj *t, unsigned d, uint64_t c, int64_t i2[2]
     i2[1] = ws_tex_address_index(i + 1, t->size[d], mode);
 }
 
-static void tex_linear(const ws_texobj *t, const uint64_t *c, fetch *r, int64_t at[3])
+static void tex_linear(const ws_texobj *t, const uint64_t *c, fetch *r, footprint *fp)
 {
     int64_t ix[3][2];
     uint32_t a[3];
@@ -231,6 +270,7 @@ static void tex_linear(const ws_texobj *t, const uint64_t *c, fetch *r, int64_t 
                 int border = X < 0 || Y < 0 || Z < 0;
                 fetch tx;
                 texel4(t, border ? -1 : X, Y, Z, tx.f, tx.u);
+                fp_add(fp, X, Y, Z);
                 for (unsigned ch = 0; ch < 4; ch++) {
                     float term = wt * tx.f[ch];
                     acc[ch] = first ? term : acc[ch] + term;
@@ -241,10 +281,9 @@ static void tex_linear(const ws_texobj *t, const uint64_t *c, fetch *r, int64_t 
         r->f[ch] = acc[ch];
         r->u[ch] = 0;
     }
-    at[0] = ix[0][0]; at[1] = ix[1][0]; at[2] = ix[2][0];
 }
 
-static void tld4_fetch(const ws_texobj *t, unsigned comp, const uint64_t *c, fetch *r, int64_t at[3])
+static void tld4_fetch(const ws_texobj *t, unsigned comp, const uint64_t *c, fetch *r, footprint *fp)
 {
     int64_t ix[2][2];
     uint32_t a;
@@ -255,10 +294,10 @@ static void tld4_fetch(const ws_texobj *t, unsigned comp, const uint64_t *c, fet
         int64_t X = ix[0][order[e][0]], Y = ix[1][order[e][1]];
         fetch tx;
         texel4(t, X < 0 || Y < 0 ? -1 : X, Y, 0, tx.f, tx.u);
+        fp_add(fp, X, Y, 0);
         r->f[e] = tx.f[comp];
         r->u[e] = tx.u[comp];
     }
-    at[0] = ix[0][0]; at[1] = ix[1][0]; at[2] = 0;
 }
 
 static int exec_fetch(ws_xctx *x)
@@ -277,6 +316,7 @@ static int exec_fetch(ws_xctx *x)
     }
     x->eff->mem_kind = 1;
     x->eff->mem_space = WS_SP_GLOBAL;
+    unsigned cnt[WS_MAX_WARP_SIZE];
     LANE_LOOP(x->exec) {
         unsigned l = LANE;
         const ws_texobj *t = texobj_of(x, l, SV(h, l), WANT_TEXTURE, what);
@@ -294,15 +334,15 @@ static int exec_fetch(ws_xctx *x)
             c[e] = reg == WS_NO_REG ? 0 : ws_reg_lanes(x->w, reg, x->ws)[l];
         }
         fetch r;
-        int64_t at[3];
-        if (gather) tld4_fetch(t, in->cmp, c, &r, at);
-        else if (t->filter == WS_TEX_LINEAR && in->type2 == WS_TY_F32) tex_linear(t, c, &r, at);
-        else tex_point(t, in, c, &r, at);
-        int wide = gather || (t->filter == WS_TEX_LINEAR && in->type2 == WS_TY_F32);
-        x->eff->mem_bytes = t->texel_bytes * (wide ? 2 : 1);
-        note_access(x, l, t, at[0], at[1], at[2]);
+        footprint fp = {.n = 0};
+        if (gather) tld4_fetch(t, in->cmp, c, &r, &fp);
+        else if (t->filter == WS_TEX_LINEAR && in->type2 == WS_TY_F32) tex_linear(t, c, &r, &fp);
+        else tex_point(t, in, c, &r, &fp);
+        x->eff->mem_bytes = t->texel_bytes;
+        note_access(x, l, t, &fp, &cnt[l]);
         for (unsigned e = 0; e < 4; e++) d[e][l] = fl ? ws_bits32(r.f[e]) : r.u[e];
     }
+    pad_footprints(x->eff, cnt);
     return WS_EXEC_OK;
 }
 

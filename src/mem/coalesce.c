@@ -28,6 +28,13 @@ static uint32_t insert_sorted(uint64_t *out, uint32_t n, uint64_t x)
     return n + 1;
 }
 
+/* The lines of the bytes [a, a + bytes). */
+static uint32_t insert_lines(uint64_t *out, uint32_t n, uint64_t a, uint64_t bytes, uint32_t line_bytes)
+{
+    for (uint64_t x = a / line_bytes; x <= (a + bytes - 1) / line_bytes; x++) n = insert_sorted(out, n, x);
+    return n;
+}
+
 uint32_t ws_coalesce(const ws_effect *eff, uint32_t line_bytes, uint64_t *lines_out)
 {
     uint32_t n = 0;
@@ -50,6 +57,8 @@ uint32_t ws_coalesce(const ws_effect *eff, uint32_t line_bytes, uint64_t *lines_
         default:
             continue;                     /* shared lanes: timed by the core */
         }
+        for (uint32_t k = 0; k < eff->mem_extra; k++)   /* a texture footprint's other texels */
+            n = insert_lines(lines_out, n, eff->mem_extra_addr[k][l], bytes, line_bytes);
         if (a >= span_lo && a + bytes <= span_hi) continue;   /* the previous lane's line(s): in out */
         uint64_t first = a / line_bytes, last = (a + bytes - 1) / line_bytes;
         for (uint64_t x = first; x <= last; x++)

@@ -164,6 +164,7 @@ static int exec_parts(ws_simrun *r, ws_core *c, const ws_inst *in, uint32_t pc, 
     eff->mem_space = WS_SP_NONE;
     eff->mem_kind = 0;
     eff->mem_bytes = 0;
+    eff->mem_extra = 0;
     for (uint32_t q = 0; q < np; q++) {
         if (ws_exec_inst(&r->env, &c->warps[pt[q].slot].fw, in, pc, pt[q].mask, &e) != WS_EXEC_OK) return WS_EXEC_FAULT;
         pt[q].executed = e.executed;
@@ -184,7 +185,9 @@ static int exec_parts(ws_simrun *r, ws_core *c, const ws_inst *in, uint32_t pc, 
             uint32_t l = (uint32_t)__builtin_ctzll(m);
             eff->mem_addr[l] = e.mem_addr[l];
             eff->mem_lane_space[l] = e.mem_lane_space[l];
+            for (uint32_t k = 0; k < e.mem_extra; k++) eff->mem_extra_addr[k][l] = e.mem_extra_addr[k][l];
         }
+        if (e.mem_extra > eff->mem_extra) eff->mem_extra = e.mem_extra;   /* one tex instruction: the same count */
     }
     return WS_EXEC_OK;
 }
