@@ -85,6 +85,17 @@ extern const int ws_npreset_values;
  * result is defaults, then the preset, then every given value, whatever the
  * order the values were assigned in.  preset none: the registry defaults. */
 void ws_config_apply_preset(ws_config *c, const uint8_t *given);
+/* The parts of a preset (preset_parts.def), chosen by preset_core, preset_mem
+ * and preset_area (default: `preset`'s). */
+enum { WS_PART_CORE, WS_PART_MEM, WS_PART_AREA, WS_NPARTS };
+/* The part (WS_PART_*) of parameter id, or -1 if no preset sets it. */
+int ws_preset_part(int id);
+/* The preset (a choice index of `preset`) whose part `part` c uses. */
+int64_t ws_config_part_preset(const ws_config *c, int part);
+/* "preset NAME sets the core: warps=64 schedulers=4 ...": the values the
+ * preset c uses for `part` lists for it (presets.def); returns 0 when it
+ * lists none (none, or a part it leaves at the defaults). */
+int ws_preset_describe(const ws_config *c, int part, char *buf, size_t len);
 /* 1 and *out = the value preset (a choice index of `preset`) gives parameter
  * id, or 0 if the preset does not set it. */
 int ws_preset_get(int64_t preset, int id, ws_value *out);

@@ -16,6 +16,13 @@ int cmd_slurm(int argc, char **argv);
  * command then prints its usage on stdout and exits 0. */
 int cli_wants_help(int argc, char **argv);
 
+/* The note on the parts `preset` sets besides the memory (preset_note.c). */
+#include <stdio.h>
+#include "warpsweep/params.h"
+void cli_note_preset(FILE *out, const ws_config *c);
+struct ws_sweep;
+void cli_note_sweep_presets(FILE *out, const struct ws_sweep *sw);
+
 /* Exit codes (documented in the README). */
 enum {
     WS_EXIT_OK = 0,

@@ -177,6 +177,7 @@ static int run_one(ws_sweep *sw, const run_opts *ro)
         fprintf(stderr, "%s\n", err.msg);
         return WS_EXIT_FAIL;
     }
+    if (!ro->quiet) cli_note_sweep_presets(stderr, sw);
     char out[4096], jpath[4200];
     ws_point_range range = ws_shard_range(&ro->shard, sw->count); /* the points this run owns */
     if (ro->out)

@@ -243,6 +243,7 @@ int cmd_sim(int argc, char **argv)
         }
     free(sets);
     ws_config_apply_preset(&cfg, given);   /* --set values beat the preset, in any order */
+    if (!json) cli_note_preset(stderr, &cfg);
 
     uint8_t warp_bits[SEL_BITS / 8], core_bits[SEL_BITS / 8];
     ws_trace_filter filter = {.from = 0, .to = UINT64_MAX};

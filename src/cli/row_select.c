@@ -11,7 +11,7 @@
 /* Axes that change what a front or a ranking answers without being a design
  * choice of the compared points: a preset swaps the whole machine, the node
  * scales every area (issue 27). Rows that differ in them are warned about. */
-static const char *const question_axes[] = {"preset", "area.node_nm"};
+static const char *const question_axes[] = {"preset", "preset_core", "preset_mem", "preset_area", "area.node_nm"};
 #define NQUESTION (int)(sizeof question_axes / sizeof question_axes[0])
 
 /* ---- workloads ---- */

@@ -450,17 +450,56 @@ void ws_params_print(FILE *out, ws_params_fmt fmt)
 
 /* ---- presets ---- */
 
+/* The part of each parameter some preset sets (preset_parts.def); -1: none. */
+static int8_t param_part(int id)
+{
+    switch (id) {
+#define PART(param, part) case WS_P_##param: return WS_PART_##part;
+#include "warpsweep/preset_parts.def"
+#undef PART
+    default: return -1;
+    }
+}
+
+int ws_preset_part(int id) { return param_part(id); }
+
+static const int part_param[WS_NPARTS] = {WS_P_preset_core, WS_P_preset_mem, WS_P_preset_area};
+
+int64_t ws_config_part_preset(const ws_config *c, int part)
+{
+    int64_t v = c->v[part_param[part]].i;   /* 0: "preset"; k >= 1: preset's choice k - 1 */
+    return v == 0 ? c->v[WS_P_preset].i : v - 1;
+}
+
 void ws_config_apply_preset(ws_config *c, const uint8_t *given)
 {
-    int64_t preset = c->v[WS_P_preset].i;
+    int64_t chosen[WS_NPARTS];
+    for (int p = 0; p < WS_NPARTS; p++) chosen[p] = ws_config_part_preset(c, p);
     for (int i = 0; i < WS_NPARAMS; i++)
         if (preset_controlled[i] && !(given && given[i]))
             c->v[i] = default_value(i);
     for (int k = 0; k < ws_npreset_values; k++) {
-        int id = ws_preset_values[k].param;
-        if (preset_parsed[k].preset == preset && preset_parsed[k].ok && !(given && given[id]))
+        int id = ws_preset_values[k].param, part = param_part(id);
+        if (part >= 0 && preset_parsed[k].preset == chosen[part] && preset_parsed[k].ok && !(given && given[id]))
             c->v[id] = preset_parsed[k].v;
     }
+}
+
+int ws_preset_describe(const ws_config *c, int part, char *buf, size_t len)
+{
+    static const char *const names[WS_NPARTS] = {"core", "memory", "area"};
+    int64_t preset = ws_config_part_preset(c, part);
+    char pname[64];
+    ws_param_choice(WS_P_preset, preset, pname, sizeof pname);
+    size_t n = (size_t)snprintf(buf, len, "preset %s sets the %s:", pname, names[part]);
+    int any = 0;
+    for (int k = 0; k < ws_npreset_values && n < len; k++) {
+        const ws_preset_value *e = &ws_preset_values[k];
+        if (preset_parsed[k].preset != preset || param_part(e->param) != part) continue;
+        n += (size_t)snprintf(buf + n, len - n, " %s=%s", ws_params[e->param].name, e->value);
+        any = 1;
+    }
+    return any;
 }
 
 int ws_preset_get(int64_t preset, int id, ws_value *out)

@@ -665,24 +665,47 @@ static int order_derived(ctx *c)
     return 0;
 }
 
-/* A preset on an axis makes every parameter it sets, and the sweep does not
- * give, vary with it: mark those whose value differs between the axis's
- * presets (none included, which is the registry defaults). */
+/* A preset (or a part of one: preset_core, preset_mem, preset_area) on an
+ * axis makes every parameter it sets, and the sweep does not give, vary with
+ * it: mark those whose value differs between the combinations of the values
+ * of the axes holding them (none included, which is the registry defaults).
+ * More than 4096 combinations: every parameter a preset sets is marked. */
 static void mark_preset_varying(ws_sweep *sw)
 {
-    int axis = sw->param_axis[WS_P_preset];
-    if (axis < 0)
+    static const int pids[] = {WS_P_preset, WS_P_preset_core, WS_P_preset_mem, WS_P_preset_area};
+    enum { NP = sizeof pids / sizeof pids[0] };
+    int axes[NP], na = 0;
+    uint64_t combos = 1;
+    for (int i = 0; i < NP; i++) {
+        int ax = sw->param_axis[pids[i]], seen = 0;
+        for (int k = 0; k < na; k++) seen |= axes[k] == ax;
+        if (ax < 0 || seen) continue;
+        axes[na++] = ax;
+        combos = combos > 4096 ? combos : combos * sw->axes[ax].n;
+    }
+    if (!na) return;
+    if (combos > 4096) {
+        for (int i = 0; i < WS_NPARAMS; i++)
+            if (!sw->given[i] && ws_preset_part(i) >= 0) sw->varying[i] = 1;
         return;
-    const ws_axis *a = &sw->axes[axis];
-    int j = 0;
-    while (a->params[j] != WS_P_preset)
-        j++;
-    ws_config first, cfg;
-    for (uint64_t d = 0; d < a->n; d++) {
-        ws_config_defaults(&cfg);
-        cfg.v[WS_P_preset] = a->values[d * (uint64_t)a->nparams + (uint64_t)j].v;
+    }
+    ws_config base, first, cfg;
+    ws_config_defaults(&base);
+    for (int i = 0; i < NP; i++)
+        if (sw->param_axis[pids[i]] < 0 && sw->given[pids[i]]) base.v[pids[i]] = sw->base[pids[i]].v;
+    for (uint64_t c = 0; c < combos; c++) {
+        cfg = base;
+        uint64_t rest = c;
+        for (int k = 0; k < na; k++) {          /* digit of axis k, and its preset parameters' values */
+            const ws_axis *a = &sw->axes[axes[k]];
+            uint64_t d = rest % a->n;
+            rest /= a->n;
+            for (int j = 0; j < a->nparams; j++)
+                for (int i = 0; i < NP; i++)
+                    if (a->params[j] == pids[i]) cfg.v[pids[i]] = a->values[d * (uint64_t)a->nparams + (uint64_t)j].v;
+        }
         ws_config_apply_preset(&cfg, sw->given);
-        if (d == 0)
+        if (c == 0)
             first = cfg;
         for (int i = 0; i < WS_NPARAMS; i++)
             if (!sw->given[i] && memcmp(&cfg.v[i], &first.v[i], sizeof cfg.v[i]) != 0)

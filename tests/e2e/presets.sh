@@ -176,6 +176,27 @@ for row in table:
             doc[(p, cells[0].strip("`"))] = v
 assert doc == listed, (sorted(set(doc.items()) ^ set(listed.items())))
 PY
+# ---- parts: preset_core / preset_mem / preset_area ------------------------------
+# preset=ampere with its memory part at none is the same run as ampere's core and area parts
+# on the default memory; the note names the core and the node only when preset sets them
+cyc() { "$BIN" sim "$SAXPY" "$@" 2>"$T/note.txt" | sed -n 's/^cycles: //p'; }
+a=$(cyc --set preset=ampere --set preset_mem=none)
+b=$(cyc --set preset_core=ampere --set preset_area=ampere)
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "parts: preset=ampere preset_mem=none ($a) != preset_core=ampere preset_area=ampere ($b)"
+[ ! -s "$T/note.txt" ] || fail "parts: a note without preset=: $(cat "$T/note.txt")"
+c=$(cyc --set preset=ampere)
+grep -q '^note: preset ampere sets the core: .*schedulers=4' "$T/note.txt" || fail "no core note: $(cat "$T/note.txt")"
+grep -q '^note: preset ampere sets the area: .*area.node_nm=7' "$T/note.txt" || fail "no area note: $(cat "$T/note.txt")"
+m=$(cyc --set preset_mem=ampere)
+[ "$m" != "$c" ] && [ "$m" != "$a" ] || fail "parts: preset_mem=ampere ($m) should differ from preset=ampere ($c) and its core alone ($a)"
+"$BIN" sim "$SAXPY" --set preset_mem=ampere --json > "$T/pm.json"
+$PY - "$T/pm.json" <<'PY' || fail "preset_mem=ampere: core values not the defaults"
+import json, sys
+j = json.load(open(sys.argv[1]))
+p = j   # parameters are top-level keys beside the metrics
+assert p["schedulers"] == 1 and p["warps"] == 32, (p["schedulers"], p["warps"])   # registry defaults
+assert p["l1_kb"] != 32 or p["l2_kb"] != 75, (p["l1_kb"], p["l2_kb"])              # not the default memory
+PY
 "$BIN" params | sed -n '/^presets/,$p' > "$T/p.txt"
 for p in seed fermi volta turing ampere; do grep -q "^$p " "$T/p.txt" || fail "params: no $p line"; done
 echo ok

@@ -328,6 +328,92 @@ static void test_unknown_preset(void **state)
     assert_string_equal(err.msg, "parameter preset: 'kepler' is not one of none|seed|fermi|volta|turing|ampere|gpgpusim_qv100");
 }
 
+/* The value parameter i has under preset p alone (the registry default where
+ * p does not set it). */
+static ws_value part_value(int64_t p, int i)
+{
+    ws_config d;
+    ws_config_defaults(&d);
+    ws_value v;
+    return ws_preset_get(p, i, &v) ? v : d.v[i];
+}
+
+/* Every parameter some preset sets has one part; each part comes from the
+ * preset its parameter chooses, whatever the others choose. */
+static void test_parts(void **state)
+{
+    (void)state;
+    for (int k = 0; k < ws_npreset_values; k++)
+        if (ws_preset_part(ws_preset_values[k].param) < 0)
+            fail_msg("%s (set by preset %s) has no part in preset_parts.def", ws_params[ws_preset_values[k].param].name,
+                     ws_preset_values[k].preset);
+    for (int i = 0; i < WS_NPARAMS; i++) {
+        int set = 0;
+        for (int k = 0; k < ws_npreset_values; k++) set |= ws_preset_values[k].param == i;
+        if (ws_preset_part(i) >= 0 && !set) fail_msg("preset_parts.def lists %s, which no preset sets", ws_params[i].name);
+    }
+    assert_int_equal(ws_preset_part(WS_P_schedulers), WS_PART_CORE);
+    assert_int_equal(ws_preset_part(WS_P_l2_kb), WS_PART_MEM);
+    assert_int_equal(ws_preset_part(WS_P_area_node_nm), WS_PART_AREA);
+    assert_int_equal(ws_preset_part(WS_P_barrier_regs), -1);
+
+    /* {assignments, the preset each part must come from} */
+    struct { const char *sets[3]; int n; const char *core, *mem, *area; } cases[] = {
+        {{"preset_mem=ampere"}, 1, "none", "ampere", "none"},
+        {{"preset=ampere", "preset_core=none"}, 2, "none", "ampere", "ampere"},
+        {{"preset_core=none", "preset=ampere"}, 2, "none", "ampere", "ampere"},
+        {{"preset=volta", "preset_mem=fermi", "preset_area=seed"}, 3, "volta", "fermi", "seed"},
+        {{"preset=turing", "preset_mem=preset"}, 2, "turing", "turing", "turing"},
+        {{"preset_area=ampere", "preset_core=seed"}, 2, "seed", "none", "ampere"},
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        ws_config c = config_of(cases[t].sets, cases[t].n);
+        const char *want[WS_NPARTS] = {cases[t].core, cases[t].mem, cases[t].area};
+        for (int i = 0; i < WS_NPARAMS; i++) {
+            int part = ws_preset_part(i);
+            if (part < 0) continue;
+            ws_value v = part_value(preset_index(want[part]), i);
+            if (memcmp(&v, &c.v[i], sizeof v))
+                fail_msg("case %zu: %s is not preset %s's", t, ws_params[i].name, want[part]);
+        }
+    }
+    /* an explicit value beats its part's preset */
+    const char *given[] = {"l2_kb=1", "preset_mem=ampere"};
+    ws_config c = config_of(given, 2);
+    assert_int_equal(c.v[WS_P_l2_kb].i, 1);
+    /* the note names the core and the node when preset=ampere sets them */
+    char buf[4096];
+    const char *amp[] = {"preset=ampere"};
+    c = config_of(amp, 1);
+    assert_true(ws_preset_describe(&c, WS_PART_AREA, buf, sizeof buf));
+    assert_non_null(strstr(buf, "area.node_nm=7"));
+    assert_true(ws_preset_describe(&c, WS_PART_CORE, buf, sizeof buf));
+    assert_non_null(strstr(buf, "schedulers=4"));
+    const char *none[] = {"preset_mem=ampere"};
+    c = config_of(none, 1);
+    assert_false(ws_preset_describe(&c, WS_PART_CORE, buf, sizeof buf));   /* core part: none */
+}
+
+/* A part on an axis varies only its own parameters. */
+static void test_sweep_parts(void **state)
+{
+    (void)state;
+    ws_sweep *sw = load("workload: w.yaml\ngrid:\n  preset_mem: [none, ampere]\n", NULL, 0);
+    assert_int_equal(sw->count, 2);
+    assert_true(pt_num(sw, 0, "schedulers") == pt_num(sw, 1, "schedulers"));
+    assert_true(sw->varying[WS_P_l2_kb]);
+    assert_false(sw->varying[WS_P_schedulers]);
+    assert_false(sw->varying[WS_P_area_node_nm]);
+    ws_sweep_free(sw);
+    /* preset in base, its memory on an axis: the core stays the base preset's */
+    sw = load("workload: w.yaml\nbase:\n  preset: ampere\ngrid:\n  preset_mem: [preset, none]\n", NULL, 0);
+    assert_true(pt_num(sw, 0, "schedulers") == 4 && pt_num(sw, 1, "schedulers") == 4);
+    assert_true(pt_num(sw, 0, "area.node_nm") == 7 && pt_num(sw, 1, "area.node_nm") == 7);
+    assert_true(sw->varying[WS_P_l2_kb]);
+    assert_false(sw->varying[WS_P_schedulers]);
+    ws_sweep_free(sw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -339,6 +425,8 @@ int main(void)
         cmocka_unit_test(test_sweep_base_and_axis),
         cmocka_unit_test(test_sweep_set_and_derived),
         cmocka_unit_test(test_unknown_preset),
+        cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_sweep_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
