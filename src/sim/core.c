@@ -428,6 +428,7 @@ static void finish_metrics(ws_simrun *r, uint64_t cycles, uint64_t max_ctas)
     m[WS_M_simd_efficiency].f = r->warp_insts ? (double)r->thread_insts / ((double)r->warp_insts * r->ws) : 0.0;
     m[WS_M_issue_utilization].f = cycles ? (double)(r->warp_insts + r->div_insts) / ((double)cycles * (double)slots_per_cycle) : 0.0;
     m[WS_M_div_insts].i = (int64_t)r->div_insts;
+    m[WS_M_throttled_loads].i = (int64_t)r->throttled_loads;
     m[WS_M_idle_mem].i = (int64_t)r->idle[WS_STALL_MEM];
     m[WS_M_idle_dep].i = (int64_t)r->idle[WS_STALL_DEP];
     m[WS_M_idle_sync].i = (int64_t)r->idle[WS_STALL_SYNC];

@@ -297,6 +297,7 @@ typedef struct ws_simrun {
     /* metrics */
     uint64_t warp_insts, thread_insts;
     uint64_t div_insts;              /* issued ADD/WAIT/YIELD (ws_div_ops.issues_div_ops) */
+    uint64_t throttled_loads;        /* loads the scheduler's policy held (may_issue_load refused) */
     uint64_t idle[WS_NSTALLS];       /* indexed by WS_STALL_* */
     uint32_t smem_banks;             /* smem_banks parameter */
     uint64_t smem_conflicts;         /* shared-memory replays: sum of (degree - 1) */

@@ -478,11 +478,13 @@ int ws_core_load_gated(const ws_sched *s, const ws_inst *in)
 }
 
 /* May warp `slot` issue load `in` now? */
-static int load_allowed(ws_core *c, uint32_t slot, const ws_inst *in, uint64_t now)
+static int load_allowed(ws_simrun *r, ws_core *c, uint32_t slot, const ws_inst *in, uint64_t now)
 {
     ws_sched *s = &c->scheds[c->warps[slot].sched];
     if (!ws_core_load_gated(s, in)) return 1;
-    return s->ops->may_issue_load(s, slot, now);
+    if (s->ops->may_issue_load(s, slot, now)) return 1;
+    r->throttled_loads++;   /* metric throttled_loads: a warp-cycle held by the policy */
+    return 0;
 }
 
 /* Tries to issue from warp `slot`. Returns 1 if it issued, 0 if stalled
@@ -629,7 +631,7 @@ static int try_splits(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int
             continue;
         }
         if (!r->pinst[sp->pc].plain && (in->op == WS_OP_LD || in->op == WS_OP_LDU)) {   /* a free L1 MSHR? */
-            if (!load_allowed(c, slot, in, now)) {               /* the policy holds it (ccws) */
+            if (!load_allowed(r, c, slot, in, now)) {               /* the policy holds it (ccws) */
                 if (now + 1 < best) { best = now + 1; reason = WS_STALL_MSHR; best_res = WS_RES_NONE; }
                 if (r->div->owner_keeps_warp) break;
                 continue;
