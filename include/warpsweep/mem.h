@@ -154,6 +154,6 @@ uint32_t ws_coalesce(const ws_effect *eff, uint32_t line_bytes, uint64_t *lines_
  * stride 1 touches 64 words: degree 2 (two wavefronts, as on hardware).
  * banks <= WS_SMEM_MAX_BANKS. */
 #define WS_SMEM_MAX_BANKS 128
-uint32_t ws_smem_conflict_degree(const ws_effect *eff, uint32_t banks);
+uint32_t ws_smem_conflict_degree(const ws_effect *eff, uint32_t banks, int atomic_lanes);
 
 #endif

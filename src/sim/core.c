@@ -195,6 +195,7 @@ static void setup_hw(ws_simrun *r)
     r->lat_tex = (uint64_t)ws_cfg_i(cfg, WS_P_tex_latency);
     r->fence_stores = ws_cfg_i(cfg, WS_P_fence) == 1;
     r->smem_banks = (uint32_t)ws_cfg_i(cfg, WS_P_smem_banks);
+    r->smem_atomic_serial = (int)ws_cfg_i(cfg, WS_P_smem_atomic_serial);
     ws_pipe_setup(r, cfg);
     r->div = ws_div_scheme(ws_cfg_i(cfg, WS_P_divergence));
     r->sched = sched_ops(ws_cfg_i(cfg, WS_P_scheduler));

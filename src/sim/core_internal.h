@@ -300,6 +300,7 @@ typedef struct ws_simrun {
     uint64_t throttled_loads;        /* loads the scheduler's policy held (may_issue_load refused) */
     uint64_t idle[WS_NSTALLS];       /* indexed by WS_STALL_* */
     uint32_t smem_banks;             /* smem_banks parameter */
+    int smem_atomic_serial;          /* smem_atomic_serial: same-word atomic lanes take a pass each */
     uint64_t smem_conflicts;         /* shared-memory replays: sum of (degree - 1) */
     uint32_t max_depth, max_splits;
     /* outcome */

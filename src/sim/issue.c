@@ -250,7 +250,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         else if (eff.mem_space == WS_SP_SHARED) {
             /* a bank conflict of degree d is replayed d - 1 times (broadcasts
              * are free); each of the d wavefronts takes the LD/ST pipe */
-            uint32_t deg = ws_smem_conflict_degree(&eff, r->smem_banks);
+            uint32_t deg = ws_smem_conflict_degree(&eff, r->smem_banks, r->smem_atomic_serial);
             uint64_t extra = deg > 1 ? deg - 1 : 0;
             r->smem_conflicts += extra;
             ws_lsu_occupy(r, c, (uint64_t)(deg ? deg : 1) * r->smem_banks * 4, now);

@@ -41,7 +41,8 @@ SEED_SETS=(--set int_lanes=0 --set fp32_lanes=0 --set fp64_lanes=0 --set sfu_lan
            --set sector_bytes=0 --set l1_mshr_merge=0 --set icnt_latency=0 --set icnt_req_bw=0
            --set icnt_reply_bw=0 --set l2_kb=0 --set l2_ways=16 --set l2_latency=200 --set l2_mshrs=64
            --set l2_mshr_merge=0 --set atomic_interval=0 --set dram_banks=0 --set dram_tRCD=0
-           --set dram_tRP=0 --set dram_tCL=0 --set dram_sched=fcfs --set mem_per_core=0 --set fence=alu)
+           --set dram_tRP=0 --set dram_tCL=0 --set dram_sched=fcfs --set mem_per_core=0 --set fence=alu
+           --set smem_atomic_serial=0)
 "$BIN" sim "$SAXPY" "${SEED_SETS[@]}" --json > "$T/byhand.json" || fail "sim with the seed's values"
 $PY - "$T/seed.json" "$T/byhand.json" <<'PY' || fail "preset=seed differs from the seed's values set by hand"
 import json, sys

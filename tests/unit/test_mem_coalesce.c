@@ -143,18 +143,18 @@ static void test_bank_gcd(void **state)
     for (unsigned i = 0; i < sizeof strides / sizeof *strides; i++) {
         ws_effect e;
         shared_eff(&e, 32, 0, 4ull * strides[i], 4);
-        assert_int_equal(ws_smem_conflict_degree(&e, 32), gcd(strides[i], 32));
+        assert_int_equal(ws_smem_conflict_degree(&e, 32, 0), gcd(strides[i], 32));
         shared_eff(&e, 32, 256, 4ull * strides[i], 4);       /* a base offset changes nothing */
-        assert_int_equal(ws_smem_conflict_degree(&e, 32), gcd(strides[i], 32));
+        assert_int_equal(ws_smem_conflict_degree(&e, 32, 0), gcd(strides[i], 32));
     }
     /* other bank counts: 16 banks, stride 4 -> gcd(4,16)=4 ... but 32 lanes over
      * 16 banks touch each bank 32/16 x more: 32 lanes * stride s words cover
      * banks/gcd distinct banks, each getting 32 / (16/gcd) words. */
     ws_effect e;
     shared_eff(&e, 32, 0, 4, 4);
-    assert_int_equal(ws_smem_conflict_degree(&e, 16), 32 / 16);
+    assert_int_equal(ws_smem_conflict_degree(&e, 16, 0), 32 / 16);
     shared_eff(&e, 32, 0, 16, 4);
-    assert_int_equal(ws_smem_conflict_degree(&e, 16), 32 / (16 / gcd(4, 16)));
+    assert_int_equal(ws_smem_conflict_degree(&e, 16, 0), 32 / (16 / gcd(4, 16)));
 }
 
 static void test_bank_broadcast_and_wide(void **state)
@@ -162,20 +162,49 @@ static void test_bank_broadcast_and_wide(void **state)
     (void)state;
     ws_effect e;
     shared_eff(&e, 32, 64, 0, 4);                            /* all lanes, one word: broadcast */
-    assert_int_equal(ws_smem_conflict_degree(&e, 32), 1);
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 0), 1);
     shared_eff(&e, 32, 0, 0, 4);                             /* two words in bank 0 */
     for (int l = 16; l < 32; l++) e.mem_addr[l] = 32 * 4;
-    assert_int_equal(ws_smem_conflict_degree(&e, 32), 2);
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 0), 2);
     shared_eff(&e, 32, 0, 8, 8);                             /* 64-bit, stride 1: 64 words */
-    assert_int_equal(ws_smem_conflict_degree(&e, 32), 64 / 32);
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 0), 64 / 32);
     shared_eff(&e, 32, 0, 16, 16);                           /* v4.f32: 128 words */
-    assert_int_equal(ws_smem_conflict_degree(&e, 32), 128 / 32);
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 0), 128 / 32);
     shared_eff(&e, 32, 0, 1, 1);                             /* bytes: 8 words, one per bank */
-    assert_int_equal(ws_smem_conflict_degree(&e, 32), 1);
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 0), 1);
     e.mem_mask = 0;
-    assert_int_equal(ws_smem_conflict_degree(&e, 32), 0);
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 0), 0);
     shared_eff(&e, 1, 12, 0, 4);
-    assert_int_equal(ws_smem_conflict_degree(&e, 32), 1);
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 0), 1);
+}
+
+/* Shared atomics (atomic_lanes): no broadcast; each lane's words count on
+ * their banks (hand counts: 32 lanes on one word = 32 passes; 16 + 16 on two
+ * words of different banks = 16; 32 distinct words 8 apart = 4 banks x 8). */
+static void test_bank_atomics(void **state)
+{
+    (void)state;
+    ws_effect e;
+    shared_eff(&e, 32, 64, 0, 4);
+    e.mem_kind = 3;
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 1), 32);
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 0), 1);    /* the seed: broadcast */
+    e.mem_kind = 1;
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 1), 1);    /* loads still broadcast */
+    shared_eff(&e, 32, 0, 0, 4);
+    for (int l = 1; l < 32; l += 2) e.mem_addr[l] = 4;          /* even lanes word 0, odd word 1 */
+    e.mem_kind = 3;
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 1), 16);
+    shared_eff(&e, 32, 0, 32, 4);                              /* stride 8 words */
+    e.mem_kind = 3;
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 1), 8);
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 0), 8);    /* distinct words: the same either way */
+    shared_eff(&e, 32, 0, 4, 4);                               /* one word per bank */
+    e.mem_kind = 3;
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 1), 1);
+    shared_eff(&e, 32, 0, 0, 8);                               /* 64-bit atomics on one address: 2 banks x 32 */
+    e.mem_kind = 3;
+    assert_int_equal(ws_smem_conflict_degree(&e, 32, 1), 32);
 }
 
 int main(void)
@@ -183,6 +212,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strides),
         cmocka_unit_test(test_wide),
+        cmocka_unit_test(test_bank_atomics),
         cmocka_unit_test(test_straddle),
         cmocka_unit_test(test_masks_and_spaces),
         cmocka_unit_test(test_bank_gcd),
