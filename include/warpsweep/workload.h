@@ -138,6 +138,11 @@ typedef struct ws_workload {
     ws_kernel **kernels;       /* owned: each distinct (PTX file, entry) once */
     uint32_t nkernels;
     const ws_kernel *data_kernel;   /* the kernel whose module data (.global/.const) the image holds, or NULL */
+    /* work: the unit of work the workload declares (NULL: none; the work metrics
+     * then count the reference run's thread instructions): each launch does
+     * work_per_launch + work_per_thread x its threads units. */
+    char *work_name;
+    double work_per_launch, work_per_thread;
 } ws_workload;
 
 ws_workload *ws_workload_load(const char *path, ws_error *err);

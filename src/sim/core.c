@@ -480,31 +480,43 @@ static const struct ws_work *reference_work(ws_sim *s, const ws_workload *wl, ui
     return &s->work;
 }
 
+/* work_units, work_per_s, work_per_area: the workload's declared work when it
+ * has `work:`, else the reference's thread instructions (ref_insts). */
+static void unit_metrics(const ws_simrun *r, const ws_workload *wl, const ws_config *cfg, ws_result *res,
+                         double ref_insts)
+{
+    double cycles = (double)res->metrics[WS_M_cycles].i, ghz = ws_cfg_f(cfg, WS_P_clock_ghz);
+    double units = wl->work_name ? r->declared_work : ref_insts;
+    res->metrics[WS_M_work_units].f = units;
+    res->metrics[WS_M_work_per_s].f = units * ghz / cycles;
+    res->metrics[WS_M_work_per_area].f = ws_throughput_per_area(units / cycles, ghz, res->metrics[WS_M_area_mm2].f);
+}
+
 static void work_metrics(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, ws_result *res)
 {
     int64_t cycles = res->metrics[WS_M_cycles].i;
     if (res->status != WS_ST_OK || cycles <= 0)
         return;
+    double insts;
     if (sim->run.smp_ff_insts) {
         /* sampled (docs/sampling.md): the work is the detailed CTAs' thread
          * instructions plus the fast-forward's, counted as the reference
          * counts them; running the whole reference would cost more than the
          * sampled run saves */
-        double work_ipc = (double)res->metrics[WS_M_thread_insts].i / (double)cycles;
-        res->metrics[WS_M_work_ipc].f = work_ipc;
-        res->metrics[WS_M_work_per_area].f =
-            ws_throughput_per_area(work_ipc, ws_cfg_f(cfg, WS_P_clock_ghz), res->metrics[WS_M_area_mm2].f);
-        return;
+        insts = (double)res->metrics[WS_M_thread_insts].i;
+    } else {
+        uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
+        const struct ws_work *ref = reference_work(sim, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), sim->run.ws,
+                                                   max_cycles * 64 + 1000000);   /* the expect check's step limit */
+        if (ref->status != WS_ST_OK)
+            return;
+        insts = (double)ref->thread_insts;
     }
-    uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
-    const struct ws_work *ref = reference_work(sim, wl, (uint64_t)ws_cfg_i(cfg, WS_P_seed), sim->run.ws,
-                                               max_cycles * 64 + 1000000);   /* the expect check's step limit */
-    if (ref->status != WS_ST_OK)
-        return;
-    double work_ipc = (double)ref->thread_insts / (double)cycles;
+    double work_ipc = insts / (double)cycles;
     res->metrics[WS_M_work_ipc].f = work_ipc;
-    res->metrics[WS_M_work_per_area].f =
+    res->metrics[WS_M_ref_inst_per_area].f =
         ws_throughput_per_area(work_ipc, ws_cfg_f(cfg, WS_P_clock_ghz), res->metrics[WS_M_area_mm2].f);
+    unit_metrics(&sim->run, wl, cfg, res, insts);
 }
 
 void ws_run_fail(ws_simrun *r, int status, const char *fmt, ...)
@@ -648,6 +660,9 @@ static int run_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     if (r->status >= 0 && r->wl->nstmts > 1)   /* deadlock, timeout, fault: in which launch */
         prefix_msg(r, "launch %u (%.60s, iteration %llu): ", r->nrun, spec->name, (unsigned long long)iteration);
     r->nrun++;
+    r->declared_work += r->wl->work_per_launch +
+                        r->wl->work_per_thread * (double)ws_launch_threads_per_cta(spec) *
+                            ((double)spec->grid[0] * spec->grid[1] * spec->grid[2]);
     q->now = end;
     return r->status >= 0;
 }

@@ -298,6 +298,7 @@ typedef struct ws_simrun {
     uint64_t warp_insts, thread_insts;
     uint64_t div_insts;              /* issued ADD/WAIT/YIELD (ws_div_ops.issues_div_ops) */
     uint64_t throttled_loads;        /* loads the scheduler's policy held (may_issue_load refused) */
+    double declared_work;            /* the workload's work: units of the launches run (metric work_units) */
     uint64_t idle[WS_NSTALLS];       /* indexed by WS_STALL_* */
     uint32_t smem_banks;             /* smem_banks parameter */
     int smem_atomic_serial;          /* smem_atomic_serial: same-word atomic lanes take a pass each */

@@ -1052,10 +1052,10 @@ char *ws_workload_default_name(const char *path)
 }
 
 enum { K_NAME, K_KERNEL, K_ENTRY, K_GRID, K_BLOCK, K_REGS, K_SHARED, K_BUFFERS, K_PARAMS, K_EXPECT, K_LAUNCHES,
-       K_TEXTURES, K_SURFACES, K_N };
+       K_TEXTURES, K_SURFACES, K_WORK, K_N };
 static const char *const top_keys[K_N] = {"name",  "kernel",          "entry",        "grid",    "block",
                                           "regs_per_thread", "shared_bytes", "buffers", "params", "expect",
-                                          "launches", "textures", "surfaces"};
+                                          "launches", "textures", "surfaces", "work"};
 
 /* A sweep file handed to `sim` (or `inspect`) fails on its first sweep-only
  * key; say which command takes it instead of "unknown key". */
@@ -1437,6 +1437,37 @@ static void mirror_first_launch(ws_workload *wl)
     wl->nargs = L->nargs;
 }
 
+/* work: {name: NAME, per_launch: N, per_thread: M}: the unit the work
+ * metrics count (docs/model.md "Work throughput"); at least one of the two
+ * counts, both finite and >= 0, not both 0. */
+static int parse_work(parser *p, yaml_node_t *n)
+{
+    static const char *const keys[] = {"name", "per_launch", "per_thread"};
+    yaml_node_t *v[3], *kn[3];
+    if (n->type != YAML_MAPPING_NODE)
+        return fail_node(p, n, "work must be a mapping such as {name: elements, per_thread: 1}");
+    if (collect(p, n, keys, 3, "work", v, kn) < 0)
+        return -1;
+    if (!v[0] || !scalar(v[0]) || !*scalar(v[0]))
+        return fail_node(p, v[0] ? v[0] : n, "work needs a name (the unit: elements, options, pixels, ...)");
+    if (!v[1] && !v[2])
+        return fail_node(p, n, "work needs per_launch (units per launch) or per_thread (units per thread of a launch)");
+    double c[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        if (!v[i + 1]) continue;
+        if (get_double(p, v[i + 1], keys[i + 1], &c[i]) < 0) return -1;
+        if (!isfinite(c[i]) || c[i] < 0)
+            return fail_node(p, v[i + 1], "work %s must be a finite number >= 0, not %s", keys[i + 1], scalar(v[i + 1]));
+    }
+    if (c[0] == 0 && c[1] == 0)
+        return fail_node(p, n, "work: per_launch and per_thread are both 0; a launch must do some work");
+    p->wl->work_name = strdup(scalar(v[0]));
+    if (!p->wl->work_name) return fail_node(p, n, "out of memory");
+    p->wl->work_per_launch = c[0];
+    p->wl->work_per_thread = c[1];
+    return 0;
+}
+
 static int load_doc(parser *p, yaml_node_t *root)
 {
     ws_workload *wl = p->wl;
@@ -1467,6 +1498,8 @@ static int load_doc(parser *p, yaml_node_t *root)
     } else {
         wl->name = ws_workload_default_name(p->path);
     }
+    if (v[K_WORK] && parse_work(p, v[K_WORK]) < 0)
+        return -1;
     if (v[K_LAUNCHES]) {
         if (v[K_BUFFERS] && parse_buffers(p, v[K_BUFFERS]) < 0)
             return -1;
@@ -1660,6 +1693,7 @@ void ws_workload_free(ws_workload *wl)
         return;
     free(wl->path);
     free(wl->name);
+    free(wl->work_name);
     for (uint32_t i = 0; i < wl->nkernels; i++)
         ws_kernel_free(wl->kernels[i]);
     free(wl->kernels);
