@@ -5,8 +5,8 @@ one line per memory latency, one column per scheduler (divergence: stack).
 Points whose resident warps are fewer than the warp slots (occupancy_limit is
 max_ctas or grid: the launch's one-warp CTAs, not the warps, limit them) are
 drawn hollow and joined by a dashed line: they repeat the resident warps of
-the point before and are not a result about warps. The quickstart's 64-warp
-points are such: 64 one-warp CTAs, at most max_ctas = 32 resident.
+the point before and are not a result about warps (a kernel of few one-warp
+CTAs under max_ctas; the shipped quickstart sets max_ctas 1024 for its 2048).
 
 usage: /usr/bin/python3 analysis/plot_quickstart.py results/quickstart.h5 results/quickstart.png
 """

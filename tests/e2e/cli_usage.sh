@@ -33,10 +33,11 @@ expect_line() { # WANT_REGEX CMD...
 }
 Q=$SRC/sweeps/quickstart.yaml
 WL=$SRC/sweeps/kernels/latency.yaml
-# quickstart.yaml: line 8 is `description:`, the first key a workload does not have
-expect_line "^$Q:8:1: this is a sweep file \(key 'description'\), not a workload: \`warpsweep run\` runs a sweep" \
+# quickstart.yaml: `description:` is the first key a workload does not have
+dline=$(grep -n '^description:' "$Q" | cut -d: -f1)
+expect_line "^$Q:$dline:1: this is a sweep file \(key 'description'\), not a workload: \`warpsweep run\` runs a sweep" \
   "$BIN" sim "$Q"
-expect_line "^$Q:8:1: this is a sweep file" "$BIN" inspect "$Q"
+expect_line "^$Q:$dline:1: this is a sweep file" "$BIN" inspect "$Q"
 kline=$(grep -n '^kernel:' "$WL" | cut -d: -f1)
 expect_line "^$WL:$kline:1: this is a workload file \(key 'kernel'\), not a sweep: \`warpsweep sim\` runs a workload" \
   "$BIN" run "$WL" -o "$T/x.h5"
