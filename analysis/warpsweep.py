@@ -59,6 +59,23 @@ def load(path):
         else:
             cols[name] = col
     df = pd.DataFrame(cols, columns=list(data.dtype.names))
+    _workload_vars(df)
     if len(df):
         df = df.sort_values("point", kind="stable").reset_index(drop=True)
     return df
+
+
+def _workload_vars(df):
+    """Workload variants of a sweep's wl.NAME axes are named
+    'workload.yaml[block=64,n=1024]': add one numeric column wl.NAME per
+    variable (NaN for rows of workloads without it)."""
+    if "workload" not in df.columns or not len(df):
+        return
+    parsed = {}
+    for w in set(df["workload"].astype(str)):
+        if w.endswith("]") and "[" in w:
+            kv = w[w.rindex("[") + 1:-1].split(",")
+            parsed[w] = {k: float(v) for k, v in (x.split("=", 1) for x in kv if "=" in x)}
+    names = sorted({k for d in parsed.values() for k in d})
+    for k in names:
+        df["wl." + k] = [parsed.get(w, {}).get(k, float("nan")) for w in df["workload"].astype(str)]

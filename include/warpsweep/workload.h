@@ -109,6 +109,13 @@ typedef struct ws_seq_stmt {
     int line, col;
 } ws_seq_stmt;
 
+/* A workload variable (`vars:`): its name and value. */
+#define WS_MAX_WL_VARS 16
+typedef struct ws_wl_var {
+    char name[32];
+    double value;
+} ws_wl_var;
+
 typedef struct ws_workload {
     char *path;                /* the .yaml file */
     uint64_t digest;           /* ws_xxh64 of its text (ws_workload_inputs) */
@@ -143,9 +150,21 @@ typedef struct ws_workload {
      * work_per_launch + work_per_thread x its threads units. */
     char *work_name;
     double work_per_launch, work_per_thread;
+    /* vars: the file's variables with the values this load used (defaults,
+     * then the overrides given to ws_workload_load_vars) */
+    ws_wl_var vars[WS_MAX_WL_VARS];
+    int nvars;
 } ws_workload;
 
 ws_workload *ws_workload_load(const char *path, ws_error *err);
+/* The same with the variables of `vars:` overridden (each name must be one of
+ * the file's variables): every "=EXPR" value of the file is computed from
+ * them (README "Workload variables"). */
+ws_workload *ws_workload_load_vars(const char *path, const ws_wl_var *overrides, int noverrides, ws_error *err);
+/* "=EXPR" of workload variables: 0 and *out, or -1 with a message and the
+ * byte offset in text where it went wrong (wl_expr.c). */
+int ws_wl_expr_eval(const char *text, const ws_wl_var *vars, int nvars, double *out, int *err_off, char *err,
+                    size_t errlen);
 void ws_workload_free(ws_workload *wl);
 /* The name of a workload file without `name:`: its file name without .yaml/.yml
  * ("kernels/vecadd.yaml" -> "vecadd"); malloc'd, NULL without memory. */

@@ -23,6 +23,11 @@ void cli_note_preset(FILE *out, const ws_config *c);
 struct ws_sweep;
 void cli_note_sweep_presets(FILE *out, const struct ws_sweep *sw);
 
+/* --set wl.NAME=NUMBER (wl_set.c): 0 collected into vars[*n], 1 not a
+ * workload variable, -1 malformed (one line printed). */
+#include "warpsweep/workload.h"
+int cli_wl_var_set(const char *cmd, const char *set, ws_wl_var *vars, int *n);
+
 /* Exit codes (documented in the README). */
 enum {
     WS_EXIT_OK = 0,

@@ -213,6 +213,8 @@ int cmd_inspect(int argc, char **argv)
     int barrier = 0;
     ws_config cfg;
     uint8_t given[WS_NPARAMS] = {0};
+    ws_wl_var wvars[WS_MAX_WL_VARS];
+    int nwvars = 0;
     ws_config_defaults(&cfg);
     ws_error err = {{0}};
     for (int i = 1; i < argc; i++) {
@@ -226,7 +228,10 @@ int cmd_inspect(int argc, char **argv)
                 return WS_EXIT_USAGE;
             }
         } else if (!strcmp(argv[i], "--set") && i + 1 < argc) {
-            if (ws_config_assign(&cfg, given, argv[++i], &err)) {
+            int wv = cli_wl_var_set("inspect", argv[++i], wvars, &nwvars);
+            if (wv < 0) return WS_EXIT_USAGE;
+            if (wv == 0) continue;
+            if (ws_config_assign(&cfg, given, argv[i], &err)) {
                 fprintf(stderr, "%s\n", err.msg);
                 return WS_EXIT_USAGE;
             }
@@ -261,7 +266,7 @@ int cmd_inspect(int argc, char **argv)
             fprintf(stderr, "warpsweep inspect: --entry applies to .ptx files (a workload names its entry)\n");
             return WS_EXIT_USAGE;
         }
-        wl = ws_workload_load(file, &err);
+        wl = ws_workload_load_vars(file, wvars, nwvars, &err);
         if (!wl) { fprintf(stderr, "%s\n", err.msg); return WS_EXIT_FAIL; }
         k = wl->kernel;
     } else {

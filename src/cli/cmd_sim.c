@@ -235,12 +235,21 @@ int cmd_sim(int argc, char **argv)
     ws_config cfg;
     uint8_t given[WS_NPARAMS] = {0};
     ws_config_defaults(&cfg);
-    for (int i = 0; i < nsets; i++)
+    ws_wl_var wvars[WS_MAX_WL_VARS];
+    int nwvars = 0;
+    for (int i = 0; i < nsets; i++) {
+        int wv = cli_wl_var_set("sim", sets[i], wvars, &nwvars);   /* a workload variable (vars:) */
+        if (wv < 0) {
+            free(sets);
+            return WS_EXIT_USAGE;
+        }
+        if (wv == 0) continue;
         if (ws_config_assign(&cfg, given, sets[i], &err) < 0) {
             fprintf(stderr, "%s\n", err.msg);
             free(sets);
             return WS_EXIT_FAIL;
         }
+    }
     free(sets);
     ws_config_apply_preset(&cfg, given);   /* --set values beat the preset, in any order */
     if (!json) cli_note_preset(stderr, &cfg);
@@ -285,7 +294,7 @@ int cmd_sim(int argc, char **argv)
         }
     }
 
-    ws_workload *wl = ws_workload_load(path, &err);
+    ws_workload *wl = ws_workload_load_vars(path, wvars, nwvars, &err);
     if (!wl) {
         fprintf(stderr, "%s\n", err.msg);
         return WS_EXIT_FAIL;

@@ -24,6 +24,9 @@ typedef struct ctx {
     int where[WS_NPARAMS];
     int where_line[WS_NPARAMS], where_col[WS_NPARAMS];
     int seed_set;
+    /* workload variables: wl.NAME keys of grid (several values) and base (one) */
+    struct wlvar { char name[32]; double *vals; int n, line, col, in_grid; } wlv[WS_MAX_WL_VARS];
+    int nwlv;
 } ctx;
 
 static int line_of(const yaml_node_t *n) { return (int)n->start_mark.line + 1; }
@@ -42,12 +45,136 @@ static const char *closest(const char *name, const char *const *names, int n)
     return names[ws_closest(name, names, (size_t)n, NULL)];
 }
 
+static int is_wl_var(const yaml_node_t *key)
+{
+    const char *s = scalar(key);
+    return s && strncmp(s, "wl.", 3) == 0;
+}
+
+/* wl.NAME: VALUE or [VALUES]: a variable of the sweep's workloads (README
+ * "Workload variables"); grid values make the workload axis one variant of
+ * each workload per combination. */
+static int parse_wl_var(ctx *c, yaml_node_t *k, yaml_node_t *v, int in_grid)
+{
+    const char *name = scalar(k) + 3;
+    if (!*name || strlen(name) >= sizeof c->wlv[0].name)
+        return FAIL(c, k, "wl.: expected a workload variable name after 'wl.'");
+    for (int i = 0; i < c->nwlv; i++)
+        if (strcmp(c->wlv[i].name, name) == 0)
+            return FAIL(c, k, "workload variable wl.%s is already set at line %d:%d", name, c->wlv[i].line, c->wlv[i].col);
+    if (c->nwlv == WS_MAX_WL_VARS)
+        return FAIL(c, k, "more than %d workload variables", WS_MAX_WL_VARS);
+    struct wlvar *w = &c->wlv[c->nwlv];
+    memset(w, 0, sizeof *w);
+    snprintf(w->name, sizeof w->name, "%s", name);
+    w->line = line_of(k);
+    w->col = col_of(k);
+    w->in_grid = in_grid;
+    yaml_node_t *one[1] = {v};
+    yaml_node_t **items = one;
+    int n = 1;
+    yaml_node_t *list[256];
+    if (v->type == YAML_SEQUENCE_NODE) {
+        if (!in_grid) return FAIL(c, v, "base: wl.%s takes one value (lists go in grid)", name);
+        n = 0;
+        for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+            if (n == 256) return FAIL(c, v, "wl.%s: more than 256 values", name);
+            list[n++] = yaml_document_get_node(c->doc, *it);
+        }
+        if (!n) return FAIL(c, v, "wl.%s: the list is empty", name);
+        items = list;
+    } else if (v->type != YAML_SCALAR_NODE) {
+        return FAIL(c, v, "wl.%s: expected a number or a list of numbers", name);
+    }
+    w->vals = malloc((size_t)n * sizeof *w->vals);
+    if (!w->vals) return FAIL(c, v, "out of memory");
+    for (int i = 0; i < n; i++) {
+        const char *t = scalar(items[i]);
+        char *end;
+        double d = t ? strtod(t, &end) : 0;
+        if (!t || end == t || *end || !isfinite(d)) {
+            free(w->vals);
+            return FAIL(c, items[i], "wl.%s: '%s' is not a number", name, t ? t : "?");
+        }
+        w->vals[i] = d;
+    }
+    w->n = n;
+    c->nwlv++;
+    return 0;
+}
+
+/* The workload axis with the wl.* variables: each workload once per
+ * combination of the grid values (in grid order, the first varying
+ * slowest), named "NAME[var=value,...]", every variant loaded with the base
+ * and its combination's values. */
+static int expand_wl_vars(ctx *c)
+{
+    ws_sweep *sw = c->sw;
+    ws_sweep_private *pv = ws_sweep_priv(sw);
+    if (!c->nwlv) return 0;
+    uint64_t combos = 1;
+    for (int i = 0; i < c->nwlv; i++) combos *= (uint64_t)c->wlv[i].n;
+    uint64_t total = combos * (uint64_t)sw->nworkloads;
+    if (total > 4096) return ws_fail(c->err, "%s: %llu workload variants (workloads x wl.* values), more than 4096",
+                                     c->file, (unsigned long long)total);
+    char **names = calloc(total, sizeof *names), **paths = calloc(total, sizeof *paths);
+    int *lines = calloc(total, sizeof *lines), *cols = calloc(total, sizeof *cols), *nv = calloc(total, sizeof *nv);
+    ws_wl_var (*vars)[WS_MAX_WL_VARS] = calloc(total, sizeof *vars);
+    ws_workload **wls = calloc(total, sizeof *wls);
+    if (!names || !paths || !lines || !cols || !nv || !vars || !wls) return ws_fail(c->err, "out of memory");
+    uint64_t k = 0;
+    for (int w = 0; w < sw->nworkloads; w++)
+        for (uint64_t m = 0; m < combos; m++, k++) {
+            char buf[1024];
+            size_t len = (size_t)snprintf(buf, sizeof buf, "%s", sw->workload_names[w]);
+            int shown = 0;
+            uint64_t rest = m, div = combos;
+            for (int i = 0; i < c->nwlv; i++) {
+                div /= (uint64_t)c->wlv[i].n;
+                int d = (int)(rest / div);
+                rest %= div;
+                snprintf(vars[k][i].name, sizeof vars[k][i].name, "%s", c->wlv[i].name);
+                vars[k][i].value = c->wlv[i].vals[d];
+                if (c->wlv[i].in_grid && len < sizeof buf)
+                    len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s=%.17g", shown++ ? "," : "[",
+                                            c->wlv[i].name, c->wlv[i].vals[d]);
+            }
+            if (shown && len < sizeof buf) snprintf(buf + len, sizeof buf - len, "]");
+            names[k] = strdup(buf);
+            paths[k] = strdup(sw->workload_paths[w]);
+            lines[k] = pv->workload_line[w];
+            cols[k] = pv->workload_col[w];
+            nv[k] = c->nwlv;
+        }
+    for (int w = 0; w < sw->nworkloads; w++) {
+        free(sw->workload_names[w]);
+        free(sw->workload_paths[w]);
+    }
+    free(sw->workload_names);
+    free(sw->workload_paths);
+    free(sw->workloads);
+    free(pv->workload_line);
+    free(pv->workload_col);
+    sw->workload_names = names;
+    sw->workload_paths = paths;
+    sw->workloads = wls;
+    pv->workload_line = lines;
+    pv->workload_col = cols;
+    pv->workload_vars = vars;
+    pv->workload_nvars = nv;
+    sw->nworkloads = (int)total;
+    sw->axes[0].n = total;   /* axes[0] is the workload axis */
+    return 0;
+}
+
 /* Looks up a parameter name; error with the closest valid name. */
 static int param_id(ctx *c, const yaml_node_t *key)
 {
     const char *name = scalar(key);
     if (!name)
         return FAIL(c, key, "expected a parameter name");
+    if (strncmp(name, "wl.", 3) == 0)
+        return FAIL(c, key, "workload variable '%s': give it in grid (several values) or base (one), not here", name);
     int id = ws_param_find(name);
     if (id < 0)
         return FAIL(c, key, "unknown parameter '%s' (did you mean '%s'?)", name, ws_param_suggest(name));
@@ -283,6 +410,10 @@ static int parse_grid(ctx *c, yaml_node_t *grid)
     for (yaml_node_pair_t *q = grid->data.mapping.pairs.start; q < grid->data.mapping.pairs.top; q++) {
         yaml_node_t *k = yaml_document_get_node(c->doc, q->key);
         yaml_node_t *v = yaml_document_get_node(c->doc, q->value);
+        if (is_wl_var(k)) {
+            if (parse_wl_var(c, k, v, 1)) return -1;
+            continue;
+        }
         int id = param_id(c, k);
         if (id < 0 || note_where(c, id, 2, k))
             return -1;
@@ -378,6 +509,10 @@ static int parse_base(ctx *c, yaml_node_t *base)
     for (yaml_node_pair_t *q = base->data.mapping.pairs.start; q < base->data.mapping.pairs.top; q++) {
         yaml_node_t *k = yaml_document_get_node(c->doc, q->key);
         yaml_node_t *v = yaml_document_get_node(c->doc, q->value);
+        if (is_wl_var(k)) {
+            if (parse_wl_var(c, k, v, 0)) return -1;
+            continue;
+        }
         int id = param_id(c, k);
         if (id < 0)
             return -1;
@@ -491,8 +626,18 @@ static int load_workloads(ctx *c)
     ws_sweep *sw = c->sw;
     for (int i = 0; i < sw->nworkloads; i++) {
         ws_error e = {{0}};
-        sw->workloads[i] = ws_workload_load(sw->workload_paths[i], &e);
+        ws_sweep_private *pv = ws_sweep_priv(sw);
+        sw->workloads[i] = pv->workload_vars
+                               ? ws_workload_load_vars(sw->workload_paths[i], pv->workload_vars[i], pv->workload_nvars[i], &e)
+                               : ws_workload_load(sw->workload_paths[i], &e);
         if (!sw->workloads[i]) {
+            /* a variable the workload lacks: at its wl.NAME key */
+            const char *q = strstr(e.msg, "has no variable '");
+            for (int v = 0; q && v < c->nwlv; v++) {
+                size_t l = strlen(c->wlv[v].name);
+                if (!strncmp(q + 17, c->wlv[v].name, l) && q[17 + l] == '\'')
+                    return ws_fail_at(c->err, c->file, c->wlv[v].line, c->wlv[v].col, "wl.%s: %s", c->wlv[v].name, e.msg);
+            }
             /* the workload's own error passes through; say where it was named when it has no position */
             return ws_fail(c->err, "%s", e.msg[0] ? e.msg : "cannot load workload");
         }
@@ -787,6 +932,8 @@ static int parse_sweep(ctx *c, yaml_node_t *root, const char *default_name)
     }
     if ((n = map_get(c, root, "zip")) && parse_zip(c, n))
         return -1;
+    if (expand_wl_vars(c))
+        return -1;
     if (apply_sets(c))
         return -1;
     sw->repeat = 1;
@@ -958,6 +1105,9 @@ int ws_sweep_load_text(const char *path, const char *text, size_t len, const cha
             ws_sweep_priv(sw)->skipped = 1;
         } else if (parse_sweep(&c, root, stem)) {
             rc = -1;
+        }
+        for (int i = 0; i < c.nwlv; i++) free(c.wlv[i].vals);
+        if (rc) {
             yaml_document_delete(&doc);
             break;
         }
@@ -1078,6 +1228,8 @@ void ws_sweep_free(ws_sweep *sw)
     free(p->expr_col);
     free(p->workload_line);
     free(p->workload_col);
+    free(p->workload_vars);
+    free(p->workload_nvars);
     free(p->suffix);
     if (p->reject) {
         for (int a = 0; a < sw->naxes; a++)

@@ -17,6 +17,9 @@ typedef struct ws_count_memo {
 typedef struct ws_sweep_private {
     int *expr_line, *expr_col;       /* position of each expression's value */
     int *workload_line, *workload_col;
+    /* per workload: the variables (wl.NAME in grid/base) it is loaded with */
+    ws_wl_var (*workload_vars)[WS_MAX_WL_VARS];
+    int *workload_nvars;
     uint64_t *suffix;                /* suffix[k] = product of axis sizes k..naxes-1 */
     uint64_t **reject;               /* [axis][digit]: exclude entries that do not accept it (NULL: none constrain the axis) */
     int *last_axis;                  /* per exclude entry: its last constrained axis */

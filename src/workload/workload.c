@@ -32,6 +32,7 @@
  *
  * Types: u8..u64, s8..s64, b8..b64, f32, f64.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -1052,10 +1053,10 @@ char *ws_workload_default_name(const char *path)
 }
 
 enum { K_NAME, K_KERNEL, K_ENTRY, K_GRID, K_BLOCK, K_REGS, K_SHARED, K_BUFFERS, K_PARAMS, K_EXPECT, K_LAUNCHES,
-       K_TEXTURES, K_SURFACES, K_WORK, K_N };
+       K_TEXTURES, K_SURFACES, K_WORK, K_VARS, K_N };
 static const char *const top_keys[K_N] = {"name",  "kernel",          "entry",        "grid",    "block",
                                           "regs_per_thread", "shared_bytes", "buffers", "params", "expect",
-                                          "launches", "textures", "surfaces", "work"};
+                                          "launches", "textures", "surfaces", "work", "vars"};
 
 /* A sweep file handed to `sim` (or `inspect`) fails on its first sweep-only
  * key; say which command takes it instead of "unknown key". */
@@ -1623,7 +1624,100 @@ static void resolve_regs(ws_workload *wl, ws_launch_spec *L)
             pr.note, L->regs_per_thread);
 }
 
+/* ---- variables (vars:, "=EXPR" values) ---- */
+
+static int valid_var_name(const char *s)
+{
+    if (!s || !(isalpha((unsigned char)*s) || *s == '_') || strlen(s) >= sizeof(((ws_wl_var *)0)->name)) return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_') return 0;
+    return 1;
+}
+
+/* Replaces every "=EXPR" scalar value under n (not keys, not the vars
+ * mapping itself) by its value. */
+static int substitute(parser *p, yaml_node_t *n, const yaml_node_t *vars)
+{
+    if (n == vars) return 0;
+    if (n->type == YAML_SEQUENCE_NODE) {
+        for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
+            if (substitute(p, node(p, *it), vars) < 0) return -1;
+        return 0;
+    }
+    if (n->type == YAML_MAPPING_NODE) {
+        for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++)
+            if (substitute(p, node(p, pr->value), vars) < 0) return -1;
+        return 0;
+    }
+    const char *s = scalar(n);
+    if (!s || s[0] != '=') return 0;
+    double v;
+    int off;
+    char msg[200];
+    if (ws_wl_expr_eval(s + 1, p->wl->vars, p->wl->nvars, &v, &off, msg, sizeof msg) < 0) {
+        int line = (int)n->start_mark.line + 1, col = (int)n->start_mark.column + 1 + 1 + off;
+        if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) col++;   /* the opening quote */
+        return ws_fail_at(p->err, p->path, line, col, "'%s': %s", s, msg);
+    }
+    char buf[64];
+    if (v == floor(v) && fabs(v) < 9007199254740992.0) snprintf(buf, sizeof buf, "%.0f", v);
+    else snprintf(buf, sizeof buf, "%.17g", v);
+    unsigned char *t = (unsigned char *)strdup(buf);
+    if (!t) return fail_node(p, n, "out of memory");
+    free(n->data.scalar.value);
+    n->data.scalar.value = t;
+    n->data.scalar.length = strlen(buf);
+    return 0;
+}
+
+/* vars: {name: number, ...}, then the overrides, then every "=EXPR". */
+static int apply_vars(parser *p, yaml_node_t *root, const ws_wl_var *ov, int nov)
+{
+    ws_workload *wl = p->wl;
+    yaml_node_t *vars = NULL;
+    if (root->type == YAML_MAPPING_NODE)
+        for (yaml_node_pair_t *pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++) {
+            const char *k = scalar(node(p, pr->key));
+            if (k && strcmp(k, "vars") == 0) vars = node(p, pr->value);
+        }
+    if (vars) {
+        if (vars->type != YAML_MAPPING_NODE)
+            return fail_node(p, vars, "vars must be a mapping of name: number, such as {block: 256, n: 65536}");
+        for (yaml_node_pair_t *pr = vars->data.mapping.pairs.start; pr < vars->data.mapping.pairs.top; pr++) {
+            yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+            const char *ks = scalar(k);
+            if (!valid_var_name(ks))
+                return fail_node(p, k, "vars: '%s' is not a variable name (letters, digits, '_'; at most 31)", ks ? ks : "?");
+            for (int i = 0; i < wl->nvars; i++)
+                if (strcmp(wl->vars[i].name, ks) == 0) return fail_node(p, k, "vars: %s is given twice", ks);
+            if (wl->nvars == WS_MAX_WL_VARS) return fail_node(p, k, "vars: more than %d variables", WS_MAX_WL_VARS);
+            double d;
+            if (get_double(p, v, ks, &d) < 0) return -1;
+            snprintf(wl->vars[wl->nvars].name, sizeof wl->vars[0].name, "%s", ks);
+            wl->vars[wl->nvars++].value = d;
+        }
+    }
+    for (int j = 0; j < nov; j++) {
+        int i = 0;
+        while (i < wl->nvars && strcmp(wl->vars[i].name, ov[j].name) != 0) i++;
+        if (i == wl->nvars) {
+            char names[256] = "";
+            for (int k = 0; k < wl->nvars; k++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", wl->vars[k].name);
+            return ws_fail(p->err, "%s: the workload has no variable '%s' (vars: %s)", p->path, ov[j].name,
+                           wl->nvars ? names : "none");
+        }
+        wl->vars[i].value = ov[j].value;
+    }
+    return substitute(p, root, vars);
+}
+
 ws_workload *ws_workload_load(const char *path, ws_error *err)
+{
+    return ws_workload_load_vars(path, NULL, 0, err);
+}
+
+ws_workload *ws_workload_load_vars(const char *path, const ws_wl_var *overrides, int noverrides, ws_error *err)
 {
     size_t len;
     char *text = read_text(path, &len, err);
@@ -1664,7 +1758,7 @@ ws_workload *ws_workload_load(const char *path, ws_error *err)
         yaml_node_t *root = yaml_document_get_root_node(&p.doc);
         if (!root)
             ws_fail_at(err, path, 1, 1, "empty workload file: expected keys kernel, grid, block, buffers, params");
-        else
+        else if (refuse_sweep_file(&p, root) == 0 && apply_vars(&p, root, overrides, noverrides) == 0)
             rc = load_doc(&p, root);
     } else {
         ws_fail(err, "%s: out of memory", path);
