@@ -48,6 +48,9 @@ for c in nb.cells:
         if o.get("output_type") == "error":
             sys.exit("cell error: %s: %s" % (o.get("ename"), o.get("evalue")))
         text += o.get("text", "")
+lab = re.search(r"labels: (\d+) placed, (\d+) overlapping", text)
+if not lab or int(lab.group(1)) == 0 or int(lab.group(2)) != 0:
+    sys.exit("the front's labels must not overlap: %s" % (lab.group(0) if lab else "no 'labels:' line"))
 m = dict(re.findall(r"front points of .*? (mem_latency=\d+): \[([0-9, ]*)\]", text))
 if sorted(m) != ["mem_latency=100", "mem_latency=300"]:
     sys.exit("want one front per mem_latency in the notebook output, got %s:\n%s" % (sorted(m), text))
