@@ -196,19 +196,28 @@ static inline uint8_t *span_lane(const warp_span *ws, ws_effect *eff, const uint
     return ws->host + (a[l] - ws->host_bias) + (uint64_t)l * ws->stride;
 }
 
-static void finish_effect(ws_xctx *x, unsigned kind, unsigned bytes)
+/* The effect's scalar memory fields; sp: the access's space (warp_span_of's
+ * when it resolved the warp in one step). */
+static void finish_effect_in(ws_xctx *x, unsigned kind, unsigned bytes, unsigned sp)
 {
     ws_effect *eff = x->eff;
     eff->mem_kind = (uint8_t)kind;
     eff->mem_bytes = bytes;
     eff->mem_mask = x->exec;
+    eff->mem_space = (uint8_t)sp;
+}
+
+/* The same when lanes were resolved one by one: global if any lane is, else
+ * the first lane's space. */
+static void finish_effect(ws_xctx *x, unsigned kind, unsigned bytes)
+{
     uint8_t sp = WS_SP_NONE;
     LANE_LOOP(x->exec) {
         unsigned l = LANE;
-        if (eff->mem_lane_space[l] == WS_SP_GLOBAL) { sp = WS_SP_GLOBAL; break; }
-        if (sp == WS_SP_NONE) sp = eff->mem_lane_space[l];
+        if (x->eff->mem_lane_space[l] == WS_SP_GLOBAL) { sp = WS_SP_GLOBAL; break; }
+        if (sp == WS_SP_NONE) sp = x->eff->mem_lane_space[l];
     }
-    eff->mem_space = sp;
+    finish_effect_in(x, kind, bytes, sp);
 }
 
 /* The width of an address formed from operand o (PTX ISA 6.4 "Addresses as Operands": the
@@ -272,15 +281,6 @@ static inline uint64_t load_value(const uint8_t *p, unsigned eb, int sg, uint64_
 {
     uint64_t v = load_bytes(p, eb);
     return sg ? (uint64_t)ws_sext(v, eb * 8) & rmask : v;
-}
-
-static void finish_effect_in(ws_xctx *x, unsigned kind, unsigned bytes, unsigned sp)
-{
-    ws_effect *eff = x->eff;
-    eff->mem_kind = (uint8_t)kind;
-    eff->mem_bytes = bytes;
-    eff->mem_mask = x->exec;
-    eff->mem_space = (uint8_t)sp;
 }
 
 static int exec_ld(ws_xctx *x)

@@ -60,11 +60,9 @@ uint32_t ws_coalesce(const ws_effect *eff, uint32_t line_bytes, uint64_t *lines_
         for (uint32_t k = 0; k < eff->mem_extra; k++)   /* a texture footprint's other texels */
             n = insert_lines(lines_out, n, eff->mem_extra_addr[k][l], bytes, line_bytes);
         if (a >= span_lo && a + bytes <= span_hi) continue;   /* the previous lane's line(s): in out */
-        uint64_t first = a / line_bytes, last = (a + bytes - 1) / line_bytes;
-        for (uint64_t x = first; x <= last; x++)
-            n = insert_sorted(lines_out, n, x);
-        span_lo = first * line_bytes;
-        span_hi = (last + 1) * line_bytes;
+        n = insert_lines(lines_out, n, a, bytes, line_bytes);
+        span_lo = a / line_bytes * line_bytes;
+        span_hi = ((a + bytes - 1) / line_bytes + 1) * line_bytes;
     }
     return n;
 }

@@ -73,10 +73,9 @@ static void run(const ws_workload *wl, ws_result *res)
 
 static void check_units(const ws_result *res, double units)
 {
-    double cycles = (double)res->metrics[WS_M_cycles].i, ghz = 1.0;
     ws_config cfg;
     ws_config_defaults(&cfg);
-    ghz = ws_cfg_f(&cfg, WS_P_clock_ghz);
+    double cycles = (double)res->metrics[WS_M_cycles].i, ghz = ws_cfg_f(&cfg, WS_P_clock_ghz);
     assert_true(res->metrics[WS_M_work_units].f == units);
     double per_s = units * ghz / cycles;
     assert_true(fabs(res->metrics[WS_M_work_per_s].f - per_s) <= 1e-12 * per_s);
