@@ -1634,19 +1634,25 @@ static int valid_var_name(const char *s)
     return 1;
 }
 
+/* No workload field nests deeper than this (the deepest, a sequence of
+ * loops WS_SEQ_MAX_DEPTH deep, takes three YAML levels per loop); a deeper
+ * document is refused by the field's own check, so substitution need not
+ * (and, on hostile input 20000 levels deep, must not) recurse further. */
+#define WS_WL_SUBST_DEPTH (4 * WS_SEQ_MAX_DEPTH + 16)
+
 /* Replaces every "=EXPR" scalar value under n (not keys, not the vars
  * mapping itself) by its value. */
-static int substitute(parser *p, yaml_node_t *n, const yaml_node_t *vars)
+static int substitute(parser *p, yaml_node_t *n, const yaml_node_t *vars, int depth)
 {
-    if (n == vars) return 0;
+    if (n == vars || depth > WS_WL_SUBST_DEPTH) return 0;
     if (n->type == YAML_SEQUENCE_NODE) {
         for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
-            if (substitute(p, node(p, *it), vars) < 0) return -1;
+            if (substitute(p, node(p, *it), vars, depth + 1) < 0) return -1;
         return 0;
     }
     if (n->type == YAML_MAPPING_NODE) {
         for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++)
-            if (substitute(p, node(p, pr->value), vars) < 0) return -1;
+            if (substitute(p, node(p, pr->value), vars, depth + 1) < 0) return -1;
         return 0;
     }
     const char *s = scalar(n);
@@ -1709,7 +1715,7 @@ static int apply_vars(parser *p, yaml_node_t *root, const ws_wl_var *ov, int nov
         }
         wl->vars[i].value = ov[j].value;
     }
-    return substitute(p, root, vars);
+    return substitute(p, root, vars, 0);
 }
 
 ws_workload *ws_workload_load(const char *path, ws_error *err)
