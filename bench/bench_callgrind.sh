@@ -12,6 +12,9 @@
 # --set preset=seed). Each figure is one simulation: the difference of a
 # two-point and a one-point sweep of the same configuration. Works with
 # older builds too, so a change can be compared with the commit before it.
+# The registry's default core changed in model version 2 (CHANGES.md: the volta core, 4
+# schedulers); to compare with a build before it, give both the same core, e.g.
+# --set schedulers=1 --set scheduler=lrr --set divergence=stack --set smem_latency=24.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-build}

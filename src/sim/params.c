@@ -333,6 +333,9 @@ static const char *const field_names[6] = {"name", "type", "default", "unit", "r
  * whatever a description or a choice list holds; an empty unit prints "-". */
 static void print_table(FILE *out)
 {
+    fprintf(out, "# The defaults are one coherent SM: a V100 SM's core (64 warps, 4 schedulers, gto, sbi, its units and\n"
+                 "# latencies) and its share of the chip's memory (the volta preset's values, sources in presets.def).\n"
+                 "# The seed's idealised core and fixed-latency memory: preset=seed. Parts: preset_core, preset_mem, preset_area.\n");
     size_t w[5];
     for (int c = 0; c < 5; c++)
         w[c] = strlen(field_names[c]);

@@ -68,7 +68,8 @@ for r, o in zip(rows, js):
     else:
         assert float(r["min"]) == o["min"] and float(r["max"]) == o["max"] and o["min"] <= o["default"] <= o["max"], o
 # the table: every row's fields start where the header's do
-lines = open(table).read().split("\n\n")[0].splitlines()
+lines = [l for l in open(table).read().split("\n\n")[0].splitlines() if not l.startswith("# ")]
+assert open(table).read().startswith("# The defaults are one coherent SM"), "params: no note on the defaults"
 head = lines[0]
 starts = [head.index(h) for h in ("name", "type", "default", "unit", "range", "description")]
 assert len(lines) == 1 + len(names), len(lines)

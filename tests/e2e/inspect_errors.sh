@@ -51,7 +51,7 @@ refused "$tmp/half.ptx" 7:7 "'.tf32'"
 # a good kernel: the ifelse branch reconverges at $L__BB0_3 (README: the out2 store)
 K="$WS_SOURCE_DIR/sweeps/kernels"
 if [ -f "$K/ifelse.ptx" ]; then
-  "$WS_BIN" inspect "$K/ifelse.ptx" >"$tmp/out" 2>"$tmp/err" || bad "inspect ifelse.ptx failed: $(cat "$tmp/err")"
+  "$WS_BIN" inspect "$K/ifelse.ptx" --set divergence=stack >"$tmp/out" 2>"$tmp/err" || bad "inspect ifelse.ptx failed: $(cat "$tmp/err")"
   grep -q '^block B0 ' "$tmp/out" || bad "ifelse: no block B0"
   grep -E '@%p1 bra .*reconverge: [0-9]+ \(\$L__BB0_3' "$tmp/out" >/dev/null \
     || bad "ifelse: the @%p1 bra does not reconverge at \$L__BB0_3: $(grep bra "$tmp/out")"

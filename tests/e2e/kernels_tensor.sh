@@ -31,7 +31,8 @@ done
 
 # Timing (docs/model.md, "Tensor cores"): the slope in cycles per loop iteration (iters 10 -> 20;
 # collectors 0, ibuffer 0: only the tensor unit binds). independent: 4 warps x 8 mmas x
-# ceil(16*8*16 / tensor_f16_macs) per iteration on one scheduler; chain: 8 x tensor_latency.
+# ceil(16*8*16 / tensor_f16_macs) per iteration on one scheduler (schedulers=1, warps=32, lrr, the stack: the
+# registry's core before model version 2, pinned); chain: 8 x tensor_latency.
 tmpy=$(mktemp -d)
 slope() {   # slope NAME SETS... -> cycles per iteration
   local y=$1; shift
@@ -39,7 +40,7 @@ slope() {   # slope NAME SETS... -> cycles per iteration
   for it in 10 20; do
     sed "s/^params: \[out, 10\]/params: [out, $it]/" "$K/$y.yaml" > "$tmpy/$y.yaml"
     cp "$K/rate.ptx" "$tmpy/"
-    c+=("$("$WS_BIN" sim "$tmpy/$y.yaml" --set collectors=0 --set ibuffer=0 "$@" | sed -n 's/^cycles: \([0-9]*\) cycles$/\1/p')")
+    c+=("$("$WS_BIN" sim "$tmpy/$y.yaml" --set collectors=0 --set ibuffer=0 --set schedulers=1 --set warps=32 --set scheduler=lrr --set divergence=stack "$@" | sed -n 's/^cycles: \([0-9]*\) cycles$/\1/p')")
   done
   echo $(( (c[1] - c[0]) / 10 ))
 }
@@ -48,7 +49,7 @@ slope24() {   # slope24 FORM SETS... -> cycles per iteration of rate24_FORM
   local c=()
   for it in 10 20; do
     sed "s/^params: \[out, 10\]/params: [out, $it]/" "$K/rate24_$y.yaml" > "$tmpy/rate24_$y.yaml"
-    c+=("$("$WS_BIN" sim "$tmpy/rate24_$y.yaml" --set collectors=0 --set ibuffer=0 "$@" | sed -n 's/^cycles: \([0-9]*\) cycles$/\1/p')")
+    c+=("$("$WS_BIN" sim "$tmpy/rate24_$y.yaml" --set collectors=0 --set ibuffer=0 --set schedulers=1 --set warps=32 --set scheduler=lrr --set divergence=stack "$@" | sed -n 's/^cycles: \([0-9]*\) cycles$/\1/p')")
   done
   echo $(( (c[1] - c[0]) / 10 ))
 }

@@ -10,7 +10,7 @@ next to a copy of the kernel's PTX.
 """
 import json, math, os, shutil, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from seed_memory import seed_memory_sets  # noqa: E402
+from seed_memory import seed_memory_sets, v1_core_sets  # noqa: E402
 
 BIN = os.environ.get("WS_BIN", "build/warpsweep")
 K = os.path.join(os.environ.get("WS_SOURCE_DIR", "."), "sweeps/kernels")
@@ -19,7 +19,7 @@ fails = []
 
 def sim(path, **kv):
     # the issue-5 models assume the seed's memory: each check turns on the stages it tests
-    args = [BIN, "sim", path, "--json"] + seed_memory_sets()
+    args = [BIN, "sim", path, "--json"] + v1_core_sets() + seed_memory_sets()
     for k, v in kv.items():
         args += ["--set", "%s=%s" % (k, v)]
     p = subprocess.run(args, capture_output=True, text=True, timeout=900)

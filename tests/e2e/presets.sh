@@ -42,7 +42,10 @@ SEED_SETS=(--set int_lanes=0 --set fp32_lanes=0 --set fp64_lanes=0 --set sfu_lan
            --set icnt_reply_bw=0 --set l2_kb=0 --set l2_ways=16 --set l2_latency=200 --set l2_mshrs=64
            --set l2_mshr_merge=0 --set atomic_interval=0 --set dram_banks=0 --set dram_tRCD=0
            --set dram_tRP=0 --set dram_tCL=0 --set dram_sched=fcfs --set mem_per_core=0 --set fence=alu
-           --set smem_atomic_serial=0)
+           --set smem_atomic_serial=0
+           # the core: the registry's values before model version 2 (CHANGES.md)
+           --set warps=32 --set schedulers=1 --set scheduler=lrr --set divergence=stack --set smem_latency=24
+           --set clock_ghz=1.5 --set tensor_f16_macs=256)
 "$BIN" sim "$SAXPY" "${SEED_SETS[@]}" --json > "$T/byhand.json" || fail "sim with the seed's values"
 $PY - "$T/seed.json" "$T/byhand.json" <<'PY' || fail "preset=seed differs from the seed's values set by hand"
 import json, sys
@@ -195,7 +198,7 @@ $PY - "$T/pm.json" <<'PY' || fail "preset_mem=ampere: core values not the defaul
 import json, sys
 j = json.load(open(sys.argv[1]))
 p = j   # parameters are top-level keys beside the metrics
-assert p["schedulers"] == 1 and p["warps"] == 32, (p["schedulers"], p["warps"])   # registry defaults
+assert p["schedulers"] == 4 and p["warps"] == 64, (p["schedulers"], p["warps"])   # registry defaults (a V100 SM)
 assert p["l1_kb"] != 32 or p["l2_kb"] != 75, (p["l1_kb"], p["l2_kb"])              # not the default memory
 PY
 "$BIN" params | sed -n '/^presets/,$p' > "$T/p.txt"

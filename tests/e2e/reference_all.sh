@@ -36,7 +36,7 @@ grep -qx 'warp_insts: 684032 insts' <<<"$out" || bad "latency warp_insts (refere
 # --json: one object with status, every metric and every parameter.
 out=$("$WS_BIN" sim "$K/ifelse.yaml" --reference --json 2>/dev/null)
 [ "$(wc -l <<<"$out")" -eq 1 ] || bad "json is not one line: $out"
-for key in '"workload": "ifelse"' '"status": "ok"' '"thread_insts": ' '"cycles": 0' '"mem_latency": 100' '"scheduler": "lrr"'; do
+for key in '"workload": "ifelse"' '"status": "ok"' '"thread_insts": ' '"cycles": 0' '"mem_latency": 100' '"scheduler": "gto"'; do
   grep -qF "$key" <<<"$out" || bad "json lacks $key: $out"
 done
 

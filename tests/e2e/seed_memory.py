@@ -31,6 +31,16 @@ def _read():
 SEED_MEMORY = _read()
 
 
+# The registry's core before model version 2 (CHANGES.md: the defaults became a V100 SM),
+# for checks whose closed forms were derived on it (one scheduler, 32 warps, lrr, the stack).
+V1_CORE = {"warps": "32", "schedulers": "1", "scheduler": "lrr", "divergence": "stack",
+           "smem_latency": "24", "clock_ghz": "1.5", "tensor_f16_macs": "256"}
+
+
+def v1_core_sets():
+    return [a for k, v in V1_CORE.items() for a in ("--set", "%s=%s" % (k, v))]
+
+
 def seed_memory_sets(**override):
     kv = dict(SEED_MEMORY)
     kv.update({k: str(v) for k, v in override.items()})

@@ -302,7 +302,7 @@ static void test_sweep_set_and_derived(void **state)
               NULL, 0);
     assert_true(pt_num(sw, 0, "smem_kb") == 96);    /* 48 warps */
     assert_true(pt_num(sw, 1, "smem_kb") == 128);   /* 64 warps */
-    assert_true(pt_num(sw, 2, "smem_kb") == 64);    /* 32 warps, the default */
+    assert_true(pt_num(sw, 2, "smem_kb") == 128);   /* 64 warps, the default (a V100 SM) */
     ws_sweep_free(sw);
 }
 
