@@ -516,6 +516,7 @@ static void hier_stats(ws_mem *m, ws_value *mt)
     mt[WS_M_l1_sector_hit_rate].f = ratio(sh, sh + sm);
     mt[WS_M_l1_mpki].f = insts > 0 ? (double)misses * 1000.0 / insts : 0.0;
     mt[WS_M_l1_merge_stalls].i = (int64_t)stalls;
+    mt[WS_M_l1_hit_sectors].i = (int64_t)sh;
     mt[WS_M_gmem_lines].i = (int64_t)h->gmem_lines;
     mt[WS_M_gmem_sectors].i = (int64_t)h->gmem_sectors;
     mt[WS_M_l2_bytes].i = (int64_t)h->l2_bytes;
@@ -613,7 +614,7 @@ void ws_mem_stats(ws_mem *m, ws_value *mt)
                             WS_M_load_latency_avg};
     static const int i[] = {WS_M_gmem_lines, WS_M_gmem_sectors, WS_M_l2_bytes, WS_M_dram_bytes,
                             WS_M_load_latency_max, WS_M_atomic_stall_cycles, WS_M_icnt_stall_cycles,
-                            WS_M_l1_merge_stalls};
+                            WS_M_l1_merge_stalls, WS_M_l1_hit_sectors};
     for (size_t k = 0; k < sizeof f / sizeof *f; k++) mt[f[k]].f = 0;
     for (size_t k = 0; k < sizeof i / sizeof *i; k++) mt[i[k]].i = 0;
     if (m->ops && m->ops->stats && m->state) m->ops->stats(m, mt);

@@ -645,6 +645,7 @@ static int run_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     ws_sample_begin(r, start);
     dispatch_grid(r, &max_ctas);
     uint64_t now = ws_run_cycles(r, start, &max_ctas);
+    ws_energy_fold(r);
     uint64_t end = launch_end(r, now);
     double sampled = 1.0;
     if (r->status < 0)              /* sample.c: the rest of the grid functionally, end extrapolated */
@@ -769,5 +770,6 @@ out:
     res->metrics[WS_M_regs_per_thread].i = wl->regs_per_thread ? wl->regs_per_thread : wl->kernel->est_regs_per_thread;
     res->metrics[WS_M_regs_source].i = wl->regs_source;
     work_metrics(sim, wl, cfg, res);
+    ws_energy_metrics(r, cfg, res);
     ws_kcache_release(sim->kc, &sim->kc_pins);   /* the run's kernels and reference may be evicted now */
 }

@@ -8,6 +8,7 @@
 #include "warpsweep/mem.h"
 #include "sim/sched/sched.h"
 #include "sim/div/divergence.h"
+#include "sim/energy.h"
 
 #define WS_NEVER UINT64_MAX
 
@@ -240,6 +241,9 @@ typedef struct ws_pipe_inst {
      * texture access, cp.async, fence, CTA barrier, divergence op (badd,
      * bwait, yield, bmov), warp-level .sync or .aligned op (ws_inst_plain) */
     uint8_t plain;
+    /* issues of this instruction and their active lanes in the launch
+     * (energy.c folds them into ws_energy_events when the launch ends) */
+    uint64_t n_warp, n_lanes;
 } ws_pipe_inst;
 
 typedef struct ws_simrun {
@@ -303,6 +307,8 @@ typedef struct ws_simrun {
     uint32_t smem_banks;             /* smem_banks parameter */
     int smem_atomic_serial;          /* smem_atomic_serial: same-word atomic lanes take a pass each */
     uint64_t smem_conflicts;         /* shared-memory replays: sum of (degree - 1) */
+    uint64_t smem_accesses;          /* shared-memory warp accesses (each then takes 1 + its replays) */
+    ws_energy_events ev;             /* energy.c: events of the launches run */
     uint32_t max_depth, max_splits;
     /* outcome */
     int status;                      /* -1 running */

@@ -241,7 +241,9 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     uint64_t done;
     int is_mem = 0;
     uint64_t t0 = now + ws_pipe_issue(r, c, w, slot, sp.pc, now);
-    const ws_pipe_inst *pi = &r->pinst[sp.pc];
+    ws_pipe_inst *pi = &r->pinst[sp.pc];
+    pi->n_warp++;                        /* energy events (energy.c) */
+    pi->n_lanes += lanes_in(sp.mask);
     if (pi->plain) done = t0 + pi->lat;
     else switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
@@ -253,6 +255,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
             uint32_t deg = ws_smem_conflict_degree(&eff, r->smem_banks, r->smem_atomic_serial);
             uint64_t extra = deg > 1 ? deg - 1 : 0;
             r->smem_conflicts += extra;
+            r->smem_accesses++;
             ws_lsu_occupy(r, c, (uint64_t)(deg ? deg : 1) * r->smem_banks * 4, now);
             done = t0 + r->lat_smem + extra;
         }

@@ -142,6 +142,7 @@ void ws_pipe_decode(ws_simrun *r)
         pi->membermask = ws_warp_membermask(in);
         pi->aligned = (uint8_t)ws_warp_aligned(in);
         pi->plain = (uint8_t)(ws_inst_plain(in) && !pi->membermask && !pi->aligned);
+        pi->n_warp = pi->n_lanes = 0;
     }
 }
 

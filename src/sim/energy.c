@@ -1,0 +1,119 @@
+/* The energy model (docs/energy.md).
+ *
+ *   dynamic = s² × ( warp_insts × energy.inst_pj
+ *                  + rf_reads × energy.rf_read_pj + rf_writes × energy.rf_write_pj
+ *                  + rf_nonreg × energy.opnd_pj
+ *                  + Σ_unit lanes(unit) × energy.<unit>_lane_pj   (integer multiplies: int_mul_lane_pj)
+ *                  + l1_hit_sectors × energy.l1_hit_pj
+ *                  + (gmem_sectors - l1_hit_sectors) × energy.l1_miss_pj + smem_wavefronts × energy.smem_pj
+ *                  + l2_bytes/32 × (energy.l2_sector_pj + energy.noc_sector_pj)
+ *                  + dram_bytes/32 × energy.dram_32b_pj )            s = voltage / energy.v_nom
+ *   static  = energy.leak_w_mm2 × area_mm2 × s × seconds
+ *   const   = energy.const_w_core × cores × seconds
+ *   seconds = cycles / (clock_ghz × 10⁹)
+ *
+ * The per-event energies are AccelWattch's (Kandiah et al., MICRO 2021) Volta
+ * PTX model measured per event of this model's own counts on microbenchmarks
+ * (docs/energy.md "Calibration"). A sampled run's counts describe its detailed
+ * CTAs; they are scaled by thread_insts / detailed thread_insts. */
+#include "sim/core_internal.h"
+
+static int is_int_mul(int op)
+{
+    return op == WS_OP_MUL || op == WS_OP_MAD || op == WS_OP_MUL24 || op == WS_OP_MAD24 || op == WS_OP_MADC;
+}
+
+/* Source operands the operand collector takes from elsewhere than the
+ * register file (GPGPU-Sim's non_rf_operands: operands minus registers). */
+static uint32_t nonreg_sources(const ws_inst *in)
+{
+    if (in->op == WS_OP_BAR || in->op == WS_OP_BARRIER) return 0;   /* the barrier id is not an operand read */
+    /* a load's memory operand (GPGPU-Sim counts it among the operands, a
+     * store's address and data are registers) */
+    uint32_t n = in->unit == WS_UNIT_MEM && in->ndst > 0;
+    for (uint32_t q = 0; q < in->nsrc && q < WS_MAX_SRC; q++) {
+        const ws_operand *o = &in->src[q];
+        if (o->kind == WS_OK_IMM || o->kind == WS_OK_SREG) n++;
+    }
+    return n;
+}
+
+void ws_energy_fold(ws_simrun *r)
+{
+    const uint32_t ws = r->ws;
+    for (uint32_t pc = 0; pc < r->k->ninsts; pc++) {
+        const ws_pipe_inst *pi = &r->pinst[pc];
+        if (!pi->n_warp) continue;
+        const ws_inst *in = &r->k->insts[pc];
+        r->ev.warp_insts += pi->n_warp;
+        if (in->unit < WS_NUNITS) r->ev.lanes[in->unit] += pi->n_lanes;
+        if (in->unit == WS_UNIT_INT && is_int_mul(in->op)) r->ev.int_mul_lanes += pi->n_lanes;
+        r->ev.rf_reads += pi->n_warp * pi->nrf * ws;
+        r->ev.rf_writes += pi->n_warp * in->n_wr * ws;
+        r->ev.rf_nonreg += pi->n_warp * nonreg_sources(in) * ws;
+    }
+}
+
+static double pj(const ws_config *cfg, ws_param_id id, double count) { return count * ws_cfg_f(cfg, id) * 1e-12; }
+
+void ws_energy_metrics(const ws_simrun *r, const ws_config *cfg, ws_result *res)
+{
+    ws_value *m = res->metrics;
+    const double cycles = (double)m[WS_M_cycles].i, ghz = ws_cfg_f(cfg, WS_P_clock_ghz);
+    const ws_energy_events *e = &r->ev;
+    m[WS_M_int_lane_ops].i = (int64_t)e->lanes[WS_UNIT_INT];
+    m[WS_M_int_mul_lane_ops].i = (int64_t)e->int_mul_lanes;
+    m[WS_M_fp32_lane_ops].i = (int64_t)e->lanes[WS_UNIT_FP32];
+    m[WS_M_fp64_lane_ops].i = (int64_t)e->lanes[WS_UNIT_FP64];
+    m[WS_M_sfu_lane_ops].i = (int64_t)e->lanes[WS_UNIT_SFU];
+    m[WS_M_tensor_lane_ops].i = (int64_t)e->lanes[WS_UNIT_TENSOR];
+    m[WS_M_rf_reads].i = (int64_t)e->rf_reads;
+    m[WS_M_rf_writes].i = (int64_t)e->rf_writes;
+    m[WS_M_rf_nonreg].i = (int64_t)e->rf_nonreg;
+    m[WS_M_smem_wavefronts].i = (int64_t)(r->smem_accesses + r->smem_conflicts);
+    if (cycles <= 0) return;
+
+    /* a sampled run: its counts are the detailed CTAs' */
+    const uint64_t detailed = r->thread_insts - r->smp_ff_insts;
+    const double x = r->smp_ff_insts && detailed ? (double)r->thread_insts / (double)detailed : 1.0;
+    const double s = ws_cfg_f(cfg, WS_P_voltage) / ws_cfg_f(cfg, WS_P_energy_v_nom), dyn = s * s * x;
+    const double sectors_below = (double)m[WS_M_l2_bytes].i / 32.0;
+
+    double front = pj(cfg, WS_P_energy_inst_pj, (double)e->warp_insts);
+    double rf = pj(cfg, WS_P_energy_rf_read_pj, (double)e->rf_reads) + pj(cfg, WS_P_energy_rf_write_pj, (double)e->rf_writes)
+              + pj(cfg, WS_P_energy_opnd_pj, (double)e->rf_nonreg);
+    double exec = pj(cfg, WS_P_energy_int_lane_pj, (double)(e->lanes[WS_UNIT_INT] - e->int_mul_lanes))
+                + pj(cfg, WS_P_energy_int_mul_lane_pj, (double)e->int_mul_lanes)
+                + pj(cfg, WS_P_energy_fp32_lane_pj, (double)e->lanes[WS_UNIT_FP32])
+                + pj(cfg, WS_P_energy_fp64_lane_pj, (double)e->lanes[WS_UNIT_FP64])
+                + pj(cfg, WS_P_energy_sfu_lane_pj, (double)e->lanes[WS_UNIT_SFU])
+                + pj(cfg, WS_P_energy_tensor_lane_pj, (double)e->lanes[WS_UNIT_TENSOR]);
+    const double l1_hits = (double)m[WS_M_l1_hit_sectors].i;
+    double l1 = pj(cfg, WS_P_energy_l1_hit_pj, l1_hits)
+              + pj(cfg, WS_P_energy_l1_miss_pj, (double)m[WS_M_gmem_sectors].i - l1_hits)
+              + pj(cfg, WS_P_energy_smem_pj, (double)m[WS_M_smem_wavefronts].i);
+    double l2 = pj(cfg, WS_P_energy_l2_sector_pj, sectors_below);
+    double noc = pj(cfg, WS_P_energy_noc_sector_pj, sectors_below);
+    double dram = pj(cfg, WS_P_energy_dram_32b_pj, (double)m[WS_M_dram_bytes].i / 32.0);
+
+    const double seconds = cycles / (ghz * 1e9);
+    double stat = ws_cfg_f(cfg, WS_P_energy_leak_w_mm2) * m[WS_M_area_mm2].f * s * seconds;
+    double cons = ws_cfg_f(cfg, WS_P_energy_const_w_core) * (double)ws_cfg_i(cfg, WS_P_cores) * seconds;
+
+    m[WS_M_energy_front_j].f = front * dyn;
+    m[WS_M_energy_rf_j].f = rf * dyn;
+    m[WS_M_energy_exec_j].f = exec * dyn;
+    m[WS_M_energy_l1_j].f = l1 * dyn;
+    m[WS_M_energy_l2_j].f = l2 * dyn;
+    m[WS_M_energy_noc_j].f = noc * dyn;
+    m[WS_M_energy_dram_j].f = dram * dyn;
+    m[WS_M_energy_static_j].f = stat;
+    m[WS_M_energy_const_j].f = cons;
+    const double dynamic = (front + rf + exec + l1 + l2 + noc + dram) * dyn;
+    const double total = dynamic + stat + cons;
+    m[WS_M_energy_j].f = total;
+    m[WS_M_power_w].f = total / seconds;
+    m[WS_M_dynamic_power_w].f = dynamic / seconds;
+    m[WS_M_edp].f = total * seconds;
+    if (res->status == WS_ST_OK && total > 0) m[WS_M_work_per_joule].f = m[WS_M_work_units].f / total / 1e9;
+}
