@@ -1,5 +1,6 @@
-"""Plot the quickstart sweep: IPC and throughput per area (the mission's metric:
-giga thread-instructions per second per mm² of chip) against warps per core,
+"""Plot the quickstart sweep: IPC, throughput per area (the mission's metric:
+giga thread-instructions per second per mm² of chip) and throughput per watt
+(thread instructions per joule, docs/energy.md; files without it: two rows) against warps per core,
 one line per memory latency, one column per scheduler (divergence: stack).
 
 Points whose resident warps are fewer than the warp slots (occupancy_limit is
@@ -22,7 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import warpsweep  # noqa: E402
 
 METRICS = [("ipc", "IPC (thread instructions / cycle)"),
-           ("throughput_per_area", "throughput per area\n(G thread-inst/s/mm²)")]
+           ("throughput_per_area", "throughput per area\n(G thread-inst/s/mm²)"),
+           ("throughput_per_watt", "throughput per watt\n(G thread-inst/J)")]
 
 
 def limited(g):
@@ -35,16 +37,21 @@ def main():
         sys.exit(__doc__)
     src, out = sys.argv[1], sys.argv[2]
     df = warpsweep.load(src)
-    ok = df[(df.status == "ok") & (df.divergence == "stack")]
+    ok = df[(df.status == "ok") & (df.divergence == "stack")].copy()
+    metrics = METRICS
+    if "energy_j" in ok:   # ipc x clock / power_w: thread instructions per joule (docs/energy.md)
+        ok["throughput_per_watt"] = ok.thread_insts / ok.energy_j / 1e9
+    else:                  # a file written before the energy model
+        metrics = METRICS[:2]
     if ok.empty:
         sys.exit(f"{src}: no point with status ok (statuses: {dict(df.status.value_counts())})")
     schedulers = [s for s in df.scheduler.cat.categories if s in set(ok.scheduler)]
-    fig, axes = plt.subplots(len(METRICS), len(schedulers), figsize=(4.2 * len(schedulers), 6.6), sharex=True,
+    fig, axes = plt.subplots(len(metrics), len(schedulers), figsize=(4.2 * len(schedulers), 3.3 * len(metrics)), sharex=True,
                              sharey="row", squeeze=False)
     n_limited = 0
     for col, sched in enumerate(schedulers):
         sub = ok[ok.scheduler == sched]
-        for row, (metric, label) in enumerate(METRICS):
+        for row, (metric, label) in enumerate(metrics):
             ax = axes[row][col]
             for i, (lat, g) in enumerate(sub.groupby("mem_latency", observed=True)):
                 g = g.sort_values("warps")
@@ -65,7 +72,7 @@ def main():
             ax.grid(True, alpha=0.3)
             if row == 0:
                 ax.set_title(f"scheduler {sched}")
-            if row == len(METRICS) - 1:
+            if row == len(metrics) - 1:
                 ax.set_xlabel("warps per core")
             if col == 0:
                 ax.set_ylabel(label)
