@@ -33,6 +33,7 @@ int ws_cache_init(ws_cache *c, const ws_cache_geom *g, ws_error *err)
         return ws_fail(err, "%s: %llu bytes is not a multiple of ways x line = %u x %u bytes", g->name,
                        (unsigned long long)g->bytes, g->ways, line);
     c->sets = (uint32_t)(g->bytes / way_bytes);
+    c->interleave = g->interleave ? g->interleave : 1;
     c->ways = g->ways;
     c->line = line;
     c->sector = sector;
@@ -84,9 +85,13 @@ void ws_cache_invalidate(ws_cache *c, void (*wb)(void *ctx, uint64_t line, uint6
     memset(c->ready, 0, n * c->spl * sizeof *c->ready);
 }
 
+/* A slice of an interleaved cache sees only the lines l = s mod interleave:
+ * indexing its sets by l mod sets would use only sets / gcd(sets, interleave)
+ * of them (one set of 64 slices' 32 each), so the slice-local index l /
+ * interleave picks the set. */
 static inline size_t set_base(const ws_cache *c, uint64_t line)
 {
-    return (size_t)(line % c->sets) * c->ways;
+    return (size_t)((line / c->interleave) % c->sets) * c->ways;
 }
 
 static inline size_t find_way(const ws_cache *c, uint64_t line)

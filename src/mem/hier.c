@@ -110,7 +110,7 @@ static int init_l2(ws_hier *h, const ws_config *cfg, uint64_t l2_bytes, ws_error
                        .line = h->line, .sector = h->track, .latency = h->l2_latency,
                        .mshrs = (uint32_t)ws_cfg_i(cfg, WS_P_l2_mshrs),
                        .merge_max = (uint32_t)ws_cfg_i(cfg, WS_P_l2_mshr_merge),
-                       .write_back = ws_cfg_i(cfg, WS_P_l2_write) == 0};
+                       .write_back = ws_cfg_i(cfg, WS_P_l2_write) == 0, .interleave = h->nslices};
     const double bank_bw = ws_cfg_f(cfg, WS_P_l2_bank_bw);
     for (uint32_t s = 0; s < h->nslices; s++) {
         ws_slice *sl = &h->slice[s];

@@ -42,6 +42,9 @@ typedef struct ws_cache_geom {
     uint32_t mshrs;
     uint32_t merge_max;       /* requests an MSHR merges; 0 = unlimited */
     int write_back;           /* 1: write-back + write-allocate; 0: write-through, no allocate */
+    uint32_t interleave;      /* the cache is one of this many slices that take every
+                                 interleave-th line (line l in slice l mod interleave): its
+                                 set is (l / interleave) mod sets; 0 or 1 = not sliced */
 } ws_cache_geom;
 
 typedef struct ws_cache_evict {
@@ -60,6 +63,7 @@ typedef struct ws_cache_look {
 
 typedef struct ws_cache {
     uint32_t sets, ways, line, sector, spl;   /* spl: sectors per line */
+    uint32_t interleave;      /* ws_cache_geom.interleave, at least 1 */
     uint64_t full;            /* mask of all spl sectors */
     uint64_t latency;
     int write_back;

@@ -29,6 +29,28 @@ static void test_geometry_and_errors(void **state)
     assert_non_null(strstr(err.msg, "power of two"));
 }
 
+/* One slice of an L2 interleaved over 4 slices (line l in slice l mod 4): 1 KiB, 2 ways,
+ * 128-byte lines = 4 sets. Slice 0 sees lines 0, 4, 8, ...: by the slice-local index l / 4
+ * lines 0..28 step 4 fill sets 0, 1, 2, 3, 0, 1, 2, 3, so all 8 stay resident; indexed by
+ * l mod 4 they would all land in set 0 and only the last 2 would stay. */
+static void test_interleaved_slice_sets(void **state)
+{
+    (void)state;
+    ws_cache c;
+    ws_error err = {{0}};
+    ws_cache_geom g = {.name = "L2", .bytes = 1024, .ways = 2, .line = 128, .latency = LAT, .mshrs = 4,
+                       .write_back = 1, .interleave = 4};
+    assert_int_equal(ws_cache_init(&c, &g, &err), 0);
+    assert_int_equal(c.sets, 4);
+    for (uint64_t l = 0; l < 32; l += 4) ws_cache_install(&c, l);
+    for (uint64_t l = 0; l < 32; l += 4) {
+        int found = 0;
+        for (size_t i = 0; i < (size_t)c.sets * c.ways; i++) found += c.tag[i] == l;
+        assert_int_equal(found, 1);
+    }
+    ws_cache_free(&c);
+}
+
 static void miss_fill(ws_l1 *c, uint64_t line, uint64_t now, uint64_t done)
 {
     uint64_t d, at;
@@ -168,6 +190,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_geometry_and_errors),
         cmocka_unit_test(test_lru_two_way),
+        cmocka_unit_test(test_interleaved_slice_sets),
         cmocka_unit_test(test_mshr_merge_and_full),
         cmocka_unit_test(test_dram_queue),
         cmocka_unit_test(test_dram_littles_law),
