@@ -22,7 +22,7 @@ PEER = os.path.join(HERE, '..', 'peer')
 CLOCK_HZ = 1.447e9                       # SM7_QV100 -gpgpu_clock_domains 1447.0
 MC_IDLE_W = 0.55022                      # AccelWattch MCP of the kernels without DRAM traffic (ialu, warpvote)
 CALIBRATE = ['ialu', 'ffma', 'dfma', 'sfu', 'tensor', 'l1hit', 'stream', 'smemreduce', 'dram']
-VALIDATE = ['divergent', 'warpvote']
+VALIDATE = ['divergent', 'warpvote', 'sw_matmul', 'sw_cachesens', 'sw_stream']
 # AccelWattch components -> this model's component, and the events (warpsweep metrics) whose
 # per-event energies (registry parameters) it is fitted to
 COMPONENTS = {
@@ -56,6 +56,8 @@ def accelwattch(name):
 
 
 def workload(name):
+    if name.startswith('sw_'):                  # a shipped kernel (sweeps/kernels), host by gen_host.py
+        return os.path.join(HERE, '..', '..', 'sweeps', 'kernels', name[3:] + '.yaml')
     p = os.path.join(HERE, name + '.yaml')
     return p if os.path.exists(p) else os.path.join(PEER, name + '.yaml')
 

@@ -46,7 +46,11 @@ $PY "$SRC/tests/e2e/h5compare.py" "$T/k.h5" "$T/ref.h5" --complete || fail "rows
 rm -f "$T/k.h5" "$T/k.h5.journal"
 "$BIN" run "$T/s.yaml" -j 1 -o "$T/k.h5" --quiet &
 pid=$!
-sleep 0.7
+# kill it once some records are written (polled: a loaded machine may need seconds, not 0.7 s)
+for _ in $(seq 300); do
+  [ "$(stat -c %s "$T/k.h5.journal" 2>/dev/null || echo 0)" -gt 4000 ] && break
+  sleep 0.1
+done
 kill -9 $pid; wait $pid 2>/dev/null || true
 size=$(stat -c %s "$T/k.h5.journal")
 [ "$size" -gt 4000 ] || fail "journal too small to tear ($size)"
