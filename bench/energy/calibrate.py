@@ -22,7 +22,7 @@ PEER = os.path.join(HERE, '..', 'peer')
 CLOCK_HZ = 1.447e9                       # SM7_QV100 -gpgpu_clock_domains 1447.0
 MC_IDLE_W = 0.55022                      # AccelWattch MCP of the kernels without DRAM traffic (ialu, warpvote)
 CALIBRATE = ['ialu', 'ffma', 'dfma', 'sfu', 'tensor', 'l1hit', 'stream', 'smemreduce', 'dram']
-VALIDATE = ['divergent', 'warpvote', 'sw_matmul', 'sw_cachesens', 'sw_stream']
+VALIDATE = ['divergent', 'warpvote', 'sw_matmul', 'sw_cachesens', 'sw_stream', 'tiledmm', 'histatom', 'nbody']
 # AccelWattch components -> this model's component, and the events (warpsweep metrics) whose
 # per-event energies (registry parameters) it is fitted to
 COMPONENTS = {
@@ -74,7 +74,7 @@ def counts(binary, name):
     # writeback once where GPGPU-Sim counts it twice, so the two do not fit apart on ours
     m['rf_accesses'] = m['rf_reads'] + m['rf_writes']
     m['int_add_lanes'] = m['int_lane_ops'] - m['int_mul_lane_ops']
-    m['l1_other_sectors'] = m['gmem_sectors'] - m['l1_hit_sectors']
+    m['l1_other_sectors'] = m['gmem_sectors'] - m['atom_sectors'] - m['l1_hit_sectors']
     return m
 
 

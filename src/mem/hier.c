@@ -66,6 +66,7 @@ typedef struct ws_hier {
     uint64_t *store_done;     /* ncores * nwarps: a warp's last store/atomic completion */
     /* statistics */
     uint64_t gmem_lines, gmem_sectors, l2_bytes;
+    uint64_t atom_sectors;           /* of gmem_sectors: atomics' (executed at the L2) */
     uint64_t loads, load_lat_sum, load_lat_max;
     uint64_t atom_stall, icnt_stall;
     /* scratch */
@@ -426,6 +427,7 @@ static uint64_t hier_access(ws_mem *m, const ws_mem_req *req)
     tag_local(h->secs, ns, h->sec, core, warp);
     h->gmem_sectors += ns;
     const int kind = eff->mem_kind == 1 ? REQ_READ : eff->mem_kind == 3 ? REQ_ATOM : REQ_WRITE;
+    if (kind == REQ_ATOM) h->atom_sectors += ns;
     uint32_t nag = kind == REQ_ATOM ? atom_groups(h, eff) : 0, g = 0;
     uint64_t done = t + 1;
     uint32_t lines = 0;
@@ -517,6 +519,7 @@ static void hier_stats(ws_mem *m, ws_value *mt)
     mt[WS_M_l1_mpki].f = insts > 0 ? (double)misses * 1000.0 / insts : 0.0;
     mt[WS_M_l1_merge_stalls].i = (int64_t)stalls;
     mt[WS_M_l1_hit_sectors].i = (int64_t)sh;
+    mt[WS_M_atom_sectors].i = (int64_t)h->atom_sectors;
     mt[WS_M_gmem_lines].i = (int64_t)h->gmem_lines;
     mt[WS_M_gmem_sectors].i = (int64_t)h->gmem_sectors;
     mt[WS_M_l2_bytes].i = (int64_t)h->l2_bytes;
@@ -614,7 +617,7 @@ void ws_mem_stats(ws_mem *m, ws_value *mt)
                             WS_M_load_latency_avg};
     static const int i[] = {WS_M_gmem_lines, WS_M_gmem_sectors, WS_M_l2_bytes, WS_M_dram_bytes,
                             WS_M_load_latency_max, WS_M_atomic_stall_cycles, WS_M_icnt_stall_cycles,
-                            WS_M_l1_merge_stalls, WS_M_l1_hit_sectors};
+                            WS_M_l1_merge_stalls, WS_M_l1_hit_sectors, WS_M_atom_sectors};
     for (size_t k = 0; k < sizeof f / sizeof *f; k++) mt[f[k]].f = 0;
     for (size_t k = 0; k < sizeof i / sizeof *i; k++) mt[i[k]].i = 0;
     if (m->ops && m->ops->stats && m->state) m->ops->stats(m, mt);

@@ -5,7 +5,8 @@
  *                  + rf_nonreg × energy.opnd_pj
  *                  + Σ_unit lanes(unit) × energy.<unit>_lane_pj   (integer multiplies: int_mul_lane_pj)
  *                  + l1_hit_sectors × energy.l1_hit_pj
- *                  + (gmem_sectors - l1_hit_sectors) × energy.l1_miss_pj + smem_wavefronts × energy.smem_pj
+ *                  + (gmem_sectors - atom_sectors - l1_hit_sectors) × energy.l1_miss_pj
+ *                  + smem_wavefronts × energy.smem_pj
  *                  + l2_bytes/32 × (energy.l2_sector_pj + energy.noc_sector_pj)
  *                  + dram_bytes/32 × energy.dram_32b_pj )            s = voltage / energy.v_nom
  *   static  = energy.leak_w_mm2 × area_mm2 × s × seconds
@@ -90,7 +91,7 @@ void ws_energy_metrics(const ws_simrun *r, const ws_config *cfg, ws_result *res)
                 + pj(cfg, WS_P_energy_tensor_lane_pj, (double)e->lanes[WS_UNIT_TENSOR]);
     const double l1_hits = (double)m[WS_M_l1_hit_sectors].i;
     double l1 = pj(cfg, WS_P_energy_l1_hit_pj, l1_hits)
-              + pj(cfg, WS_P_energy_l1_miss_pj, (double)m[WS_M_gmem_sectors].i - l1_hits)
+              + pj(cfg, WS_P_energy_l1_miss_pj, (double)(m[WS_M_gmem_sectors].i - m[WS_M_atom_sectors].i) - l1_hits)
               + pj(cfg, WS_P_energy_smem_pj, (double)m[WS_M_smem_wavefronts].i);
     double l2 = pj(cfg, WS_P_energy_l2_sector_pj, sectors_below);
     double noc = pj(cfg, WS_P_energy_noc_sector_pj, sectors_below);
