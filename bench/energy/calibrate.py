@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PEER = os.path.join(HERE, '..', 'peer')
 CLOCK_HZ = 1.447e9                       # SM7_QV100 -gpgpu_clock_domains 1447.0
 MC_IDLE_W = 0.55022                      # AccelWattch MCP of the kernels without DRAM traffic (ialu, warpvote)
-CALIBRATE = ['ialu', 'ffma', 'dfma', 'sfu', 'tensor', 'l1hit', 'stream', 'smemreduce', 'dram']
+CALIBRATE = ['ialu', 'ffma', 'fmul', 'dfma', 'sfu', 'rsqrt', 'tensor', 'l1hit', 'stream', 'smemreduce', 'dram']
 VALIDATE = ['divergent', 'warpvote', 'sw_matmul', 'sw_cachesens', 'sw_stream', 'tiledmm', 'histatom', 'nbody']
 # AccelWattch components -> this model's component, and the events (warpsweep metrics) whose
 # per-event energies (registry parameters) it is fitted to
@@ -30,9 +30,11 @@ COMPONENTS = {
     'rf': (['RFP'], [('rf_accesses', 'energy.rf_read_pj'), ('rf_nonreg', 'energy.opnd_pj')]),
     'int': (['INTP'], [('int_add_lanes', 'energy.int_lane_pj')]),
     'int_mul': (['INT_MUL24P', 'INT_MUL32P', 'INT_MULP', 'INT_DIVP'], [('int_mul_lane_ops', 'energy.int_mul_lane_pj')]),
-    'fp32': (['FPUP', 'FP_MULP', 'FP_DIVP'], [('fp32_lane_ops', 'energy.fp32_lane_pj')]),
+    'fp32': (['FPUP', 'FP_DIVP'], [('fp32_add_lanes', 'energy.fp32_lane_pj')]),
+    'fp32_mul': (['FP_MULP'], [('fp32_mul_lane_ops', 'energy.fp32_mul_lane_pj')]),
     'fp64': (['DPUP', 'DP_MULP', 'DP_DIVP'], [('fp64_lane_ops', 'energy.fp64_lane_pj')]),
-    'sfu': (['FP_SQRTP', 'FP_LGP', 'FP_SINP', 'FP_EXP'], [('sfu_lane_ops', 'energy.sfu_lane_pj')]),
+    'sfu': (['FP_LGP', 'FP_SINP', 'FP_EXP'], [('sfu_other_lanes', 'energy.sfu_lane_pj')]),
+    'sfu_sqrt': (['FP_SQRTP'], [('sfu_sqrt_lane_ops', 'energy.sfu_sqrt_lane_pj')]),
     'tensor': (['TENSORP'], [('tensor_lane_ops', 'energy.tensor_lane_pj')]),
     'l1': (['DCP'], [('l1_hit_sectors', 'energy.l1_hit_pj'), ('l1_other_sectors', 'energy.l1_miss_pj')]),
     'smem': (['SHRDP'], [('smem_wavefronts', 'energy.smem_pj')]),
@@ -74,6 +76,8 @@ def counts(binary, name):
     # writeback once where GPGPU-Sim counts it twice, so the two do not fit apart on ours
     m['rf_accesses'] = m['rf_reads'] + m['rf_writes']
     m['int_add_lanes'] = m['int_lane_ops'] - m['int_mul_lane_ops']
+    m['fp32_add_lanes'] = m['fp32_lane_ops'] - m['fp32_mul_lane_ops']
+    m['sfu_other_lanes'] = m['sfu_lane_ops'] - m['sfu_sqrt_lane_ops']
     m['l1_other_sectors'] = m['gmem_sectors'] - m['atom_sectors'] - m['l1_hit_sectors']
     return m
 
@@ -139,7 +143,8 @@ def main():
     def model(m):
         return {c: sum(m[e] * pj[name] for e, name in evs) * 1e-12 for c, (_, evs) in COMPONENTS.items()}
     print('\n# energy per kernel, uJ: AccelWattch / this model (ratio); components above 5% of the dynamic total')
-    shown = ['front', 'rf', 'int', 'int_mul', 'fp32', 'fp64', 'sfu', 'tensor', 'l1', 'smem', 'l2', 'noc', 'dram']
+    shown = ['front', 'rf', 'int', 'int_mul', 'fp32', 'fp32_mul', 'fp64', 'sfu', 'sfu_sqrt', 'tensor', 'l1', 'smem',
+             'l2', 'noc', 'dram']
     if a.markdown:
         print('| kernel | set | ' + ' | '.join(shown + ['dynamic']) + ' |')
         print('|---' * (len(shown) + 3) + '|')

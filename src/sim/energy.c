@@ -3,7 +3,8 @@
  *   dynamic = s² × ( warp_insts × energy.inst_pj
  *                  + rf_reads × energy.rf_read_pj + rf_writes × energy.rf_write_pj
  *                  + rf_nonreg × energy.opnd_pj
- *                  + Σ_unit lanes(unit) × energy.<unit>_lane_pj   (integer multiplies: int_mul_lane_pj)
+ *                  + Σ_unit lanes(unit) × energy.<unit>_lane_pj   (integer and f32 multiplies,
+ *                    SFU square roots: their own int_mul_, fp32_mul_, sfu_sqrt_lane_pj)
  *                  + l1_hit_sectors × energy.l1_hit_pj
  *                  + (gmem_sectors - atom_sectors - l1_hit_sectors) × energy.l1_miss_pj
  *                  + smem_wavefronts × energy.smem_pj
@@ -49,6 +50,9 @@ void ws_energy_fold(ws_simrun *r)
         r->ev.warp_insts += pi->n_warp;
         if (in->unit < WS_NUNITS) r->ev.lanes[in->unit] += pi->n_lanes;
         if (in->unit == WS_UNIT_INT && is_int_mul(in->op)) r->ev.int_mul_lanes += pi->n_lanes;
+        if (in->unit == WS_UNIT_FP32 && (in->op == WS_OP_MUL || in->op == WS_OP_FMA || in->op == WS_OP_MAD))
+            r->ev.fp32_mul_lanes += pi->n_lanes;
+        if (in->unit == WS_UNIT_SFU && (in->op == WS_OP_SQRT || in->op == WS_OP_RSQRT)) r->ev.sfu_sqrt_lanes += pi->n_lanes;
         r->ev.rf_reads += pi->n_warp * pi->nrf * ws;
         r->ev.rf_writes += pi->n_warp * in->n_wr * ws;
         r->ev.rf_nonreg += pi->n_warp * nonreg_sources(in) * ws;
@@ -64,6 +68,8 @@ void ws_energy_metrics(const ws_simrun *r, const ws_config *cfg, ws_result *res)
     const ws_energy_events *e = &r->ev;
     m[WS_M_int_lane_ops].i = (int64_t)e->lanes[WS_UNIT_INT];
     m[WS_M_int_mul_lane_ops].i = (int64_t)e->int_mul_lanes;
+    m[WS_M_fp32_mul_lane_ops].i = (int64_t)e->fp32_mul_lanes;
+    m[WS_M_sfu_sqrt_lane_ops].i = (int64_t)e->sfu_sqrt_lanes;
     m[WS_M_fp32_lane_ops].i = (int64_t)e->lanes[WS_UNIT_FP32];
     m[WS_M_fp64_lane_ops].i = (int64_t)e->lanes[WS_UNIT_FP64];
     m[WS_M_sfu_lane_ops].i = (int64_t)e->lanes[WS_UNIT_SFU];
@@ -85,9 +91,11 @@ void ws_energy_metrics(const ws_simrun *r, const ws_config *cfg, ws_result *res)
               + pj(cfg, WS_P_energy_opnd_pj, (double)e->rf_nonreg);
     double exec = pj(cfg, WS_P_energy_int_lane_pj, (double)(e->lanes[WS_UNIT_INT] - e->int_mul_lanes))
                 + pj(cfg, WS_P_energy_int_mul_lane_pj, (double)e->int_mul_lanes)
-                + pj(cfg, WS_P_energy_fp32_lane_pj, (double)e->lanes[WS_UNIT_FP32])
+                + pj(cfg, WS_P_energy_fp32_lane_pj, (double)(e->lanes[WS_UNIT_FP32] - e->fp32_mul_lanes))
+                + pj(cfg, WS_P_energy_fp32_mul_lane_pj, (double)e->fp32_mul_lanes)
                 + pj(cfg, WS_P_energy_fp64_lane_pj, (double)e->lanes[WS_UNIT_FP64])
-                + pj(cfg, WS_P_energy_sfu_lane_pj, (double)e->lanes[WS_UNIT_SFU])
+                + pj(cfg, WS_P_energy_sfu_lane_pj, (double)(e->lanes[WS_UNIT_SFU] - e->sfu_sqrt_lanes))
+                + pj(cfg, WS_P_energy_sfu_sqrt_lane_pj, (double)e->sfu_sqrt_lanes)
                 + pj(cfg, WS_P_energy_tensor_lane_pj, (double)e->lanes[WS_UNIT_TENSOR]);
     const double l1_hits = (double)m[WS_M_l1_hit_sectors].i;
     double l1 = pj(cfg, WS_P_energy_l1_hit_pj, l1_hits)

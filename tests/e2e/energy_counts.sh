@@ -2,9 +2,10 @@
 # The energy model (docs/energy.md) on tests/kernels/energy/mix.ptx: one warp of 32 lanes, every
 # lane active. The event counts come from the kernel's ten instructions by hand (the comments in
 # mix.ptx give each one's unit and operands):
-#   warp instructions 10 (ret included); INT lanes 7 x 32 = 224, of them multiplies (mul.lo,
-#   mul.wide) 2 x 32 = 64; FP32 lanes 32; distinct registers read 0+0+1+1+1+1+1+2+2+0 = 9 -> 288;
-#   registers written 8 -> 256; non-register sources (%tid.x, two immediates) 3 -> 96;
+#   warp instructions 12 (ret included); INT lanes 7 x 32 = 224, of them multiplies (mul.lo,
+#   mul.wide) 2 x 32 = 64; FP32 lanes 2 x 32 = 64, of them multiplies 32; SFU lanes 32, of them
+#   square roots 32; distinct registers read 0+0+1+1+1+1+1+1+1+2+2+0 = 11 -> 352; registers
+#   written 10 -> 320; non-register sources (%tid.x, two immediates) 3 -> 96;
 #   the store: 32 consecutive words = 128 B = 4 sectors through the L1 (no load, so no hit) and
 #   4 sectors (128 bytes) to the L2; nothing reaches DRAM (write-back L2).
 # Each per-event energy is set to its own power of two, so every component's energy follows in
@@ -15,6 +16,7 @@ set -euo pipefail
 W=$SRC/tests/kernels/energy/mix.yaml
 sets=(--set energy.inst_pj=1 --set energy.rf_read_pj=2 --set energy.rf_write_pj=4 --set energy.opnd_pj=8
       --set energy.int_lane_pj=16 --set energy.int_mul_lane_pj=32 --set energy.fp32_lane_pj=64
+      --set energy.fp32_mul_lane_pj=3 --set energy.sfu_sqrt_lane_pj=5
       --set energy.fp64_lane_pj=128 --set energy.sfu_lane_pj=256 --set energy.tensor_lane_pj=512
       --set energy.l1_hit_pj=1024 --set energy.l1_miss_pj=2048 --set energy.smem_pj=4096
       --set energy.l2_sector_pj=8192 --set energy.noc_sector_pj=16384 --set energy.dram_32b_pj=32768
@@ -24,14 +26,15 @@ sets=(--set energy.inst_pj=1 --set energy.rf_read_pj=2 --set energy.rf_write_pj=
 $PY - "$T/m.json" <<'PY' || fail "energy metrics differ from the hand calculation"
 import json, sys
 m = json.load(open(sys.argv[1]))
-counts = {'warp_insts': 10, 'int_lane_ops': 224, 'int_mul_lane_ops': 64, 'fp32_lane_ops': 32, 'fp64_lane_ops': 0,
-          'sfu_lane_ops': 0, 'tensor_lane_ops': 0, 'rf_reads': 288, 'rf_writes': 256, 'rf_nonreg': 96,
+counts = {'warp_insts': 12, 'int_lane_ops': 224, 'int_mul_lane_ops': 64, 'fp32_lane_ops': 64, 'fp32_mul_lane_ops': 32,
+          'fp64_lane_ops': 0, 'sfu_lane_ops': 32, 'sfu_sqrt_lane_ops': 32, 'tensor_lane_ops': 0,
+          'rf_reads': 352, 'rf_writes': 320, 'rf_nonreg': 96,
           'gmem_sectors': 4, 'l1_hit_sectors': 0, 'l2_bytes': 128, 'dram_bytes': 0, 'smem_wavefronts': 0}
 bad = ['%s %s, want %s' % (k, m[k], v) for k, v in counts.items() if m[k] != v]
 dyn = 1.2 ** 2 * 1e-12
-want = {'energy_front_j': 10 * 1 * dyn,
-        'energy_rf_j': (288 * 2 + 256 * 4 + 96 * 8) * dyn,
-        'energy_exec_j': (160 * 16 + 64 * 32 + 32 * 64) * dyn,
+want = {'energy_front_j': 12 * 1 * dyn,
+        'energy_rf_j': (352 * 2 + 320 * 4 + 96 * 8) * dyn,
+        'energy_exec_j': (160 * 16 + 64 * 32 + 32 * 64 + 32 * 3 + 32 * 5) * dyn,
         'energy_l1_j': (4 * 2048) * dyn,
         'energy_l2_j': (4 * 8192) * dyn,
         'energy_noc_j': (4 * 16384) * dyn,

@@ -1,0 +1,11 @@
+#include "common.h"
+#include "rsqrt.cu"
+int main() {
+  const int grid = 2, block = 64, iters = 1000, n = grid * block;
+  float *d_out = to_dev(std::vector<float>(n, 0));
+  rsqrt<<<grid, block>>>(d_out, iters);
+  CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
+  std::vector<float> h = from_dev(d_out, n);
+  printf("rsqrt out[5]=%g\n", (double)h[5]);
+  return 0;
+}
