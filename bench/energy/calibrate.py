@@ -57,7 +57,11 @@ def accelwattch(name):
     return comp, seconds
 
 
+CHIP = '_chip80'   # a kernel name ending so: the whole QV100 (80 SMs, CORES=80), not one SM
+
+
 def workload(name):
+    name = name[:-len(CHIP)] if name.endswith(CHIP) else name
     if name.startswith('sw_'):                  # a shipped kernel (sweeps/kernels), host by gen_host.py
         return os.path.join(HERE, '..', '..', 'sweeps', 'kernels', name[3:] + '.yaml')
     p = os.path.join(HERE, name + '.yaml')
@@ -65,7 +69,8 @@ def workload(name):
 
 
 def counts(binary, name):
-    out = subprocess.run([binary, 'sim', workload(name), '--set', 'preset=gpgpusim_qv100', '--json'],
+    chip = ['--set', 'cores=80'] if name.endswith(CHIP) else []
+    out = subprocess.run([binary, 'sim', workload(name), '--set', 'preset=gpgpusim_qv100', '--json'] + chip,
                          capture_output=True, text=True, check=True).stdout
     m = json.loads(out)
     m['warp_insts'] = m['warp_insts'] + m['div_insts']
