@@ -8,17 +8,19 @@
 #include <stdint.h>
 #include "warpsweep/ptx.h"
 
-/* Core-side events of the launches run (memory-side ones are the memory
- * system's metrics: gmem_sectors, l2_bytes, dram_bytes). */
+/* Core-side events of the launches run, the detailed part's in a sampled run
+ * (memory-side ones are the memory system's metrics: gmem_sectors, l2_bytes,
+ * dram_bytes). */
 typedef struct ws_energy_events {
-    uint64_t warp_insts;              /* every warp instruction issued (divergence ops included) */
+    uint64_t warp_insts;              /* every warp instruction issued (divergence ops included;
+                                         not warp_insts + div_insts: a sampled run extrapolates those) */
     uint64_t lanes[WS_NUNITS];        /* active lanes of those issues, by execution unit */
     uint64_t int_mul_lanes;           /* of lanes[WS_UNIT_INT]: integer multiplies (mul, mad, mul24, mad24, madc) */
-    uint64_t fp32_mul_lanes;          /* of lanes[WS_UNIT_FP32]: multiplies (mul.f32/f16, not fma) */
+    uint64_t fp32_mul_lanes;          /* of lanes[WS_UNIT_FP32]: multiplies, fma and mad (.f32/.f16) */
     uint64_t sfu_sqrt_lanes;          /* of lanes[WS_UNIT_SFU]: square roots (sqrt.approx, rsqrt.approx) */
     uint64_t rf_reads, rf_writes;     /* register operand accesses, warp_size lanes each */
     uint64_t rf_nonreg;               /* source operands not from a register (immediates, special
-                                         registers, addresses without a base), warp_size lanes each */
+                                         registers, a load's memory operand), warp_size lanes each */
 } ws_energy_events;
 
 struct ws_simrun;

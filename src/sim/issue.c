@@ -242,8 +242,9 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     int is_mem = 0;
     uint64_t t0 = now + ws_pipe_issue(r, c, w, slot, sp.pc, now);
     ws_pipe_inst *pi = &r->pinst[sp.pc];
+    const uint64_t lanes = lanes_in(sp.mask);
     pi->n_warp++;                        /* energy events (energy.c) */
-    pi->n_lanes += lanes_in(sp.mask);
+    pi->n_lanes += lanes;
     if (pi->plain) done = t0 + pi->lat;
     else switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
@@ -292,7 +293,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         r->div_insts++;                  /* own metric: warp_insts stays comparable */
     } else {
         r->warp_insts++;
-        r->thread_insts += lanes_in(sp.mask);
+        r->thread_insts += lanes;
     }
     if (r->opts && (r->opts->trace || r->opts->timeline)) ws_trace_issue(r, c->id, slot, level, &sp, in);
     /* control */

@@ -169,10 +169,11 @@ int ws_issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split 
     stamp_lanes(c, w, all, now);
     uint64_t done = now + ws_pipe_issue(r, c, w, slot, parts[0].pc, now) + ws_unit_latency(r, wp[0].in);
     if (done > r->last_complete) r->last_complete = done;
+    const uint64_t lanes = (uint64_t)__builtin_popcountll(all);
     r->warp_insts++;
-    r->thread_insts += (uint64_t)__builtin_popcountll(all);
+    r->thread_insts += lanes;
     r->pinst[parts[0].pc].n_warp++;      /* energy events: one warp instruction (energy.c) */
-    r->pinst[parts[0].pc].n_lanes += (uint64_t)__builtin_popcountll(all);
+    r->pinst[parts[0].pc].n_lanes += lanes;
     for (uint32_t i = 0; i < n; i++) {
         note_pending(r, w, wp[i].in, parts[i].mask, done, 0, now);
         if (r->opts && (r->opts->trace || r->opts->timeline)) ws_trace_issue(r, c->id, slot, 0, &parts[i], wp[i].in);
