@@ -8,7 +8,10 @@
  * A read finds which of its sectors are present (hit), in flight (merge) or
  * absent (to fetch); the caller picks an MSHR, asks the level below for the
  * absent sectors and records the fill.  Nothing here knows about the levels
- * around it, so the L1 and the L2 are the same code.
+ * around it, so the L1 and the L2 are the same code. No lookup scans the
+ * ways or the MSHRs: a hash table finds a line's way, a list per set keeps
+ * its LRU order, a tournament tree the MSHR that frees first (log2 MSHRs
+ * steps per fill) and hash chains the MSHRs by line.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,18 @@
 
 #define INVALID UINT64_MAX
 #define NO_MSHR UINT32_MAX
+
+static uint32_t pow2_at_least(uint64_t n)
+{
+    uint32_t p = 1;
+    while (p < n) p *= 2;
+    return p;
+}
+
+static inline uint32_t hash_line(uint64_t line, uint32_t mask)
+{
+    return (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+}
 
 int ws_cache_init(ws_cache *c, const ws_cache_geom *g, ws_error *err)
 {
@@ -32,6 +47,9 @@ int ws_cache_init(ws_cache *c, const ws_cache_geom *g, ws_error *err)
     if (g->bytes == 0 || g->bytes % way_bytes)
         return ws_fail(err, "%s: %llu bytes is not a multiple of ways x line = %u x %u bytes", g->name,
                        (unsigned long long)g->bytes, g->ways, line);
+    if (g->bytes / line > (1u << 30))
+        return ws_fail(err, "%s: %llu bytes in %u-byte lines is more than 2^30 lines", g->name,
+                       (unsigned long long)g->bytes, line);
     c->sets = (uint32_t)(g->bytes / way_bytes);
     c->interleave = g->interleave ? g->interleave : 1;
     c->ways = g->ways;
@@ -44,32 +62,58 @@ int ws_cache_init(ws_cache *c, const ws_cache_geom *g, ws_error *err)
     c->nmshr = g->mshrs;
     c->merge_max = g->merge_max;
     size_t n = (size_t)c->sets * c->ways;
+    c->way_mask = pow2_at_least(2 * (uint64_t)n) - 1;
+    c->mshr_leaves = pow2_at_least(c->nmshr);
+    c->mshr_hmask = pow2_at_least(c->nmshr) - 1;
     c->tag = malloc(n * sizeof *c->tag);
-    c->stamp = calloc(n, sizeof *c->stamp);
     c->valid = calloc(n, sizeof *c->valid);
     c->dirty = calloc(n, sizeof *c->dirty);
     c->owner = calloc(n, sizeof *c->owner);
     c->fill_mshr = malloc(n * sizeof *c->fill_mshr);
     c->ready = calloc(n * c->spl, sizeof *c->ready);
+    c->lru_prev = malloc(n * sizeof *c->lru_prev);
+    c->lru_next = malloc(n * sizeof *c->lru_next);
+    c->lru_old = malloc((size_t)c->sets * sizeof *c->lru_old);
+    c->lru_new = malloc((size_t)c->sets * sizeof *c->lru_new);
+    c->set_used = calloc(c->sets, sizeof *c->set_used);
+    c->way_of = calloc((size_t)c->way_mask + 1, sizeof *c->way_of);
     c->mshr_line = malloc((size_t)c->nmshr * sizeof *c->mshr_line);
     c->mshr_done = calloc(c->nmshr, sizeof *c->mshr_done);
     c->mshr_mask = calloc(c->nmshr, sizeof *c->mshr_mask);
     c->mshr_merged = calloc(c->nmshr, sizeof *c->mshr_merged);
-    if (!c->tag || !c->stamp || !c->valid || !c->dirty || !c->owner || !c->fill_mshr || !c->ready
-        || !c->mshr_line || !c->mshr_done || !c->mshr_mask || !c->mshr_merged) {
+    c->mshr_tree = malloc(2 * (size_t)c->mshr_leaves * sizeof *c->mshr_tree);
+    c->mshr_head = malloc(((size_t)c->mshr_hmask + 1) * sizeof *c->mshr_head);
+    c->mshr_next = malloc((size_t)c->nmshr * sizeof *c->mshr_next);
+    if (!c->tag || !c->valid || !c->dirty || !c->owner || !c->fill_mshr || !c->ready || !c->lru_prev ||
+        !c->lru_next || !c->lru_old || !c->lru_new || !c->set_used || !c->way_of || !c->mshr_line ||
+        !c->mshr_done || !c->mshr_mask || !c->mshr_merged || !c->mshr_tree || !c->mshr_head || !c->mshr_next) {
         ws_cache_free(c);
         return ws_fail(err, "out of memory for a %llu-byte %s", (unsigned long long)g->bytes, g->name);
     }
     for (size_t i = 0; i < n; i++) { c->tag[i] = INVALID; c->fill_mshr[i] = NO_MSHR; }
-    for (uint32_t i = 0; i < c->nmshr; i++) c->mshr_line[i] = INVALID;
+    for (uint32_t s = 0; s < c->sets; s++) {   /* each set's list in way order */
+        size_t b = (size_t)s * c->ways;
+        for (uint32_t w = 0; w < c->ways; w++) {
+            c->lru_prev[b + w] = w ? (uint32_t)(b + w - 1) : NO_MSHR;
+            c->lru_next[b + w] = w + 1 < c->ways ? (uint32_t)(b + w + 1) : NO_MSHR;
+        }
+        c->lru_old[s] = (uint32_t)b;
+        c->lru_new[s] = (uint32_t)(b + c->ways - 1);
+    }
+    for (uint32_t i = 0; i < c->nmshr; i++) { c->mshr_line[i] = INVALID; c->mshr_next[i] = NO_MSHR; }
+    for (uint32_t i = 0; i <= c->mshr_hmask; i++) c->mshr_head[i] = NO_MSHR;
+    for (uint32_t i = 0; i < c->mshr_leaves; i++) c->mshr_tree[c->mshr_leaves + i] = i < c->nmshr ? i : NO_MSHR;
+    for (uint32_t k = c->mshr_leaves - 1; k >= 1; k--) c->mshr_tree[k] = c->mshr_tree[2 * k];   /* all free at 0 */
     return 0;
 }
 
 void ws_cache_free(ws_cache *c)
 {
-    free(c->tag); free(c->stamp); free(c->valid); free(c->dirty); free(c->owner);
+    free(c->tag); free(c->valid); free(c->dirty); free(c->owner);
     free(c->fill_mshr); free(c->ready);
+    free(c->lru_prev); free(c->lru_next); free(c->lru_old); free(c->lru_new); free(c->set_used); free(c->way_of);
     free(c->mshr_line); free(c->mshr_done); free(c->mshr_mask); free(c->mshr_merged);
+    free(c->mshr_tree); free(c->mshr_head); free(c->mshr_next);
     *c = (ws_cache){0};
 }
 
@@ -83,50 +127,113 @@ void ws_cache_invalidate(ws_cache *c, void (*wb)(void *ctx, uint64_t line, uint6
         c->fill_mshr[i] = NO_MSHR;
     }
     memset(c->ready, 0, n * c->spl * sizeof *c->ready);
+    memset(c->set_used, 0, (size_t)c->sets * sizeof *c->set_used);
+    memset(c->way_of, 0, ((size_t)c->way_mask + 1) * sizeof *c->way_of);
 }
 
 /* A slice of an interleaved cache sees only the lines l = s mod interleave:
  * indexing its sets by l mod sets would use only sets / gcd(sets, interleave)
  * of them (one set of 64 slices' 32 each), so the slice-local index l /
  * interleave picks the set. */
-static inline size_t set_base(const ws_cache *c, uint64_t line)
+static inline uint32_t set_of(const ws_cache *c, uint64_t line)
 {
-    return (size_t)((line / c->interleave) % c->sets) * c->ways;
+    return (uint32_t)((line / c->interleave) % c->sets);
 }
 
+/* The way holding line (the way_of table), else SIZE_MAX. */
 static inline size_t find_way(const ws_cache *c, uint64_t line)
 {
-    size_t b = set_base(c, line);
-    for (uint32_t w = 0; w < c->ways; w++)
-        if (c->tag[b + w] == line) return b + w;
-    return SIZE_MAX;
+    for (uint32_t p = hash_line(line, c->way_mask);; p = (p + 1) & c->way_mask) {
+        uint32_t e = c->way_of[p];
+        if (!e) return SIZE_MAX;
+        if (c->tag[e - 1] == line) return e - 1;
+    }
+}
+
+static void way_insert(ws_cache *c, size_t i)
+{
+    uint32_t p = hash_line(c->tag[i], c->way_mask);
+    while (c->way_of[p]) p = (p + 1) & c->way_mask;
+    c->way_of[p] = (uint32_t)i + 1;
+}
+
+/* Removes way i (still holding its line) from the table: linear probing's
+ * backward-shift deletion, so no lookup ever stops early at a hole. */
+static void way_remove(ws_cache *c, size_t i)
+{
+    uint32_t p = hash_line(c->tag[i], c->way_mask);
+    while (c->way_of[p] != i + 1) p = (p + 1) & c->way_mask;
+    for (uint32_t j = p;;) {
+        j = (j + 1) & c->way_mask;
+        uint32_t e = c->way_of[j];
+        if (!e) break;
+        uint32_t home = hash_line(c->tag[e - 1], c->way_mask);
+        /* e stays when its home lies cyclically in (p, j] */
+        if (p <= j ? (p < home && home <= j) : (p < home || home <= j)) continue;
+        c->way_of[p] = e;
+        p = j;
+    }
+    c->way_of[p] = 0;
+}
+
+/* Way i was used now: the most recent of its set. */
+static inline void touch(ws_cache *c, size_t i, uint32_t set)
+{
+    uint32_t w = (uint32_t)i;
+    if (c->lru_new[set] == w) return;
+    uint32_t pv = c->lru_prev[w], nx = c->lru_next[w];
+    if (pv == NO_MSHR) c->lru_old[set] = nx;
+    else c->lru_next[pv] = nx;
+    c->lru_prev[nx] = pv;               /* nx exists: w is not the newest */
+    c->lru_prev[w] = c->lru_new[set];
+    c->lru_next[w] = NO_MSHR;
+    c->lru_next[c->lru_new[set]] = w;
+    c->lru_new[set] = w;
 }
 
 /* Allocates line in its set: the first invalid way, else the least recently
- * used one, whose line is reported in *ev (valid = 0 when none was there). */
+ * used one, whose line is reported in *ev (valid = 0 when none was there).
+ * A set is full only once each of its ways was allocated since the last
+ * invalidation, each touched then, so its list head is the way used longest
+ * ago. */
 static size_t allocate(ws_cache *c, uint64_t line, uint32_t owner, ws_cache_evict *ev)
 {
-    size_t b = set_base(c, line), victim = SIZE_MAX;
-    for (uint32_t w = 0; w < c->ways && victim == SIZE_MAX; w++)
-        if (c->tag[b + w] == INVALID) victim = b + w;
-    if (victim == SIZE_MAX) {
-        victim = b;
-        for (uint32_t w = 1; w < c->ways; w++)
-            if (c->stamp[b + w] < c->stamp[victim]) victim = b + w;
+    uint32_t set = set_of(c, line);
+    size_t b = (size_t)set * c->ways, victim = SIZE_MAX;
+    if (c->set_used[set] < c->ways) {
+        for (uint32_t w = 0; w < c->ways && victim == SIZE_MAX; w++)
+            if (c->tag[b + w] == INVALID) victim = b + w;
+        c->set_used[set]++;
+    } else {
+        victim = c->lru_old[set];
         ev->valid = 1;
         ev->line = c->tag[victim];
         ev->owner = c->owner[victim];
         ev->dirty = c->dirty[victim];
         c->evictions++;
         if (ev->dirty) c->writebacks++;
+        way_remove(c, victim);
     }
     c->tag[victim] = line;
+    way_insert(c, victim);
     c->valid[victim] = 0;
     c->dirty[victim] = 0;
     c->owner[victim] = owner;
     c->fill_mshr[victim] = NO_MSHR;
-    c->stamp[victim] = ++c->clock;
+    touch(c, victim, set);
     return victim;
+}
+
+/* The lowest-numbered MSHR whose fill of line is in flight at now (and, when
+ * by_mask, brings one of the sectors mask), else NO_MSHR. */
+static uint32_t mshr_find(const ws_cache *c, uint64_t line, uint64_t now, int by_mask, uint64_t mask)
+{
+    uint32_t best = NO_MSHR;
+    if (c->mshr_latest <= now) return best;   /* every fill has returned */
+    for (uint32_t m = c->mshr_head[hash_line(line, c->mshr_hmask)]; m != NO_MSHR; m = c->mshr_next[m])
+        if (m < best && c->mshr_line[m] == line && c->mshr_done[m] > now && (!by_mask || (c->mshr_mask[m] & mask)))
+            best = m;
+    return best;
 }
 
 /* The in-flight sectors `inflight` of way i complete at the latest of their
@@ -162,18 +269,17 @@ int ws_cache_read(ws_cache *c, uint64_t line, uint64_t mask, uint64_t now, uint3
     if (i == SIZE_MAX) {
         /* evicted while its fill is in flight: the MSHR still brings it
          * (nothing to look for once every fill has returned) */
-        for (uint32_t m = 0; c->mshr_latest > now && m < c->nmshr; m++)
-            if (c->mshr_line[m] == line && c->mshr_done[m] > now && (c->mshr_mask[m] & mask)) {
-                uint64_t covered = c->mshr_mask[m] & mask, hit = now + c->latency;
-                lk->done = c->mshr_done[m] > hit ? c->mshr_done[m] : hit;
-                c->sector_misses += (uint64_t)__builtin_popcountll(covered);
-                mask &= ~covered;
-                if (!mask) { c->merges++; c->misses++; lk->way = SIZE_MAX; return WS_L1_MERGE; }
-                break;
-            }
+        uint32_t m = mshr_find(c, line, now, 1, mask);
+        if (m != NO_MSHR) {
+            uint64_t covered = c->mshr_mask[m] & mask, hit = now + c->latency;
+            lk->done = c->mshr_done[m] > hit ? c->mshr_done[m] : hit;
+            c->sector_misses += (uint64_t)__builtin_popcountll(covered);
+            mask &= ~covered;
+            if (!mask) { c->merges++; c->misses++; lk->way = SIZE_MAX; return WS_L1_MERGE; }
+        }
         i = allocate(c, line, owner, &lk->ev);
     } else {
-        c->stamp[i] = ++c->clock;
+        touch(c, i, set_of(c, line));
         present = c->valid[i] & mask;
         for (uint64_t m = present; m; m &= m - 1) {
             unsigned s = (unsigned)__builtin_ctzll(m);
@@ -196,14 +302,35 @@ int ws_cache_read(ws_cache *c, uint64_t line, uint64_t mask, uint64_t now, uint3
     return WS_L1_HIT;
 }
 
-/* The MSHR freeing earliest is kept in c->mshr_best, rescanned only when a
- * fill changes an MSHR (accept() asks on every load issue: O(1)). */
-static void rescan_best(ws_cache *c)
+/* The MSHR freeing earliest is kept in c->mshr_best, the root of the
+ * tournament tree, updated along one leaf's path when a fill changes an MSHR
+ * (accept() asks on every load issue: O(1)). A node takes its right child
+ * only when that frees strictly earlier: the lowest index on ties, as a scan
+ * in index order would find. */
+static void mshr_changed(ws_cache *c, uint32_t slot)
 {
-    uint32_t best = 0;
-    for (uint32_t m = 1; m < c->nmshr; m++)
-        if (c->mshr_done[m] < c->mshr_done[best]) best = m;
-    c->mshr_best = best;
+    uint32_t *t = c->mshr_tree;
+    for (uint32_t k = (c->mshr_leaves + slot) / 2; k >= 1; k /= 2) {
+        uint32_t a = t[2 * k], b = t[2 * k + 1];
+        t[k] = b != NO_MSHR && c->mshr_done[b] < c->mshr_done[a] ? b : a;
+    }
+    c->mshr_best = t[1];
+}
+
+/* MSHR slot takes line: it moves to line's hash chain. */
+static void mshr_rechain(ws_cache *c, uint32_t slot, uint64_t line)
+{
+    uint64_t old = c->mshr_line[slot];
+    if (old == line) return;
+    if (old != INVALID) {
+        uint32_t *pp = &c->mshr_head[hash_line(old, c->mshr_hmask)];
+        while (*pp != slot) pp = &c->mshr_next[*pp];
+        *pp = c->mshr_next[slot];
+    }
+    uint32_t *h = &c->mshr_head[hash_line(line, c->mshr_hmask)];
+    c->mshr_next[slot] = *h;
+    *h = slot;
+    c->mshr_line[slot] = line;
 }
 
 uint32_t ws_cache_mshr_pick(const ws_cache *c, uint64_t now, uint64_t *at)
@@ -222,12 +349,12 @@ uint64_t ws_cache_mshr_free_at(const ws_cache *c, uint64_t now)
 
 void ws_cache_fill(ws_cache *c, const ws_cache_look *lk, uint64_t line, uint32_t slot, uint64_t done)
 {
-    c->mshr_line[slot] = line;
+    mshr_rechain(c, slot, line);
     c->mshr_done[slot] = done;
     c->mshr_mask[slot] = lk->miss;
     c->mshr_merged[slot] = 0;
     if (done > c->mshr_latest) c->mshr_latest = done;
-    rescan_best(c);
+    mshr_changed(c, slot);
     size_t i = lk->way;
     if (i == SIZE_MAX || c->tag[i] != line) return;
     c->fill_mshr[i] = slot;
@@ -247,7 +374,7 @@ int ws_cache_write(ws_cache *c, uint64_t line, uint64_t mask, uint64_t now, uint
         i = allocate(c, line, owner, ev);
     } else {
         c->write_hits++;
-        c->stamp[i] = ++c->clock;
+        touch(c, i, set_of(c, line));
         if (!c->write_back) return 1;                 /* written through; present sectors stay valid */
     }
     /* write-allocate: the written sectors are valid and dirty now; a sector
@@ -270,7 +397,7 @@ void ws_cache_install(ws_cache *c, uint64_t line)
         c->evictions = evictions;   /* a copy's replacements are not the kernel's */
         c->writebacks = writebacks;
     } else {
-        c->stamp[i] = ++c->clock;
+        touch(c, i, set_of(c, line));
     }
     for (uint32_t s = 0; s < c->spl; s++) c->ready[i * c->spl + s] = 0;
     c->valid[i] = c->full;
@@ -301,18 +428,16 @@ int ws_l1_probe(ws_l1 *c, uint64_t line, uint64_t now, uint64_t *done)
     size_t i = find_way(c, line);
     uint64_t hit = now + c->latency;
     if (i != SIZE_MAX && c->valid[i]) {
-        c->stamp[i] = ++c->clock;
+        touch(c, i, set_of(c, line));
         uint64_t r = c->ready[i * c->spl];
         if (r <= now) { *done = hit; return WS_L1_HIT; }
         *done = r > hit ? r : hit;
         return WS_L1_MERGE;
     }
-    for (uint32_t m = 0; c->mshr_latest > now && m < c->nmshr; m++)
-        if (c->mshr_line[m] == line && c->mshr_done[m] > now) {
-            *done = c->mshr_done[m] > hit ? c->mshr_done[m] : hit;
-            return WS_L1_MERGE;
-        }
-    return WS_L1_MISS;
+    uint32_t m = mshr_find(c, line, now, 0, 0);
+    if (m == NO_MSHR) return WS_L1_MISS;
+    *done = c->mshr_done[m] > hit ? c->mshr_done[m] : hit;
+    return WS_L1_MERGE;
 }
 
 uint32_t ws_l1_mshr_pick(const ws_l1 *c, uint64_t now, uint64_t *at) { return ws_cache_mshr_pick(c, now, at); }
@@ -341,6 +466,6 @@ int ws_l1_store(ws_l1 *c, uint64_t line, uint64_t now)
 {
     size_t i = find_way(c, line);
     if (i == SIZE_MAX || !c->valid[i] || c->ready[i * c->spl] > now) return 0;
-    c->stamp[i] = ++c->clock;
+    touch(c, i, set_of(c, line));
     return 1;
 }

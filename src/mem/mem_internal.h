@@ -68,12 +68,17 @@ typedef struct ws_cache {
     uint64_t latency;
     int write_back;
     uint64_t *tag;            /* sets * ways line addresses; UINT64_MAX = invalid */
-    uint64_t *stamp;          /* LRU: last use (larger = more recent) */
     uint64_t *valid, *dirty;  /* sector masks per way */
     uint32_t *owner;          /* who allocated the way's line */
     uint32_t *fill_mshr;      /* MSHR of the way's latest fill */
     uint64_t *ready;          /* sets * ways * spl: cycle each sector's fill completes */
-    uint64_t clock;           /* LRU stamp counter */
+    /* LRU order per set: a list from the least to the most recently used
+     * way (lru_prev/lru_next per way, lru_old/lru_new per set), and the
+     * set's valid ways (set_used); a full set's victim is its list head */
+    uint32_t *lru_prev, *lru_next, *lru_old, *lru_new, *set_used;
+    /* where each valid line is: an open-addressing table of way + 1 (0:
+     * empty), linear probing, way_mask + 1 slots (at least twice the ways) */
+    uint32_t *way_of, way_mask;
     uint32_t nmshr, merge_max;
     uint32_t mshr_best;       /* the MSHR freeing earliest (lowest index on ties) */
     uint64_t mshr_latest;     /* the latest fill completion of any MSHR */
@@ -81,6 +86,11 @@ typedef struct ws_cache {
     uint64_t *mshr_done;      /* its fill completes (the MSHR is free from then on) */
     uint64_t *mshr_mask;      /* the sectors it brings */
     uint32_t *mshr_merged;    /* requests merged into it */
+    /* the MSHRs by free time: a tournament tree over mshr_leaves leaves
+     * (node k holds the earlier of its children, the lower index on ties;
+     * node 1 is mshr_best), and by line: chains per hash bucket */
+    uint32_t *mshr_tree, mshr_leaves;
+    uint32_t *mshr_head, *mshr_next, mshr_hmask;
     /* statistics: read requests (one per line), their sectors, writes */
     uint64_t hits, misses, merges, mshr_waits, merge_stalls;
     uint64_t sector_hits, sector_misses;
