@@ -67,6 +67,7 @@ typedef struct ref {
     ref_cta *rc;
     ws_warp *warps;
     uint64_t *exited;                 /* per warp: lanes that exited */
+    uint64_t *waiting;                /* per warp: lanes in T_WARP */
     /* per thread slot (warp * ws + lane) */
     uint32_t *pc;
     uint8_t *state;
@@ -264,6 +265,7 @@ static int try_warp_sync(ref *r, uint32_t g, uint32_t pc, uint64_t mask)
         r->pc[t]++;
         r->state[t] = T_RUN;
     }
+    r->waiting[g] &= ~m;
     return 0;
 }
 
@@ -279,11 +281,15 @@ static void threads_exit(ref *r, uint32_t g, uint64_t lanes)
     r->rc[c].live -= n;
     /* fewer live threads: a CTA barrier or a warp-level operation may now be complete */
     for (uint32_t id = 0; id < NBARRIERS && !r->failed; id++)
-        check_barrier(r, c, id);
+        if (r->rc[c].arrived[id]) check_barrier(r, c, id);
+    /* the waiting lanes in lane order, each as it is now (a rendezvous
+     * releases others) */
     for (uint32_t l = 0; l < r->ws && !r->failed; l++) {
+        uint64_t m = r->waiting[g] & (~0ull << l);
+        if (!m) break;
+        l = (uint32_t)__builtin_ctzll(m);
         uint64_t u = (uint64_t)g * r->ws + l;
-        if (r->state[u] == T_WARP)
-            try_warp_sync(r, g, r->pc[u], r->wmask[u]);
+        try_warp_sync(r, g, r->pc[u], r->wmask[u]);
     }
 }
 
@@ -362,6 +368,7 @@ static int step(ref *r, uint32_t g, uint32_t lane)
     uint64_t mask;
     if (warp_sync_mask(r, w, in, lane, &mask) && guard_true(r, w, in, lane)) {
         r->state[t] = T_WARP;
+        r->waiting[g] |= bit;
         r->wmask[t] = mask;
         return try_warp_sync(r, g, pc, mask);
     }
@@ -811,6 +818,7 @@ static int setup(ref *r, ws_memimage *mem)
     r->rc = calloc(nctas, sizeof *r->rc);
     r->warps = calloc(nwarps, sizeof *r->warps);
     r->exited = calloc(nwarps, sizeof *r->exited);
+    r->waiting = calloc(nwarps ? nwarps : 1, sizeof *r->waiting);
     r->pc = calloc(nslots, sizeof *r->pc);
     r->state = malloc(nslots);
     r->bar = calloc(nslots, 1);
@@ -818,7 +826,7 @@ static int setup(ref *r, ws_memimage *mem)
     r->redp = calloc(nslots, 1);
     r->kind = malloc(k->ninsts ? k->ninsts : 1);
     r->conv = calloc(nwarps ? nwarps : 1, sizeof *r->conv);
-    if (!r->conv || !r->ctas || !r->rc || !r->warps || !r->exited || !r->pc || !r->state || !r->bar || !r->wmask || !r->redp ||
+    if (!r->conv || !r->waiting || !r->ctas || !r->rc || !r->warps || !r->exited || !r->pc || !r->state || !r->bar || !r->wmask || !r->redp ||
         !r->kind)
         return fail(r, WS_ST_ERROR, "reference: out of memory");
     for (uint32_t i = 0; i < k->ninsts; i++)
@@ -878,6 +886,7 @@ static void teardown(ref *r)
     free(r->rc);
     free(r->warps);
     free(r->exited);
+    free(r->waiting);
     free(r->pc);
     free(r->state);
     free(r->bar);
