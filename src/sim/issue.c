@@ -358,7 +358,19 @@ static inline __attribute__((always_inline)) uint64_t split_ready_at(const ws_si
     if (w->cpa_hold > now) { t = w->cpa_hold; memr = 1; }   /* a cp.async.wait_group (cp_async_timing) */
     if (r->blocking) {
         if (w->busy_until <= now) { *reason = memr ? WS_STALL_MEM : WS_STALL_DEP; return t; }
-        if (r->div->per_lane_blocking) {
+        if (r->div->per_lane_blocking && (sp->mask & (sp->mask + 1)) == 0) {
+            /* lanes 0..n-1: the latest lane without the bit walk; the reason
+             * is the first lane's that has it, as the walk below finds */
+            const uint32_t n = sp->mask == ~0ull ? 64u : (uint32_t)__builtin_ctzll(~sp->mask);
+            uint64_t mx = 0;
+            for (uint32_t l = 0; l < n; l++) mx = w->lane_ready[l] > mx ? w->lane_ready[l] : mx;
+            if (mx > t) {
+                uint32_t l = 0;
+                while (w->lane_ready[l] != mx) l++;
+                t = mx;
+                memr = w->lane_mem[l];
+            }
+        } else if (r->div->per_lane_blocking) {
             for (uint64_t m = sp->mask; m; m &= m - 1) {
                 uint32_t l = (uint32_t)__builtin_ctzll(m);
                 if (w->lane_ready[l] > t) { t = w->lane_ready[l]; memr = w->lane_mem[l]; }
