@@ -643,8 +643,12 @@ static int run_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     uint64_t wi = r->warp_insts, ti = r->thread_insts, sc = r->steady_cycles, sti = r->steady_thread_insts;
     uint64_t max_ctas = 0;
     ws_sample_begin(r, start);
+    r->cta_from = start;
     dispatch_grid(r, &max_ctas);
     uint64_t now = ws_run_cycles(r, start, &max_ctas);
+    for (uint32_t ci = 0; ci < r->ncores; ci++)   /* a launch that stopped early: its resident CTAs */
+        if (r->cores[ci].live_ctas && now > r->cores[ci].busy_from) r->core_busy += now - r->cores[ci].busy_from;
+    r->sim_cycles += now - start;
     ws_energy_fold(r);
     uint64_t end = launch_end(r, now);
     double sampled = 1.0;

@@ -152,6 +152,7 @@ typedef struct ws_core {
     uint64_t lsu_free;               /* the LD/ST (MIO) pipe accepts an access from this cycle */
     uint64_t fetch_free[WS_MAX_FETCH]; /* per fetch port: free from this cycle */
     uint32_t live_ctas;
+    uint64_t busy_from;              /* the cycle live_ctas last became nonzero (energy.c: active SM) */
     uint64_t next_age;
     ws_llcore *ll;                   /* livelock search (deadlock.c) */
     /* per warp slot, what the issue loop's walk needs first, in one byte:
@@ -318,6 +319,10 @@ typedef struct ws_simrun {
     uint64_t ll_h1, ll_h2, ll_cycle, ll_exits, ll_mem_changes;
     int ll_saved;
     uint64_t exits_total;
+    /* active SMs (energy.c): cycles some CTA was resident, summed over the
+     * cores; the cycle a CTA launched now starts being resident (the start
+     * of a launch, or the cycle after the refill); cycles simulated */
+    uint64_t core_busy, cta_from, sim_cycles;
     /* per-core livelock search (deadlock.c): on when no timing state is
      * shared between cores; the current window with no exit and no memory
      * change (its number and the counters at its start) */

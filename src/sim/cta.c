@@ -157,6 +157,7 @@ void ws_launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         }
         r->div->cta_init(&r->divctx, ct->div, r->cta_warp_st, r->part_lanes);
     }
+    if (!c->live_ctas) c->busy_from = r->cta_from;
     if (++c->live_ctas == r->ctas_per_core) r->cores_short--;
 }
 
@@ -304,6 +305,7 @@ void ws_warp_finished(ws_simrun *r, ws_core *c, uint32_t slot)
     if (++ct->warps_done == ct->nwarps) {
         ct->live = 0;
         if (c->live_ctas-- == r->ctas_per_core) r->cores_short++;
+        if (!c->live_ctas) r->core_busy += r->now + 1 - c->busy_from;   /* resident through this cycle */
         r->done_ctas++;
     }
 }

@@ -10,8 +10,14 @@
  *                  + smem_wavefronts × energy.smem_pj
  *                  + l2_bytes/32 × (energy.l2_sector_pj + energy.noc_sector_pj)
  *                  + dram_bytes/32 × energy.dram_32b_pj )            s = voltage / energy.v_nom
- *   static  = energy.leak_w_mm2 × area_mm2 × s × seconds
+ *   static  = energy.leak_w_mm2 × area_mm2 × s × seconds × active
+ *   idle    = energy.idle_core_w × s × cores × seconds × (1 - active)
  *   const   = energy.const_w_core × cores × seconds
+ *   active  = the mean fraction of the cores with a resident CTA (core_busy /
+ *             (cores × cycles); a sampled run: over its simulated cycles), as
+ *             AccelWattch scales its static power by the active SMs and charges
+ *             each idle SM idle_core_power (gpgpu_sim_wrapper.cc
+ *             calculate_static_power, power_interface.cc num_idle_core)
  *   seconds = cycles / (clock_ghz × 10⁹)
  *
  * The per-event energies are AccelWattch's (Kandiah et al., MICRO 2021) Volta
@@ -105,9 +111,13 @@ void ws_energy_metrics(const ws_simrun *r, const ws_config *cfg, ws_result *res)
     double noc = pj(cfg, WS_P_energy_noc_sector_pj, sectors_below);
     double dram = pj(cfg, WS_P_energy_dram_32b_pj, (double)m[WS_M_dram_bytes].i / 32.0);
 
-    const double seconds = cycles / (ghz * 1e9);
-    double stat = ws_cfg_f(cfg, WS_P_energy_leak_w_mm2) * m[WS_M_area_mm2].f * s * seconds;
-    double cons = ws_cfg_f(cfg, WS_P_energy_const_w_core) * (double)ws_cfg_i(cfg, WS_P_cores) * seconds;
+    const double seconds = cycles / (ghz * 1e9), ncores = (double)ws_cfg_i(cfg, WS_P_cores);
+    const double span = r->smp_ff_insts ? (double)r->sim_cycles : cycles;
+    double active = span > 0 ? (double)r->core_busy / (ncores * span) : 0.0;
+    if (active > 1.0) active = 1.0;
+    double stat = ws_cfg_f(cfg, WS_P_energy_leak_w_mm2) * m[WS_M_area_mm2].f * s * seconds * active;
+    double idle = ws_cfg_f(cfg, WS_P_energy_idle_core_w) * s * ncores * seconds * (1.0 - active);
+    double cons = ws_cfg_f(cfg, WS_P_energy_const_w_core) * ncores * seconds;
 
     m[WS_M_energy_front_j].f = front * dyn;
     m[WS_M_energy_rf_j].f = rf * dyn;
@@ -117,9 +127,11 @@ void ws_energy_metrics(const ws_simrun *r, const ws_config *cfg, ws_result *res)
     m[WS_M_energy_noc_j].f = noc * dyn;
     m[WS_M_energy_dram_j].f = dram * dyn;
     m[WS_M_energy_static_j].f = stat;
+    m[WS_M_energy_idle_j].f = idle;
+    m[WS_M_active_sm_fraction].f = active;
     m[WS_M_energy_const_j].f = cons;
     const double dynamic = (front + rf + exec + l1 + l2 + noc + dram) * dyn;
-    const double total = dynamic + stat + cons;
+    const double total = dynamic + stat + idle + cons;
     m[WS_M_energy_j].f = total;
     m[WS_M_power_w].f = total / seconds;
     m[WS_M_dynamic_power_w].f = dynamic / seconds;

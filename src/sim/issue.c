@@ -849,6 +849,7 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
         /* CTAs finished this cycle free their slots */
         /* (only a core short of CTAs has a free slot; its residency grows
          * only by the launches here) */
+        r->cta_from = now + 1;
         if (r->next_cta < r->total_ctas && r->cores_short)
             for (uint32_t ci = 0; ci < r->ncores; ci++) {
                 if (r->cores[ci].live_ctas >= r->ctas_per_core) continue;
