@@ -43,6 +43,30 @@ typedef struct ws_mem_events {
 } ws_mem_events;
 
 /* Appends an event if there is room (a full buffer drops it: never with cap as above). */
+/* DRAM runs in its own clock domain (params.def mem_timing_ghz): a DRAM-side
+ * latency stated in cycles of mem_timing_ghz, in cycles of clock_ghz (rounded;
+ * a nonzero one stays at least 1), and a bandwidth in bytes per such cycle. */
+static inline double ws_mem_clock_ratio(const ws_config *cfg)
+{
+    const double t = ws_cfg_f(cfg, WS_P_mem_timing_ghz);
+    return t > 0 ? ws_cfg_f(cfg, WS_P_clock_ghz) / t : 1.0;
+}
+
+static inline uint64_t ws_mem_cycles(const ws_config *cfg, ws_param_id id)
+{
+    const uint64_t c = (uint64_t)ws_cfg_i(cfg, id);
+    const double k = ws_mem_clock_ratio(cfg);
+    if (k == 1.0 || c == 0) return c;
+    const uint64_t s = (uint64_t)((double)c * k + 0.5);
+    return s ? s : 1;
+}
+
+static inline double ws_mem_bytes_per_cycle(const ws_config *cfg, ws_param_id id)
+{
+    const double k = ws_mem_clock_ratio(cfg);
+    return k == 1.0 ? ws_cfg_f(cfg, id) : ws_cfg_f(cfg, id) / k;
+}
+
 static inline void ws_mem_event_push(ws_mem_events *e, uint32_t kind, uint64_t line, uint32_t warp)
 {
     if (e && e->n < e->cap) e->ev[e->n++] = (ws_mem_event){.line = line, .warp = warp, .kind = kind};

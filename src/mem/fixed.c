@@ -10,7 +10,7 @@ static int fixed_init(ws_mem *m, const ws_config *cfg, uint32_t cores, ws_error 
 {
     (void)cores; (void)err;
     m->state = NULL;
-    m->latency = (uint64_t)ws_cfg_i(cfg, WS_P_mem_latency);
+    m->latency = ws_mem_cycles(cfg, WS_P_mem_latency);
     m->accesses = 0;
     return 0;
 }

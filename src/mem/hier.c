@@ -127,7 +127,7 @@ static int init_l2(ws_hier *h, const ws_config *cfg, uint64_t l2_bytes, ws_error
 static int hier_init(ws_mem *m, const ws_config *cfg, uint32_t cores, ws_error *err)
 {
     m->state = NULL;
-    m->latency = (uint64_t)ws_cfg_i(cfg, WS_P_mem_latency);
+    m->latency = ws_mem_cycles(cfg, WS_P_mem_latency);   /* DRAM-side: in the DRAM clock domain */
     m->accesses = 0;
     ws_hier *h = calloc(1, sizeof *h);
     if (!h) return ws_fail(err, "out of memory for the memory system");
@@ -148,7 +148,7 @@ static int hier_init(ws_mem *m, const ws_config *cfg, uint32_t cores, ws_error *
     h->spl = h->line / h->sec;
     /* mem_per_core: the shared levels are one core's share, times cores */
     const uint64_t scale = ws_cfg_i(cfg, WS_P_mem_per_core) ? h->ncores : 1;
-    const double dram_bw = ws_cfg_f(cfg, WS_P_dram_bw) * (double)scale;
+    const double dram_bw = ws_mem_bytes_per_cycle(cfg, WS_P_dram_bw) * (double)scale;
     const uint32_t banks = (uint32_t)ws_cfg_i(cfg, WS_P_dram_banks);
     h->store_done = calloc((size_t)h->ncores * h->nwarps, sizeof *h->store_done);
     if (!h->store_done) FAIL("out of memory for the memory system");
@@ -157,8 +157,8 @@ static int hier_init(ws_mem *m, const ws_config *cfg, uint32_t cores, ws_error *
     if (h->banked
         && ws_dram_banked_init(&h->dram, (uint32_t)(ws_cfg_i(cfg, WS_P_dram_channels) * scale), banks,
                                (uint32_t)ws_cfg_i(cfg, WS_P_dram_row_bytes), h->line,
-                               (uint64_t)ws_cfg_i(cfg, WS_P_dram_tRCD), (uint64_t)ws_cfg_i(cfg, WS_P_dram_tRP),
-                               (uint64_t)ws_cfg_i(cfg, WS_P_dram_tCL), h->latency, dram_bw,
+                               ws_mem_cycles(cfg, WS_P_dram_tRCD), ws_mem_cycles(cfg, WS_P_dram_tRP),
+                               ws_mem_cycles(cfg, WS_P_dram_tCL), h->latency, dram_bw,
                                ws_cfg_i(cfg, WS_P_dram_sched) == 1 ? (uint32_t)ws_cfg_i(cfg, WS_P_dram_queue) : 0,
                                err) < 0)
         return init_fail(m);

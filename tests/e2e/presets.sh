@@ -45,7 +45,9 @@ SEED_SETS=(--set int_lanes=0 --set fp32_lanes=0 --set fp64_lanes=0 --set sfu_lan
            --set smem_atomic_serial=0
            # the core: the registry's values before model version 2 (CHANGES.md)
            --set warps=32 --set schedulers=1 --set scheduler=lrr --set divergence=stack --set smem_latency=24
-           --set clock_ghz=1.5 --set tensor_f16_macs=256)
+           --set clock_ghz=1.5 --set tensor_f16_macs=256
+           # memory timings in core cycles at any clock (model version 3's mem_timing_ghz)
+           --set mem_timing_ghz=0)
 "$BIN" sim "$SAXPY" "${SEED_SETS[@]}" --json > "$T/byhand.json" || fail "sim with the seed's values"
 $PY - "$T/seed.json" "$T/byhand.json" <<'PY' || fail "preset=seed differs from the seed's values set by hand"
 import json, sys
