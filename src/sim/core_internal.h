@@ -274,6 +274,9 @@ typedef struct ws_simrun {
     uint32_t nslots;             /* rows of a warp's register file (k->nslots, register compaction) */
     int blocking;
     uint64_t lat_alu, lat_sfu, lat_smem;
+    uint64_t lat_pipe;                /* pipe_latency: added to every result */
+    uint64_t lat_simple, lat_mad, lat_minmax;   /* per-opcode latencies (pipe.c opcode_latency; 0: the unit's) */
+    int lat_by_opcode;                /* one of them is set */
     uint64_t lat_const;               /* const_latency: ld.const via the constant cache (0: lat_alu) */
     uint64_t lat_tex;                 /* tex_latency: texture pipeline beyond the L1 path */
     int fence_stores;                 /* fence=stores: membar/fence .gl/.sys wait for the warp's stores */

@@ -287,6 +287,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         done = t0 + pi->lat;
         break;
     }
+    done += r->lat_pipe;                 /* collector, dispatch and writeback stages (pipe_latency) */
     if (done > r->last_complete) r->last_complete = done;
     for (uint32_t q = 0; q < np; q++) note_pending(r, &c->warps[pt[q].slot], in, pt[q].mask, done, is_mem, now);
     if (!pi->plain && ((r->div->issues_div_ops && ws_is_div_op(in->op)) || in->op == WS_OP_BMOV)) {

@@ -83,6 +83,10 @@ void ws_pipe_setup(ws_simrun *r, const ws_config *cfg)
     r->occ_cost[WS_COST_FDIV] = (uint32_t)ws_cfg_i(cfg, WS_P_fdiv_interval);
     r->occ_cost[WS_COST_DDIV] = (uint32_t)ws_cfg_i(cfg, WS_P_ddiv_interval);
     r->int64_cost = (uint32_t)ws_cfg_i(cfg, WS_P_int64_cost);
+    r->lat_simple = (uint64_t)ws_cfg_i(cfg, WS_P_simple_latency);
+    r->lat_mad = (uint64_t)ws_cfg_i(cfg, WS_P_mad_latency);
+    r->lat_minmax = (uint64_t)ws_cfg_i(cfg, WS_P_minmax_latency);
+    r->lat_by_opcode = r->lat_simple || r->lat_mad || r->lat_minmax;
     r->lsu_bytes = (uint32_t)ws_cfg_i(cfg, WS_P_lsu_bytes_per_cycle);
     r->l1_line = (uint32_t)ws_cfg_i(cfg, WS_P_l1_line);
     r->rf_banks = (uint32_t)ws_cfg_i(cfg, WS_P_rf_banks);
@@ -102,10 +106,36 @@ uint32_t ws_unit_occupancy(const ws_simrun *r, const ws_inst *in)
     return in->cost == WS_COST_WIDE ? o * r->int64_cost : o;
 }
 
+/* Per-opcode latencies beside the unit's (simple_latency, mad_latency,
+ * minmax_latency; 0 = the unit's latency): GPGPU-Sim 4.2 times add/sub and
+ * mul by its ptx_opcode_latency_* lists' entries for them, mad/fma and
+ * min/max by theirs, and every opcode it does not list (logic, shifts,
+ * compares, moves, selects, conversions, branches) in one cycle
+ * (cuda-sim.cc ptx_instruction::set_opcode_and_latency). f64 mad and
+ * min/max keep fp64_latency. */
+static uint64_t opcode_latency(const ws_simrun *r, const ws_inst *in)
+{
+    const int unit = in->unit;
+    if (unit == WS_UNIT_CTRL) return r->lat_simple;
+    if (unit != WS_UNIT_INT && unit != WS_UNIT_FP32 && unit != WS_UNIT_FP64) return 0;
+    switch (in->op) {
+    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_ADDC: case WS_OP_SUBC: case WS_OP_MUL: case WS_OP_MUL24:
+        return 0;
+    case WS_OP_MAD: case WS_OP_MADC: case WS_OP_MAD24: case WS_OP_FMA:
+        return unit == WS_UNIT_FP64 ? 0 : r->lat_mad;
+    case WS_OP_MIN: case WS_OP_MAX:
+        return unit == WS_UNIT_FP64 ? 0 : r->lat_minmax;
+    default:
+        return r->lat_simple;
+    }
+}
+
 uint64_t ws_unit_latency(const ws_simrun *r, const ws_inst *in)
 {
     uint64_t l = r->lat_cost[in->cost];
-    return l ? l : r->lat_unit[in->unit];
+    if (l) return l;
+    if (r->lat_by_opcode && in->cost <= WS_COST_WIDE && (l = opcode_latency(r, in))) return l;
+    return r->lat_unit[in->unit];
 }
 
 int ws_uses_lsu(const ws_inst *in)

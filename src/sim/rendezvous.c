@@ -167,7 +167,7 @@ int ws_issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split 
         return -1;
     }
     stamp_lanes(c, w, all, now);
-    uint64_t done = now + ws_pipe_issue(r, c, w, slot, parts[0].pc, now) + ws_unit_latency(r, wp[0].in);
+    uint64_t done = now + ws_pipe_issue(r, c, w, slot, parts[0].pc, now) + ws_unit_latency(r, wp[0].in) + r->lat_pipe;
     if (done > r->last_complete) r->last_complete = done;
     const uint64_t lanes = (uint64_t)__builtin_popcountll(all);
     r->warp_insts++;
