@@ -30,6 +30,7 @@ enum {
  * units", "Operand collector"). Cycles are absolute. */
 typedef struct ws_pipe {
     uint64_t unit_free[WS_NUNITS];           /* a unit accepts a warp instruction from this cycle */
+    uint64_t unit_busy[WS_NUNITS];           /* ... and starts one from this cycle (unit_queue: later than it accepts) */
     uint64_t coll_free[WS_MAX_COLLECTORS];   /* a collector unit is free from this cycle */
     uint32_t coll_first;                     /* the first of the earliest free ones (ws_earliest_collector) */
     uint64_t bank_cycle[WS_MAX_RF_BANKS];    /* last cycle a bank serves reads in ... */
@@ -277,6 +278,7 @@ typedef struct ws_simrun {
     uint64_t lat_pipe;                /* pipe_latency: added to every result */
     uint64_t lat_simple, lat_mad, lat_minmax;   /* per-opcode latencies (pipe.c opcode_latency; 0: the unit's) */
     int lat_by_opcode;                /* one of them is set */
+    uint32_t unit_queue;              /* unit_queue: instructions that may wait for a busy unit */
     uint64_t lat_const;               /* const_latency: ld.const via the constant cache (0: lat_alu) */
     uint64_t lat_tex;                 /* tex_latency: texture pipeline beyond the L1 path */
     int fence_stores;                 /* fence=stores: membar/fence .gl/.sys wait for the warp's stores */

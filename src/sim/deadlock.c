@@ -133,7 +133,7 @@ static uint64_t pipe_hash(const ws_simrun *r, const ws_core *c, uint64_t h)
     uint64_t now = r->now;
     for (uint32_t s = 0; s < r->nsched; s++) {
         const ws_pipe *p = &c->pipes[s];
-        for (int u = 0; u < WS_NUNITS; u++) h = ws_hmix(h, rel(p->unit_free[u], now));
+        for (int u = 0; u < WS_NUNITS; u++) h = ws_hmix(ws_hmix(h, rel(p->unit_free[u], now)), rel(p->unit_busy[u], now));
         for (uint32_t k = 0; k < r->ncoll; k++) h = ws_hmix(h, rel(p->coll_free[k], now));
         if (r->ncoll)
             for (uint32_t b = 0; b < r->rf_banks; b++)

@@ -87,6 +87,7 @@ void ws_pipe_setup(ws_simrun *r, const ws_config *cfg)
     r->lat_mad = (uint64_t)ws_cfg_i(cfg, WS_P_mad_latency);
     r->lat_minmax = (uint64_t)ws_cfg_i(cfg, WS_P_minmax_latency);
     r->lat_by_opcode = r->lat_simple || r->lat_mad || r->lat_minmax;
+    r->unit_queue = (uint32_t)ws_cfg_i(cfg, WS_P_unit_queue);
     r->lsu_bytes = (uint32_t)ws_cfg_i(cfg, WS_P_lsu_bytes_per_cycle);
     r->l1_line = (uint32_t)ws_cfg_i(cfg, WS_P_l1_line);
     r->rf_banks = (uint32_t)ws_cfg_i(cfg, WS_P_rf_banks);
@@ -225,11 +226,19 @@ uint64_t ws_pipe_issue(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slo
     ws_pipe *p = &c->pipes[w->sched];
     const ws_pipe_inst *pi = &r->pinst[pc];
     uint8_t unit = r->k->insts[pc].unit;
-    if (pi->occ) p->unit_free[unit] = now + pi->occ;
+    uint64_t wait = 0;                   /* behind the unit's queue (unit_queue) */
+    if (pi->occ) {
+        const uint64_t start = p->unit_busy[unit] > now ? p->unit_busy[unit] : now;
+        const uint64_t back = (uint64_t)r->unit_queue * r->ii_unit[unit];
+        p->unit_busy[unit] = start + pi->occ;
+        p->unit_free[unit] = p->unit_busy[unit] > back ? p->unit_busy[unit] - back : 0;
+        wait = start - now;
+    }
     w->last_unit = unit;
-    if (!pi->rf) return 0;
+    if (!pi->rf) return wait;
     uint32_t k = p->coll_first;
     uint64_t last = read_sources(r, p, slot, pi, now);
+    if (now + wait > last) last = now + wait;   /* the operands are read while it waits */
     p->coll_free[k] = last + 1;
     uint32_t best = 0;                   /* the collector the next instruction takes */
     for (uint32_t q = 1; q < r->ncoll; q++)
