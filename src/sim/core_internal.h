@@ -279,6 +279,7 @@ typedef struct ws_simrun {
     uint64_t lat_simple, lat_mad, lat_minmax;   /* per-opcode latencies (pipe.c opcode_latency; 0: the unit's) */
     int lat_by_opcode;                /* one of them is set */
     uint32_t unit_queue;              /* unit_queue: instructions that may wait for a busy unit */
+    uint64_t unit_back[WS_NUNITS];    /* ... as cycles of each unit's interval (pipe.c ws_pipe_issue) */
     uint64_t lat_const;               /* const_latency: ld.const via the constant cache (0: lat_alu) */
     uint64_t lat_tex;                 /* tex_latency: texture pipeline beyond the L1 path */
     int fence_stores;                 /* fence=stores: membar/fence .gl/.sys wait for the warp's stores */

@@ -88,6 +88,7 @@ void ws_pipe_setup(ws_simrun *r, const ws_config *cfg)
     r->lat_minmax = (uint64_t)ws_cfg_i(cfg, WS_P_minmax_latency);
     r->lat_by_opcode = r->lat_simple || r->lat_mad || r->lat_minmax;
     r->unit_queue = (uint32_t)ws_cfg_i(cfg, WS_P_unit_queue);
+    for (int u = 0; u < WS_NUNITS; u++) r->unit_back[u] = (uint64_t)r->unit_queue * r->ii_unit[u];
     r->lsu_bytes = (uint32_t)ws_cfg_i(cfg, WS_P_lsu_bytes_per_cycle);
     r->l1_line = (uint32_t)ws_cfg_i(cfg, WS_P_l1_line);
     r->rf_banks = (uint32_t)ws_cfg_i(cfg, WS_P_rf_banks);
@@ -229,7 +230,7 @@ uint64_t ws_pipe_issue(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slo
     uint64_t wait = 0;                   /* behind the unit's queue (unit_queue) */
     if (pi->occ) {
         const uint64_t start = p->unit_busy[unit] > now ? p->unit_busy[unit] : now;
-        const uint64_t back = (uint64_t)r->unit_queue * r->ii_unit[unit];
+        const uint64_t back = r->unit_back[unit];
         p->unit_busy[unit] = start + pi->occ;
         p->unit_free[unit] = p->unit_busy[unit] > back ? p->unit_busy[unit] - back : 0;
         wait = start - now;
