@@ -23,28 +23,7 @@
 #include <math.h>
 #include "exec_internal.h"
 
-#if defined(__clang__)
-#define FAST_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__)
-#define FAST_IVDEP _Pragma("GCC ivdep")
-#else
-#define FAST_IVDEP
-#endif
-
 typedef void fast_fn(ws_warp *w, const ws_inst *in, uint64_t exec, unsigned ws, ws_effect *eff);
-
-/* BODY for every executed lane l. */
-#define FOR_EXEC_LANES(BODY)                                                         \
-    do {                                                                             \
-        if (exec == 0xffffffffull) {   /* a full 32-lane warp: a constant trip count */ \
-            FAST_IVDEP for (unsigned l = 0; l < 32; l++) { BODY; }                    \
-        } else if ((exec & (exec + 1)) == 0) {   /* lanes 0..n-1 */                 \
-            unsigned n_ = exec == ~0ull ? 64u : (unsigned)__builtin_ctzll(~exec);   \
-            FAST_IVDEP for (unsigned l = 0; l < n_; l++) { BODY; }                    \
-        } else {                                                                     \
-            LANE_LOOP(exec) { unsigned l = LANE; BODY; }                             \
-        }                                                                            \
-    } while (0)
 
 /* Operand i as a register row (r) or an immediate (i), and its value in lane l. */
 #define OPND_r(i) const uint64_t *s##i = ws_reg_lanes(w, in->src[i].reg, ws);

@@ -42,6 +42,30 @@ static inline uint64_t SV(ws_src s, unsigned l) { return s.p[l * s.step]; }
 #define LANE_LOOP(mask) for (uint64_t _m = (mask); _m; _m &= _m - 1)
 #define LANE ((unsigned)__builtin_ctzll(_m))
 
+/* FOR_EXEC_LANES(BODY): BODY for every lane l of `exec` (a variable in scope),
+ * ascending; a full warp or lanes 0..n-1 as a plain loop the compiler
+ * vectorises, other masks by LANE_LOOP. FAST_IVDEP tells the compiler the
+ * lanes do not depend on each other through memory: BODY must not write what
+ * another lane's BODY reads (a reduction into scalars is fine). */
+#if defined(__clang__)
+#define FAST_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define FAST_IVDEP _Pragma("GCC ivdep")
+#else
+#define FAST_IVDEP
+#endif
+#define FOR_EXEC_LANES(BODY)                                                         \
+    do {                                                                             \
+        if (exec == 0xffffffffull) {   /* a full 32-lane warp: a constant trip count */ \
+            FAST_IVDEP for (unsigned l = 0; l < 32; l++) { BODY; }                    \
+        } else if ((exec & (exec + 1)) == 0) {   /* lanes 0..n-1 */                 \
+            unsigned n_ = exec == ~0ull ? 64u : (unsigned)__builtin_ctzll(~exec);   \
+            FAST_IVDEP for (unsigned l = 0; l < n_; l++) { BODY; }                    \
+        } else {                                                                     \
+            LANE_LOOP(exec) { unsigned l = LANE; BODY; }                             \
+        }                                                                            \
+    } while (0)
+
 /* ---- type facts (own table: no call per lane) ---- */
 extern const uint8_t ws_ty_bits[WS_TY_COUNT];
 extern const uint8_t ws_ty_signed[WS_TY_COUNT];

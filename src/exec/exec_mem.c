@@ -129,23 +129,8 @@ static int warp_span_of(memctx *mc, unsigned space, const uint64_t *a, warp_span
     const ws_launch *L = x->env->launch;
     const uint64_t size = mc->size;
     uint64_t lo = ~0ull, hi = 0, any = 0;
-    const uint64_t ex = x->exec;
-    if ((ex & (ex + 1)) == 0) {   /* lanes 0..n-1: a loop without the bit walk */
-        const unsigned n = ex == ~0ull ? 64u : (unsigned)__builtin_ctzll(~ex);
-        for (unsigned l = 0; l < n; l++) {
-            uint64_t v = a[l];
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-            any |= v;
-        }
-    } else {
-        LANE_LOOP(ex) {
-            uint64_t v = a[LANE];
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-            any |= v;
-        }
-    }
+    const uint64_t exec = x->exec;
+    FOR_EXEC_LANES(uint64_t v = a[l]; lo = v < lo ? v : lo; hi = v > hi ? v : hi; any |= v);
     if (any & (size - 1)) return 0;
     unsigned sp = space;
     uint64_t bias = 0;
@@ -317,15 +302,11 @@ static int exec_ld(ws_xctx *x)
     lane_addrs(x, ao, a);
     warp_span span;
     if (warp_span_of(&mc, in->space, a, &span)) {
-        const uint64_t ex = x->exec;
-        if (nv == 1 && col[0] && eb == 4 && (ex & (ex + 1)) == 0) {   /* a 32-bit load, lanes 0..n-1 */
+        const uint64_t exec = x->exec;
+        if (nv == 1 && col[0] && eb == 4) {            /* a 32-bit load: fixed-size copies */
             uint64_t *c0 = col[0], m0 = rmask[0];
-            const unsigned n = ex == ~0ull ? 64u : (unsigned)__builtin_ctzll(~ex);
-            for (unsigned l = 0; l < n; l++) {
-                uint32_t v;
-                memcpy(&v, span_lane(&span, x->eff, a, l), 4);
-                c0[l] = sg ? (uint64_t)ws_sext(v, 32) & m0 : v;
-            }
+            FOR_EXEC_LANES(uint32_t v; memcpy(&v, span_lane(&span, x->eff, a, l), 4);
+                           c0[l] = sg ? (uint64_t)ws_sext(v, 32) & m0 : v);
         } else if (nv == 1 && col[0]) {                /* the common scalar load */
             uint64_t *c0 = col[0], m0 = rmask[0];
             LANE_LOOP(x->exec) {
