@@ -42,7 +42,6 @@ typedef struct ws_mem_events {
     uint32_t cap, n;
 } ws_mem_events;
 
-/* Appends an event if there is room (a full buffer drops it: never with cap as above). */
 /* DRAM runs in its own clock domain (params.def mem_timing_ghz): a DRAM-side
  * latency stated in cycles of mem_timing_ghz, in cycles of clock_ghz (rounded;
  * a nonzero one stays at least 1), and a bandwidth in bytes per such cycle. */
@@ -67,6 +66,7 @@ static inline double ws_mem_bytes_per_cycle(const ws_config *cfg, ws_param_id id
     return k == 1.0 ? ws_cfg_f(cfg, id) : ws_cfg_f(cfg, id) / k;
 }
 
+/* Appends an event if there is room (a full buffer drops it: never with cap as above). */
 static inline void ws_mem_event_push(ws_mem_events *e, uint32_t kind, uint64_t line, uint32_t warp)
 {
     if (e && e->n < e->cap) e->ev[e->n++] = (ws_mem_event){.line = line, .warp = warp, .kind = kind};

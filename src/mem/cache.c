@@ -64,7 +64,7 @@ int ws_cache_init(ws_cache *c, const ws_cache_geom *g, ws_error *err)
     size_t n = (size_t)c->sets * c->ways;
     c->way_mask = pow2_at_least(2 * (uint64_t)n) - 1;
     c->mshr_leaves = pow2_at_least(c->nmshr);
-    c->mshr_hmask = pow2_at_least(c->nmshr) - 1;
+    c->mshr_hmask = c->mshr_leaves - 1;   /* as many hash buckets as tree leaves */
     c->tag = malloc(n * sizeof *c->tag);
     c->valid = calloc(n, sizeof *c->valid);
     c->dirty = calloc(n, sizeof *c->dirty);
@@ -176,10 +176,10 @@ static void way_remove(ws_cache *c, size_t i)
     c->way_of[p] = 0;
 }
 
-/* Way i was used now: the most recent of its set. */
-static inline void touch(ws_cache *c, size_t i, uint32_t set)
+/* Way i was used now: the most recent of its set (ways are numbered set by set). */
+static inline void touch(ws_cache *c, size_t i)
 {
-    uint32_t w = (uint32_t)i;
+    const uint32_t w = (uint32_t)i, set = w / c->ways;
     if (c->lru_new[set] == w) return;
     uint32_t pv = c->lru_prev[w], nx = c->lru_next[w];
     if (pv == NO_MSHR) c->lru_old[set] = nx;
@@ -220,7 +220,7 @@ static size_t allocate(ws_cache *c, uint64_t line, uint32_t owner, ws_cache_evic
     c->dirty[victim] = 0;
     c->owner[victim] = owner;
     c->fill_mshr[victim] = NO_MSHR;
-    touch(c, victim, set);
+    touch(c, victim);
     return victim;
 }
 
@@ -279,7 +279,7 @@ int ws_cache_read(ws_cache *c, uint64_t line, uint64_t mask, uint64_t now, uint3
         }
         i = allocate(c, line, owner, &lk->ev);
     } else {
-        touch(c, i, set_of(c, line));
+        touch(c, i);
         present = c->valid[i] & mask;
         for (uint64_t m = present; m; m &= m - 1) {
             unsigned s = (unsigned)__builtin_ctzll(m);
@@ -374,7 +374,7 @@ int ws_cache_write(ws_cache *c, uint64_t line, uint64_t mask, uint64_t now, uint
         i = allocate(c, line, owner, ev);
     } else {
         c->write_hits++;
-        touch(c, i, set_of(c, line));
+        touch(c, i);
         if (!c->write_back) return 1;                 /* written through; present sectors stay valid */
     }
     /* write-allocate: the written sectors are valid and dirty now; a sector
@@ -397,7 +397,7 @@ void ws_cache_install(ws_cache *c, uint64_t line)
         c->evictions = evictions;   /* a copy's replacements are not the kernel's */
         c->writebacks = writebacks;
     } else {
-        touch(c, i, set_of(c, line));
+        touch(c, i);
     }
     for (uint32_t s = 0; s < c->spl; s++) c->ready[i * c->spl + s] = 0;
     c->valid[i] = c->full;
@@ -428,7 +428,7 @@ int ws_l1_probe(ws_l1 *c, uint64_t line, uint64_t now, uint64_t *done)
     size_t i = find_way(c, line);
     uint64_t hit = now + c->latency;
     if (i != SIZE_MAX && c->valid[i]) {
-        touch(c, i, set_of(c, line));
+        touch(c, i);
         uint64_t r = c->ready[i * c->spl];
         if (r <= now) { *done = hit; return WS_L1_HIT; }
         *done = r > hit ? r : hit;
@@ -466,6 +466,6 @@ int ws_l1_store(ws_l1 *c, uint64_t line, uint64_t now)
 {
     size_t i = find_way(c, line);
     if (i == SIZE_MAX || !c->valid[i] || c->ready[i * c->spl] > now) return 0;
-    touch(c, i, set_of(c, line));
+    touch(c, i);
     return 1;
 }
