@@ -399,15 +399,6 @@ static inline __attribute__((always_inline)) uint64_t split_ready_at(const ws_si
     return t;
 }
 
-/* The first index in [from, to) of list whose warp the skip mask does not
- * pass over, else to: the walk's inner loop, without a wrap test per warp. */
-static inline uint32_t skip_run(const uint32_t *list, uint32_t from, uint32_t to, const uint8_t *walk,
-                                uint64_t skip)
-{
-    while (from < to && (skip >> walk[list[from]] & 1)) from++;
-    return from;
-}
-
 /* The walk's skip mask (ws_core.walk): dead warps and the resources some
  * warp of p waits for that are busy at `now`; *first: the first cycle one
  * of them frees. */
@@ -679,6 +670,78 @@ static int try_splits(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int
     return 0;
 }
 
+/* What a scheduler's walk has seen: the least wake of the warps it passed
+ * (mw, reason mr) and of those among them not waiting for a resource (hm,
+ * hr: note_hard_min), and its issue. */
+typedef struct walk_acc {
+    uint64_t mw, hm;
+    uint8_t mr, hr;
+    uint32_t issued;
+    ws_cwarp *issuer;
+} walk_acc;
+
+/* Is w asleep at `now` (its wake later; a warp that waited only for a unit
+ * another warp took learns when it frees, without a full try)? A sleeping
+ * warp counts into the walk's minima. */
+static inline int sleeping(const ws_simrun *r, const ws_core *c, const ws_pipe *pp, ws_cwarp *w, uint64_t now,
+                           walk_acc *a)
+{
+    uint64_t wk = w->wake;
+    if (wk <= now && w->stall_res != WS_RES_NONE) {
+        uint64_t f = ws_pipe_resource_free(r, c, pp, w->stall_res);
+        if (f > now) w->wake = w->stall_wake = wk = f;
+    }
+    if (wk <= now) return 0;
+    if (wk < a->mw) { a->mw = wk; a->mr = w->wake_reason; }
+    if (w->stall_res == WS_RES_NONE && wk < a->hm) { a->hm = wk; a->hr = w->wake_reason; }
+    return 1;
+}
+
+/* The first index in [pos, to) of the policy's list holding a warp to try:
+ * one the skip mask does not pass over (dead, or waiting only for a
+ * resource busy now: busy_first covers them) and that is awake. */
+static inline uint32_t pass_sleepers(const ws_simrun *r, ws_core *c, const ws_pipe *pp, const uint32_t *list,
+                                     uint32_t pos, uint32_t to, uint64_t skip, uint64_t now, walk_acc *a)
+{
+    const uint8_t *walk = c->walk;
+    for (; pos < to; pos++) {
+        uint32_t slot = list[pos];
+        if (skip >> walk[slot] & 1) continue;
+        if (!sleeping(r, c, pp, &c->warps[slot], now, a)) break;
+    }
+    return pos;
+}
+
+/* Tries awake warp `slot` (at index `at` of the policy's list, UINT32_MAX
+ * when walked by bitmaps) and, when it issues, up to issue_width - 1 more of
+ * its instructions. Returns -1 when the run stops (error or status set). */
+static inline __attribute__((always_inline)) int try_candidate(ws_simrun *r, ws_core *c, ws_sched *s, uint32_t slot, uint32_t at, uint64_t now,
+                         walk_acc *a)
+{
+    ws_cwarp *w = &c->warps[slot];
+    int rc = try_warp(r, c, slot, now, 0, NULL);
+    if (rc < 0) return -1;
+    if (rc == 0) {
+        if (w->stall_res == WS_RES_NONE && w->wake < a->hm) { a->hm = w->wake; a->hr = w->wake_reason; }
+        if (w->wake < a->mw) { a->mw = w->wake; a->mr = w->wake_reason; }
+        return 0;
+    }
+    a->issued++;
+    a->issuer = w;
+    if (at != UINT32_MAX) s->issued_at = at;   /* order() was not asked otherwise */
+    w->last_issue = now + 1;                   /* 0: never (deadlock.c: starvation) */
+    if (r->status >= 0) return -1;
+    while (a->issued < r->width && w->live) {
+        uint8_t why = WS_STALL_DEP;
+        rc = try_warp(r, c, slot, now, 1, &why);
+        if (rc < 0) return -1;
+        if (rc == 0) { a->mr = why; break; }
+        a->issued++;
+        if (r->status >= 0) return -1;
+    }
+    return 0;
+}
+
 /* The steady state (docs/model.md "Steady state and tail") opens or closes
  * at the start of cycle now: a cycle belongs to it when every core is full at
  * its start (a CTA that finishes in it is replaced at its end). Between two
@@ -738,7 +801,7 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
                     if (busy < next_wake) next_wake = busy;
                     continue;
                 }
-                uint64_t mw = WS_NEVER, hm = WS_NEVER, busy_first = WS_NEVER;
+                uint64_t busy_first = WS_NEVER;
                 uint32_t blocked;
                 uint64_t blocked_bits;
                 uint64_t skip = busy_resources(r, c, pp, now, &busy_first, &blocked, &blocked_bits);
@@ -760,79 +823,41 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
                 } else {
                     n = s->ops->order(s, now, &list, &start);
                 }
-                uint32_t issued = 0;
-                uint8_t mr = n ? WS_STALL_SYNC : WS_STALL_EMPTY, hr = mr;
-                uint32_t j = start, walked = 0;
-                /* live warps the skip mask does not pass over: once the walk has
-                 * seen them all, the rest of the list is skipped warps */
-                uint32_t left = pp->n_live - blocked;
-                const uint8_t *walk = c->walk;
-                ws_cwarp *issuer = NULL;
+                walk_acc a = {.mw = WS_NEVER, .hm = WS_NEVER, .mr = n ? WS_STALL_SYNC : WS_STALL_EMPTY};
+                a.hr = a.mr;
                 /* one warp issues per scheduler and cycle: the first in the
                  * policy's order that can, then up to issue_width - 1 more of
                  * its instructions (dual issue) */
-                while (!issued) {
-                    uint32_t slot;
-                    if (by_bits) {
+                if (by_bits) {
+                    while (!a.issued) {
                         if (!ahead) {
                             if (!behind) break;
                             ahead = behind;
                             behind = 0;
                         }
-                        slot = (uint32_t)__builtin_ctzll(ahead) * r->nsched + si;
+                        uint32_t slot = (uint32_t)__builtin_ctzll(ahead) * r->nsched + si;
                         ahead &= ahead - 1;
-                    } else {
-                        if (walked >= n || !left) break;
-                        /* pass over the warps that are dead or wait only for a
-                         * resource busy now (busy_first covers them) */
-                        uint32_t end = n - walked < n - j ? j + (n - walked) : n;
-                        uint32_t k = skip_run(list, j, end, walk, skip);
-                        walked += k - j;
-                        j = k;
-                        if (j == n) { j = 0; continue; }
-                        if (j == end) break;
-                        slot = list[j];
-                        walked++;
-                        if (++j == n) j = 0;
-                        left--;
+                        if (sleeping(r, c, pp, &c->warps[slot], now, &a)) continue;
+                        if (try_candidate(r, c, s, slot, UINT32_MAX, now, &a) < 0) goto done;
                     }
-                    ws_cwarp *w = &c->warps[slot];
-                    uint64_t wk = w->wake;
-                    if (wk <= now && w->stall_res != WS_RES_NONE) {
-                        /* still only waiting for a unit another warp took: no full try */
-                        uint64_t f = ws_pipe_resource_free(r, c, pp, w->stall_res);
-                        if (f > now) w->wake = w->stall_wake = wk = f;
-                    }
-                    if (wk > now) {
-                        if (wk < mw) { mw = wk; mr = w->wake_reason; }
-                        if (w->stall_res == WS_RES_NONE && wk < hm) { hm = wk; hr = w->wake_reason; }
-                        continue;
-                    }
-                    int rc = try_warp(r, c, slot, now, 0, NULL);
-                    if (rc < 0) goto done;
-                    if (rc == 0 && w->stall_res == WS_RES_NONE && w->wake < hm) { hm = w->wake; hr = w->wake_reason; }
-                    if (rc > 0) {
-                        issued++;
-                        issuer = w;
-                        if (!by_bits) s->issued_at = j ? j - 1 : n - 1;   /* order() was not asked otherwise */
-                        w->last_issue = now + 1;   /* 0: never (deadlock.c: starvation) */
-                        if (r->status >= 0) goto done;
-                        while (issued < r->width && w->live) {
-                            uint8_t why = WS_STALL_DEP;
-                            rc = try_warp(r, c, slot, now, 1, &why);
-                            if (rc < 0) goto done;
-                            if (rc == 0) { mr = why; break; }
-                            issued++;
-                            if (r->status >= 0) goto done;
+                } else {
+                    /* list[start..n), then list[0..start) */
+                    for (uint32_t seg = 0; seg < 2 && !a.issued; seg++) {
+                        uint32_t pos = seg ? 0 : start, to = seg ? start : n;
+                        while (!a.issued) {
+                            pos = pass_sleepers(r, c, pp, list, pos, to, skip, now, &a);
+                            if (pos == to) break;
+                            if (try_candidate(r, c, s, list[pos], pos, now, &a) < 0) goto done;
+                            pos++;
                         }
-                    } else if (w->wake < mw) {
-                        mw = w->wake;
-                        mr = w->wake_reason;
                     }
                 }
+                uint64_t mw = a.mw;
+                uint8_t mr = a.mr;
+                const uint32_t issued = a.issued;
                 if (busy_first <= mw) { mw = busy_first; mr = WS_STALL_UNIT; }
                 if (issued) issued_any = 1;
-                note_hard_min(pp, issuer, hm, hr);
+                note_hard_min(pp, a.issuer, a.hm, a.hr);
                 if (issued < r->width) r->idle[mr] += r->width - issued;
                 reasons[ci * r->nsched + si] = mr;
                 uint64_t until = mw;
