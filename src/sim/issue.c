@@ -403,17 +403,15 @@ static inline __attribute__((always_inline)) uint64_t split_ready_at(const ws_si
  * warp of p waits for that are busy at `now`; *first: the first cycle one
  * of them frees. */
 static uint64_t busy_resources(const ws_simrun *r, const ws_core *c, const ws_pipe *p, uint64_t now,
-                               uint64_t *first, uint32_t *blocked, uint64_t *blocked_bits)
+                               uint64_t *first, uint64_t *blocked_bits)
 {
     uint64_t mask = 1ull << WS_WALK_DEAD;
-    *blocked = 0;
     *blocked_bits = 0;
     for (uint32_t m = p->res_mask; m; m &= m - 1) {
         uint8_t res = (uint8_t)__builtin_ctz(m);
         uint64_t t = ws_pipe_resource_free(r, c, p, res);
         if (t <= now) continue;
         mask |= 1ull << res;
-        *blocked += p->n_res[res];
         *blocked_bits |= p->res_bits[res];
         if (t < *first) *first = t;
     }
@@ -802,9 +800,8 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
                     continue;
                 }
                 uint64_t busy_first = WS_NEVER;
-                uint32_t blocked;
                 uint64_t blocked_bits;
-                uint64_t skip = busy_resources(r, c, pp, now, &busy_first, &blocked, &blocked_bits);
+                uint64_t skip = busy_resources(r, c, pp, now, &busy_first, &blocked_bits);
                 /* a policy whose list is the resident warps in slot order from
                  * the one after the last issuer (lrr) is walked as bitmaps,
                  * without its list: the warps to try from there to the last
