@@ -674,9 +674,10 @@ static int exec_wmma(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
-/* cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size} (PTX ISA 9.7.9.25): copies
- * src-size bytes (default cp-size) of global memory to shared memory and fills the rest of the
- * cp-size bytes with zeros; src-size 0 reads nothing. Functionally the copy is done at issue,
+/* cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size | ignore-src} (PTX ISA
+ * 9.7.9.25): copies src-size bytes (default cp-size) of global memory to shared memory and fills
+ * the rest of the cp-size bytes with zeros; src-size 0 reads nothing. An ignore-src predicate
+ * (WS_MOD_IGNORE_SRC) that is true reads nothing and writes cp-size zeros, false copies all. Functionally the copy is done at issue,
  * which is one of the executions the ISA allows (the data may land any time before the
  * cp.async.wait_group that covers it; reading it earlier is undefined). The effect is the
  * global read (the timing model sends it through the memory hierarchy, src/sim/core.c);
@@ -687,11 +688,12 @@ static int exec_cp_async(ws_xctx *x)
     if (in->subop != WS_CPA_COPY) return WS_EXEC_OK;
     const unsigned cp = (unsigned)in->src[2].imm;
     ws_src ss = in->nsrc >= 4 ? ws_opnd(x, &in->src[3], 3) : (ws_src){ (const uint64_t *)&in->src[2].imm, 0 };
+    const int ignore = (in->mods & WS_MOD_IGNORE_SRC) != 0;   /* src[3] the ignore-src predicate */
     ws_effect *eff = x->eff;
     uint64_t reads = 0;
     LANE_LOOP(x->exec) {
         unsigned l = LANE;
-        uint64_t n = SV(ss, l) & 0xffffffffu;
+        uint64_t n = ignore ? (SV(ss, l) ? 0 : cp) : SV(ss, l) & 0xffffffffu;
         if (n > cp) return ws_xfault(x, l, "cp.async src-size %llu exceeds the cp-size %u", (unsigned long long)n, cp);
         uint64_t src = addr_of(x, &in->src[1], l);
         if (src & (cp - 1))

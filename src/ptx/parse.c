@@ -841,6 +841,10 @@ static int cpa_mod(P *p, ws_inst *in, const ws_tok *t, const char *s, size_t n)
     if (n == 6 && !memcmp(s, "global", 6)) return in->space == WS_SP_SHARED ? A_SPACE : -1;
     if (n == 7 && (!memcmp(s, "L2::64B", 7))) return A_CACHE;
     if (n == 8 && (!memcmp(s, "L2::128B", 8) || !memcmp(s, "L2::256B", 8))) return A_CACHE;   /* prefetch hints */
+    if (n == 14 && !memcmp(s, "L2::cache_hint", 14)) {   /* a cache-policy operand follows: accepted, ignored */
+        in->mods |= WS_MOD_CACHE_HINT;
+        return A_CACHE;
+    }
     return -1;
 }
 
@@ -1292,7 +1296,8 @@ static int src_class(const ws_inst *in, int j, int nsrc)
     switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_PREFETCH: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX:
         return j == 0 ? C_ADDR : C_VAL;
-    case WS_OP_CP_ASYNC: return in->subop == WS_CPA_COPY && j < 2 ? C_ADDR : C_VAL;
+    case WS_OP_CP_ASYNC:   /* [dst], [src], cp-size, {src-size | ignore-src} */
+        return in->subop == WS_CPA_COPY && j < 2 ? C_ADDR : j == 3 && (in->mods & WS_MOD_IGNORE_SRC) ? C_PRED : C_VAL;
     case WS_OP_MBARRIER: return j == 0 && in->subop != WS_MBAR_PENDING_COUNT ? C_ADDR : C_VAL;
     case WS_OP_ST: return j == 0 ? C_ADDR : j == 2 ? C_VAL : C_VALVEC;
     case WS_OP_STMATRIX: return j == 0 ? C_ADDR : C_VALVEC;
@@ -1396,7 +1401,8 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
         break;
     case WS_OP_SHFL: *smin = *smax = 4; break;
     case WS_OP_MMA: *smin = *smax = 3; break;   /* d, a, b, c: vectors */
-    case WS_OP_CP_ASYNC:   /* [dst], [src], cp-size{, src-size} / wait_group N / commit_group, wait_all */
+    case WS_OP_CP_ASYNC:   /* [dst], [src], cp-size{, src-size | ignore-src} / wait_group N / commit_group, wait_all
+                            * (the .L2::cache_hint policy operand is dropped before: cpa_operands) */
         *nd = 0;
         if (in->subop == WS_CPA_COPY) { *smin = 3; *smax = 4; }
         else *smin = *smax = in->subop == WS_CPA_WAIT ? 1 : 0;
@@ -1470,6 +1476,26 @@ static int check_wide_vector(P *p, const ws_inst *in, const ws_tok *optok)
     if (bits == 256 && in->space != WS_SP_GLOBAL && in->space != WS_SP_GENERIC)
         return err_at(p, optok, "256-bit '%s.v%u.%s' is allowed in .global or generic space only, not .%s", mn, in->vec,
                       ws_type_name((ws_type)in->type), ws_space_names[in->space]);
+    return 0;
+}
+
+/* The operands of a cp.async copy (PTX ISA 9.7.9.25.3.1): [dst], [src], cp-size, then either a
+ * src-size (an integer: the bytes read, the rest of cp-size written as zeros) or an ignore-src
+ * predicate (true: no byte read, cp-size zeros written; WS_MOD_IGNORE_SRC), then with
+ * .L2::cache_hint a 64-bit cache policy, which is only a hint and is dropped here (its
+ * register is not waited for). Sets in->mods, shortens *nops. Returns 0 or -1. */
+static int cpa_operands(P *p, ws_inst *in, raw *ops, int *nops, const ws_tok *optok)
+{
+    if (in->mods & WS_MOD_CACHE_HINT) {
+        if (*nops < 4 || ops[*nops - 1].kind != R_REG)
+            return err_at(p, *nops ? &p->t[ops[*nops - 1].tok] : optok,
+                          "'cp.async...L2::cache_hint' takes a 64-bit cache-policy register as its last operand");
+        (*nops)--;
+        in->mods &= ~WS_MOD_CACHE_HINT;
+    }
+    if (*nops == 4 && ops[3].kind == R_REG && p->k->reg_types[ops[3].reg] == WS_TY_PRED) in->mods |= WS_MOD_IGNORE_SRC;
+    else if (*nops == 4 && ops[3].neg)
+        return err_at(p, &p->t[ops[3].tok], "'!' negates a predicate: the src-size of 'cp.async' is an integer");
     return 0;
 }
 
@@ -2683,6 +2709,7 @@ static int parse_inst(P *p)
     k->ninsts++;
     if (op == WS_OP_VOTE && nops != (ms.sync ? 3 : 2))   /* shape() allows both forms */
         return err_at(p, optok, "'%s' takes %d operands, got %d", ms.sync ? "vote.sync" : "vote", ms.sync ? 3 : 2, nops);
+    if (op == WS_OP_CP_ASYNC && in->subop == WS_CPA_COPY && cpa_operands(p, in, ops, &nops, optok)) return -1;
     if (decode_operands(p, in, ii, ops, nops, optok)) return -1;
     if (video_selectors(p, in, ops, nops, optok)) return -1;
     if (op == WS_OP_MMA && check_mma_operands(p, in, ops)) return -1;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Asynchronous copies (tests/kernels/async/): cp.async 4/8/16-byte copies with src-size
-# zero-fill, commit_group and wait_group (nvcc 13, sm_80) equal the independent Python model
+# zero-fill (constant or in a register), ignore-src and .L2::cache_hint, commit_group and wait_group (nvcc 13, sm_80) equal the independent Python model
 # (expected.py) under the MIMD reference and the core (both divergence schemes, blocking issue,
 # warp sizes 16 and 64); timing (docs/model.md, "Asynchronous copies"): a copy overlaps the
 # computation placed before its wait_group, and the forms outside the subset are refused.
@@ -51,6 +51,9 @@ refuse bulk 'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [
 refuse cgsize 'cp.async.cg.shared.global [%r1], [%rd1], 8;' "cgsize\.ptx:8:[0-9]+: the cp-size of 'cp\.async\.cg' is 16"
 refuse casize 'cp.async.ca.shared.global [%r1], [%rd1], 12;' "casize\.ptx:8:[0-9]+: the cp-size of 'cp\.async\.ca' is 4, 8 or 16"
 refuse srcsize 'cp.async.ca.shared.global [%r1], [%rd1], 8, 9;' "srcsize\.ptx:8:[0-9]+: the src-size of 'cp\.async' must be 0 \.\. cp-size \(8\)"
+refuse hintpolicy 'cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16;' \
+  "hintpolicy\.ptx:8:[0-9]+: 'cp\.async\.\.\.L2::cache_hint' takes a 64-bit cache-policy register as its last operand"
+refuse negsize 'cp.async.cg.shared.global [%r1], [%rd1], 16, !%r2;' "negsize\.ptx:8:[0-9]+: '!' negates a predicate"
 refuse waitreg 'cp.async.wait_group %r1;' "waitreg\.ptx:8:[0-9]+: 'cp\.async\.wait_group' takes an integer constant"
 [ "$fail" -eq 0 ] && echo "all async kernels ok"
 exit "$fail"
