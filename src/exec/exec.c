@@ -271,6 +271,8 @@ static __attribute__((noinline)) int exec_generic(ws_exec_env *env, ws_warp *w, 
         return exec ? ws_exec_simd(&x) : WS_EXEC_OK;
     case WS_OP_MMA:
         return exec ? ws_exec_mma(&x) : WS_EXEC_OK;
+    case WS_OP_MOVMATRIX:
+        return exec ? ws_exec_movmatrix(&x) : WS_EXEC_OK;
     case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ: case WS_OP_SULD: case WS_OP_SUST:
         return exec ? ws_exec_tex(&x) : WS_EXEC_OK;
     case WS_OP_BRA:

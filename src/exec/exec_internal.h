@@ -182,6 +182,7 @@ int ws_exec_int(ws_xctx *x);     /* integer, logic, mov */
 int ws_exec_float(ws_xctx *x);   /* float arithmetic, testp, copysign */
 int ws_exec_half(ws_xctx *x);    /* f16/bf16/f16x2/bf16x2 arithmetic */
 int ws_exec_mma(ws_xctx *x);     /* mma.sync.aligned (exec_tensor.c) */
+int ws_exec_movmatrix(ws_xctx *x);   /* movmatrix.sync.aligned.m8n8.trans.b16 (exec_tensor.c) */
 int ws_exec_cmp(ws_xctx *x);     /* setp, set, selp, slct */
 int ws_exec_cvt(ws_xctx *x);     /* cvt */
 int ws_exec_cvt_fp8(ws_xctx *x); /* cvt to and from .e4m3x2/.e5m2x2 (exec_fp8.c) */

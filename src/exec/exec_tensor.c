@@ -290,6 +290,34 @@ int ws_exec_mma(ws_xctx *x)
     return WS_EXEC_OK;
 }
 
+/* movmatrix.sync.aligned.m8n8.trans.b16 d, a (PTX ISA 9.7.14.5.16 "movmatrix", sm_75): per
+ * 32-lane group, a holds an 8x8 matrix of b16 elements in the ldmatrix fragment layout (lane l:
+ * row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1, the lower column in the lower half); d receives
+ * its transpose in the same layout, so lane l's half h is source element (2 (l % 4) + h, l / 4),
+ * held by lane 4 (2 (l % 4) + h) + (l / 4) / 2 in half (l / 4) % 2. Every source register is read
+ * before d is written (d may be a). .aligned: every lane of the group executes it. */
+int ws_exec_movmatrix(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    if (ws_xaligned_width(x, "movmatrix")) return WS_EXEC_FAULT;
+    ws_src a = ws_opnd(x, &in->src[0], 0);
+    uint64_t *d = ws_dst(x, &in->dst[0]);
+    for (unsigned base = 0; base < x->ws; base += 32) {
+        const int group = ws_xaligned_group(x, base, "movmatrix");
+        if (group < 0) return WS_EXEC_FAULT;
+        if (!group) continue;
+        uint16_t m[8][8];   /* m[row][col] of the source */
+        for (unsigned l = 0; l < 32; l++) {
+            uint64_t v = SV(a, base + l);
+            m[l >> 2][2 * (l & 3)] = (uint16_t)v;
+            m[l >> 2][2 * (l & 3) + 1] = (uint16_t)(v >> 16);
+        }
+        for (unsigned l = 0; l < 32; l++)
+            d[base + l] = (uint64_t)m[2 * (l & 3)][l >> 2] | (uint64_t)m[2 * (l & 3) + 1][l >> 2] << 16;
+    }
+    return WS_EXEC_OK;
+}
+
 /*
  * wmma fragments (PTX ISA 9.7.14.4). The distribution of the elements over a fragment's
  * registers is unspecified, so this is the model's choice: the mma.sync layouts above,

@@ -57,7 +57,7 @@ const ws_operand *ws_warp_membermask(const ws_inst *in)
 int ws_warp_aligned(const ws_inst *in)
 {
     return in->op == WS_OP_MMA || in->op == WS_OP_LDMATRIX || in->op == WS_OP_WMMA_LOAD || in->op == WS_OP_WMMA_STORE ||
-           in->op == WS_OP_STMATRIX;
+           in->op == WS_OP_STMATRIX || in->op == WS_OP_MOVMATRIX;
 }
 
 int ws_warp_same_kind(const ws_inst *a, const ws_inst *b)

@@ -223,7 +223,7 @@ static int spin_source(const ws_inst *in)
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD:
         return !(in->space == WS_SP_PARAM || in->space == WS_SP_CONST || in->space == WS_SP_LOCAL);
     case WS_OP_SULD:   /* a surface another thread may write */
-    case WS_OP_ATOM: case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX:
+    case WS_OP_ATOM: case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_MOVMATRIX:
     case WS_OP_ACTIVEMASK: case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_MBARRIER: case WS_OP_ELECT:
         return 1;
     default:
@@ -1056,7 +1056,7 @@ done:
 /* ------------------------------------------------- BSYNC after a release -- */
 
 /* May a WAIT move down past in (same block, nothing it must stay ahead of)? Not past an
- * .aligned warp instruction (mma, ldmatrix, stmatrix, the wmma parts): the ISA requires every
+ * .aligned warp instruction (mma, ldmatrix, stmatrix, movmatrix, the wmma parts): the ISA requires every
  * thread of the warp to execute it together, which only the WAIT before it guarantees -- the
  * threads that leave a spin loop first would otherwise run it as a partial warp. */
 static int sink_passes(const ws_inst *in)

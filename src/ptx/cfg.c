@@ -172,7 +172,7 @@ static int waits_for_others(const ws_inst *in)
     switch (in->op) {
     case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_BAR_WARP: case WS_OP_SHFL: case WS_OP_VOTE:
     case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_MMA: case WS_OP_LDMATRIX:
-    case WS_OP_ELECT: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
+    case WS_OP_ELECT: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX: case WS_OP_MOVMATRIX:
         return 1;
     default:
         return 0;

@@ -220,6 +220,7 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
         put(&b, ".%s.part%u", in->type == WS_TY_B32 ? "tf32" : ws_type_name((ws_type)in->type), WS_WMMA_PART(in->subop));
         goto operands;
     }
+    if (op == WS_OP_MOVMATRIX) { put(&b, ".sync.aligned.m8n8.trans.b16"); goto operands; }
     if (op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) {
         put(&b, ".sync.aligned.m8n8.x%u%s%s.b16", in->subop & 7, (in->subop & WS_LDM_TRANS) ? ".trans" : "",
             in->space == WS_SP_SHARED ? ".shared" : "");   /* without: generic */

@@ -739,6 +739,7 @@ static const uint64_t op_allow[WS_OP_COUNT] = {
     [WS_OP_MBARRIER] = B(A_MBAR) | B(A_SPACE) | B(A_ORDER) | B(A_SCOPE) | B(A_TYPE),
     [WS_OP_CREATEPOLICY] = B(A_GRIDDEP) | B(A_CACHE) | B(A_TYPE),
     [WS_OP_LDMATRIX] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LDM) | B(A_SPACE) | B(A_TYPE),
+    [WS_OP_MOVMATRIX] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LDM) | B(A_TYPE),
     [WS_OP_STMATRIX] = B(A_SYNC) | B(A_ALIGNED) | B(A_SHAPE) | B(A_LDM) | B(A_SPACE) | B(A_TYPE),
     [WS_OP_DP4A] = B(A_TYPE2), [WS_OP_DP2A] = B(A_TYPE2) | B(A_HILO),
     [WS_OP_FNS] = B(A_TYPE), [WS_OP_BMSK] = B(A_TYPE) | B(A_BMODE), [WS_OP_SZEXT] = B(A_TYPE) | B(A_BMODE),
@@ -887,7 +888,7 @@ static int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         in->boolop = (uint8_t)(s[1] == 'd' ? WS_VOP2_ADD : s[1] == 'i' ? WS_VOP2_MIN : WS_VOP2_MAX);
         return A_ACCUM;
     }
-    if (op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX) return ldm_mod(p, in, ms, t, s, n);
+    if (op == WS_OP_LDMATRIX || op == WS_OP_STMATRIX || op == WS_OP_MOVMATRIX) return ldm_mod(p, in, ms, t, s, n);
     if (op == WS_OP_CP_ASYNC) return cpa_mod(p, in, t, s, n);
     if (op == WS_OP_GRIDDEP && n == 4 && !memcmp(s, "wait", 4)) { in->subop = WS_GRIDDEP_WAIT; return A_GRIDDEP; }
     if (op == WS_OP_GRIDDEP && n == 17 && !memcmp(s, "launch_dependents", 17)) { in->subop = WS_GRIDDEP_LAUNCH; return A_GRIDDEP; }
@@ -1378,6 +1379,7 @@ static void shape(const ws_inst *in, int *nd, int *smin, int *smax)
         if (in->mods & WS_MOD_CACHE_HINT) *smin = *smax = 3;
         break;
     case WS_OP_ELECT: *smin = *smax = 1; break;          /* d|p, membermask */
+    case WS_OP_MOVMATRIX: *smin = *smax = 1; break;      /* d, a */
     case WS_OP_MBARRIER:
         switch (in->subop) {
         case WS_MBAR_INIT: *nd = 0; *smin = *smax = 2; break;                  /* [a], count */
@@ -2640,6 +2642,9 @@ static int parse_inst(P *p)
         (!ms.sync || !(in->mods & WS_MOD_ALIGNED) || !ms.shape || !(in->subop & 7) ||
          (in->space != WS_SP_SHARED && in->space != WS_SP_NONE) || in->type != WS_TY_B16))
         return err_at(p, optok, "'%s' is supported as %s.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16", mn, mn);
+    if (op == WS_OP_MOVMATRIX && (!ms.sync || !(in->mods & WS_MOD_ALIGNED) || !ms.shape || in->subop != WS_LDM_TRANS ||
+                                  in->type != WS_TY_B16))
+        return err_at(p, optok, "'movmatrix' is supported as movmatrix.sync.aligned.m8n8.trans.b16 (the PTX ISA's one form)");
     if (check_new_forms(p, in, optok)) return -1;
     if ((op == WS_OP_SETP || op == WS_OP_SET) && !in->cmp) return err_at(p, optok, "'%s' needs a comparison (.eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan)", mn);
     if (op == WS_OP_SLCT && in->cmp) return err_at(p, optok, "'slct' takes no comparison");

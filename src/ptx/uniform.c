@@ -34,7 +34,7 @@ static int inherently_varying(const ws_inst *in)
         return !(in->space == WS_SP_PARAM || in->space == WS_SP_CONST);
     case WS_OP_LDU: case WS_OP_ATOM: case WS_OP_SHFL: case WS_OP_VOTE:
     case WS_OP_MATCH: case WS_OP_ACTIVEMASK: case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_MMA:
-    case WS_OP_LDMATRIX: case WS_OP_ELECT: case WS_OP_MBARRIER: case WS_OP_WMMA_LOAD:
+    case WS_OP_LDMATRIX: case WS_OP_MOVMATRIX: case WS_OP_ELECT: case WS_OP_MBARRIER: case WS_OP_WMMA_LOAD:
     case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_SULD:
         return 1;
     default:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tensor-core kernels (tests/kernels/tensor/, nvcc 13 PTX for sm_80 from inline-asm
-# mma.sync and ldmatrix, for sm_90 from inline-asm stmatrix): the committed yaml files are
+# mma.sync and ldmatrix, for sm_90 from inline-asm stmatrix, for sm_75 from inline-asm movmatrix): the committed yaml files are
 # what the independent Python model produces (expected.py --check), and each D (stmatrix: each
 # shared tile) equals the model's A * B + C under the MIMD reference
 # and the cycle-level core (stack and barrier divergence, lrr and gto, warp size 64);
@@ -83,6 +83,8 @@ refuse() {   # refuse NAME BODY PATTERN
   [ "$(wc -l <<<"$out")" -eq 1 ] || bad "$1: not one line: $out"
   grep -qE "$3" <<<"$out" || bad "$1: $out"
 }
+refuse movnotrans 'movmatrix.sync.aligned.m8n8.b16 %r1, %r2;' \
+  "movnotrans\.ptx:9:1: 'movmatrix' is supported as movmatrix\.sync\.aligned\.m8n8\.trans\.b16"
 refuse volta 'mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32 {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%r6,%r7}, {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7};' \
   "volta\.ptx:9:[0-9]+: 'mma\.m8n8k4' with \.f16\.f16\.f16\.f32 is not supported \(supported: "
 refuse voltacount 'mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32 {%f0,%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r3,%r4}, {%f5,%f6};' \
