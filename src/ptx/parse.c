@@ -155,7 +155,8 @@ typedef struct fbody {
     uint32_t ninstances;
     uint32_t nret, nparam;
     uint32_t *formals;       /* the nret return parameters, then the nparam parameters: var indices
-                                (.param), or CALL_REG | register of the function (.reg) */
+                                (.param), or CALL_REG | register of the function (.reg; a .v2/.v4
+                                vector: CALL_REG | CALL_VEC(n) | its first element's register) */
     ws_inst *insts; uint32_t ninsts;
     char **reg_names; uint8_t *reg_types; uint32_t nregs;
     uint32_t *brx; uint32_t nbrx;
@@ -163,13 +164,17 @@ typedef struct fbody {
 } fbody;
 
 /* a call: nret return values, then nargs arguments, each a caller's .param variable (var index),
- * a caller's register (CALL_REG | reg) or, for arguments, an immediate (CALL_IMM | token of the
- * number, CALL_NEG if it follows a '-') */
+ * a caller's register (CALL_REG | reg; a whole .v2/.v4 vector register: CALL_REG | CALL_VEC(n) |
+ * its first element's register) or, for arguments, an immediate (CALL_IMM | token of the number,
+ * CALL_NEG if it follows a '-') */
 typedef struct callsite { uint32_t tok, func, nret, nargs; uint32_t *vars; } callsite;
 #define CALL_REG 0x80000000u
 #define CALL_IMM 0x40000000u
 #define CALL_NEG 0x20000000u
 #define CALL_VAL 0x1fffffffu
+#define CALL_RNUM 0x000fffffu               /* a CALL_REG item's register (registers < 2^20) */
+#define CALL_VEC(n) ((uint32_t)(n) << 24)    /* a CALL_REG item's vector width (0: a scalar) */
+#define CALL_NVEC(item) (((item) >> 24) & 7u)
 
 /* per variable: a .param variable of a body or signature (ld.param/st.param on it become
  * ld.local/st.local), its block depth, and the variable it shares its slot with (a call's
@@ -1689,7 +1694,8 @@ static int lookup_opcode(P *p, uint32_t *ntok)
     return -1;
 }
 
-/* `(a, b ...)` of a call: the caller's .param variables (nvcc's ABI), or registers and, for
+/* `(a, b ...)` of a call: the caller's .param variables (nvcc's ABI), or registers (scalar or a
+ * whole .v2/.v4 vector register; not a vector's element %v.x, which ptxas refuses too) and, for
  * arguments, immediates (the .reg parameters of PTX ISA 7.1 ".func", 9.7.12.2 "call") */
 static int call_list(P *p, uint32_t **vars, uint32_t *n, size_t *cap, const char *what, int imm_ok)
 {
@@ -1697,19 +1703,28 @@ static int call_list(P *p, uint32_t **vars, uint32_t *n, size_t *cap, const char
     while (!is_punct(cur(p), ')')) {
         ws_tok *a = cur(p);
         int64_t v;
-        uint32_t reg, item;
+        uint32_t reg, item, vf, ve;
         int neg = imm_ok && is_punct(a, '-') && (peek(p, 1)->kind == WS_TK_INT || peek(p, 1)->kind == WS_TK_FLOAT);
         if (neg) { adv(p); a = cur(p); }
+        int vn = vreg_ref(p, a, &vf, &ve);
+        if (vn < 0) return -1;
         if (imm_ok && (a->kind == WS_TK_INT || a->kind == WS_TK_FLOAT))
             item = CALL_IMM | (neg ? CALL_NEG : 0) | (uint32_t)(a - p->t);
         else if (a->kind == WS_TK_IDENT && lookup_reg(p, a, &reg))
             item = CALL_REG | reg;
+        else if (vn && ve != UINT32_MAX)   /* as ptxas: "Parsing error near '.x'" */
+            return err_at(p, a, "%s '%.*s%.*s': a vector's element cannot be a call operand (pass the whole vector "
+                          "register or copy the element to a scalar register)", what, TK(a), TK(a + 1));
+        else if (vn)
+            item = CALL_REG | CALL_VEC(vn) | vf;
         else if (a->kind == WS_TK_IDENT && smap_get(&p->syms, a->s, a->n, &v) && (p->vx[v].flags & VF_PARAM))
             item = (uint32_t)v;
         else
             return err_at(p, a, "%s '%.*s' must be a .param variable declared before the call or a register%s", what,
                           TK(a), imm_ok ? " or an immediate" : "");
         if ((item & CALL_IMM) && (uint32_t)(a - p->t) > CALL_VAL) return err_at(p, a, "PTX file too large");
+        if ((item & CALL_REG) && (item & CALL_RNUM) + (CALL_NVEC(item) ? CALL_NVEC(item) : 1) > CALL_RNUM)
+            return err_at(p, a, "too many registers (more than 2^20) to pass '%.*s' to a call", TK(a));
         GROW(*vars, *n, *cap);
         (*vars)[(*n)++] = item;
         adv(p);
@@ -3194,19 +3209,27 @@ static int parse_formals(P *p, fbody *f, uint32_t *count)
     if (expect(p, '(', "opening the function's parameter list")) return -1;
     while (!is_punct(cur(p), ')')) {
         ws_tok *t = cur(p);
-        if (is_dir(t, ".reg")) {   /* a register parameter: a register of the function's body */
+        if (is_dir(t, ".reg")) {   /* a register parameter: a register (or vector) of the function's body */
             adv(p);
+            unsigned nvec = 0;
+            if (is_dir(cur(p), ".v2") || is_dir(cur(p), ".v4")) {   /* PTX ISA 5.4.2 (vectors) */
+                nvec = (unsigned)(cur(p)->s[2] - '0');
+                adv(p);
+            }
             ws_type ty;
             if (parse_type_tok(p, cur(p), &ty)) return -1;
+            if (nvec && ty == WS_TY_PRED) return err_at(p, cur(p), "vector registers of .pred are not allowed");
             adv(p);
             ws_tok *nt = cur(p);
             if (nt->kind != WS_TK_IDENT) return err_at(p, nt, "expected a register name, got '%.*s'", TK(nt));
-            if (declare_reg(p, nt, nt->s, nt->n, ty, 0)) return -1;
+            uint32_t first = p->k->nregs;
+            if (nvec ? declare_vreg(p, nt, nt->s, nt->n, ty, nvec) : declare_reg(p, nt, nt->s, nt->n, ty, 0)) return -1;
+            if (p->k->nregs > CALL_RNUM) return err_at(p, nt, "too many registers (more than 2^20)");
             adv(p);
             uint32_t *nf = realloc(f->formals, (f->nret + f->nparam + 1) * sizeof *nf);
             if (!nf) return oom(p);
             f->formals = nf;
-            f->formals[f->nret + f->nparam] = CALL_REG | (p->k->nregs - 1);
+            f->formals[f->nret + f->nparam] = CALL_REG | CALL_VEC(nvec) | first;
             (*count)++;
             if (is_punct(cur(p), ',')) adv(p);
             else if (!is_punct(cur(p), ')')) return err_at(p, cur(p), "expected ',' or ')' in the parameter list, got '%.*s'", TK(cur(p)));
@@ -3302,6 +3325,13 @@ static int decode_funcs(P *p)
                               j < cs->nret ? "return value" : "argument", j < cs->nret ? j + 1 : j - cs->nret + 1,
                               TK(ft), by_reg ? "a .param variable" : "a register or immediate",
                               by_reg ? ".reg" : ".param");
+            unsigned an = a & CALL_REG ? CALL_NVEC(a) : 0, fn = CALL_NVEC(fv);
+            if (by_reg && an != fn) {
+                static const char *const shape[] = {"a scalar", "?", "a .v2 vector register", "?", "a .v4 vector register"};
+                return err_at(p, t, "%s %u of the call to '%.*s' is %s, but the function declares %s",
+                              j < cs->nret ? "return value" : "argument", j < cs->nret ? j + 1 : j - cs->nret + 1, TK(ft),
+                              shape[an], shape[fn]);
+            }
             if (by_reg) continue;   /* copied by mov at the call site (emit_body) */
             ws_var *av = &k->vars[a], *fvv = &k->vars[fv];
             if (av->size != fvv->size)
@@ -3420,10 +3450,11 @@ static int emit_body(P *p, emitter *e, const ws_inst *src, uint32_t n, const uin
             }
             /* .reg arguments into the copy's parameter registers, then the body, then the .reg
              * return values back (a ret of the body branches to the first of those movs) */
-            for (uint32_t j = cs->nret; j < cs->nret + cs->nargs; j++)
-                if ((f->formals[j] & CALL_REG) &&
-                    emit_mov(p, e, nb + (f->formals[j] & CALL_VAL), cs->vars[j], base + (cs->vars[j] & CALL_VAL), ct))
-                    goto out;
+            for (uint32_t j = cs->nret; j < cs->nret + cs->nargs; j++)   /* a vector: one mov per element */
+                for (uint32_t el = 0; (f->formals[j] & CALL_REG) && el < (CALL_NVEC(f->formals[j]) ? CALL_NVEC(f->formals[j]) : 1); el++)
+                    if (emit_mov(p, e, nb + (f->formals[j] & CALL_RNUM) + el, cs->vars[j],
+                                 base + (cs->vars[j] & CALL_RNUM) + el, ct))
+                        goto out;
             f->active = 1;
             e->stack[e->depth++] = cs->func;
             int r = emit_body(p, e, f->insts, f->ninsts, f->brx, nb, 1, ct);
@@ -3431,9 +3462,9 @@ static int emit_body(P *p, emitter *e, const ws_inst *src, uint32_t n, const uin
             f->active = 0;
             if (r) goto out;
             for (uint32_t j = 0; j < cs->nret; j++)
-                if ((f->formals[j] & CALL_REG) &&
-                    emit_mov(p, e, base + (cs->vars[j] & CALL_VAL), CALL_REG, nb + (f->formals[j] & CALL_VAL), ct))
-                    goto out;
+                for (uint32_t el = 0; (f->formals[j] & CALL_REG) && el < (CALL_NVEC(f->formals[j]) ? CALL_NVEC(f->formals[j]) : 1); el++)
+                    if (emit_mov(p, e, base + (cs->vars[j] & CALL_RNUM) + el, CALL_REG, nb + (f->formals[j] & CALL_RNUM) + el, ct))
+                        goto out;
             continue;
         }
         if (is_func && in->op == WS_OP_RET && i == n - 1 && in->guard == WS_NO_REG) continue; /* falls through */

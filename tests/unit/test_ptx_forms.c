@@ -272,6 +272,31 @@ static void test_register_call(void **s)
             "f.ptx:12:3: ", "return value 1");
 }
 
+/* Vector .reg parameters (PTX ISA 5.4.2 vectors, 9.7.12.2 call): a .v2 return value and argument
+ * pass element by element, x then y; widths must agree; an element is not an operand (as ptxas). */
+#define VFUNC ".func (.reg .v2 .u32 r) sw (.reg .v2 .u32 a)\n{\n  mov.u32 r.x, a.y;\n  mov.u32 r.y, a.x;\n  ret;\n}\n"
+static void test_vector_register_call(void **s)
+{
+    (void)s;
+    ws_kernel *k = load(HDR VFUNC ".entry k() {\n  .reg .v2 .b32 %v, %w;\n  call (%w), sw, (%v);\n  ret;\n}\n");
+    /* mov a.x, %v.x; mov a.y, %v.y; mov r.x, a.y; mov r.y, a.x; mov %w.x, r.x; mov %w.y, r.y; ret */
+    assert_int_equal(k->ninsts, 7);
+    const char *want[6][2] = {{"a.x@sw#1", "%v.x"}, {"a.y@sw#1", "%v.y"}, {"r.x@sw#1", "a.y@sw#1"},
+                              {"r.y@sw#1", "a.x@sw#1"}, {"%w.x", "r.x@sw#1"}, {"%w.y", "r.y@sw#1"}};
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(k->insts[i].op, WS_OP_MOV);
+        assert_string_equal(rname(k, k->insts[i].dst[0].reg), want[i][0]);
+        assert_string_equal(rname(k, k->insts[i].src[0].reg), want[i][1]);
+    }
+    ws_kernel_free(k);
+    refused(HDR VFUNC ".entry k() {\n  .reg .v4 .b32 %v;\n  .reg .v2 .b32 %w;\n  call (%w), sw, (%v);\n  ret;\n}\n",
+            "f.ptx:13:3: ", "argument 1 of the call to 'sw' is a .v4 vector register, but the function declares a .v2 vector register");
+    refused(HDR VFUNC ".entry k() {\n  .reg .b32 %r;\n  .reg .v2 .b32 %w;\n  call (%w), sw, (%r);\n  ret;\n}\n",
+            "f.ptx:13:3: ", "argument 1 of the call to 'sw' is a scalar, but the function declares a .v2 vector register");
+    refused(HDR VFUNC ".entry k() {\n  .reg .v2 .b32 %v, %w;\n  call (%w), sw, (%v.x);\n  ret;\n}\n",
+            "f.ptx:12:19: ", "argument '%v.x': a vector's element cannot be a call operand");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_v8_forms),
         cmocka_unit_test(test_address_size_32),
         cmocka_unit_test(test_register_call),
+        cmocka_unit_test(test_vector_register_call),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
