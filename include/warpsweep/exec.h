@@ -159,6 +159,10 @@ typedef struct ws_effect {
      * repeats mem_addr. 0 for every other instruction. */
     uint8_t  mem_extra;
     uint64_t mem_extra_addr[WS_TEX_FOOTPRINT - 1][WS_MAX_WARP_SIZE];
+    /* nanosleep only (set by it, not reset for other instructions): the longest sleep the
+     * executed lanes ask for, in ns, at most 10^6 (PTX ISA: "the maximum sleep duration is
+     * 1 millisecond"); 0 when no lane executes */
+    uint32_t sleep_ns;
 } ws_effect;
 
 /* Everything the executor needs besides the warp itself. */

@@ -287,7 +287,14 @@ static __attribute__((noinline)) int exec_generic(ws_exec_env *env, ws_warp *w, 
         if (exec) return ws_xfault(&x, (unsigned)__builtin_ctzll(exec), "trap executed");
         return WS_EXEC_OK;
     case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_BAR_WARP: case WS_OP_MEMBAR: case WS_OP_FENCE:
-    case WS_OP_PREFETCH: case WS_OP_NANOSLEEP: case WS_OP_BADD: case WS_OP_BWAIT: case WS_OP_YIELD: case WS_OP_BMOV:
+    case WS_OP_NANOSLEEP: {   /* the timing model suspends the warp (src/sim/issue.c, docs/model.md "nanosleep") */
+        ws_src t = ws_opnd(&x, &in->src[0], 0);
+        uint64_t ns = 0;
+        LANE_LOOP(exec) { uint64_t v = SV(t, LANE) & 0xffffffffu; if (v > ns) ns = v; }
+        eff->sleep_ns = (uint32_t)(ns > 1000000 ? 1000000 : ns);
+        return WS_EXEC_OK;
+    }
+    case WS_OP_PREFETCH: case WS_OP_BADD: case WS_OP_BWAIT: case WS_OP_YIELD: case WS_OP_BMOV:
         /* no functional effect: the core implements synchronisation */
         return WS_EXEC_OK;
     default:

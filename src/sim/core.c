@@ -189,6 +189,7 @@ static void setup_hw(ws_simrun *r)
     r->ws = (uint32_t)ws_cfg_i(cfg, WS_P_warp_size);
     r->blocking = ws_cfg_i(cfg, WS_P_issue) == 1;
     r->lat_alu = (uint64_t)ws_cfg_i(cfg, WS_P_alu_latency);
+    r->clock_ghz = ws_cfg_f(cfg, WS_P_clock_ghz);
     r->lat_pipe = (uint64_t)ws_cfg_i(cfg, WS_P_pipe_latency);
     r->lat_sfu = (uint64_t)ws_cfg_i(cfg, WS_P_sfu_latency);
     r->lat_smem = (uint64_t)ws_cfg_i(cfg, WS_P_smem_latency);

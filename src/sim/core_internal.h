@@ -275,6 +275,7 @@ typedef struct ws_simrun {
     uint32_t nslots;             /* rows of a warp's register file (k->nslots, register compaction) */
     int blocking;
     uint64_t lat_alu, lat_sfu, lat_smem;
+    double clock_ghz;                /* clock_ghz: nanosleep durations in cycles */
     uint64_t lat_pipe;                /* pipe_latency: added to every result */
     uint64_t lat_simple, lat_mad, lat_minmax;   /* per-opcode latencies (pipe.c opcode_latency; 0: the unit's) */
     int lat_by_opcode;                /* one of them is set */

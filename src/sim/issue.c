@@ -8,6 +8,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
+#include <math.h>
 #include "core_internal.h"
 
 static inline int is_cta_barrier(const ws_inst *in)
@@ -21,7 +22,7 @@ int ws_inst_plain(const ws_inst *in)
     switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
     case WS_OP_MBARRIER: case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ: case WS_OP_SULD: case WS_OP_SUST:
-    case WS_OP_CP_ASYNC: case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_BMOV:
+    case WS_OP_CP_ASYNC: case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_BMOV: case WS_OP_NANOSLEEP:
         return 0;
     default:
         return !is_cta_barrier(in) && !ws_is_div_op(in->op);
@@ -165,8 +166,10 @@ static int exec_parts(ws_simrun *r, ws_core *c, const ws_inst *in, uint32_t pc, 
     eff->mem_kind = 0;
     eff->mem_bytes = 0;
     eff->mem_extra = 0;
+    eff->sleep_ns = 0;
     for (uint32_t q = 0; q < np; q++) {
         if (ws_exec_inst(&r->env, &c->warps[pt[q].slot].fw, in, pc, pt[q].mask, &e) != WS_EXEC_OK) return WS_EXEC_FAULT;
+        if (in->op == WS_OP_NANOSLEEP && e.sleep_ns > eff->sleep_ns) eff->sleep_ns = e.sleep_ns;   /* the longest */
         pt[q].executed = e.executed;
         pt[q].exited = e.exited;
         eff->executed |= e.executed;
@@ -315,6 +318,11 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
          * done (docs/memory.md); .cta is ordered at the L1 and costs alu_latency */
         uint64_t f = ws_mem_fence(&r->memsys, c->id, slot, done);
         if (f > done) { w->wake = f; w->wake_reason = WS_STALL_MEM; }
+    }
+    if (!pi->plain && in->op == WS_OP_NANOSLEEP && eff.sleep_ns) {
+        /* the warp issues nothing for t ns at clock_ghz (docs/model.md, "nanosleep") */
+        uint64_t s = now + (uint64_t)ceil((double)eff.sleep_ns * r->clock_ghz);
+        if (s > w->wake) { w->wake = s; w->wake_reason = WS_STALL_SYNC; }
     }
     if (!pi->plain && is_cta_barrier(in) && eff.executed) {
         for (uint32_t q = 0; q < np; q++)
