@@ -49,6 +49,23 @@ static void pop_done(dpst *s)
     while (s->depth && !path_active(&s->e[s->depth - 1], 0) && !path_active(&s->e[s->depth - 1], 1)) s->depth--;
 }
 
+/* The warp's splits now (metric max_warp_splits, docs/model.md "Statuses"): the groups of its
+ * lanes at one PC that are to run, each lane counted at its topmost entry: the top entry's active
+ * paths, and below it every active path that still holds lanes of its own and does not wait at
+ * the reconvergence point of the entry above (the other path of a diverged entry, not yet run). */
+static uint32_t split_count(const dpst *s)
+{
+    uint32_t n = 0;
+    uint64_t covered = 0;
+    for (uint32_t i = s->depth; i-- > 0;) {
+        const dp_ent *e = &s->e[i];
+        for (int p = 0; p < 2; p++)
+            if (path_active(e, p) && (e->mask[p] & ~covered) && (i + 1 == s->depth || e->pc[p] != s->e[i + 1].rpc)) n++;
+        covered |= e->mask[0] | e->mask[1];
+    }
+    return n;
+}
+
 /* Fills s->out with the top entry's active paths, the one after `last` first. */
 static void refresh(dpst *s)
 {
@@ -165,6 +182,10 @@ static int dp_update(const ws_div_ctx *c, void *st, const ws_split *sp, const ws
     }
     pop_done(s);
     refresh(s);
+    if (ng > 1) {
+        uint32_t n = split_count(s);
+        if (n > s->max_splits) s->max_splits = n;
+    }
     return 0;
 }
 

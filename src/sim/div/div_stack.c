@@ -26,7 +26,7 @@
 
 typedef struct stk {
     uint32_t depth, cap, max_depth;
-    uint32_t pad;
+    uint32_t max_splits;     /* the most splits at once (split_count), for max_warp_splits */
     ws_split e[];            /* e[i].pc, e[i].aux = RPC, e[i].mask */
 } stk;
 
@@ -38,6 +38,7 @@ static void stack_init(const ws_div_ctx *c, void *st, uint64_t valid)
     s->cap = c->max_depth;
     s->depth = 1;
     s->max_depth = 1;
+    s->max_splits = 1;
     s->e[0].pc = 0;
     s->e[0].aux = WS_PC_EXIT;
     s->e[0].mask = valid;
@@ -50,6 +51,23 @@ static uint32_t stack_splits(void *st, const ws_split **out, uint32_t *start)
     if (s->depth == 0) return 0;
     *out = &s->e[s->depth - 1];
     return 1;
+}
+
+/* The warp's splits now (metric max_warp_splits, docs/model.md "Statuses"): the groups of its
+ * lanes at one PC that are to run, each lane counted at its topmost entry: the TOS, and every
+ * entry below it that still holds lanes of its own and is a path not yet run; lanes whose
+ * topmost entry is a reconvergence point (its PC is the RPC of the entry above) wait there and
+ * are no split. */
+static uint32_t split_count(const stk *s)
+{
+    uint32_t n = 0;
+    uint64_t covered = 0;
+    for (uint32_t i = s->depth; i-- > 0;) {
+        const ws_split *e = &s->e[i];
+        if ((e->mask & ~covered) && (i + 1 == s->depth || e->pc != s->e[i + 1].aux)) n++;
+        covered |= e->mask;
+    }
+    return n;
 }
 
 static void pop_done(stk *s)
@@ -163,6 +181,8 @@ static int stack_update(const ws_div_ctx *c, void *st, const ws_split *sp, const
     }
     if (s->depth > s->max_depth) s->max_depth = s->depth;
     pop_done(s);
+    uint32_t n = split_count(s);
+    if (n > s->max_splits) s->max_splits = n;
     return 0;
 }
 
@@ -177,7 +197,7 @@ static void stack_stats(const void *st, uint32_t *depth, uint32_t *splits)
 {
     const stk *s = st;
     *depth = s->max_depth;
-    *splits = s->depth ? 1 : 0;
+    *splits = s->max_splits;
 }
 
 /* When the TOS's lanes all wait at a CTA barrier, every lane parked below it

@@ -38,7 +38,7 @@
 enum { DW_RUN, DW_BRANCH, DW_DONE, DW_GONE };
 
 typedef struct tbc_cta {
-    uint32_t nw, ws, depth, cap, max_depth, ndw, max_dw, branch_pc, ipdom;
+    uint32_t nw, ws, depth, cap, max_depth, ndw, max_splits, branch_pc, ipdom;
     uint32_t *pc, *rpc;          /* per stack entry */
     uint64_t *mask;              /* per stack entry: nw masks */
     uint64_t *alive;             /* per warp: threads not exited */
@@ -124,6 +124,32 @@ static void rehost(tbc_cta *s)
     if (last < s->nw) s->count[last] += s->ndw - k;
 }
 
+/* max_warp_splits (docs/model.md "Statuses"), as div_stack.c counts them, block-wide: a warp's
+ * splits are the dynamic warps of the top entry holding its threads (each issues on its own) and
+ * the entries below holding threads of it at a path not yet run (their PC is not the RPC of the
+ * entry above: those threads wait to reconverge); the most of any warp of the CTA. first/count
+ * serve as scratch (the last dynamic warp seen per warp, the count) before rehost sets them. */
+static void note_splits(tbc_cta *s)
+{
+    for (uint32_t i = 0; i < s->nw; i++) { s->first[i] = UINT32_MAX; s->count[i] = 0; }
+    for (uint32_t k = 0; k < s->ndw; k++)
+        for (uint64_t m = s->dw[k].mask; m; m &= m - 1) {
+            uint32_t i = s->src[(size_t)k * s->ws + (uint32_t)__builtin_ctzll(m)];
+            if (s->first[i] == k) continue;
+            s->first[i] = k;
+            s->count[i]++;
+        }
+    for (uint32_t i = 0; i < s->nw; i++) {
+        uint64_t covered = s->depth ? entry_mask(s, s->depth - 1)[i] : 0;
+        for (uint32_t e = s->depth > 1 ? s->depth - 1 : 0; e-- > 0;) {
+            uint64_t m = entry_mask(s, e)[i];
+            if ((m & ~covered) && s->pc[e] != s->rpc[e + 1]) s->count[i]++;
+            covered |= m;
+        }
+        if (s->count[i] > s->max_splits) s->max_splits = s->count[i];
+    }
+}
+
 /* Compacts the top entry's threads into dynamic warps: at each lane the
  * k-th thread in warp order goes to dynamic warp k. */
 static void compact_top(tbc_cta *s)
@@ -146,7 +172,7 @@ static void compact_top(tbc_cta *s)
             }
         }
     }
-    if (s->ndw > s->max_dw) s->max_dw = s->ndw;
+    note_splits(s);
     rehost(s);
 }
 
@@ -165,7 +191,7 @@ static void tbc_cta_init(const ws_div_ctx *c, void *cta, void *const *warp_st, c
     s->cap = c->max_depth;
     s->depth = 1;
     s->max_depth = 1;
-    s->max_dw = 0;
+    s->max_splits = 0;
     s->pc[0] = 0;
     s->rpc[0] = WS_PC_EXIT;
     for (uint32_t i = 0; i < s->nw; i++) {
@@ -364,7 +390,7 @@ static void tbc_stats(const void *st, uint32_t *depth, uint32_t *splits)
 {
     const tbc_warp *w = st;
     *depth = w->cta->max_depth;
-    *splits = w->cta->max_dw;
+    *splits = w->cta->max_splits;
 }
 
 /* Threads of warp `held`'s own warp below the top entry wait for the top
