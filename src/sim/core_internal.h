@@ -200,6 +200,7 @@ typedef struct ws_lldp {
     uint64_t sketch, h1, h2, cycle, count, power;   /* sketch: deadlock.c HASH_SKETCH */
     uint64_t exits, mem;         /* the counters at the previous distinguished back-edge */
     uint32_t bits;
+    uint64_t since, salt;        /* back-edges since the last distinguished one; the selection's salt */
 } ws_lldp;
 
 /* Sampled simulation (sample.c, docs/sampling.md): CTAs [0, detail_ctas)

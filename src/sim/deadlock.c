@@ -36,8 +36,11 @@
  *    hashes in E back-edges, as the first search; growing by one cost
  *    2 sqrt(E / 16), a tenth of a read-only kernel's simulation.  A period
  *    is found in the first phase with 2^(3k+4) >= P beyond the pre-period,
- *    with P / 2^(4+2k) >= 2^(k-3) distinguished back-edges in it).  A short
- *    period whose few windows are none distinguished is the first search's.
+ *    with P / 2^(4+2k) >= 2^(k-3) distinguished back-edges in it).  A period
+ *    with no distinguished window under the current bits would stall this
+ *    search for ever: after 8 x 2^bits back-edges without one, the selection
+ *    changes (dp_backedge: two bits fewer, a new salt).  A short period whose
+ *    few windows are none distinguished at 4 bits is the first search's.
  *
  *  - starvation: either proof, when some live warp could make progress but
  *    the policy never lets it issue, is the scheduler's fault, not the
@@ -752,14 +755,31 @@ static int dp_check(ws_simrun *r)
     return 0;
 }
 
-/* Every back-edge: its key into the window, a check if distinguished. */
+/* Every back-edge: its key into the window, a check if distinguished.
+ * A periodic run has only the P windows of its period, and none of them may
+ * be distinguished under the current bits and salt (probability about
+ * (1 - 2^-bits)^P: a per-bucket lock under tbc with P = 151 back-edges had
+ * none at bits 8 and was never proven). A sequence that is not periodic
+ * goes 8 x 2^bits back-edges without a distinguished one with probability
+ * e^-8; when that happens the selection changes: two bits fewer (not below
+ * 4) and a new salt, so a period with none distinguished gets some, and the
+ * saved state, chosen under the old selection, is dropped. */
 static int dp_backedge(ws_simrun *r, ws_core *c, uint32_t slot, uint32_t pc, uint64_t mask)
 {
     ws_lldp *d = &r->lld;
     uint64_t key = ws_hmix(ws_hmix(ws_hmix(((uint64_t)c->id << 32) | slot, pc), mask), r->now - d->last_be);
     d->last_be = r->now;
-    uint64_t w = ws_hmix(0, window_push(d, key));
-    if (w & (((uint64_t)1 << d->bits) - 1)) return 0;
+    uint64_t w = ws_hmix(d->salt, window_push(d, key));
+    if (w & (((uint64_t)1 << d->bits) - 1)) {
+        if (++d->since > ((uint64_t)8 << d->bits)) {
+            if (d->bits > 4) d->bits -= 2;
+            d->salt = ws_hmix(d->salt + 1, d->since);
+            d->since = 0;
+            d->saved = 0;
+        }
+        return 0;
+    }
+    d->since = 0;
     return dp_check(r);
 }
 

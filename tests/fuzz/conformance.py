@@ -81,6 +81,13 @@ SIMT_LOCKS = ('spinlock', 'lockloop', 'retrylock', 'volcount', 'gridlock3', 'gri
 #    one PC may sit in two dynamic warps (the reference votes over the warp's lanes at the
 #    PC): mismatch (docs/model.md, tbc).
 STACK_LIKE = ('stack', 'multipath', 'dualpath', 'tbc')
+# Kernels outside the matrix, each with its reason and where it is checked instead.
+NOT_IN_MATRIX = {
+    # issue 40 item 5's regression (tests/e2e/sched_hashlock.sh: stack and sbi at 32 lanes, tbc at
+    # 16 and 32); at 64 lanes two lanes of a warp share a lane id (threadIdx.x % 32), and under
+    # barrier the yielded lock holder is not seen to run again: statuses not settled (open)
+    'hashlock': 'tests/e2e/sched_hashlock.sh',
+}
 
 
 def expected_statuses(name, div, sched, ws):
@@ -191,6 +198,9 @@ def main():
     for y in workloads(args.src):
         path, name, sizes, tpc, ctas, has_bar = prepare(y, tmp)
         if args.only and name not in args.only:
+            continue
+        if name in NOT_IN_MATRIX:
+            print('skip %s: checked by %s' % (name, NOT_IN_MATRIX[name]))
             continue
         lines = ['name: conf_%s' % name, 'workload: %s' % os.path.abspath(path),
                  # enough warp slots for one CTA at the narrowest warp size; the
