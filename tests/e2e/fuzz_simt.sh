@@ -21,8 +21,10 @@ fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # Seeds that once failed, replayed under all 35 cells: 435772 and 468584 deadlocked under aware
 # (warp_size 64) when the lanes of one match.any tile sat in two splits at one PC with
-# different reconvergence entries (rendezvous.c same_membermask).
-/usr/bin/python3 "$WS_SOURCE_DIR/tests/fuzz/fuzz.py" --bin "$WS_BIN" --seeds 435772,468584 \
+# different reconvergence entries (rendezvous.c same_membermask). 424401 and 476974 (issue 40): a
+# spin lock all 384 threads take in nested loops, thousands of acquisitions of one mutex, ok after
+# 3.8-13.3M cycles (aware, barrier): timeouts at --recheck-cycles, ok at --lock-cycles (64M).
+/usr/bin/python3 "$WS_SOURCE_DIR/tests/fuzz/fuzz.py" --bin "$WS_BIN" --seeds 435772,468584,424401,476974 \
   --batch 2 -j 2 --size 2 --tmp "$tmp" --fail-dir "$tmp/fail" --minimise 0 -q \
   --features=all --lock-timeout-ok --configs 35 --recheck-cycles 30000000
 exec /usr/bin/python3 "$WS_SOURCE_DIR/tests/fuzz/fuzz.py" --bin "$WS_BIN" --start 7000 --count "$count" \
