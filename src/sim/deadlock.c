@@ -39,7 +39,7 @@
  *    with P / 2^(4+2k) >= 2^(k-3) distinguished back-edges in it).  A period
  *    with no distinguished window under the current bits would stall this
  *    search for ever: after 8 x 2^bits back-edges without one, the selection
- *    changes (dp_backedge: two bits fewer, a new salt).  A short period whose
+ *    changes (dp_backedge: a new salt).  A short period whose
  *    few windows are none distinguished at 4 bits is the first search's.
  *
  *  - starvation: either proof, when some live warp could make progress but
@@ -761,9 +761,12 @@ static int dp_check(ws_simrun *r)
  * (1 - 2^-bits)^P: a per-bucket lock under tbc with P = 151 back-edges had
  * none at bits 8 and was never proven). A sequence that is not periodic
  * goes 8 x 2^bits back-edges without a distinguished one with probability
- * e^-8; when that happens the selection changes: two bits fewer (not below
- * 4) and a new salt, so a period with none distinguished gets some, and the
- * saved state, chosen under the old selection, is dropped. */
+ * e^-8; when that happens the selection changes to a new salt at the same
+ * bits (each salt another chance, about 1 - e^(-P / 2^bits), that the period
+ * has one), and the saved state, chosen under the old selection, is dropped.
+ * The bits stay: lowering them made a loop whose back-edge timing repeats
+ * while its registers do not (bench_callgrind's ALU kernel) hash every few
+ * back-edges, 1.8x its host instructions. */
 static int dp_backedge(ws_simrun *r, ws_core *c, uint32_t slot, uint32_t pc, uint64_t mask)
 {
     ws_lldp *d = &r->lld;
@@ -772,7 +775,6 @@ static int dp_backedge(ws_simrun *r, ws_core *c, uint32_t slot, uint32_t pc, uin
     uint64_t w = ws_hmix(d->salt, window_push(d, key));
     if (w & (((uint64_t)1 << d->bits) - 1)) {
         if (++d->since > ((uint64_t)8 << d->bits)) {
-            if (d->bits > 4) d->bits -= 2;
             d->salt = ws_hmix(d->salt + 1, d->since);
             d->since = 0;
             d->saved = 0;
