@@ -14,11 +14,23 @@
 
 /* ---- opcodes (see isa.def) ---- */
 typedef enum ws_opcode {
-#define X(name, mnemonic, unit, cost) WS_OP_##name,
+#define X(name, mnemonic, unit, cost, flags) WS_OP_##name,
 #include "isa.def"
 #undef X
     WS_OP_COUNT
 } ws_opcode;
+
+/* isa.def's flags column (its header says what each means) */
+enum {
+    WS_OPF_MEMT = 1u << 0, WS_OPF_LSU = 1u << 1, WS_OPF_TEXP = 1u << 2, WS_OPF_LOAD = 1u << 3,
+    WS_OPF_STORE = 1u << 4, WS_OPF_ATOMIC = 1u << 5, WS_OPF_REDUCE = 1u << 6, WS_OPF_CPASYNC = 1u << 7,
+    WS_OPF_FENCE = 1u << 8, WS_OPF_SLEEP = 1u << 9, WS_OPF_CTABAR = 1u << 10, WS_OPF_DIVOP = 1u << 11,
+    WS_OPF_SPILL = 1u << 12, WS_OPF_LAT_UNIT = 1u << 13, WS_OPF_LAT_MAD = 1u << 14, WS_OPF_LAT_MINMAX = 1u << 15
+};
+#define OPF(f) WS_OPF_##f
+extern const uint16_t ws_op_flags[WS_OP_COUNT];
+/* The flags column of op's row (0 for an out-of-range op). */
+static inline unsigned ws_opcode_flags(unsigned op) { return op < WS_OP_COUNT ? ws_op_flags[op] : 0; }
 
 /* Units: the first five and TENSOR are isa.def's column (ALU is resolved by
  * type); ws_inst.unit holds the execution unit the decoder resolved: INT,

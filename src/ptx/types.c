@@ -5,18 +5,23 @@
 #include "ptx_internal.h"
 
 static const char *const op_names[] = {
-#define X(name, mnemonic, unit, cost) mnemonic,
+#define X(name, mnemonic, unit, cost, flags) mnemonic,
 #include "warpsweep/isa.def"
 #undef X
 };
 static const ws_unit op_units[] = {
-#define X(name, mnemonic, unit, cost) WS_UNIT_##unit,
+#define X(name, mnemonic, unit, cost, flags) WS_UNIT_##unit,
 #include "warpsweep/isa.def"
 #undef X
 };
 enum { COL_ONE, COL_DIV };
 static const uint8_t op_costs[] = {
-#define X(name, mnemonic, unit, cost) COL_##cost,
+#define X(name, mnemonic, unit, cost, flags) COL_##cost,
+#include "warpsweep/isa.def"
+#undef X
+};
+const uint16_t ws_op_flags[WS_OP_COUNT] = {
+#define X(name, mnemonic, unit, cost, flags) (uint16_t)(flags),
 #include "warpsweep/isa.def"
 #undef X
 };

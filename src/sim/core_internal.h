@@ -232,6 +232,11 @@ typedef struct ws_sample {
  * decoded once (ws_pipe_decode): its unit occupancy, whether it takes the
  * LD/ST pipe, whether it reads registers through an operand collector. */
 #define WS_PIPE_MAX_RF (sizeof(((ws_inst *)0)->rd) / sizeof(uint32_t))
+/* How issue() finds an instruction's completion (ws_pipe_inst.timing, from
+ * isa.def's flags): its unit's latency, the memory path (MEMT), or cp.async's
+ * copy groups (CPASYNC). */
+enum { WS_TIME_UNIT, WS_TIME_MEM, WS_TIME_CPASYNC };
+
 typedef struct ws_pipe_inst {
     uint32_t occ;
     uint64_t lat;                    /* ws_unit_latency */
@@ -244,6 +249,8 @@ typedef struct ws_pipe_inst {
      * texture access, cp.async, fence, CTA barrier, divergence op (badd,
      * bwait, yield, bmov), warp-level .sync or .aligned op (ws_inst_plain) */
     uint8_t plain;
+    uint8_t timing;                  /* WS_TIME_*: how issue() times it (from opf) */
+    uint16_t opf;                    /* isa.def's flags of its opcode (WS_OPF_*) */
     /* issues of this instruction and their active lanes in the launch
      * (energy.c folds them into ws_energy_events when the launch ends) */
     uint64_t n_warp, n_lanes;

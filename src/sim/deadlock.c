@@ -533,13 +533,12 @@ void ws_livelock_watch(ws_simrun *r, const ws_inst *in, uint32_t pc, const ws_ef
     }
     if (!x->armed || x->conflict || x->overflow) return;
     int writes = 0, reads = 0;
-    switch (in->op) {
-    case WS_OP_LD: case WS_OP_LDU: reads = dst_relevant(r, in); break;
-    case WS_OP_ST: writes = changed || !value_relevant(r, in); break;
-    case WS_OP_RED: writes = 1; break;
-    case WS_OP_ATOM: reads = dst_relevant(r, in); writes = changed; break;
-    default: reads = 1; writes = changed; break;   /* anything else touching memory: assume both */
-    }
+    const unsigned f = ws_opcode_flags(in->op);   /* isa.def's access flags */
+    if (f & WS_OPF_LOAD) reads = dst_relevant(r, in);
+    else if (f & WS_OPF_STORE) writes = changed || !value_relevant(r, in);
+    else if (f & WS_OPF_REDUCE) writes = 1;
+    else if (f & WS_OPF_ATOMIC) { reads = dst_relevant(r, in); writes = changed; }
+    else { reads = 1; writes = changed; }   /* anything else touching memory: assume both */
     for (uint64_t m = eff->mem_mask; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         uint8_t sp = eff->mem_lane_space[l];

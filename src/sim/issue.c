@@ -11,22 +11,13 @@
 #include <math.h>
 #include "core_internal.h"
 
-static inline int is_cta_barrier(const ws_inst *in)
-{
-    return in->op == WS_OP_BAR || in->op == WS_OP_BARRIER;
-}
+static inline int is_cta_barrier(const ws_inst *in) { return (ws_opcode_flags(in->op) & WS_OPF_CTABAR) != 0; }
 
 /* Is `in` none of the opcodes issue() treats apart (ws_pipe_inst.plain)? */
 int ws_inst_plain(const ws_inst *in)
 {
-    switch (in->op) {
-    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
-    case WS_OP_MBARRIER: case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ: case WS_OP_SULD: case WS_OP_SUST:
-    case WS_OP_CP_ASYNC: case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_BMOV: case WS_OP_NANOSLEEP:
-        return 0;
-    default:
-        return !is_cta_barrier(in) && !ws_is_div_op(in->op);
-    }
+    return !(ws_opcode_flags(in->op) & (WS_OPF_MEMT | WS_OPF_CPASYNC | WS_OPF_FENCE | WS_OPF_SPILL | WS_OPF_SLEEP |
+                                         WS_OPF_CTABAR | WS_OPF_DIVOP));
 }
 
 /* No warp of scheduler p can issue at `now`: every live warp waits either
@@ -169,7 +160,7 @@ static int exec_parts(ws_simrun *r, ws_core *c, const ws_inst *in, uint32_t pc, 
     eff->sleep_ns = 0;
     for (uint32_t q = 0; q < np; q++) {
         if (ws_exec_inst(&r->env, &c->warps[pt[q].slot].fw, in, pc, pt[q].mask, &e) != WS_EXEC_OK) return WS_EXEC_FAULT;
-        if (in->op == WS_OP_NANOSLEEP && e.sleep_ns > eff->sleep_ns) eff->sleep_ns = e.sleep_ns;   /* the longest */
+        if ((ws_opcode_flags(in->op) & WS_OPF_SLEEP) && e.sleep_ns > eff->sleep_ns) eff->sleep_ns = e.sleep_ns;   /* the longest */
         pt[q].executed = e.executed;
         pt[q].exited = e.exited;
         eff->executed |= e.executed;
@@ -249,9 +240,8 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     pi->n_warp++;                        /* energy events (energy.c) */
     pi->n_lanes += lanes;
     if (pi->plain) done = t0 + pi->lat;
-    else switch (in->op) {
-    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
-    case WS_OP_MBARRIER: case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_TXQ: case WS_OP_SULD: case WS_OP_SUST:
+    else switch (pi->timing) {
+    case WS_TIME_MEM:
         if (eff.mem_kind == 0) done = t0 + r->lat_alu;
         else if (eff.mem_space == WS_SP_SHARED) {
             /* a bank conflict of degree d is replayed d - 1 times (broadcasts
@@ -271,19 +261,18 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
             ws_mem_req req = {.cycle = t0, .core = c->id, .warp = slot, .inst = in, .eff = &eff, .lines_out = &lines};
             if (r->mev.cap) { r->mev.n = 0; req.events = &r->mev; }
             done = r->memsys.ops->access(&r->memsys, &req);
-            if (r->sched->load_access && (in->op == WS_OP_LD || in->op == WS_OP_LDU))
+            if (r->sched->load_access && (pi->opf & WS_OPF_LOAD))
                 r->sched->load_access(&c->scheds[w->sched], slot, sp.pc, lines, (uint32_t)lanes_in(eff.mem_mask), now);
             if (r->mev.n) sched_mem_events(r, c, now);
             if (done <= t0) done = t0 + 1;
             /* the line requests leave the LD/ST pipe one after another */
             uint64_t cycles = ws_lsu_occupy(r, c, (uint64_t)lines * r->l1_line, now);
             if (cycles > 1) done += cycles - 1;
-            if (in->op == WS_OP_TEX || in->op == WS_OP_TLD4 || in->op == WS_OP_SULD || in->op == WS_OP_SUST)
-                done += r->lat_tex;   /* texture pipeline */
+            if (pi->opf & WS_OPF_TEXP) done += r->lat_tex;   /* texture pipeline */
             is_mem = 1;
         }
         break;
-    case WS_OP_CP_ASYNC:
+    case WS_TIME_CPASYNC:
         done = cp_async_timing(r, c, w, slot, in, &eff, t0, now);
         break;
     default:
@@ -293,7 +282,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     done += r->lat_pipe;                 /* collector, dispatch and writeback stages (pipe_latency) */
     if (done > r->last_complete) r->last_complete = done;
     for (uint32_t q = 0; q < np; q++) note_pending(r, &c->warps[pt[q].slot], in, pt[q].mask, done, is_mem, now);
-    if (!pi->plain && ((r->div->issues_div_ops && ws_is_div_op(in->op)) || in->op == WS_OP_BMOV)) {
+    if (!pi->plain && ((r->div->issues_div_ops && (pi->opf & WS_OPF_DIVOP)) || (pi->opf & WS_OPF_SPILL))) {
         r->div_insts++;                  /* own metric: warp_insts stays comparable */
     } else {
         r->warp_insts++;
@@ -313,13 +302,13 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     w->wake = 0;
     w->deps_pc = UINT32_MAX;
     forget_stall(c, w);
-    if (!pi->plain && r->fence_stores && (in->op == WS_OP_MEMBAR || in->op == WS_OP_FENCE) && in->subop != 1 /* WS_SCOPE_CTA, src/ptx/ptx_internal.h */) {
+    if (!pi->plain && r->fence_stores && (pi->opf & WS_OPF_FENCE) && in->subop != 1 /* WS_SCOPE_CTA, src/ptx/ptx_internal.h */) {
         /* membar.gl/.sys, fence.gpu/.sys: the warp waits until its stores are
          * done (docs/memory.md); .cta is ordered at the L1 and costs alu_latency */
         uint64_t f = ws_mem_fence(&r->memsys, c->id, slot, done);
         if (f > done) { w->wake = f; w->wake_reason = WS_STALL_MEM; }
     }
-    if (!pi->plain && in->op == WS_OP_NANOSLEEP && eff.sleep_ns) {
+    if (!pi->plain && (pi->opf & WS_OPF_SLEEP) && eff.sleep_ns) {
         /* the warp issues nothing for t ns at clock_ghz (docs/model.md, "nanosleep") */
         uint64_t s = now + (uint64_t)ceil((double)eff.sleep_ns * r->clock_ghz);
         if (s > w->wake) { w->wake = s; w->wake_reason = WS_STALL_SYNC; }
@@ -487,7 +476,7 @@ static void prestall(ws_simrun *r, ws_core *c, ws_cwarp *w, uint64_t now)
  * generic) load, e.g. ccws for throttled warps? */
 int ws_core_load_gated(const ws_sched *s, const ws_inst *in)
 {
-    return s->ops->may_issue_load && (in->op == WS_OP_LD || in->op == WS_OP_LDU) && in->space != WS_SP_SHARED &&
+    return s->ops->may_issue_load && (ws_opcode_flags(in->op) & WS_OPF_LOAD) && in->space != WS_SP_SHARED &&
            in->space != WS_SP_CONST && in->space != WS_SP_PARAM;
 }
 
@@ -644,7 +633,7 @@ static int try_splits(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int
             if (r->div->owner_keeps_warp) break;
             continue;
         }
-        if (!r->pinst[sp->pc].plain && (in->op == WS_OP_LD || in->op == WS_OP_LDU)) {   /* a free L1 MSHR? */
+        if (!r->pinst[sp->pc].plain && (r->pinst[sp->pc].opf & WS_OPF_LOAD)) {   /* a free L1 MSHR? */
             if (!load_allowed(r, c, slot, in, now)) {               /* the policy holds it (ccws) */
                 if (now + 1 < best) { best = now + 1; reason = WS_STALL_MSHR; best_res = WS_RES_NONE; }
                 if (r->div->owner_keeps_warp) break;

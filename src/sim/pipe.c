@@ -120,16 +120,11 @@ static uint64_t opcode_latency(const ws_simrun *r, const ws_inst *in)
     const int unit = in->unit;
     if (unit == WS_UNIT_CTRL) return r->lat_simple;
     if (unit != WS_UNIT_INT && unit != WS_UNIT_FP32 && unit != WS_UNIT_FP64) return 0;
-    switch (in->op) {
-    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_ADDC: case WS_OP_SUBC: case WS_OP_MUL: case WS_OP_MUL24:
-        return 0;
-    case WS_OP_MAD: case WS_OP_MADC: case WS_OP_MAD24: case WS_OP_FMA:
-        return unit == WS_UNIT_FP64 ? 0 : r->lat_mad;
-    case WS_OP_MIN: case WS_OP_MAX:
-        return unit == WS_UNIT_FP64 ? 0 : r->lat_minmax;
-    default:
-        return r->lat_simple;
-    }
+    const unsigned f = ws_opcode_flags(in->op);   /* isa.def's LAT_* flags */
+    if (f & WS_OPF_LAT_UNIT) return 0;
+    if (f & WS_OPF_LAT_MAD) return unit == WS_UNIT_FP64 ? 0 : r->lat_mad;
+    if (f & WS_OPF_LAT_MINMAX) return unit == WS_UNIT_FP64 ? 0 : r->lat_minmax;
+    return r->lat_simple;
 }
 
 uint64_t ws_unit_latency(const ws_simrun *r, const ws_inst *in)
@@ -142,14 +137,9 @@ uint64_t ws_unit_latency(const ws_simrun *r, const ws_inst *in)
 
 int ws_uses_lsu(const ws_inst *in)
 {
-    switch (in->op) {
-    case WS_OP_LD: case WS_OP_LDU: case WS_OP_ST: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX: case WS_OP_WMMA_LOAD: case WS_OP_WMMA_STORE: case WS_OP_STMATRIX:
-        return in->space != WS_SP_PARAM && in->space != WS_SP_CONST;
-    case WS_OP_TEX: case WS_OP_TLD4: case WS_OP_SULD: case WS_OP_SUST:   /* the L1/TEX path */
-        return 1;
-    default:
-        return 0;
-    }
+    const unsigned f = ws_opcode_flags(in->op);   /* isa.def: LSU unless .param/.const; TEXP always */
+    if (f & WS_OPF_TEXP) return 1;
+    return (f & WS_OPF_LSU) && in->space != WS_SP_PARAM && in->space != WS_SP_CONST;
 }
 
 /* Register sources that go through the operand collector (predicates live
@@ -174,6 +164,8 @@ void ws_pipe_decode(ws_simrun *r)
         pi->membermask = ws_warp_membermask(in);
         pi->aligned = (uint8_t)ws_warp_aligned(in);
         pi->plain = (uint8_t)(ws_inst_plain(in) && !pi->membermask && !pi->aligned);
+        pi->opf = (uint16_t)ws_opcode_flags(in->op);
+        pi->timing = (pi->opf & WS_OPF_MEMT) ? WS_TIME_MEM : (pi->opf & WS_OPF_CPASYNC) ? WS_TIME_CPASYNC : WS_TIME_UNIT;
         pi->n_warp = pi->n_lanes = 0;
     }
 }
