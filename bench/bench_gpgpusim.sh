@@ -24,20 +24,11 @@
 # built with `nvcc -arch=sm_75 -O3 --cudart shared --no-compress`, which embeds
 # the same PTX (GPGPU-Sim simulates the embedded PTX, not SASS).
 #
-# The peer. GPGPU-Sim 4.2 is https://github.com/gpgpu-sim/gpgpu-sim_distribution
-# (built at branch dev, commit 6b244a5d). Build it as its README says (its
-# prerequisites: gcc/g++, make, bison, flex, xutils-dev, zlib1g-dev and a CUDA
-# toolkit; `export CUDA_INSTALL_PATH=...; source setup_environment; make`).
-# With CUDA 13 and gcc 12 the source needs local fixes: relax its CUDA- and
-# gcc-version checks; drop the texture-reference struct removed in CUDA 12;
-# accept bison 3.8's output; guard `cudaDeviceProp.clockRate` (removed in CUDA
-# 13); provide libcudart.so.12/.13 names and symbol versions; implement the
-# `__cudaGetKernel`/`__cudaLaunchKernel` entry points nvcc 12+ launch stubs
-# call (forwarding to cudaLaunchKernel); add the missing `return` in
-# `__cudaPushCallConfiguration`; parse ptxas's newer `used N barriers` output.
-# CUDA 13 ships no cuobjdump, which GPGPU-Sim calls to get the PTX: a stand-in
-# that extracts the plain PTX text nvcc --no-compress embeds in the program
-# serves (CUOBJDUMP_SIM_FILE, PTX_SIM_USE_PTX_FILE as in its README).
+# The peer: GPGPU-Sim 4.2 (https://github.com/gpgpu-sim/gpgpu-sim_distribution,
+# branch dev, commit 6b244a5d), built by the instructions of its own README
+# against a CUDA toolkit; this repository carries no recipe or patch for it, and
+# nothing here builds it. Its stored results are in bench/peer/README.md,
+# bench/correlate/ and bench/energy/.
 #
 # GPGPUSIM_RUN is a script `run.sh APP` that sets GPGPU-Sim's environment,
 # copies configs/tested-cfgs/SM7_QV100 (gpgpusim.config, config_volta_islip.icnt)
