@@ -162,21 +162,6 @@ static const ws_kernel *run_kernel(ws_sim *s, const ws_kernel *k, int scheduled,
 
 static void *sched_alloc(void *sim, size_t n) { return arena_alloc(sim, n); }
 
-static const ws_sched_ops *sched_ops(int64_t idx)
-{
-    switch (idx) {
-    case 0: return &ws_sched_lrr;
-    case 1: return &ws_sched_gto;
-    case 2: return &ws_sched_two_level;
-    case 3: return &ws_sched_oldest;
-    case 4: return &ws_sched_swl;
-    case 5: return &ws_sched_fetch_group;
-    case 6: return &ws_sched_ccws;
-    case 7: return &ws_sched_daws;
-    default: return &ws_sched_lrr;
-    }
-}
-
 /* Run-level state from the configuration: the hardware every launch of the
  * run uses. */
 static void setup_hw(ws_simrun *r)
@@ -200,7 +185,7 @@ static void setup_hw(ws_simrun *r)
     r->smem_atomic_serial = (int)ws_cfg_i(cfg, WS_P_smem_atomic_serial);
     ws_pipe_setup(r, cfg);
     r->div = ws_div_scheme(ws_cfg_i(cfg, WS_P_divergence));
-    r->sched = sched_ops(ws_cfg_i(cfg, WS_P_scheduler));
+    r->sched = ws_sched_policy(ws_cfg_i(cfg, WS_P_scheduler));   /* NULL: refused in ws_sim_run's setup */
     if (r->nsched > r->nwarps) r->nsched = r->nwarps;
     r->walk_bits = r->nwarps <= 64u * r->nsched;
 }
@@ -406,8 +391,7 @@ static int setup_cores(ws_sim *sim, ws_simrun *r, uint8_t *param_buf)
             sc->prio = arena_alloc(sim, sizeof(uint32_t) * sc->cap);
             sc->fifo = arena_alloc(sim, sizeof(uint32_t) * sc->cap);
             if (!sc->res || !sc->age || !sc->prio || !sc->fifo) goto oom;
-            sc->limit = (uint32_t)(r->sched == &ws_sched_two_level ? ws_cfg_i(cfg, WS_P_two_level_active)
-                                                                   : ws_cfg_i(cfg, WS_P_swl_limit));
+            sc->limit = 0;   /* a policy with a bounded set sets it in its setup hook */
             sc->stride = r->nsched;
             sc->dirty = 1;
             if (r->sched->setup && r->sched->setup(sc, cfg, sched_alloc, sim) < 0) goto oom;
@@ -722,6 +706,11 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
     uint64_t max_cycles = (uint64_t)ws_cfg_i(cfg, WS_P_max_cycles);
 
     setup_hw(r);
+    if (!r->sched || !r->div) {   /* a choice index without a registered policy: never silently another */
+        ws_run_fail(r, WS_ST_ERROR, "no %s registered for choice %lld", !r->sched ? "scheduler" : "divergence scheme",
+                    (long long)ws_cfg_i(cfg, !r->sched ? WS_P_scheduler : WS_P_divergence));
+        goto out;
+    }
     if (check_launches(sim, r) < 0) goto out;
     /* one memory image for the whole sequence, initialised once */
     ws_error err = {{0}};

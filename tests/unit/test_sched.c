@@ -653,9 +653,29 @@ static void test_daws_own_hit(void **st)
     fake_core.run = NULL;
 }
 
+/* The policy tables are the parameters' choices, row by row: a choice without a policy, or a
+ * policy under another name, would run something else than the row says. */
+static void test_policy_tables(void **st)
+{
+    (void)st;
+    char buf[64];
+    const ws_param_def *ps = &ws_params[WS_P_scheduler], *pd = &ws_params[WS_P_divergence];
+    assert_int_equal(ws_sched_npolicies(), ps->nchoices);
+    for (int i = 0; i < ps->nchoices; i++)
+        assert_string_equal(ws_sched_policy(i)->name, ws_param_choice(WS_P_scheduler, i, buf, sizeof buf));
+    assert_null(ws_sched_policy(ps->nchoices));
+    assert_null(ws_sched_policy(-1));
+    for (int i = 0; i < pd->nchoices; i++) {
+        assert_non_null(ws_div_scheme(i));
+        assert_string_equal(ws_div_scheme(i)->name, ws_param_choice(WS_P_divergence, i, buf, sizeof buf));
+    }
+    assert_null(ws_div_scheme(pd->nchoices));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_policy_tables),
         cmocka_unit_test(test_lrr),
         cmocka_unit_test(test_gto_oldest),
         cmocka_unit_test(test_gto_gpgpusim),

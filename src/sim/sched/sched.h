@@ -135,5 +135,9 @@ void ws_sched_gto_build(ws_sched *s, uint32_t limit);
 extern const ws_sched_ops ws_sched_lrr, ws_sched_gto, ws_sched_two_level,
                           ws_sched_oldest, ws_sched_swl, ws_sched_fetch_group, ws_sched_ccws,
                           ws_sched_daws;
+/* The policy of parameter scheduler's choice `index` (sched_table.c), NULL for
+ * none; the number of policies registered. */
+const ws_sched_ops *ws_sched_policy(int64_t index);
+size_t ws_sched_npolicies(void);
 
 #endif

@@ -78,8 +78,15 @@ static int swl_eligible(const ws_sched *s, uint32_t slot)
     return ws_sched_in_prio(s, slot);
 }
 
+static int swl_setup(ws_sched *s, const ws_config *cfg, void *(*alloc)(void *ctx, size_t n), void *ctx)
+{
+    (void)alloc; (void)ctx;
+    s->limit = (uint32_t)ws_cfg_i(cfg, WS_P_swl_limit);
+    return 0;
+}
+
 const ws_sched_ops ws_sched_swl = {
     .name = "swl", .add = swl_add, .remove = swl_remove, .order = swl_order,
     .issued = swl_issued, .hash = ws_sched_hash_common, .parking = swl_parking,
-    .eligible = swl_eligible, .limit_param = "swl_limit",
+    .eligible = swl_eligible, .limit_param = "swl_limit", .setup = swl_setup,
 };

@@ -117,8 +117,15 @@ static void tl_issued(ws_sched *s, uint32_t slot, uint64_t now)
     s->has_last = 1;
 }
 
+static int tl_setup(ws_sched *s, const ws_config *cfg, void *(*alloc)(void *ctx, size_t n), void *ctx)
+{
+    (void)alloc; (void)ctx;
+    s->limit = (uint32_t)ws_cfg_i(cfg, WS_P_two_level_active);
+    return 0;
+}
+
 const ws_sched_ops ws_sched_two_level = {
     .name = "two_level", .add = tl_add, .remove = tl_remove, .order = tl_order,
     .issued = tl_issued, .next_event = tl_next_event, .hash = ws_sched_hash_common,
-    .eligible = ws_sched_in_prio, .limit_param = "two_level_active",
+    .eligible = ws_sched_in_prio, .limit_param = "two_level_active", .setup = tl_setup,
 };
