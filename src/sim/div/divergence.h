@@ -73,7 +73,8 @@ typedef struct ws_div_ops {
     /* Trace column "split": stack level of the TOS (0 = bottom) / index of
      * split idx in the ready list. */
     uint32_t (*level)(const void *st, uint32_t idx);
-    /* Statistics: current stack depth / number of splits (ready + waiting). */
+    /* Statistics: the deepest stack and the most splits at once (max_warp_splits:
+     * docs/model.md "Divergence schemes", one definition for every scheme). */
     void (*stats)(const void *st, uint32_t *depth, uint32_t *splits);
     /* Architectural control state, for the livelock proof. */
     uint64_t (*hash)(const ws_div_ctx *c, const void *st, uint64_t h);
