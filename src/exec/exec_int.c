@@ -93,7 +93,7 @@ static int exec_mov_vec(ws_xctx *x)
         uint64_t *d = ws_dst(x, &in->dst[0]);
         LANE_LOOP(x->exec) {
             unsigned l = LANE;
-            uint64_t v = (uint64_t)in->src[0].imm;   /* integer elements (parse.c) */
+            uint64_t v = (uint64_t)in->src[0].imm;   /* integer elements (parse_operand.c) */
             for (unsigned i = 0; i < n; i++) {
                 uint32_t r = in->src[0].vec[i];
                 if (r != WS_NO_REG) v |= (ws_reg_lanes(x->w, r, ws)[l] & em) << (i * eb);

@@ -323,7 +323,7 @@ int ws_exec_movmatrix(ws_xctx *x)
  * registers is unspecified, so this is the model's choice: the mma.sync layouts above,
  * extended so that one wmma.mma is exactly one or two mma.sync of the form
  * ws_wmma_geometry names (.f16/.bf16: m16n8k16, .tf32: m16n8k8, .s8/.u8: m16n8k16,
- * .f64: m8n8k4; the loader emits them, src/ptx/parse.c). With na, nb the registers of the
+ * .f64: m8n8k4; the loader emits them, src/ptx/parse_inst.c). With na, nb the registers of the
  * mma.sync A and B fragments and nc those of its C fragment (four 32-bit, two .f16x2 or two
  * .f64), wmma register reg holds mma.sync register reg % n of block reg / n:
  * m16n16k16, m16n16k8 (the two mma: columns 0-7 and 8-15 of B, C, D)

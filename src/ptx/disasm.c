@@ -98,7 +98,7 @@ static void mma_mods(sb *b, const ws_inst *in)
         tf32 ? "tf32" : ws_type_name((ws_type)in->cmp), ws_type_name((ws_type)in->boolop));
 }
 
-/* the four fragments {D}, {A}, {B}, {C}; an eight-register D or C is two operands (parse.c,
+/* the four fragments {D}, {A}, {B}, {C}; an eight-register D or C is two operands (parse_inst.c,
  * check_mma_operands) printed as one; the caller adds the ';' */
 static void mma_operands(sb *b, const ws_kernel *k, const ws_inst *in)
 {

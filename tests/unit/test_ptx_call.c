@@ -1,6 +1,6 @@
 /*
  * Calls to .func functions defined in the module, inlined at load (src/ptx/parse.c,
- * expand()). The expected flat instruction streams, local-memory slots and register
+ * expand_calls()). The expected flat instruction streams, local-memory slots and register
  * names are worked out by hand from the rules documented there: the callee's .param
  * variables are .local slots laid out in declaration order with natural alignment (a
  * call's own .param variables share the callee's slots), an unguarded `ret` ending a

@@ -3,7 +3,7 @@
  * .reg parameters, a kernel parameter's address, predicate constants, WARP_SZ, the sm_61+
  * integer instructions and the video instructions (decoded or refused by name). The
  * expected decodings are worked out by hand from the PTX ISA sections cited in
- * src/ptx/parse.c; refusals assert the exact file:line:col.
+ * src/ptx/parse*.c; refusals assert the exact file:line:col.
  */
 #include <stdarg.h>
 #include <stddef.h>
