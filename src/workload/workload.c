@@ -32,48 +32,9 @@
  *
  * Types: u8..u64, s8..s64, b8..b64, f32, f64.
  */
-#include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <yaml.h>
-#include "warpsweep/ptx.h"
-#include "warpsweep/ptxas.h"
-#include "warpsweep/workload.h"
-#include "wl_types.h"
-#include "wl_file.h"
-#include "warpsweep/strutil.h"
-#include "warpsweep/digest.h"
+#include "wl_parse.h"
 
-#define MAX_BLOCK_THREADS 1024u
-/* All buffers of a workload together: every run holds them in memory (and a
- * reference run a second copy), so a typo such as count: 10000000000 is an
- * error at load, not an out-of-memory kill in the middle of a sweep. */
-#define MAX_BUFFER_BYTES (1ull << 32)
-
-typedef struct parser {
-    const char *path;
-    yaml_document_t doc;
-    ws_error *err;
-    ws_workload *wl;
-    wl_csr *csrs[16];          /* matrices read for CSR parts, each read once per load */
-    int ncsrs;
-    yaml_node_t *top_kernel;   /* top-level kernel: the launches' default PTX file */
-    struct kkey { char *path, *entry; } *kkeys;   /* per wl->kernels[i]: what loaded it */
-    uint32_t nkeys;
-    uint32_t nstmts, capstmts;
-} parser;
-
-static int fail_node(parser *p, const yaml_node_t *n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail_node(parser *p, const yaml_node_t *n, const char *fmt, ...)
+int fail_node(parser *p, const yaml_node_t *n, const char *fmt, ...)
 {
     char msg[WS_ERROR_LEN];
     va_list ap;
@@ -85,14 +46,7 @@ static int fail_node(parser *p, const yaml_node_t *n, const char *fmt, ...)
     return ws_fail_at(p->err, p->path, line, col, "%s", msg);
 }
 
-static yaml_node_t *node(parser *p, int i) { return yaml_document_get_node(&p->doc, i); }
-
-static const char *scalar(const yaml_node_t *n)
-{
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-static const char *kind_name(const yaml_node_t *n)
+const char *kind_name(const yaml_node_t *n)
 {
     switch (n->type) {
     case YAML_SCALAR_NODE: return "a scalar";
@@ -134,7 +88,7 @@ static int key_index(parser *p, const yaml_node_t *k, const char *const *keys, i
 
 /* Collects the values of a mapping's known keys into vals[] (key nodes in
  * knodes[]), rejecting unknown and duplicate keys. */
-static int collect(parser *p, yaml_node_t *map, const char *const *keys, int nkeys, const char *where,
+int collect(parser *p, yaml_node_t *map, const char *const *keys, int nkeys, const char *where,
                    yaml_node_t **vals, yaml_node_t **knodes)
 {
     for (int i = 0; i < nkeys; i++)
@@ -154,19 +108,9 @@ static int collect(parser *p, yaml_node_t *map, const char *const *keys, int nke
     return 0;
 }
 
-/* ---- numbers ---- */
-
-typedef struct num {
-    int is_int;         /* an integer literal (or an integral float) */
-    int big;            /* integral but beyond 64 bits (e.g. 99999999999999999999999) */
-    int neg;
-    uint64_t mag;       /* is_int: |value| */
-    double d;
-} num;
-
 /* Parses a YAML scalar as a number (decimal or 0x integers, floats, .inf,
  * .nan). Returns 0 or -1 if it is not a number. */
-static int parse_num(const char *s, num *out)
+int parse_num(const char *s, num *out)
 {
     memset(out, 0, sizeof *out);
     if (!s || !*s)
@@ -237,7 +181,7 @@ static int64_t trunc_to_i64(double d)
 
 /* Converts n to type t: *bits (integers: two's complement; floats: the
  * double in *d). Fails when the value does not fit. */
-static int num_to_type(parser *p, const yaml_node_t *n, const num *v, int t, int64_t *ival, double *dval,
+int num_to_type(parser *p, const yaml_node_t *n, const num *v, int t, int64_t *ival, double *dval,
                        const char *what)
 {
     if (wl_type_float(t)) {
@@ -264,7 +208,7 @@ static int num_to_type(parser *p, const yaml_node_t *n, const num *v, int t, int
 }
 
 /* A positive integer scalar no larger than max. */
-static int get_uint(parser *p, const yaml_node_t *n, const char *key, uint64_t min, uint64_t max, uint64_t *out)
+int get_uint(parser *p, const yaml_node_t *n, const char *key, uint64_t min, uint64_t max, uint64_t *out)
 {
     num v;
     const char *s = scalar(n);
@@ -592,7 +536,7 @@ static void values_free(ws_values *v)
 
 /* ---- sections ---- */
 
-static int find_buffer(const ws_workload *wl, const char *name)
+int find_buffer(const ws_workload *wl, const char *name)
 {
     for (uint32_t i = 0; i < wl->nbuffers; i++)
         if (strcmp(wl->buffers[i].name, name) == 0)
@@ -600,7 +544,7 @@ static int find_buffer(const ws_workload *wl, const char *name)
     return -1;
 }
 
-static const char *suggest_buffer(const ws_workload *wl, const char *name, char *buf, size_t len)
+const char *suggest_buffer(const ws_workload *wl, const char *name, char *buf, size_t len)
 {
     const char *names[256];
     int n = 0;
@@ -674,224 +618,9 @@ static int parse_buffers(parser *p, yaml_node_t *n)
     return 0;
 }
 
-/* ---- textures and surfaces (README "Textures and surfaces", include/warpsweep/tex.h) ---- */
-
-static const char *wl_tex_kind(const ws_workload *wl, uint32_t i)
-{
-    return wl->texs[i].desc.surface ? "surface" : "texture";
-}
-
-static int find_tex(const ws_workload *wl, const char *name)
-{
-    for (uint32_t i = 0; i < wl->ntexs; i++)
-        if (strcmp(wl->texs[i].name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
-static int get_bool(parser *p, yaml_node_t *n, const char *what, uint8_t *out)
-{
-    const char *s = scalar(n);
-    if (!s || (strcmp(s, "true") && strcmp(s, "false")))
-        return fail_node(p, n, "%s must be true or false", what);
-    *out = strcmp(s, "true") == 0;
-    return 0;
-}
-
-/* one of names[0..n-1] (as its index), else an error naming them */
-static int get_choice(parser *p, yaml_node_t *n, const char *what, const char *const *names, int cnt, uint8_t *out)
-{
-    const char *s = scalar(n);
-    for (int i = 0; s && i < cnt; i++)
-        if (strcmp(s, names[i]) == 0) {
-            *out = (uint8_t)i;
-            return 0;
-        }
-    char list[160] = "";
-    for (int i = 0; i < cnt; i++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
-    return fail_node(p, n, "%s must be one of %s", what, list);
-}
-
-static int tex_channel_type(parser *p, yaml_node_t *n, const char *where, uint8_t *out)
-{
-    static const char *const names[] = {"u8", "s8", "u16", "s16", "u32", "s32", "f16", "f32"};
-    static const uint8_t types[] = {WS_TY_U8, WS_TY_S8, WS_TY_U16, WS_TY_S16, WS_TY_U32, WS_TY_S32, WS_TY_F16, WS_TY_F32};
-    char what[192];
-    snprintf(what, sizeof what, "%s: type (of one channel)", where);
-    uint8_t i = 0;
-    if (get_choice(p, n, what, names, 8, &i) < 0)
-        return -1;
-    *out = types[i];
-    return 0;
-}
-
-/* address: MODE or [MODE, ...] (one per dimension; one mode applies to every dimension) */
-static int tex_address_modes(parser *p, yaml_node_t *n, const char *where, ws_texobj *t)
-{
-    static const char *const names[] = {"wrap", "clamp", "mirror", "border"};   /* cudaTextureAddressMode order */
-    char what[192];
-    snprintf(what, sizeof what, "%s: address", where);
-    if (n->type == YAML_SEQUENCE_NODE) {
-        uint32_t cnt = (uint32_t)(n->data.sequence.items.top - n->data.sequence.items.start);
-        if (cnt != t->dims)
-            return fail_node(p, n, "%s has %u modes for a %uD texture (one per dimension, or one for all)", what, cnt,
-                             t->dims);
-        for (uint32_t d = 0; d < cnt; d++)
-            if (get_choice(p, node(p, n->data.sequence.items.start[d]), what, names, 4, &t->address[d]) < 0)
-                return -1;
-    } else {
-        if (get_choice(p, n, what, names, 4, &t->address[0]) < 0)
-            return -1;
-        t->address[1] = t->address[2] = t->address[0];
-    }
-    for (unsigned d = 0; d < t->dims; d++)
-        if ((t->address[d] == WS_TEX_WRAP || t->address[d] == WS_TEX_MIRROR) && !t->normalized_coords)
-            return fail_node(p, n, "%s: %s needs normalized_coords: true (the CUDA Programming Guide: wrap and mirror "
-                             "are only supported for normalized texture coordinates)", what, names[t->address[d]]);
-    return 0;
-}
-
-enum { T_BUFFER, T_TYPE, T_CHANNELS, T_WIDTH, T_HEIGHT, T_DEPTH, T_PITCH, T_NORMCOORDS, T_ADDRESS, T_FILTER, T_READ, T_N };
-
-static int parse_one_tex(parser *p, yaml_node_t *k, yaml_node_t *v, int surface)
-{
-    ws_workload *wl = p->wl;
-    const char *name = scalar(k);
-    if (!name || !*name)
-        return fail_node(p, k, "%s names must be plain names", surface ? "surface" : "texture");
-    if (find_tex(wl, name) >= 0 || find_buffer(wl, name) >= 0)
-        return fail_node(p, k, "duplicate name '%s' (buffers, textures and surfaces share one namespace)", name);
-    ws_tex_spec *ts = &wl->texs[wl->ntexs++];
-    ts->name = strdup(name);
-    ts->line = (int)k->start_mark.line + 1;
-    ts->col = (int)k->start_mark.column + 1;
-    ws_texobj *t = &ts->desc;
-    t->surface = (uint8_t)surface;
-    t->channels = 1;
-    t->address[0] = t->address[1] = t->address[2] = WS_TEX_CLAMP;
-    char where[160];
-    snprintf(where, sizeof where, "%s '%s'", surface ? "surface" : "texture", name);
-    static const char *const keys[T_N] = {"buffer", "type", "channels", "width", "height", "depth", "pitch",
-                                          "normalized_coords", "address", "filter", "read_mode"};
-    yaml_node_t *vals[T_N], *kn[T_N];
-    if (collect(p, v, keys, surface ? T_PITCH + 1 : T_N, where, vals, kn) < 0)
-        return -1;
-    static const int required[] = {T_BUFFER, T_TYPE, T_WIDTH};
-    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-        if (!vals[required[i]])
-            return fail_node(p, v, "%s: missing required key '%s'", where, keys[required[i]]);
-    const char *bname = scalar(vals[T_BUFFER]);
-    int b = bname ? find_buffer(wl, bname) : -1;
-    if (b < 0) {
-        char sug[128];
-        return fail_node(p, vals[T_BUFFER], "%s: missing buffer '%s' (not declared under buffers)%s", where,
-                         bname ? bname : "?", bname ? suggest_buffer(wl, bname, sug, sizeof sug) : "");
-    }
-    t->buffer = (uint32_t)b;
-    if (tex_channel_type(p, vals[T_TYPE], where, &t->ctype) < 0)
-        return -1;
-    char key[192];
-    uint64_t u;
-    if (vals[T_CHANNELS]) {
-        snprintf(key, sizeof key, "%s: channels", where);
-        if (get_uint(p, vals[T_CHANNELS], key, 1, 4, &u) < 0)
-            return -1;
-        if (u == 3)
-            return fail_node(p, vals[T_CHANNELS], "%s must be 1, 2 or 4 (CUDA has no 3-channel texel format)", key);
-        t->channels = (uint8_t)u;
-    }
-    static const int dimkeys[3] = {T_WIDTH, T_HEIGHT, T_DEPTH};
-    t->dims = 1;
-    for (int d = 0; d < 3; d++) {
-        t->size[d] = 1;
-        if (!vals[dimkeys[d]])
-            continue;
-        if (d == 2 && !vals[T_HEIGHT])
-            return fail_node(p, kn[T_DEPTH], "%s: depth without height (a 3D texture has width, height and depth)", where);
-        snprintf(key, sizeof key, "%s: %s", where, keys[dimkeys[d]]);
-        if (get_uint(p, vals[dimkeys[d]], key, 1, 1u << 16, &u) < 0)
-            return -1;
-        t->size[d] = (uint32_t)u;
-        t->dims = (uint8_t)(d + 1);
-    }
-    t->texel_bytes = t->channels * (uint32_t)wl_type_bytes(t->ctype);
-    t->pitch = (uint64_t)t->size[0] * t->texel_bytes;
-    if (vals[T_PITCH]) {
-        snprintf(key, sizeof key, "%s: pitch", where);
-        if (get_uint(p, vals[T_PITCH], key, 1, 1u << 30, &u) < 0)
-            return -1;
-        if (u < t->pitch)
-            return fail_node(p, vals[T_PITCH], "%s (%llu bytes) is less than a row of %u texels of %u bytes", key,
-                             (unsigned long long)u, t->size[0], t->texel_bytes);
-        t->pitch = u;
-    }
-    const ws_buffer_spec *bs = &wl->buffers[b];
-    uint64_t need = ((uint64_t)t->size[2] * t->size[1] - 1) * t->pitch + (uint64_t)t->size[0] * t->texel_bytes;
-    uint64_t have = bs->count * (uint64_t)wl_type_bytes(bs->type);
-    if (need > have)
-        return fail_node(p, vals[T_BUFFER], "%s: %ux%ux%u texels of %u bytes (pitch %llu) need %llu bytes, buffer '%s' "
-                         "holds %llu", where, t->size[0], t->size[1], t->size[2], t->texel_bytes,
-                         (unsigned long long)t->pitch, (unsigned long long)need, bs->name, (unsigned long long)have);
-    if (surface)
-        return 0;
-    if (vals[T_NORMCOORDS]) {
-        snprintf(key, sizeof key, "%s: normalized_coords", where);
-        if (get_bool(p, vals[T_NORMCOORDS], key, &t->normalized_coords) < 0)
-            return -1;
-    }
-    if (vals[T_READ]) {
-        static const char *const modes[] = {"element", "normalized_float"};
-        snprintf(key, sizeof key, "%s: read_mode", where);
-        if (get_choice(p, vals[T_READ], key, modes, 2, &t->read_normalized) < 0)
-            return -1;
-        int small = t->ctype == WS_TY_U8 || t->ctype == WS_TY_S8 || t->ctype == WS_TY_U16 || t->ctype == WS_TY_S16;
-        if (t->read_normalized && !small)
-            return fail_node(p, vals[T_READ], "%s: normalized_float applies to 8- and 16-bit integer channels, not %s",
-                             key, wl_type_name(t->ctype));
-    }
-    if (vals[T_ADDRESS] && tex_address_modes(p, vals[T_ADDRESS], where, t) < 0)
-        return -1;
-    if (vals[T_FILTER]) {
-        static const char *const modes[] = {"point", "linear"};
-        snprintf(key, sizeof key, "%s: filter", where);
-        if (get_choice(p, vals[T_FILTER], key, modes, 2, &t->filter) < 0)
-            return -1;
-        int fl = t->ctype == WS_TY_F32 || t->ctype == WS_TY_F16 || t->read_normalized;
-        if (t->filter == WS_TEX_LINEAR && !fl)
-            return fail_node(p, vals[T_FILTER], "%s: linear filtering needs a texture that returns floats (f16/f32 "
-                             "channels or read_mode: normalized_float), as cudaErrorInvalidFilterSetting says", key);
-    }
-    return 0;
-}
-
-static int parse_texs(parser *p, yaml_node_t *tex, yaml_node_t *surf)
-{
-    ws_workload *wl = p->wl;
-    yaml_node_t *secs[2] = {tex, surf};
-    uint32_t cnt = 0;
-    for (int s = 0; s < 2; s++) {
-        if (!secs[s])
-            continue;
-        if (secs[s]->type != YAML_MAPPING_NODE)
-            return fail_node(p, secs[s], "%s must be a mapping of name: {buffer, type, width, ...}, not %s",
-                             s ? "surfaces" : "textures", kind_name(secs[s]));
-        cnt += (uint32_t)(secs[s]->data.mapping.pairs.top - secs[s]->data.mapping.pairs.start);
-    }
-    wl->texs = calloc(cnt ? cnt : 1, sizeof *wl->texs);
-    if (!wl->texs)
-        return fail_node(p, tex ? tex : surf, "out of memory");
-    for (int s = 0; s < 2; s++)
-        for (yaml_node_pair_t *pr = secs[s] ? secs[s]->data.mapping.pairs.start : NULL;
-             secs[s] && pr < secs[s]->data.mapping.pairs.top; pr++)
-            if (parse_one_tex(p, node(p, pr->key), node(p, pr->value), s) < 0)
-                return -1;
-    return 0;
-}
-
 /* Resolves params names before the kernel is loaded (so a missing buffer is
  * reported even when the PTX is broken); types are checked afterwards. */
-static int parse_params(parser *p, yaml_node_t *n, ws_launch_spec *L)
+int parse_params(parser *p, yaml_node_t *n, ws_launch_spec *L)
 {
     ws_workload *wl = p->wl;
     if (n->type != YAML_SEQUENCE_NODE)
@@ -1051,9 +780,6 @@ char *ws_workload_default_name(const char *path)
         n -= 4;
     return strndup(base, n);
 }
-
-enum { K_NAME, K_KERNEL, K_ENTRY, K_GRID, K_BLOCK, K_REGS, K_SHARED, K_BUFFERS, K_PARAMS, K_EXPECT, K_LAUNCHES,
-       K_TEXTURES, K_SURFACES, K_WORK, K_VARS, K_N };
 static const char *const top_keys[K_N] = {"name",  "kernel",          "entry",        "grid",    "block",
                                           "regs_per_thread", "shared_bytes", "buffers", "params", "expect",
                                           "launches", "textures", "surfaces", "work", "vars"};
@@ -1076,15 +802,8 @@ static int refuse_sweep_file(parser *p, yaml_node_t *root)
     return 0;
 }
 
-/* The YAML nodes of one launch: the top-level keys of a one-launch
- * workload, or one launch statement of `launches:`. */
-typedef struct launch_nodes {
-    yaml_node_t *name, *kernel, *entry, *grid, *block, *regs, *shared, *params;
-    yaml_node_t *at;           /* the statement (or the root): where "missing key" points */
-} launch_nodes;
-
 /* grid, block, shared_bytes, regs_per_thread of a launch. */
-static int launch_shape(parser *p, ws_launch_spec *L, const launch_nodes *n)
+int launch_shape(parser *p, ws_launch_spec *L, const launch_nodes *n)
 {
     if (get_dim3(p, n->grid, "grid", L->grid) < 0 || get_dim3(p, n->block, "block", L->block) < 0)
         return -1;
@@ -1149,7 +868,7 @@ static int has_module_data(const ws_kernel *k)
 /* Loads the launch's kernel (its own `kernel:` or the top-level one) and
  * checks block and params against it. in_seq: a statement of `launches:`,
  * whose PTX-side errors without a position get the statement's. */
-static int launch_kernel(parser *p, ws_launch_spec *L, const launch_nodes *n, int in_seq)
+int launch_kernel(parser *p, ws_launch_spec *L, const launch_nodes *n, int in_seq)
 {
     yaml_node_t *kn = n->kernel ? n->kernel : p->top_kernel;
     if (!kn)
@@ -1233,194 +952,6 @@ static int launch_kernel(parser *p, ws_launch_spec *L, const launch_nodes *n, in
         L->name = strdup(k->name);
     }
     return L->name ? 0 : fail_node(p, n->at, "out of memory");
-}
-
-/* ---- launch sequences (`launches:`) ---- */
-
-static ws_seq_stmt *add_stmt(parser *p, yaml_node_t *at, int op)
-{
-    if (p->nstmts == p->capstmts) {
-        uint32_t cap = p->capstmts ? 2 * p->capstmts : 16;
-        ws_seq_stmt *ns = realloc(p->wl->stmts, cap * sizeof *ns);
-        if (!ns) {
-            fail_node(p, at, "out of memory");
-            return NULL;
-        }
-        p->wl->stmts = ns;
-        p->capstmts = cap;
-    }
-    ws_seq_stmt *st = &p->wl->stmts[p->nstmts++];
-    memset(st, 0, sizeof *st);
-    st->op = (uint8_t)op;
-    st->line = (int)at->start_mark.line + 1;
-    st->col = (int)at->start_mark.column + 1;
-    p->wl->nstmts = p->nstmts;
-    return st;
-}
-
-/* A buffer name and a value of its type (set: value, until: equals). */
-static int buffer_value(parser *p, yaml_node_t *map, const char *what, const char *vkey, uint32_t *buffer,
-                        uint64_t *bits)
-{
-    const char *keys[2] = {"buffer", vkey};
-    yaml_node_t *vals[2], *kn[2];
-    if (collect(p, map, keys, 2, what, vals, kn) < 0)
-        return -1;
-    if (!vals[0])
-        return fail_node(p, map, "%s: missing required key 'buffer'", what);
-    if (!vals[1])
-        return fail_node(p, map, "%s: missing required key '%s'", what, vkey);
-    const char *name = scalar(vals[0]);
-    int b = name ? find_buffer(p->wl, name) : -1;
-    if (b < 0) {
-        char sug[128];
-        return fail_node(p, vals[0], "%s on unknown buffer '%s'%s", what, name ? name : "?",
-                         name ? suggest_buffer(p->wl, name, sug, sizeof sug) : "");
-    }
-    const ws_buffer_spec *bs = &p->wl->buffers[b];
-    num x;
-    if (!scalar(vals[1]) || parse_num(scalar(vals[1]), &x) < 0)
-        return fail_node(p, vals[1], "%s: %s must be a number", what, vkey);
-    int64_t iv;
-    double dv;
-    char w[160];
-    snprintf(w, sizeof w, "%s %s (buffer '%s', %s)", what, vkey, name, wl_type_name(bs->type));
-    if (num_to_type(p, vals[1], &x, bs->type, &iv, &dv, w) < 0)
-        return -1;
-    *buffer = (uint32_t)b;
-    *bits = wl_type_float(bs->type) ? wl_float_bits(bs->type, dv) : wl_int_bits(bs->type, (uint64_t)iv);
-    return 0;
-}
-
-static int parse_stmts(parser *p, yaml_node_t *list, int depth);
-
-/* loop: {repeat: N, body} | {until: {buffer, equals}, max: M, body} */
-static int parse_loop(parser *p, yaml_node_t *key, yaml_node_t *n, int depth)
-{
-    static const char *const keys[] = {"repeat", "until", "max", "body"};
-    yaml_node_t *v[4], *kn[4];
-    if (collect(p, n, keys, 4, "loop", v, kn) < 0)
-        return -1;
-    if (depth >= WS_SEQ_MAX_DEPTH)
-        return fail_node(p, key, "loops nested more than %d deep", WS_SEQ_MAX_DEPTH);
-    if (v[0] && v[1])
-        return fail_node(p, kn[1], "loop: give either repeat: N or until: {buffer, equals} with max, not both");
-    if (!v[0] && !v[1])
-        return fail_node(p, n, "loop: missing repeat: N or until: {buffer, equals} (with max: M)");
-    if (v[0] && v[2])
-        return fail_node(p, kn[2], "loop: max goes with until; a repeat loop runs exactly its N iterations");
-    if (v[1] && !v[2])
-        return fail_node(p, kn[1], "loop: until needs max: M (the most iterations; reaching it ends the loop)");
-    if (!v[3])
-        return fail_node(p, n, "loop: missing required key 'body' (a list of statements)");
-    uint64_t count;
-    if (v[0] && get_uint(p, v[0], "repeat", 0, UINT32_MAX, &count) < 0)
-        return -1;
-    if (v[2] && get_uint(p, v[2], "max", 1, UINT32_MAX, &count) < 0)
-        return -1;
-    uint32_t buffer = 0;
-    uint64_t bits = 0;
-    if (v[1] && buffer_value(p, v[1], "until", "equals", &buffer, &bits) < 0)
-        return -1;
-    ws_seq_stmt *head = add_stmt(p, key, WS_SEQ_LOOP);
-    if (!head)
-        return -1;
-    uint32_t hi = p->nstmts - 1;
-    head->depth = (uint8_t)depth;
-    head->count = count;
-    if (parse_stmts(p, v[3], depth + 1) < 0)
-        return -1;
-    ws_seq_stmt *end = add_stmt(p, v[3], WS_SEQ_END);
-    if (!end)
-        return -1;
-    end->depth = (uint8_t)depth;
-    end->jump = hi;
-    end->until = v[1] != NULL;
-    end->buffer = buffer;
-    end->bits = bits;
-    p->wl->stmts[hi].jump = p->nstmts - 1;
-    return 0;
-}
-
-static int parse_launch_stmt(parser *p, yaml_node_t *n)
-{
-    enum { L_ENTRY, L_NAME, L_KERNEL, L_GRID, L_BLOCK, L_PARAMS, L_REGS, L_SHARED, L_DSHARED, L_N };
-    static const char *const keys[L_N] = {"entry", "name", "kernel", "grid", "block", "params",
-                                          "regs_per_thread", "shared_bytes", "dyn_shared_bytes"};
-    yaml_node_t *v[L_N], *kn[L_N];
-    if (collect(p, n, keys, L_N, "a launch statement (or set:, loop:)", v, kn) < 0)
-        return -1;
-    if (v[L_SHARED] && v[L_DSHARED])
-        return fail_node(p, kn[L_DSHARED], "give shared_bytes or dyn_shared_bytes (the same), not both");
-    if (!v[L_GRID])
-        return fail_node(p, n, "launch: missing required key 'grid'");
-    if (!v[L_BLOCK])
-        return fail_node(p, n, "launch: missing required key 'block'");
-    ws_workload *wl = p->wl;
-    ws_launch_spec *nl = realloc(wl->launches, (wl->nlaunches + 1) * sizeof *nl);
-    if (!nl)
-        return fail_node(p, n, "out of memory");
-    wl->launches = nl;
-    ws_launch_spec *L = &wl->launches[wl->nlaunches++];
-    memset(L, 0, sizeof *L);
-    L->line = (int)n->start_mark.line + 1;
-    L->col = (int)n->start_mark.column + 1;
-    launch_nodes ln = {.name = v[L_NAME], .kernel = v[L_KERNEL], .entry = v[L_ENTRY], .grid = v[L_GRID],
-                       .block = v[L_BLOCK], .regs = v[L_REGS], .shared = v[L_SHARED] ? v[L_SHARED] : v[L_DSHARED],
-                       .params = v[L_PARAMS], .at = n};
-    if (launch_shape(p, L, &ln) < 0)
-        return -1;
-    if (ln.params && parse_params(p, ln.params, L) < 0)
-        return -1;
-    if (launch_kernel(p, L, &ln, 1) < 0)
-        return -1;
-    ws_seq_stmt *st = add_stmt(p, n, WS_SEQ_LAUNCH);
-    if (!st)
-        return -1;
-    st->launch = wl->nlaunches - 1;
-    return 0;
-}
-
-/* A list of statements: launches, set: {buffer, value}, loop: {...}. */
-static int parse_stmts(parser *p, yaml_node_t *list, int depth)
-{
-    if (list->type != YAML_SEQUENCE_NODE)
-        return fail_node(p, list, "%s must be a list of statements (launches, set:, loop:), not %s",
-                         depth ? "a loop's body" : "launches", kind_name(list));
-    for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
-        yaml_node_t *n = node(p, *it);
-        if (n->type != YAML_MAPPING_NODE)
-            return fail_node(p, n, "a statement must be a mapping (a launch {entry, grid, block, params}, set: or "
-                             "loop:), not %s", kind_name(n));
-        yaml_node_pair_t *first = n->data.mapping.pairs.start;
-        int npairs = (int)(n->data.mapping.pairs.top - first);
-        const char *k0 = npairs ? scalar(node(p, first->key)) : NULL;
-        int is_set = k0 && strcmp(k0, "set") == 0, is_loop = k0 && strcmp(k0, "loop") == 0;
-        if (is_set || is_loop) {
-            if (npairs != 1)
-                return fail_node(p, node(p, first[1].key), "a %s statement has no other keys (one statement per "
-                                 "list item)", k0);
-            yaml_node_t *key = node(p, first->key), *val = node(p, first->value);
-            if (is_loop) {
-                if (parse_loop(p, key, val, depth) < 0)
-                    return -1;
-                continue;
-            }
-            uint32_t b;
-            uint64_t bits;
-            if (buffer_value(p, val, "set", "value", &b, &bits) < 0)
-                return -1;
-            ws_seq_stmt *st = add_stmt(p, key, WS_SEQ_SET);
-            if (!st)
-                return -1;
-            st->buffer = b;
-            st->bits = bits;
-            continue;
-        }
-        if (parse_launch_stmt(p, n) < 0)
-            return -1;
-    }
-    return 0;
 }
 
 /* The first launch's fields at the top level of the workload (see ws_workload). */
@@ -1633,12 +1164,6 @@ static int valid_var_name(const char *s)
         if (!isalnum((unsigned char)*s) && *s != '_') return 0;
     return 1;
 }
-
-/* No workload field nests deeper than this (the deepest, a sequence of
- * loops WS_SEQ_MAX_DEPTH deep, takes three YAML levels per loop); a deeper
- * document is refused by the field's own check, so substitution need not
- * (and, on hostile input 20000 levels deep, must not) recurse further. */
-#define WS_WL_SUBST_DEPTH (4 * WS_SEQ_MAX_DEPTH + 16)
 
 /* Replaces every "=EXPR" scalar value under n (not keys, not the vars
  * mapping itself) by its value. */
