@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "warpsweep/mem.h"
+#include "warpsweep/ptx.h"
 #include "warpsweep/params.h"
 
 struct ws_core;
@@ -110,6 +111,8 @@ struct ws_sched {
     uint32_t stride;       /* schedulers per core: slot w is local warp w / stride */
     uint32_t group;        /* fetch_group: the active group */
     void *pstate;          /* policy state from ops->setup (ccws, daws: the core's, shared by its schedulers) */
+    struct ws_sched *first;   /* the core's scheduler 0, set up first (a policy's per-core state lives there) */
+    const ws_kernel *kernel;  /* the kernel this launch runs (daws: its branches) */
 };
 
 /* Shared helpers (sched_common in sched_lrr.c). */

@@ -49,7 +49,6 @@
  */
 #include <string.h>
 #include "sched.h"
-#include "sim/core_internal.h"    /* ws_core.scheds: the point system is the core's */
 #include "sched_vta.h"
 
 /* The core's point system: indexed by warp slot; scheduler 0 owns it. */
@@ -274,7 +273,7 @@ static int ccws_alloc_core(ws_sched *s, const ws_config *cfg, void *(*alloc)(voi
 static int ccws_setup(ws_sched *s, const ws_config *cfg, void *(*alloc)(void *ctx, size_t n), void *ctx)
 {
     if (s->id == 0) return ccws_alloc_core(s, cfg, alloc, ctx);
-    s->pstate = s->core->scheds[0].pstate;
+    s->pstate = s->first->pstate;
     return s->pstate ? 0 : -1;
 }
 
