@@ -22,7 +22,7 @@ void ws_result_print_json_launches(FILE *out, const ws_result *res, const char *
                                    const ws_config *cfg, const ws_launch_stats *ls, uint32_t nls);
 /* The per-launch table of a sequence: one line per launch run. */
 void ws_launches_print_text(FILE *out, const ws_launch_stats *ls, uint32_t n);
-/* Writes s as a JSON string literal (with quotes). */
-void ws_json_string(FILE *out, const char *s);
+/* ws_json_string (a JSON string literal): warpsweep/strutil.h */
+#include "warpsweep/strutil.h"
 
 #endif

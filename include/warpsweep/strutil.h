@@ -2,6 +2,7 @@
 #define WARPSWEEP_STRUTIL_H
 /* Small string helpers shared by every layer that reports "did you mean". */
 #include <stddef.h>
+#include <stdio.h>
 
 /* Levenshtein distance; names longer than 63 characters count as far apart. */
 int ws_edit_distance(const char *a, const char *b);
@@ -24,5 +25,9 @@ char *ws_quote(char *out, size_t cap, const char *s, size_t len);
  * else ws_quote(buf, cap, s, strlen(s)): file names in messages keep their
  * usual look and cannot break the line. */
 const char *ws_printable_name(char *buf, size_t cap, const char *s);
+
+/* Writes s (NULL: "") as a JSON string literal, with its quotes, escaping quote, backslash and
+ * control characters. */
+void ws_json_string(FILE *out, const char *s);
 
 #endif

@@ -507,16 +507,6 @@ static void work_metrics(ws_sim *sim, const ws_workload *wl, const ws_config *cf
     unit_metrics(&sim->run, wl, cfg, res, insts);
 }
 
-void ws_run_fail(ws_simrun *r, int status, const char *fmt, ...)
-{
-    if (r->status >= 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->msg, sizeof r->msg, fmt, ap);
-    va_end(ap);
-    r->status = status;
-}
-
 /* Launch: the first CTAs round-robin over the cores, as many as fit. */
 static void dispatch_grid(ws_simrun *r, uint64_t *max_ctas)
 {

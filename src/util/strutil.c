@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <string.h>
 #include "warpsweep/strutil.h"
 
@@ -122,4 +123,24 @@ const char *ws_printable_name(char *buf, size_t cap, const char *s)
     for (size_t i = 0; i < n && plain; i++)
         plain = (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f && s[i] != '\'';
     return plain ? s : ws_quote(buf, cap, s, n);
+}
+
+void ws_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
 }
