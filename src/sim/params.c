@@ -9,6 +9,26 @@
 #include "warpsweep/report.h"
 #include "warpsweep/strutil.h"
 
+
+/* The scheduler and divergence choices are the names of schedulers.def and divergence.def
+ * ("|" before each: the choices start one character in); divergence's description is made from
+ * the rows' descriptions. */
+static const char ws_sched_choices[] =
+#define SCHED(name, ops, desc) "|" #name
+#include "warpsweep/schedulers.def"
+#undef SCHED
+    ;
+static const char ws_div_choices[] =
+#define DIV(name, ops, desc) "|" #name
+#include "warpsweep/divergence.def"
+#undef DIV
+    ;
+static const char ws_div_desc[] =
+#define DIV(name, ops, desc) #name ": " desc "; "
+#include "warpsweep/divergence.def"
+#undef DIV
+    "default sbi: independent thread scheduling as on Volta (the volta preset's scheme); the seed: stack";
+
 static int count_choices(const char *s)
 {
     int n = 1;

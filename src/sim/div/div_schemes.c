@@ -1,15 +1,11 @@
-/* The divergence schemes in the order of parameter divergence's choices
- * (include/warpsweep/params.def). */
+/* The divergence schemes, registered from include/warpsweep/divergence.def (the parameter
+ * divergence's choices and description come from the same rows). */
 #include "divergence.h"
 
 static const ws_div_ops *const schemes[] = {
-    &ws_div_stack,      /* stack */
-    &ws_div_sbi,        /* sbi */
-    &ws_div_barrier,    /* barrier */
-    &ws_div_multipath,  /* multipath */
-    &ws_div_dualpath,   /* dualpath */
-    &ws_div_aware,      /* aware */
-    &ws_div_tbc,        /* tbc */
+#define DIV(name, ops, desc) &ops,
+#include "warpsweep/divergence.def"
+#undef DIV
 };
 
 const ws_div_ops *ws_div_scheme(int64_t index)

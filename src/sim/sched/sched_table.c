@@ -1,17 +1,12 @@
-/* The warp schedulers, registered in the order of parameter scheduler's choices
- * (include/warpsweep/params.def); each row's ops.name is that choice (checked by
+/* The warp schedulers, registered from include/warpsweep/schedulers.def (the parameter
+ * scheduler's choices come from the same rows); each ops.name is its row's name (checked by
  * tests/unit/test_sched.c). The core picks a policy only through this table. */
 #include "sched.h"
 
 static const ws_sched_ops *const policies[] = {
-    &ws_sched_lrr,          /* lrr: loose round robin (GPGPU-Sim lrr) */
-    &ws_sched_gto,          /* gto: greedy then oldest (Rogers et al., MICRO 2012; GPGPU-Sim gto) */
-    &ws_sched_two_level,    /* two_level: an active set in front of a pending FIFO (Narasiman et al., MICRO 2011) */
-    &ws_sched_oldest,       /* oldest: strict age order */
-    &ws_sched_swl,          /* swl: gto over the swl_limit oldest warps (Rogers et al., MICRO 2012) */
-    &ws_sched_fetch_group,  /* fetch_group: groups of fetch_group_size warps (Narasiman et al., MICRO 2011) */
-    &ws_sched_ccws,         /* ccws: cache-conscious wavefront scheduling (Rogers et al., MICRO 2012) */
-    &ws_sched_daws,         /* daws: divergence-aware warp scheduling (Rogers et al., MICRO 2013) */
+#define SCHED(name, ops, desc) &ops,
+#include "warpsweep/schedulers.def"
+#undef SCHED
 };
 
 const ws_sched_ops *ws_sched_policy(int64_t index)
