@@ -392,8 +392,6 @@ static int setup_cores(ws_sim *sim, ws_simrun *r, uint8_t *param_buf)
             sc->fifo = arena_alloc(sim, sizeof(uint32_t) * sc->cap);
             if (!sc->res || !sc->age || !sc->prio || !sc->fifo) goto oom;
             sc->limit = 0;   /* a policy with a bounded set sets it in its setup hook */
-            sc->first = &c->scheds[0];
-            sc->kernel = r->k;
             sc->stride = r->nsched;
             sc->dirty = 1;
             if (r->sched->setup && r->sched->setup(sc, cfg, sched_alloc, sim) < 0) goto oom;

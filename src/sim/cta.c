@@ -46,6 +46,8 @@ int ws_core_waiting_long(const ws_core *c, uint32_t slot, uint64_t now)
 }
 
 uint64_t ws_core_wake(const ws_core *c, uint32_t slot) { return c->warps[slot].wake; }
+void *ws_core_policy_state(const ws_core *c) { return c->scheds[0].pstate; }
+const ws_kernel *ws_core_kernel(const ws_core *c) { return c->run->k; }
 
 /* Every live lane waits at a CTA barrier, or is parked behind lanes that do
  * (ws_div_ops.parked: they count as arrived, see parked_at). */

@@ -27,7 +27,6 @@ static ws_sched mk(const ws_sched_ops *ops, uint32_t limit)
     s.res = a_res; s.age = a_age; s.prio = a_prio; s.fifo = a_fifo;
     s.limit = limit;
     s.dirty = 1;
-    s.kernel = fake_core.run ? fake_core.run->k : NULL;   /* daws: the kernel's branches (daws_kernel_setup) */
     return s;
 }
 
@@ -510,7 +509,6 @@ static void test_ccws_per_core(void **st)
         sc[i].id = i;
         sc[i].cap = CAP / 2;
         sc[i].stride = 2;
-        sc[i].first = &sc[0];
         assert_int_equal(sc[i].ops->setup(&sc[i], &cfg, arena_take, NULL), 0);
     }
     assert_ptr_equal(sc[0].pstate, sc[1].pstate);

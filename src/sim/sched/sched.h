@@ -111,8 +111,6 @@ struct ws_sched {
     uint32_t stride;       /* schedulers per core: slot w is local warp w / stride */
     uint32_t group;        /* fetch_group: the active group */
     void *pstate;          /* policy state from ops->setup (ccws, daws: the core's, shared by its schedulers) */
-    struct ws_sched *first;   /* the core's scheduler 0, set up first (a policy's per-core state lives there) */
-    const ws_kernel *kernel;  /* the kernel this launch runs (daws: its branches) */
 };
 
 /* Shared helpers (sched_common in sched_lrr.c). */
@@ -127,6 +125,10 @@ int ws_core_waiting_long(const struct ws_core *c, uint32_t slot, uint64_t now);
 int ws_core_parked_at_barrier(const struct ws_core *c, uint32_t slot);
 /* Cached cycle before which warp `slot` cannot issue (0: unknown). */
 uint64_t ws_core_wake(const struct ws_core *c, uint32_t slot);
+/* Core queries for a policy with per-core state (ccws, daws): the state its scheduler 0 set up
+ * (schedulers are set up in order), and the kernel of the launch (daws: its branches). */
+void *ws_core_policy_state(const struct ws_core *c);
+const ws_kernel *ws_core_kernel(const struct ws_core *c);
 
 /* Scheduler-local index of warp slot `slot` (0 .. cap-1). */
 static inline uint32_t ws_sched_local(const ws_sched *s, uint32_t slot)

@@ -273,7 +273,7 @@ static int ccws_alloc_core(ws_sched *s, const ws_config *cfg, void *(*alloc)(voi
 static int ccws_setup(ws_sched *s, const ws_config *cfg, void *(*alloc)(void *ctx, size_t n), void *ctx)
 {
     if (s->id == 0) return ccws_alloc_core(s, cfg, alloc, ctx);
-    s->pstate = s->first->pstate;
+    s->pstate = ws_core_policy_state(s->core);
     return s->pstate ? 0 : -1;
 }
 

@@ -233,7 +233,7 @@ static int daws_alloc_core(ws_sched *s, const ws_config *cfg, void *(*alloc)(voi
     daws_state *d = alloc(ctx, sizeof *d);
     if (!d) return -1;
     memset(d, 0, sizeof *d);
-    const ws_kernel *k = s->kernel;
+    const ws_kernel *k = ws_core_kernel(s->core);
     d->nslots = s->cap * (s->stride > 1 ? s->stride : 1);
     d->npcs = k->ninsts;
     d->capacity = (uint64_t)ws_cfg_i(cfg, WS_P_l1_kb) * 1024 / (uint64_t)ws_cfg_i(cfg, WS_P_l1_line);
@@ -258,7 +258,7 @@ static int daws_alloc_core(ws_sched *s, const ws_config *cfg, void *(*alloc)(voi
 static int daws_setup(ws_sched *s, const ws_config *cfg, void *(*alloc)(void *ctx, size_t n), void *ctx)
 {
     if (s->id == 0) return daws_alloc_core(s, cfg, alloc, ctx);
-    s->pstate = s->first->pstate;
+    s->pstate = ws_core_policy_state(s->core);
     return s->pstate ? 0 : -1;
 }
 
