@@ -11,7 +11,6 @@
 #include <math.h>
 #include "core_internal.h"
 
-static inline int is_cta_barrier(const ws_inst *in) { return (ws_opcode_flags(in->op) & WS_OPF_CTABAR) != 0; }
 
 /* Is `in` none of the opcodes issue() treats apart (ws_pipe_inst.plain)? */
 int ws_inst_plain(const ws_inst *in)
@@ -313,7 +312,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         uint64_t s = now + (uint64_t)ceil((double)eff.sleep_ns * r->clock_ghz);
         if (s > w->wake) { w->wake = s; w->wake_reason = WS_STALL_SYNC; }
     }
-    if (!pi->plain && is_cta_barrier(in) && eff.executed) {
+    if (!pi->plain && (pi->opf & WS_OPF_CTABAR) && eff.executed) {
         for (uint32_t q = 0; q < np; q++)
             if (pt[q].executed) ws_bar_arrive(r, c, ct, pt[q].slot, in, pt[q].executed);
         if (r->div->parts) note_parking(c, w, slot);   /* the host's dynamic warp waits at the barrier */

@@ -132,10 +132,7 @@ static int exec_fault(ref *r, uint32_t g, uint32_t lane)
     return fail(r, WS_ST_ERROR, "%s: fault at pc %u", who, r->pc[(uint64_t)g * r->ws + lane]);
 }
 
-static int is_cta_barrier(const ws_inst *in)
-{
-    return in->op == WS_OP_BAR || in->op == WS_OP_BARRIER;
-}
+static int is_cta_barrier(const ws_inst *in) { return (ws_opcode_flags(in->op) & WS_OPF_CTABAR) != 0; }
 
 /* Warp-level .sync operations synchronise the lanes of a member mask (the
  * lane's own, exec.h: 32 bits per 32-lane group). */
@@ -418,7 +415,7 @@ static int step(ref *r, uint32_t g, uint32_t lane)
  * guard false or not). */
 static int batchable(const ws_inst *in)
 {
-    if (in->op == WS_OP_BADD || in->op == WS_OP_BWAIT || in->op == WS_OP_YIELD || in->op == WS_OP_BMOV || is_cta_barrier(in))
+    if (ws_opcode_flags(in->op) & (WS_OPF_DIVOP | WS_OPF_SPILL | WS_OPF_CTABAR))   /* isa.def: ADD/WAIT/YIELD, BMOV, bar */
         return 0;
     if (in->op == WS_OP_ACTIVEMASK || in->op == WS_OP_VOTE)
         return 0;

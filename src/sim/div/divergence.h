@@ -117,13 +117,6 @@ typedef struct ws_div_ops {
 extern const ws_div_ops ws_div_stack, ws_div_sbi, ws_div_barrier, ws_div_multipath, ws_div_dualpath,
                         ws_div_aware, ws_div_tbc;
 
-/* The convergence-barrier instructions (BSSY/BSYNC/YIELD): under a scheme
- * that issues them they count in div_insts, so warp_insts stays comparable. */
-static inline int ws_is_div_op(uint32_t op)
-{
-    return op == WS_OP_BADD || op == WS_OP_BWAIT || op == WS_OP_YIELD;
-}
-
 /* Does the path from pc go straight to an exit (div_stack.c)? Stack-based
  * schemes push such paths last, so they run first and leave. */
 int ws_div_starts_exit(const ws_kernel *k, uint32_t pc);
