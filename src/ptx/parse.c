@@ -706,7 +706,7 @@ static int emit_body(P *p, emitter *e, const ws_inst *src, uint32_t n, const uin
             /* .reg arguments into the copy's parameter registers, then the body, then the .reg
              * return values back (a ret of the body branches to the first of those movs) */
             for (uint32_t j = cs->nret; j < cs->nret + cs->nargs; j++)   /* a vector: one mov per element */
-                for (uint32_t el = 0; (f->formals[j] & CALL_REG) && el < (CALL_NVEC(f->formals[j]) ? CALL_NVEC(f->formals[j]) : 1); el++)
+                for (uint32_t el = 0; (f->formals[j] & CALL_REG) && el < CALL_NREGS(f->formals[j]); el++)
                     if (emit_mov(p, e, nb + (f->formals[j] & CALL_RNUM) + el, cs->vars[j],
                                  base + (cs->vars[j] & CALL_RNUM) + el, ct))
                         goto out;
@@ -717,7 +717,7 @@ static int emit_body(P *p, emitter *e, const ws_inst *src, uint32_t n, const uin
             f->active = 0;
             if (r) goto out;
             for (uint32_t j = 0; j < cs->nret; j++)
-                for (uint32_t el = 0; (f->formals[j] & CALL_REG) && el < (CALL_NVEC(f->formals[j]) ? CALL_NVEC(f->formals[j]) : 1); el++)
+                for (uint32_t el = 0; (f->formals[j] & CALL_REG) && el < CALL_NREGS(f->formals[j]); el++)
                     if (emit_mov(p, e, base + (cs->vars[j] & CALL_RNUM) + el, CALL_REG, nb + (f->formals[j] & CALL_RNUM) + el, ct))
                         goto out;
             continue;

@@ -51,7 +51,7 @@ static int call_list(P *p, uint32_t **vars, uint32_t *n, size_t *cap, const char
             return err_at(p, a, "%s '%.*s' must be a .param variable declared before the call or a register%s", what,
                           TK(a), imm_ok ? " or an immediate" : "");
         if ((item & CALL_IMM) && (uint32_t)(a - p->t) > CALL_VAL) return err_at(p, a, "PTX file too large");
-        if ((item & CALL_REG) && (item & CALL_RNUM) + (CALL_NVEC(item) ? CALL_NVEC(item) : 1) > CALL_RNUM)
+        if ((item & CALL_REG) && (item & CALL_RNUM) + CALL_NREGS(item) > CALL_RNUM)
             return err_at(p, a, "too many registers (more than 2^20) to pass '%.*s' to a call", TK(a));
         GROW(*vars, *n, *cap);
         (*vars)[(*n)++] = item;

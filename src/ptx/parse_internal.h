@@ -88,6 +88,7 @@ typedef struct callsite { uint32_t tok, func, nret, nargs; uint32_t *vars; } cal
 #define CALL_RNUM 0x000fffffu               /* a CALL_REG item's register (registers < 2^20) */
 #define CALL_VEC(n) ((uint32_t)(n) << 24)    /* a CALL_REG item's vector width (0: a scalar) */
 #define CALL_NVEC(item) (((item) >> 24) & 7u)
+#define CALL_NREGS(item) (CALL_NVEC(item) ? CALL_NVEC(item) : 1u)   /* registers a CALL_REG item spans */
 
 /* per variable: a .param variable of a body or signature (ld.param/st.param on it become
  * ld.local/st.local), its block depth, and the variable it shares its slot with (a call's
