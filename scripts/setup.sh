@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libyaml-dev libhdf5-dev hdf5-tools libcmocka-dev
-  python3 python3-h5py python3-pandas python3-matplotlib python3-numpy
+  python3 python3-h5py python3-pandas python3-matplotlib python3-numpy python3-scipy
   jupyter-nbconvert python3-nbformat python3-ipykernel python3-nbclient
   libopenmpi-dev openmpi-bin
   slurm-wlm munge

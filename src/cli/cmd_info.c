@@ -7,8 +7,16 @@
  * one scenario, --by ranks each value of some axes on its own (row_select.h):
  * a ranking over several memory latencies says more about the latency than
  * about the design. Each workload is always ranked apart.
+ * The rows that differ only in seed (`repeat: R`, perturbed by jitter) are
+ * one configuration: it is ranked by its mean, printed as mean +- the
+ * half-width of a 95% Student-t interval (n=R), and every configuration
+ * whose interval overlaps the best's is marked tied (docs/noise.md); --top
+ * counts configurations. A file without repeats prints as it always has.
+ * Two passes: the first keeps each configuration's statistics, the second
+ * the rows of the printed ones.
  * A journal beside the file (or in place of a missing file) is an
  * interrupted run: info says so, and that `run --resume` continues it. */
+#define _GNU_SOURCE   /* qsort_r */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +24,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "row_select.h"
+#include "warpsweep/replicates.h"
 #include "warpsweep/sim.h"
 #include "warpsweep/store.h"
 #include "warpsweep/sweep.h"
@@ -32,16 +41,22 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-typedef struct best_row {
-    ws_row row;
-    char workload[256];
-    double key;
-} best_row;
+/* A configuration: the ranked rows that differ only in seed (replicates.h). */
+typedef struct conf {
+    int group;           /* --by group */
+    uint64_t point;      /* its lowest point */
+    rep_stat key;        /* the ranked metric over its rows */
+    int shown;           /* its place among the printed ones, or -1 */
+} conf;
 
-typedef struct best_list {
-    best_row *best;
-    int nbest;
-} best_list;
+/* A printed configuration: its lowest point's row (parameters, labels) and
+ * the --columns metrics over its rows. */
+typedef struct shown_conf {
+    size_t conf;
+    int have_row, tied;
+    ws_row row;
+    rep_stat col[ROW_COLUMNS_MAX];
+} shown_conf;
 
 typedef struct info_ctx {
     uint64_t by_status[WS_ST_COUNT];
@@ -53,10 +68,15 @@ typedef struct info_ctx {
     row_where *where;         /* or NULL */
     row_workloads wls;
     row_groups groups;
-    best_list lists[ROW_GROUPS_MAX];
-    int too_many_groups, too_many_workloads;
+    int too_many_groups, too_many_workloads, oom;
     ws_varying var;             /* parameters that differ between the ranked rows: shown with the best */
     row_columns extra;          /* --columns */
+    rep_index ix;               /* configurations by key */
+    conf *conf;
+    size_t cap;
+    int replicated;             /* some configuration has more than one row */
+    shown_conf *shown;
+    size_t nshown;
 } info_ctx;
 
 static double metric_value(const ws_row *r, int m)
@@ -64,24 +84,20 @@ static double metric_value(const ws_row *r, int m)
     return ws_metrics[m].is_float ? r->metrics[m].f : (double)r->metrics[m].i;
 }
 
-static int better(const info_ctx *c, double a, double b) { return c->minimize ? a < b : a > b; }
-
-/* insertion into the sorted top-N (ties: lower point first) */
-static void rank(info_ctx *c, best_list *l, const ws_row *row, const char *workload, double key)
+/* the configuration of a ranked row (status ok, a number), or -1 */
+static int64_t ranked_conf(info_ctx *c, const ws_row *row, int wl, int *added)
 {
-    if (!l->best && !(l->best = calloc((size_t)c->top + 1, sizeof *l->best)))
-        return;
-    int pos = l->nbest;
-    while (pos > 0 && better(c, key, l->best[pos - 1].key))
-        pos--;
-    if (pos >= c->top)
-        return;
-    if (l->nbest < c->top)
-        l->nbest++;
-    memmove(&l->best[pos + 1], &l->best[pos], (size_t)(l->nbest - 1 - pos) * sizeof *l->best);
-    l->best[pos].row = *row;
-    snprintf(l->best[pos].workload, sizeof l->best[pos].workload, "%s", workload);
-    l->best[pos].key = key;
+    int64_t id = rep_index_get(&c->ix, rep_key_of(row, wl, row_groups_has(&c->groups, WS_P_seed)), added);
+    if (id < 0 || !*added) return id;
+    if ((size_t)id == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 256;
+        conf *n = realloc(c->conf, cap * sizeof *n);
+        if (!n) return -1;
+        c->conf = n;
+        c->cap = cap;
+    }
+    c->conf[id] = (conf){.point = row->point, .shown = -1};
+    return id;
 }
 
 static int on_row(void *vctx, const ws_row *row, const char *workload)
@@ -112,7 +128,101 @@ static int on_row(void *vctx, const ws_row *row, const char *workload)
         c->too_many_groups = 1;
         return 1;
     }
-    rank(c, &c->lists[g], row, workload, key);
+    int added;
+    int64_t id = ranked_conf(c, row, wl, &added);
+    if (id < 0) {
+        c->oom = 1;
+        return 1;
+    }
+    conf *f = &c->conf[id];
+    f->group = g;
+    if (row->point < f->point)
+        f->point = row->point;
+    rep_stat_add(&f->key, key);
+    c->replicated |= f->key.n > 1;
+    return 0;
+}
+
+/* The second pass: the rows of the printed configurations. */
+static int on_shown_row(void *vctx, const ws_row *row, const char *workload)
+{
+    info_ctx *c = vctx;
+    int wl = row_workload_id(&c->wls, workload);   /* known from the first pass */
+    if (row->status != WS_ST_OK || isnan(metric_value(row, c->metric)) ||
+        (c->where && !row_where_match(c->where, row, wl)))
+        return 0;
+    int64_t id = rep_index_find(&c->ix, rep_key_of(row, wl, row_groups_has(&c->groups, WS_P_seed)));
+    if (id < 0 || c->conf[id].shown < 0)
+        return 0;
+    shown_conf *s = &c->shown[c->conf[id].shown];
+    if (row->point == c->conf[id].point && !s->have_row) {
+        s->row = *row;
+        s->have_row = 1;
+    }
+    for (int k = 0; k < c->extra.n; k++)
+        if (c->extra.metric[k] >= 0)
+            rep_stat_add(&s->col[k], metric_value(row, c->extra.metric[k]));
+    return 0;
+}
+
+/* ranking order: the better mean first, then the lower point */
+static int by_mean(const void *a, const void *b, void *ctx)
+{
+    const info_ctx *c = ctx;
+    const conf *p = &c->conf[*(const size_t *)a], *q = &c->conf[*(const size_t *)b];
+    if (p->key.mean != q->key.mean)
+        return (c->minimize ? p->key.mean < q->key.mean : p->key.mean > q->key.mean) ? -1 : 1;
+    return p->point < q->point ? -1 : p->point > q->point;
+}
+
+/* The configurations of each group, ranked; the first --top of each are
+ * marked shown (c->shown, in printing order) and tied against the best. */
+typedef struct ranking {
+    size_t *order;         /* configurations, group by group, ranked */
+    size_t start[ROW_GROUPS_MAX + 1];
+    size_t ntied[ROW_GROUPS_MAX];
+} ranking;
+
+static int rank_groups(info_ctx *c, ranking *rk)
+{
+    size_t n = c->ix.n;
+    int map[ROW_GROUPS_MAX];
+    row_groups_sort(&c->groups, map);
+    for (size_t i = 0; i < n; i++)
+        c->conf[i].group = map[c->conf[i].group];
+    memset(rk->start, 0, sizeof rk->start);
+    for (size_t i = 0; i < n; i++)
+        rk->start[c->conf[i].group + 1]++;
+    for (int g = 0; g < c->groups.n; g++)
+        rk->start[g + 1] += rk->start[g];
+    rk->order = malloc((n ? n : 1) * sizeof *rk->order);
+    double *mean = malloc((n ? n : 1) * sizeof *mean), *half = malloc((n ? n : 1) * sizeof *half);
+    uint8_t *tied = malloc(n ? n : 1);
+    size_t most = (size_t)c->groups.n * (size_t)c->top;   /* at most --top per group */
+    c->shown = calloc((n < most ? n : most) + 1, sizeof *c->shown);
+    if (!rk->order || !mean || !half || !tied || !c->shown) {
+        free(mean); free(half); free(tied);
+        return -1;
+    }
+    size_t fill[ROW_GROUPS_MAX];
+    memcpy(fill, rk->start, sizeof fill[0] * (size_t)c->groups.n);
+    for (size_t i = 0; i < n; i++)
+        rk->order[fill[c->conf[i].group]++] = i;
+    for (int g = 0; g < c->groups.n; g++) {
+        size_t *o = rk->order + rk->start[g], m = rk->start[g + 1] - rk->start[g];
+        qsort_r(o, m, sizeof *o, by_mean, c);
+        for (size_t k = 0; k < m; k++) {
+            mean[k] = c->conf[o[k]].key.mean;
+            half[k] = rep_stat_half(&c->conf[o[k]].key);
+        }
+        rk->ntied[g] = m ? rep_ties(m, mean, half, 0, tied) : 0;
+        for (size_t k = 0; k < m && k < (size_t)c->top; k++) {
+            c->conf[o[k]].shown = (int)c->nshown;
+            c->shown[c->nshown].conf = o[k];
+            c->shown[c->nshown++].tied = tied[k];
+        }
+    }
+    free(mean); free(half); free(tied);
     return 0;
 }
 
@@ -156,10 +266,49 @@ static int explain_journal(const char *file, int file_exists)
     return 1;
 }
 
-static void print_best(info_ctx *c, const row_where *where, const char *file, const ws_file_info *fi)
+/* One printed configuration: the metric (with a file of repeats, the mean
+ * +- its 95% half-width, the runs and the tie mark), its lowest point, the
+ * axes, occupancy_limit and the --columns (metrics: the mean over its rows). */
+static void print_conf(const info_ctx *c, const shown_conf *s, const uint8_t *show, int extra_limit)
+{
+    const conf *f = &c->conf[s->conf];
+    const ws_row *r = &s->row;
+    char lim[64];
+    printf("  %s=%.6g", ws_metrics[c->metric].name, f->key.mean);
+    if (c->replicated) {
+        double h = rep_stat_half(&f->key);
+        if (!isnan(h))
+            printf(" \u00b1%.3g", h);
+        printf(" (n=%u)%s", f->key.n, s->tied ? "  tied" : "");
+    }
+    printf("  point %llu", (unsigned long long)f->point);
+    for (int i = 0; i < WS_NPARAMS; i++)
+        if (show[i]) {
+            char buf[64];
+            ws_param_format(i, r->params[i], buf, sizeof buf);
+            printf("  %s=%s", ws_params[i].name, buf);
+        }
+    if (!extra_limit && ws_metric_label(WS_M_occupancy_limit, r->metrics[WS_M_occupancy_limit].i, lim, sizeof lim))
+        printf("  occupancy_limit=%s", lim);
+    for (int k = 0; k < c->extra.n; k++) {
+        char buf[256];
+        int m = c->extra.metric[k];
+        if (c->replicated && m >= 0 && !ws_metric_label(m, r->metrics[m].i, buf, sizeof buf))
+            snprintf(buf, sizeof buf, "%.6g", s->col[k].mean);
+        else
+            row_column_format(&c->extra, k, r, buf, sizeof buf);
+        printf("  %s=%s", row_column_name(&c->extra, k), buf);
+    }
+    printf("\n");
+}
+
+static void print_best(info_ctx *c, const ranking *rk, const row_where *where, const char *file,
+                       const ws_file_info *fi)
 {
     uint8_t show[WS_NPARAMS];   /* the axes that vary among the ranked rows */
     row_axes_shown(file, fi->sweep_name, &c->var, show);
+    if (c->replicated && !row_groups_has(&c->groups, WS_P_seed))
+        show[WS_P_seed] = 0;   /* the replicates of a configuration */
     int extra_limit = 0;   /* occupancy_limit, shown by default, is in --columns */
     for (int k = 0; k < c->extra.n; k++) {
         if (c->extra.param[k] >= 0)
@@ -169,47 +318,29 @@ static void print_best(info_ctx *c, const row_where *where, const char *file, co
     for (int i = 0; i < WS_NPARAMS; i++)
         if (row_groups_has(&c->groups, i))
             show[i] = 0;
-    int map[ROW_GROUPS_MAX];
-    best_list sorted[ROW_GROUPS_MAX];
-    row_groups_sort(&c->groups, map);
-    for (int g = 0; g < c->groups.n; g++)
-        sorted[map[g]] = c->lists[g];
     char cond[1024] = "";
     if (where)
         row_where_format(where, cond, sizeof cond);
-    int total = 0;
-    for (int g = 0; g < c->groups.n; g++)
-        total += sorted[g].nbest;
     const char *one = row_groups_one_workload(&c->groups);
-    printf("best %d by %s (%s, status ok%s%s%s%s%s):\n", total, ws_metrics[c->metric].name,
-           c->minimize ? "lowest" : "highest", where ? ", where " : "", cond, one ? ", workload " : "",
-           one ? one : "", c->groups.n > 1 ? ", per group" : "");
+    printf("best %zu %sby %s (%s%s, status ok%s%s%s%s%s):\n", c->nshown, c->replicated ? "configurations " : "",
+           ws_metrics[c->metric].name, c->minimize ? "lowest" : "highest",
+           c->replicated ? " mean over seeds, 95% Student-t intervals, tied: overlapping the best's" : "",
+           where ? ", where " : "", cond, one ? ", workload " : "", one ? one : "",
+           c->groups.n > 1 ? ", per group" : "");
+    size_t k = 0;
     for (int g = 0; g < c->groups.n; g++) {
         char label[256];
         row_groups_label(&c->groups, g, label, sizeof label);
         if (label[0])
             printf(" %s:\n", label);
-        for (int b = 0; b < sorted[g].nbest; b++) {
-            const ws_row *r = &sorted[g].best[b].row;
-            char lim[64];
-            printf("  %s=%.6g  point %llu", ws_metrics[c->metric].name, sorted[g].best[b].key,
-                   (unsigned long long)r->point);
-            for (int i = 0; i < WS_NPARAMS; i++)
-                if (show[i]) {
-                    char buf[64];
-                    ws_param_format(i, r->params[i], buf, sizeof buf);
-                    printf("  %s=%s", ws_params[i].name, buf);
-                }
-            if (!extra_limit &&
-                ws_metric_label(WS_M_occupancy_limit, r->metrics[WS_M_occupancy_limit].i, lim, sizeof lim))
-                printf("  occupancy_limit=%s", lim);
-            for (int k = 0; k < c->extra.n; k++) {
-                char buf[256];
-                row_column_format(&c->extra, k, r, buf, sizeof buf);
-                printf("  %s=%s", row_column_name(&c->extra, k), buf);
-            }
-            printf("\n");
+        size_t tied_shown = 0;
+        for (; k < c->nshown && c->conf[c->shown[k].conf].group == g; k++) {
+            print_conf(c, &c->shown[k], show, extra_limit);
+            tied_shown += (size_t)c->shown[k].tied;
         }
+        if (rk->ntied[g] > tied_shown)
+            printf("  ... %zu configurations tied with the best in all (--top %zu lists them)\n", rk->ntied[g],
+                   rk->ntied[g]);
     }
 }
 
@@ -227,6 +358,7 @@ int cmd_info(int argc, char **argv)
     c->top = 5;
     int rc = WS_EXIT_USAGE;
     row_where where = {0};
+    ranking rk = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--best") == 0)   /* its METRIC is optional: not an option, not a .h5 file */
             best = i + 1 < argc && argv[i + 1][0] != '-' && !ends_with(argv[i + 1], ".h5") ? argv[++i]
@@ -292,14 +424,23 @@ int cmd_info(int argc, char **argv)
         fprintf(stderr, "warpsweep info: %s: more than %d workloads\n", file, ROW_WORKLOADS_MAX);
         goto out;
     }
+    if (c->oom) {
+        fprintf(stderr, "warpsweep info: out of memory\n");
+        goto out;
+    }
     if (c->too_many_groups) {
         fprintf(stderr, "warpsweep info: --by %s: more than %d values\n", by ? by : "workload", ROW_GROUPS_MAX);
         goto out;
     }
     if (c->where && row_where_report_empty(c->where, file, "info"))
         goto out;
-    if (c->metric >= 0)
+    if (c->metric >= 0) {
         row_groups_warn(&c->groups, "info", "ranking");
+        if (rank_groups(c, &rk) || ws_store_read(file, on_shown_row, c, &err)) {
+            fprintf(stderr, "%s\n", rk.order && c->shown ? err.msg : "warpsweep info: out of memory");
+            goto out;
+        }
+    }
     printf("file:      %s\n", file);
     printf("sweep:     %s (hash %s)\n", fi.sweep_name, fi.sweep_hash);
     printf("created:   %s by warpsweep %s, format %lld, ", fi.created_utc, fi.warpsweep_version,
@@ -330,11 +471,13 @@ int cmd_info(int argc, char **argv)
     if (c->where)
         printf("selected:  %llu of %llu rows\n", (unsigned long long)c->selected, (unsigned long long)c->rows);
     if (c->metric >= 0)
-        print_best(c, c->where, file, &fi);
+        print_best(c, &rk, c->where, file, &fi);
     rc = WS_EXIT_OK;
 out:
-    for (int g = 0; g < ROW_GROUPS_MAX; g++)
-        free(c->lists[g].best);
+    free(rk.order);
+    free(c->conf);
+    free(c->shown);
+    rep_index_free(&c->ix);
     row_workloads_free(&c->wls);
     free(c);
     return rc;

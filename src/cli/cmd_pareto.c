@@ -11,24 +11,36 @@
  * (rows with identical x and y are all kept). Rows whose x or y is NaN are
  * ignored.
  *
- * Two passes over the file: the first keeps (x, y, point) per ok row and
- * finds the front in O(n log n) (sort by x best-first, then y best-first;
- * a row is on the front when its y beats every y seen at a strictly better
- * x); the second collects the front rows to print them. Output: a table,
- * one front row per line in x order: point, workload, the sweep's axes
- * that take more than one value in the file (not the parameters a preset
- * on an axis sets), the --columns, x, y.
+ * Rows that differ only in seed (`repeat: R`, perturbed by jitter) are one
+ * configuration, placed at its means (docs/noise.md): the front is computed
+ * on the means, and with repeats in the file the table also lists, marked
+ * `noise`, the configurations dominated on the means but by none beyond
+ * the 95% Student-t intervals (rep_front, replicates.h), and gives each x
+ * and y its half-width and n. A file without repeats prints as it always
+ * has (every row its own configuration).
+ *
+ * Two passes over the file: the first keeps each configuration's x and y
+ * statistics and finds the front (rep_front: O(n log n) on the means, the
+ * noise test O(n) per dominated configuration); the second collects the
+ * rows of the printed configurations (the lowest point's parameters, the
+ * --columns metrics' means). Output: a table, one configuration per line in
+ * x order: point, workload, the sweep's axes that take more than one value
+ * in the file (not the parameters a preset on an axis sets, nor seed when
+ * it numbers repeats), the --columns, x, y (with repeats: x, its +-, y,
+ * its +-, n, front).
  *
  * --where NAME=VALUE,... keeps the rows of one scenario, and --by AXIS,...
  * finds one front per value of those axes (row_select.h): a front over
  * several memory latencies would only show the shortest latency. There is
  * always one front per workload. */
+#define _GNU_SOURCE   /* qsort_r */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "row_select.h"
+#include "warpsweep/replicates.h"
 #include "warpsweep/store.h"
 #include "warpsweep/sweep.h"
 
@@ -44,28 +56,30 @@ typedef struct column {
     int metric, param;
 } column;
 
-typedef struct cand {
-    double x, y;    /* as read */
-    double kx, ky;  /* keys, smaller is better */
-    uint64_t point;
-    int group;      /* --by group (sorted index) */
+typedef struct cand {   /* a configuration */
+    rep_stat x, y;  /* as read */
+    uint64_t point; /* its lowest */
+    int group;      /* --by group (sorted index after pass 1) */
+    uint8_t cls;    /* REP_FRONT, REP_NOISE, REP_DOMINATED */
+    int out;        /* its index in out[], or -1 */
 } cand;
 
 typedef struct front_row {
-    int group;
+    size_t cand;
+    int have_row;
     ws_row row;
     char workload[256];
-    double x, y;
-    double kx, ky;  /* keys, smaller is better */
+    rep_stat col[ROW_COLUMNS_MAX];   /* --columns metrics over its rows */
 } front_row;
 
 typedef struct pareto_ctx {
     column cx, cy;
     int max_x, max_y;
+    rep_index ix;
     cand *c;
-    size_t n, cap;
+    size_t cap;
     uint64_t rows, ok;
-    int oom, too_many_groups, too_many_workloads;
+    int oom, too_many_groups, too_many_workloads, replicated;
     row_where *where;             /* or NULL */
     row_workloads wls;
     row_groups groups;
@@ -73,8 +87,6 @@ typedef struct pareto_ctx {
     ws_varying var;               /* parameters that differ between rows */
     row_columns extra;            /* --columns */
     /* second pass */
-    uint64_t *front;      /* sorted points on the front */
-    size_t nfront;
     front_row *out;
     size_t nout;
 } pareto_ctx;
@@ -127,69 +139,124 @@ static int pass1(void *vctx, const ws_row *row, const char *workload)
     double x = col_value(&p->cx, row), y = col_value(&p->cy, row);
     if (isnan(x) || isnan(y))
         return 0;
-    if (p->n == p->cap) {
+    int added;
+    int64_t id = rep_index_get(&p->ix, rep_key_of(row, wl, row_groups_has(&p->groups, WS_P_seed)), &added);
+    if (id >= 0 && added && (size_t)id == p->cap) {
         size_t cap = p->cap ? 2 * p->cap : 1024;
         cand *c = realloc(p->c, cap * sizeof *c);
-        if (!c) {
-            p->oom = 1;
-            return 1;
+        if (!c)
+            id = -1;
+        else {
+            p->c = c;
+            p->cap = cap;
         }
-        p->c = c;
-        p->cap = cap;
     }
-    cand *c = &p->c[p->n++];
-    c->x = x;
-    c->y = y;
-    c->kx = p->max_x ? -x : x;
-    c->ky = p->max_y ? -y : y;
-    c->point = row->point;
+    if (id < 0) {
+        p->oom = 1;
+        return 1;
+    }
+    cand *c = &p->c[id];
+    if (added)
+        *c = (cand){.point = row->point, .out = -1};
     c->group = g;
+    if (row->point < c->point)
+        c->point = row->point;
+    rep_stat_add(&c->x, x);
+    rep_stat_add(&c->y, y);
+    p->replicated |= c->x.n > 1;
     return 0;
 }
 
-static int cmp_cand(const void *a, const void *b)
+static double key_x(const pareto_ctx *p, const cand *c) { return p->max_x ? -c->x.mean : c->x.mean; }
+static double key_y(const pareto_ctx *p, const cand *c) { return p->max_y ? -c->y.mean : c->y.mean; }
+
+/* rep_front over each group's configurations: c[].cls; the printed ones
+ * (the front; with repeats, the noise-dominated too) get out[] slots. */
+static int classify(pareto_ctx *p)
 {
-    const cand *p = a, *q = b;
-    if (p->group != q->group) return p->group < q->group ? -1 : 1;
-    if (p->kx != q->kx) return p->kx < q->kx ? -1 : 1;
-    if (p->ky != q->ky) return p->ky < q->ky ? -1 : 1;
-    return p->point < q->point ? -1 : p->point > q->point;
+    size_t n = p->ix.n;
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    double *kx = malloc((n ? n : 1) * sizeof *kx), *hx = malloc((n ? n : 1) * sizeof *hx);
+    double *ky = malloc((n ? n : 1) * sizeof *ky), *hy = malloc((n ? n : 1) * sizeof *hy);
+    uint8_t *cls = malloc(n ? n : 1);
+    int rc = -1;
+    if (!order || !kx || !hx || !ky || !hy || !cls)
+        goto out;
+    size_t start[ROW_GROUPS_MAX + 1] = {0};
+    for (size_t i = 0; i < n; i++)
+        start[p->c[i].group + 1]++;
+    for (int g = 0; g < p->groups.n; g++)
+        start[g + 1] += start[g];
+    size_t fill[ROW_GROUPS_MAX];
+    memcpy(fill, start, sizeof fill[0] * (size_t)p->groups.n);
+    for (size_t i = 0; i < n; i++)
+        order[fill[p->c[i].group]++] = i;
+    size_t shown = 0;
+    for (int g = 0; g < p->groups.n; g++) {
+        size_t *o = order + start[g], m = start[g + 1] - start[g];
+        for (size_t k = 0; k < m; k++) {
+            const cand *c = &p->c[o[k]];
+            kx[k] = key_x(p, c);
+            ky[k] = key_y(p, c);
+            hx[k] = rep_stat_half(&c->x);
+            hy[k] = rep_stat_half(&c->y);
+        }
+        if (rep_front(m, kx, hx, ky, hy, cls))
+            goto out;
+        for (size_t k = 0; k < m; k++) {
+            p->c[o[k]].cls = cls[k];
+            if (cls[k] == REP_FRONT || (p->replicated && cls[k] == REP_NOISE))
+                p->c[o[k]].out = (int)shown++;
+        }
+    }
+    p->out = calloc(shown ? shown : 1, sizeof *p->out);
+    if (!p->out)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (p->c[i].out >= 0)
+            p->out[p->c[i].out].cand = i;
+    p->nout = shown;
+    rc = 0;
+out:
+    free(order); free(kx); free(hx); free(ky); free(hy); free(cls);
+    return rc;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t p = *(const uint64_t *)a, q = *(const uint64_t *)b;
-    return p < q ? -1 : p > q;
-}
-
+/* the second pass: the rows of the printed configurations */
 static int pass2(void *vctx, const ws_row *row, const char *workload)
 {
     pareto_ctx *p = vctx;
     int wl = row_workload_id(&p->wls, workload);   /* known from pass 1 */
     if (row->status != WS_ST_OK || (p->where && !row_where_match(p->where, row, wl)))
         return 0;
-    if (!bsearch(&row->point, p->front, p->nfront, sizeof *p->front, cmp_u64))
+    if (isnan(col_value(&p->cx, row)) || isnan(col_value(&p->cy, row)))
         return 0;
-    if (p->nout == p->nfront)   /* duplicate point numbers in the file: keep the first */
+    int64_t id = rep_index_find(&p->ix, rep_key_of(row, wl, row_groups_has(&p->groups, WS_P_seed)));
+    if (id < 0 || p->c[id].out < 0)
         return 0;
-    front_row *f = &p->out[p->nout++];
-    f->group = row_groups_add(&p->groups, row, wl);   /* known from pass 1 */
-    f->row = *row;
-    snprintf(f->workload, sizeof f->workload, "%s", row_workload_label(&p->wls, wl));   /* its name */
-    f->x = col_value(&p->cx, row);
-    f->y = col_value(&p->cy, row);
-    f->kx = p->max_x ? -f->x : f->x;
-    f->ky = p->max_y ? -f->y : f->y;
+    front_row *f = &p->out[p->c[id].out];
+    if (row->point == p->c[id].point && !f->have_row) {   /* duplicate point numbers: the first */
+        f->have_row = 1;
+        f->row = *row;
+        snprintf(f->workload, sizeof f->workload, "%s", row_workload_label(&p->wls, wl));   /* its name */
+    }
+    for (int k = 0; k < p->extra.n; k++)
+        if (p->extra.metric[k] >= 0)
+            rep_stat_add(&f->col[k], ws_metrics[p->extra.metric[k]].is_float ? row->metrics[p->extra.metric[k]].f
+                                                                              : (double)row->metrics[p->extra.metric[k]].i);
     return 0;
 }
 
-static int cmp_front(const void *a, const void *b)
+/* printing order: group, x best first, y best first, point */
+static int cmp_front(const void *a, const void *b, void *ctx)
 {
-    const front_row *p = a, *q = b;
-    if (p->group != q->group) return p->group < q->group ? -1 : 1;
-    if (p->kx != q->kx) return p->kx < q->kx ? -1 : 1;
-    if (p->ky != q->ky) return p->ky < q->ky ? -1 : 1;
-    return p->row.point < q->row.point ? -1 : p->row.point > q->row.point;
+    const pareto_ctx *p = ctx;
+    const cand *u = &p->c[((const front_row *)a)->cand], *v = &p->c[((const front_row *)b)->cand];
+    if (u->group != v->group) return u->group < v->group ? -1 : 1;
+    double ux = key_x(p, u), vx = key_x(p, v), uy = key_y(p, u), vy = key_y(p, v);
+    if (ux != vx) return ux < vx ? -1 : 1;
+    if (uy != vy) return uy < vy ? -1 : 1;
+    return u->point < v->point ? -1 : u->point > v->point;
 }
 
 static void fmt_value(char *buf, size_t len, double v, int is_float)
@@ -300,41 +367,14 @@ int cmd_pareto(int argc, char **argv)
         int map[ROW_GROUPS_MAX];
         uint64_t ok_sorted[ROW_GROUPS_MAX];
         row_groups_sort(&p->groups, map);
-        for (size_t i = 0; i < p->n; i++)
+        for (size_t i = 0; i < p->ix.n; i++)
             p->c[i].group = map[p->c[i].group];
         for (int g = 0; g < p->groups.n; g++)
             ok_sorted[map[g]] = p->ok_in_group[g];
         memcpy(p->ok_in_group, ok_sorted, sizeof ok_sorted[0] * (size_t)p->groups.n);
     }
 
-    /* the front: sorted best-x first (ties best-y first); a group of equal
-     * x contributes its rows with the group's best y when that y strictly
-     * beats every y at a better x */
-    if (p->n)   /* no ok rows: p->c is NULL, which qsort must not get */
-        qsort(p->c, p->n, sizeof *p->c, cmp_cand);
-    p->front = malloc((p->n ? p->n : 1) * sizeof *p->front);
-    if (!p->front) {
-        fprintf(stderr, "warpsweep pareto: out of memory\n");
-        goto out;
-    }
-    double best_ky = INFINITY;
-    for (size_t i = 0; i < p->n;) {
-        if (i == 0 || p->c[i].group != p->c[i - 1].group)
-            best_ky = INFINITY;   /* each --by group has its own front */
-        size_t j = i;
-        while (j < p->n && p->c[j].group == p->c[i].group && p->c[j].kx == p->c[i].kx)
-            j++;
-        double gy = p->c[i].ky;  /* best y of the group */
-        if (gy < best_ky) {
-            for (size_t k = i; k < j && p->c[k].ky == gy; k++)
-                p->front[p->nfront++] = p->c[k].point;
-            best_ky = gy;
-        }
-        i = j;
-    }
-    qsort(p->front, p->nfront, sizeof *p->front, cmp_u64);
-    p->out = calloc(p->nfront ? p->nfront : 1, sizeof *p->out);
-    if (!p->out) {
+    if (classify(p)) {
         fprintf(stderr, "warpsweep pareto: out of memory\n");
         goto out;
     }
@@ -342,7 +382,8 @@ int cmd_pareto(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         goto out;
     }
-    qsort(p->out, p->nout, sizeof *p->out, cmp_front);
+    if (p->nout)
+        qsort_r(p->out, p->nout, sizeof *p->out, cmp_front, p);
 
     /* the parameters shown: the sweep's axes that differ between the rows, then --columns */
     uint8_t show[WS_NPARAMS];
@@ -356,6 +397,8 @@ int cmd_pareto(int argc, char **argv)
     for (int i = 0; i < WS_NPARAMS; i++)
         if (row_groups_has(&p->groups, i))
             show[i] = 0;   /* in the heading of each front */
+    if (p->replicated && !row_groups_has(&p->groups, WS_P_seed))
+        show[WS_P_seed] = 0;   /* the replicates of a configuration */
 
     char cond[1024] = "";
     if (p->where) {
@@ -364,27 +407,39 @@ int cmd_pareto(int argc, char **argv)
     }
     for (size_t r = 0; r < p->nout || (r == 0 && p->nout == 0); r++) {
         const front_row *f = p->nout ? &p->out[r] : NULL;
+        const cand *c = f ? &p->c[f->cand] : NULL;
         char buf[256];
-        if (!f || r == 0 || f->group != p->out[r - 1].group) {   /* a heading per front */
-            size_t n = 0;
-            for (size_t k = r; k < p->nout && p->out[k].group == (f ? f->group : -1); k++)
-                n++;
-            int g = f ? f->group : 0;
+        if (!f || r == 0 || c->group != p->c[p->out[r - 1].cand].group) {   /* a heading per front */
+            size_t n = 0, noise = 0;
+            for (size_t k = r; k < p->nout && p->c[p->out[k].cand].group == (c ? c->group : -1); k++) {
+                n += p->c[p->out[k].cand].cls == REP_FRONT;
+                noise += p->c[p->out[k].cand].cls == REP_NOISE;
+            }
+            int g = c ? c->group : 0;
             buf[0] = 0;
             if (p->groups.n)
                 row_groups_label(&p->groups, g, buf, sizeof buf);
             if (r)
                 printf("\n");
-            printf("# %s: %s%sPareto front of %zu point(s) among %llu ok of %llu rows%s: %s %s, %s %s\n", file, buf,
-                   buf[0] ? ": " : "", n, (unsigned long long)(f ? p->ok_in_group[g] : p->ok),
-                   (unsigned long long)p->rows, cond, p->max_x ? "max" : "min", xs, p->max_y ? "max" : "min", ys);
+            if (p->replicated)
+                printf("# %s: %s%sPareto front of %zu configuration(s) on the means over seeds, and %zu dominated only "
+                       "within noise (95%% Student-t intervals overlap), among %llu ok of %llu rows%s: %s %s, %s %s\n",
+                       file, buf, buf[0] ? ": " : "", n, noise, (unsigned long long)(c ? p->ok_in_group[g] : p->ok),
+                       (unsigned long long)p->rows, cond, p->max_x ? "max" : "min", xs, p->max_y ? "max" : "min", ys);
+            else
+                printf("# %s: %s%sPareto front of %zu point(s) among %llu ok of %llu rows%s: %s %s, %s %s\n", file,
+                       buf, buf[0] ? ": " : "", n, (unsigned long long)(c ? p->ok_in_group[g] : p->ok),
+                       (unsigned long long)p->rows, cond, p->max_x ? "max" : "min", xs, p->max_y ? "max" : "min", ys);
             printf("%-8s %-16s", "point", "workload");
             for (int i = 0; i < WS_NPARAMS; i++)
                 if (show[i])
                     printf(" %12s", ws_params[i].name);
             for (int k = 0; k < p->extra.n; k++)
                 printf(" %12s", row_column_name(&p->extra, k));
-            printf(" %14s %14s\n", xs, ys);
+            if (p->replicated)
+                printf(" %14s %9s %14s %9s %4s %s\n", xs, "\u00b1", ys, "\u00b1", "n", "front");
+            else
+                printf(" %14s %14s\n", xs, ys);
         }
         if (!f)
             break;
@@ -395,19 +450,33 @@ int cmd_pareto(int argc, char **argv)
                 printf(" %12s", buf);
             }
         for (int k = 0; k < p->extra.n; k++) {
-            row_column_format(&p->extra, k, &f->row, buf, sizeof buf);
+            int m = p->extra.metric[k];
+            if (p->replicated && m >= 0 && !ws_metric_label(m, f->row.metrics[m].i, buf, sizeof buf))
+                snprintf(buf, sizeof buf, "%.6g", f->col[k].mean);
+            else
+                row_column_format(&p->extra, k, &f->row, buf, sizeof buf);
             printf(" %12s", buf);
         }
-        fmt_value(buf, sizeof buf, f->x, col_is_float(&p->cx));
+        if (p->replicated) {
+            char hx[32] = "-", hy[32] = "-";   /* one run: no interval */
+            if (c->x.n > 1) {
+                snprintf(hx, sizeof hx, "%.3g", rep_stat_half(&c->x));
+                snprintf(hy, sizeof hy, "%.3g", rep_stat_half(&c->y));
+            }
+            printf(" %14.9g %9s %14.9g %9s %4u %s\n", c->x.mean, hx, c->y.mean, hy, c->x.n,
+                   c->cls == REP_FRONT ? "yes" : "noise");
+            continue;
+        }
+        fmt_value(buf, sizeof buf, c->x.mean, col_is_float(&p->cx));
         printf(" %14s", buf);
-        fmt_value(buf, sizeof buf, f->y, col_is_float(&p->cy));
+        fmt_value(buf, sizeof buf, c->y.mean, col_is_float(&p->cy));
         printf(" %14s\n", buf);
     }
     rc = WS_EXIT_OK;
 out:
     free(p->c);
-    free(p->front);
     free(p->out);
+    rep_index_free(&p->ix);
     row_workloads_free(&p->wls);
     free(p);
     return rc;

@@ -62,6 +62,8 @@ typedef struct ws_hier {
     ws_dram fifo;             /* the seed's channel */
     ws_dram_banked dram;
     uint64_t atom_interval;
+    uint64_t jitter;          /* jitter: a reply's extra delay is uniform in 0..jitter */
+    uint64_t *rng;            /* ncores splitmix64 states (jitter > 0), one stream per core */
     ws_atom_slot *atom_mem;   /* without L2: the memory side's table */
     uint64_t *store_done;     /* ncores * nwarps: a warp's last store/atomic completion */
     /* statistics */
@@ -75,6 +77,31 @@ typedef struct ws_hier {
 } ws_hier;
 
 static void hier_fini(ws_mem *m);
+
+/* splitmix64's output function (Steele, Lea and Flood, "Fast splittable
+ * pseudorandom number generators", OOPSLA 2014): a bijective 64-bit mix. */
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Core c's starting state for seed: the streams of two cores or two seeds
+ * start at unrelated points of the splitmix64 sequence. */
+static uint64_t jitter_stream(uint64_t seed, uint32_t c)
+{
+    return mix64(seed ^ mix64(0x6a09e667f3bcc909ull + c));
+}
+
+/* The extra delay of one reply to core `core`, uniform in 0..h->jitter
+ * (docs/noise.md): the next splitmix64 number of the core's stream, scaled
+ * by a 64x64 -> 128-bit multiply (Lemire 2019: bias below jitter / 2^64). */
+static uint64_t jitter_draw(ws_hier *h, uint32_t core)
+{
+    uint64_t x = mix64(h->rng[core] += 0x9e3779b97f4a7c15ull);
+    return (uint64_t)(((unsigned __int128)x * (h->jitter + 1)) >> 64);
+}
 
 static int init_fail(ws_mem *m)
 {
@@ -163,6 +190,13 @@ static int hier_init(ws_mem *m, const ws_config *cfg, uint32_t cores, ws_error *
                                err) < 0)
         return init_fail(m);
     h->atom_interval = (uint64_t)ws_cfg_i(cfg, WS_P_atomic_interval);
+    h->jitter = (uint64_t)ws_cfg_i(cfg, WS_P_jitter);
+    if (h->jitter) {
+        h->rng = malloc(h->ncores * sizeof *h->rng);
+        if (!h->rng) FAIL("out of memory for the memory system");
+        for (uint32_t c = 0; c < h->ncores; c++)
+            h->rng[c] = jitter_stream((uint64_t)ws_cfg_i(cfg, WS_P_seed), c);
+    }
     h->atom_mem = calloc(ATOM_SLOTS, sizeof *h->atom_mem);
     if (!h->atom_mem) FAIL("out of memory for the memory system");
     /* crossbar */
@@ -221,7 +255,7 @@ static void hier_fini(ws_mem *m)
             }
         if (h->banked) ws_dram_banked_free(&h->dram);
         free(h->l1); free(h->slice); free(h->req); free(h->rep);
-        free(h->atom_mem); free(h->store_done);
+        free(h->atom_mem); free(h->store_done); free(h->rng);
         free(h);
     }
     m->state = NULL;
@@ -322,13 +356,17 @@ static void write_back(ws_hier *h, uint64_t t, const ws_cache_evict *ev, uint32_
 
 /* Below the L1: crossbar, partition, crossbar back.  Requests carry
  * icnt_ctrl_bytes (+ the data of a write or atomic), replies the data of a
- * read or atomic (a write's ack: icnt_ctrl_bytes). */
+ * read or atomic (a write's ack: icnt_ctrl_bytes).  With jitter, a read's or
+ * an atomic's reply leaves the partition 0..jitter cycles late (an L2 hit, a
+ * DRAM return, an atomic's result alike: docs/noise.md); a write's ack is
+ * not perturbed (no warp waits for it but a fence). */
 static uint64_t below(ws_hier *h, uint32_t core, uint64_t t, uint64_t line, uint64_t tmask, uint32_t bytes, int kind,
                       const ws_atom_group *ag, uint32_t nag)
 {
     if (kind != REQ_READ) h->l2_bytes += bytes;
     uint64_t a = h->has_icnt ? send(h, &h->req[core], t, h->ctrl + (kind == REQ_READ ? 0 : bytes)) : t;
     uint64_t r = partition(h, core, a, line, tmask, bytes, kind, ag, nag);
+    if (h->jitter && kind != REQ_WRITE) r += jitter_draw(h, core);
     return h->has_icnt ? send(h, &h->rep[core], r, kind == REQ_WRITE ? h->ctrl : bytes) : r;
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Deterministic generator of the input and expected files of the two
-application-like workloads (issue 16): spmv.yaml and bfs.yaml.
+"""Deterministic generator of the input and expected files of the
+application-like workloads: spmv.yaml and bfs.yaml (issue 16), attn_tile.yaml
+(docs/noise.md).
 
     python3 sweeps/kernels/gen_app_inputs.py           # (re)write the files here
     python3 sweeps/kernels/gen_app_inputs.py --check   # regenerate into a temporary
@@ -24,11 +25,19 @@ Files (all beside this script):
                     0-based (the workload adds the reverse edges: undirected: true)
   bfs_cost.npy      the BFS level of every vertex from source 0 (-1 unreached),
                     by a plain queue BFS here (s32)
+  attn_q.npy, attn_k.npy, attn_v.npy
+                    one attention head: ATTN_Q query rows and ATTN_KEYS key and
+                    value rows of ATTN_D dims, row-major f32; Q and K multiples of
+                    0.5 in -1..1, V integers in 1..4
+  attn_o.npy        O = softmax(Q K^T / sqrt(D)) V, row by row in double precision
+                    here (f32 at the end): every O is a weighted mean of V values in
+                    1..4, so the kernel's f32 result is within a relative 1e-5
 
 Randomness is a 64-bit linear congruential generator (Knuth's MMIX constants)
 written out here, so the files do not depend on the Python version's `random`.
 Nothing here runs or reads warpsweep.
 """
+import math
 import os
 import struct
 import sys
@@ -39,6 +48,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 GRID = 96            # SpMV mesh: 96 x 96 = 9216 rows (72 CTAs of 128 threads)
 BFS_VERTICES = 8192  # BFS graph (32 CTAs of 256 threads per launch)
 MIN_EDGES, MAX_INIT_EDGES = 2, 4   # Rodinia graphgen.cpp
+ATTN_Q, ATTN_KEYS, ATTN_D = 128, 128, 32   # attn_tile: 16 CTAs x 4 warps x 2 rows
 
 
 class Lcg:
@@ -125,8 +135,25 @@ def bfs_files():
             "bfs_cost.npy": npy_bytes("<i4", "i", cost)}
 
 
+def attn_files():
+    rng = Lcg(2022)
+    q = [(rng.below(5) - 2) * 0.5 for _ in range(ATTN_Q * ATTN_D)]
+    k = [(rng.below(5) - 2) * 0.5 for _ in range(ATTN_KEYS * ATTN_D)]
+    v = [float(1 + rng.below(4)) for _ in range(ATTN_KEYS * ATTN_D)]
+    o = []
+    for i in range(ATTN_Q):
+        s = [sum(q[i * ATTN_D + d] * k[j * ATTN_D + d] for d in range(ATTN_D)) / math.sqrt(ATTN_D)
+             for j in range(ATTN_KEYS)]
+        mx = max(s)
+        p = [math.exp(x - mx) for x in s]
+        tot = sum(p)
+        o += [sum(p[j] * v[j * ATTN_D + d] for j in range(ATTN_KEYS)) / tot for d in range(ATTN_D)]
+    return {"attn_q.npy": npy_bytes("<f4", "f", q), "attn_k.npy": npy_bytes("<f4", "f", k),
+            "attn_v.npy": npy_bytes("<f4", "f", v), "attn_o.npy": npy_bytes("<f4", "f", o)}
+
+
 def main(argv):
-    files = {**spmv_files(), **bfs_files()}
+    files = {**spmv_files(), **bfs_files(), **attn_files()}
     if argv[:1] == ["--check"]:
         bad = [name for name, data in files.items()
                if not os.path.exists(os.path.join(HERE, name))

@@ -292,6 +292,46 @@ static void test_bad_config(void **state)
     f.ops->fini(&f);
 }
 
+/* jitter (docs/noise.md): a read's or an atomic's reply is late by the next
+ * draw of its core's stream, a store's ack is not. The draws are those of
+ * tests/unit/jitter_model.py, an independent Python model of the generator:
+ *   python3 tests/unit/jitter_model.py 0 0 8 16  -> core 0, seed 0
+ *   python3 tests/unit/jitter_model.py 0 1 8 16  -> core 1, seed 0
+ *   python3 tests/unit/jitter_model.py 5 0 8 16  -> core 0, seed 5
+ * On the seed's memory (no L1, no L2, no bandwidth limit) a load or atomic at
+ * t completes at t + 400 + draw, a store at t + 400. */
+static void test_jitter(void **state)
+{
+    (void)state;
+    static const uint64_t s0c0[] = {3, 2, 0, 5, 2, 4, 3, 5, 4, 8, 0, 5, 1, 0, 6, 6};
+    static const uint64_t s0c1[] = {2, 6, 0, 0, 7, 4, 4, 2, 2, 2, 7, 2, 5, 6, 0, 7};
+    static const uint64_t s5c0[] = {5, 7, 1, 4, 7, 4, 7, 5, 8, 8, 8, 2, 8, 5, 8, 0};
+    const char *s0[] = {"mem_latency=400", "jitter=8", "seed=0", NULL};
+    const char *s5[] = {"mem_latency=400", "jitter=8", "seed=5", NULL};
+    ws_mem m;
+    ws_effect ld, st, at;
+    eff_of(&ld, 1, 1, G, 0, 4, WS_SP_GLOBAL);
+    eff_of(&st, 2, 1, G, 0, 4, WS_SP_GLOBAL);
+    eff_of(&at, 3, 1, G, 0, 4, WS_SP_GLOBAL);
+    /* seed 0, two cores interleaved: loads, stores and atomics on core 0, loads on core 1 */
+    open_mem(&m, &ws_mem_hier, s0, 2);
+    unsigned d0 = 0, d1 = 0;
+    for (uint64_t k = 0; k < 16; k++) {
+        uint64_t t = 1000 * k;
+        if (k % 4 == 1)
+            assert_int_equal(acc(&m, t, 0, 0, &st), t + L);                 /* no draw */
+        else
+            assert_int_equal(acc(&m, t, 0, 0, k % 4 == 3 ? &at : &ld), t + L + s0c0[d0++]);
+        assert_int_equal(acc(&m, t + 1, 1, 0, &ld), t + 1 + L + s0c1[d1++]);
+    }
+    m.ops->fini(&m);
+    /* another seed, another stream */
+    open_mem(&m, &ws_mem_hier, s5, 1);
+    for (uint64_t k = 0; k < 16; k++)
+        assert_int_equal(acc(&m, 1000 * k, 0, 0, &ld), 1000 * k + L + s5c0[k]);
+    m.ops->fini(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_local_private),
         cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_l1_events),
+        cmocka_unit_test(test_jitter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
