@@ -9,6 +9,10 @@ drawn hollow and joined by a dashed line: they repeat the resident warps of
 the point before and are not a result about warps (a kernel of few one-warp
 CTAs under max_ctas; the shipped quickstart sets max_ctas 1024 for its 2048).
 
+A file with repeats (`repeat: R`, perturbed by `jitter`: docs/noise.md) is
+drawn one point per configuration at its mean, with error bars of the 95%
+Student-t interval (warpsweep.summary).
+
 usage: /usr/bin/python3 analysis/plot_quickstart.py results/quickstart.h5 results/quickstart.png
 """
 import os
@@ -37,12 +41,13 @@ def main():
         sys.exit(__doc__)
     src, out = sys.argv[1], sys.argv[2]
     df = warpsweep.load(src)
-    ok = df[(df.status == "ok") & (df.divergence == "stack")].copy()
     metrics = METRICS
-    if "energy_j" in ok:   # ipc x clock / power_w: thread instructions per joule (docs/energy.md)
-        ok["throughput_per_watt"] = ok.thread_insts / ok.energy_j / 1e9
+    if "energy_j" in df:   # ipc x clock / power_w: thread instructions per joule (docs/energy.md)
+        df["throughput_per_watt"] = df.thread_insts / df.energy_j / 1e9
     else:                  # a file written before the energy model
         metrics = METRICS[:2]
+    conf = warpsweep.configurations(df, [m for m, _ in metrics] + ["resident_warps"])
+    ok = conf[conf.divergence == "stack"].copy()
     if ok.empty:
         sys.exit(f"{src}: no point with status ok (statuses: {dict(df.status.value_counts())})")
     schedulers = [s for s in df.scheduler.cat.categories if s in set(ok.scheduler)]
@@ -58,7 +63,7 @@ def main():
                 lim = limited(g)
                 color = f"C{i}"
                 real = g[~lim]
-                ax.plot(real.warps, real[metric], marker="o", color=color, label=f"{lat} cycles")
+                warpsweep.plot_line(ax, real, "warps", metric, marker="o", color=color, label=f"{lat} cycles")
                 if lim.any():
                     # the capped points: hollow, joined to the last real point by a dashed line
                     prev = real.tail(1)
@@ -79,6 +84,8 @@ def main():
     axes[0][-1].legend(title="memory latency", fontsize=8)
     name = warpsweep.attrs(src).get("sweep_name", "")
     title = f"{name}: latency hiding ({len(df)} points)"
+    if "n" in ok:
+        title += f", mean of {warpsweep.runs(ok)} perturbed runs, 95% intervals"
     if n_limited:
         caps = ok[limited(ok)]
         why = ", ".join(sorted(set(caps.occupancy_limit.astype(str))))
@@ -89,6 +96,8 @@ def main():
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     fig.savefig(out, dpi=110)
     print(f"wrote {out}; {n_limited} point(s) drawn hollow (residency capped below the warp slots)")
+    if "n" in ok:
+        print(f"error bars: 95% Student-t intervals of {len(ok)} configurations, {warpsweep.runs(ok)} runs each")
 
 
 main()

@@ -3,7 +3,10 @@ schedulers, issue modes and memory latencies.  Three panels: cycles (scheme /
 stack, one dot per scheduler x issue x latency; a workload that deadlocks
 under the stack has no ratio and is labelled), SIMD efficiency per scheme, and
 the number of deadlocked runs per workload and scheme. Prints a summary table
-with each scheme's core area and throughput per area.
+with each scheme's core area and throughput per area. A file with repeats
+(`repeat: R`, perturbed by `jitter`, docs/noise.md) pairs each run with the
+stack's run of the same seed (one dot each: the spread is the noise) and gives
+the SIMD efficiency bars 95% error bars over the runs of each configuration.
 
 usage: /usr/bin/python3 analysis/study_divergence.py results/study_divergence.h5 [OUT.png]
        (default OUT: results/study_divergence.png)
@@ -40,13 +43,14 @@ def main():
     wls = list(dict.fromkeys(df.w))
     schemes = [d for d in SCHEMES if d in set(df.divergence.astype(str))]
     df["divergence"] = df.divergence.astype(str)
-    st = df[df.divergence == "stack"].set_index(["w"] + KEY)
+    key = KEY + (["seed"] if df.seed.nunique() > 1 else [])   # repeats: a run pairs with its seed's
+    st = df[df.divergence == "stack"].set_index(["w"] + key)
 
     fig, axes = plt.subplots(1, 3, figsize=(19, 5.2), layout="constrained")
     ax = axes[0]
     others = [d for d in schemes if d != "stack"]
     for k, d in enumerate(others):
-        both = st.join(df[df.divergence == d].set_index(["w"] + KEY), lsuffix="_s", rsuffix="_b", how="inner")
+        both = st.join(df[df.divergence == d].set_index(["w"] + key), lsuffix="_s", rsuffix="_b", how="inner")
         for i, w in enumerate(wls):
             sub = both.loc[w]
             okk = sub[(sub.status_s == "ok") & (sub.status_b == "ok")]
@@ -68,12 +72,22 @@ def main():
     ax = axes[1]
     okd = df[df.status == "ok"]
     eff = okd.groupby(["w", "divergence"], observed=True).simd_efficiency.mean().unstack()
+    err = None
+    if warpsweep.repeats(df):   # the mean over configurations of each one's 95% half-width
+        conf = warpsweep.summary(df, ["simd_efficiency"])
+        conf["w"] = [short(w) for w in conf.workload]
+        conf["divergence"] = conf.divergence.astype(str)
+        err = conf.groupby(["w", "divergence"]).simd_efficiency_half.mean().unstack()
     x = np.arange(len(wls))
     width = 0.8 / len(schemes)
     for k, d in enumerate(schemes):
         vals = [eff.loc[w, d] if w in eff.index and d in eff.columns and not np.isnan(eff.loc[w, d]) else 0
                 for w in wls]
-        ax.bar(x + (k - (len(schemes) - 1) / 2) * width, vals, width=width, label=d)
+        yerr = None
+        if err is not None:
+            yerr = [err.loc[w, d] if w in err.index and d in err.columns and np.isfinite(err.loc[w, d]) else 0
+                    for w in wls]
+        ax.bar(x + (k - (len(schemes) - 1) / 2) * width, vals, width=width, label=d, yerr=yerr, capsize=2)
     ax.set_xticks(x, wls, rotation=30)
     ax.set_ylabel("SIMD efficiency (mean over ok runs)")
     ax.set_ylim(0, 1.05)

@@ -8,7 +8,7 @@ pd.set_option("display.width",250)
 df=ws.load(sys.argv[1])
 df["workload"]=df.workload.astype(str).str.replace("kernels/","",regex=False).str.replace(".yaml","",regex=False)
 for c in ["workload","divergence","scheduler","issue"]: df[c]=df[c].astype(str)
-k=["workload","mem_latency","scheduler","issue"]
+k=["workload","mem_latency","scheduler","issue"]+(["seed"] if df.seed.nunique()>1 else [])  # repeats: pair by seed
 s=df[df.divergence=="stack"].set_index(k); b=df[df.divergence=="sbi"].set_index(k)
 # ratios only where both schemes finished (the stack deadlocks on the spin lock)
 ok=(s.status=="ok")&(b.status=="ok")

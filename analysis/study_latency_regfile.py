@@ -13,6 +13,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -25,7 +26,7 @@ def main():
     src = sys.argv[1]
     out = sys.argv[2] if len(sys.argv) == 3 else "results/study_latency_regfile.png"
     df = warpsweep.load(src)
-    ok = df[df.status == "ok"]
+    ok = warpsweep.configurations(df)   # with repeats: means, +-95% in each cell (docs/noise.md)
     if ok.empty:
         sys.exit(f"{src}: no point with status ok")
     lats = sorted(ok.mem_latency.unique())
@@ -35,6 +36,8 @@ def main():
     for ax, lat in zip(axes[0], lats):
         g = ok[ok.mem_latency == lat]
         piv = g.pivot_table(index="warps", columns="regfile_kb", values="throughput_per_area")
+        half = (g.pivot_table(index="warps", columns="regfile_kb", values="throughput_per_area_half")
+                if "throughput_per_area_half" in g else None)
         lim = g.assign(reg_limited=(g.occupancy_limit == "registers").astype(int)).pivot_table(
             index="warps", columns="regfile_kb", values="reg_limited")
         im = ax.imshow(piv.values, origin="lower", cmap="viridis", vmin=0, vmax=vmax, aspect="auto")
@@ -44,7 +47,8 @@ def main():
             for j in range(len(piv.columns)):
                 v = piv.values[i, j]
                 mark = "ʳ" if lim.values[i, j] > 0 else ""
-                ax.text(j, i, f"{v:.2f}{mark}", ha="center", va="center", fontsize=7,
+                pm = f"\n±{half.values[i, j]:.2f}" if half is not None and np.isfinite(half.values[i, j]) else ""
+                ax.text(j, i, f"{v:.2f}{mark}{pm}", ha="center", va="center", fontsize=7,
                         color="white" if v < 0.6 * vmax else "black")
         b = g.loc[g.throughput_per_area.idxmax()]
         bi, bj = list(piv.index).index(b.warps), list(piv.columns).index(b.regfile_kb)

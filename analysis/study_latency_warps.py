@@ -1,7 +1,8 @@
 """Study 1a: throughput per area against warps per core, one line per memory
 latency, one column of panels per scheduler; the optimum of each line is marked.
 Bottom row: IPC (latency hiding) for the same points.  Prints the optimum per
-scheduler and latency.
+scheduler and latency. A file with repeats (`repeat: R`, perturbed by `jitter`,
+docs/noise.md) is drawn at the configurations' means with 95% error bars.
 
 usage: /usr/bin/python3 analysis/study_latency_warps.py results/study_latency_warps.h5 [OUT.png]
        (default OUT: results/study_latency_warps.png)
@@ -32,7 +33,7 @@ def main():
     src = sys.argv[1]
     out = sys.argv[2] if len(sys.argv) == 3 else "results/study_latency_warps.png"
     df = warpsweep.load(src)
-    ok = df[df.status == "ok"]
+    ok = warpsweep.configurations(df)
     if ok.empty:
         sys.exit(f"{src}: no point with status ok")
     best = optima(ok)
@@ -42,13 +43,13 @@ def main():
         sub = ok[ok.scheduler == sched]
         for lat, g in sub.groupby("mem_latency"):
             g = g.sort_values("warps")
-            line, = axes[0][col].plot(g.warps, g.throughput_per_area, marker="o", label=f"L = {lat}")
+            line = warpsweep.plot_line(axes[0][col], g, "warps", "throughput_per_area", marker="o", label=f"L = {lat}")
             b = best[(sched, lat)]
             axes[0][col].plot([b.warps], [b.throughput_per_area], marker="*", markersize=18, color=line.get_color(),
                               markeredgecolor="black")
             axes[0][col].annotate(f"{int(b.warps)}", (b.warps, b.throughput_per_area), textcoords="offset points",
                                   xytext=(0, 9), ha="center", fontsize=8)
-            axes[1][col].plot(g.warps, g.ipc, marker="o", color=line.get_color(), label=f"L = {lat}")
+            warpsweep.plot_line(axes[1][col], g, "warps", "ipc", marker="o", color=line.get_color(), label=f"L = {lat}")
         axes[0][col].set_title(f"scheduler {sched}")
         axes[0][col].grid(True, alpha=0.3)
         axes[1][col].grid(True, alpha=0.3)

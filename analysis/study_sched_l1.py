@@ -31,7 +31,7 @@ def main():
     src = sys.argv[1]
     out = sys.argv[2] if len(sys.argv) == 3 else "results/study_sched_l1.png"
     df = warpsweep.load(src)
-    ok = df[df.status == "ok"].copy()
+    ok = warpsweep.configurations(df).copy()   # with repeats: means, 95% error bars (docs/noise.md)
     if ok.empty:
         sys.exit(f"{src}: no point with status ok")
     ok["sched"] = [label(r) for r in ok.itertuples()]
@@ -44,9 +44,9 @@ def main():
         sub = ok[ok.dram_bw == bw]
         for s in order:
             g = sub[sub.sched == s].sort_values("l1_kb")
-            x = [max(v, 1) for v in g.l1_kb]  # l1_kb 0 drawn at 1 on the log axis
+            g = g.assign(x=[max(v, 1) for v in g.l1_kb])  # l1_kb 0 drawn at 1 on the log axis
             for r, (m, _) in enumerate(rows):
-                axes[r][col].plot(x, g[m], marker="o", label=s)
+                warpsweep.plot_line(axes[r][col], g, "x", m, marker="o", label=s)
         axes[0][col].set_title("dram_bw unlimited" if bw == 0 else f"dram_bw {bw:g} B/cycle")
         for r in range(3):
             axes[r][col].grid(True, alpha=0.3)

@@ -8,7 +8,8 @@ buffer, so the sampled run's functional fast-forward is checked too), runs it
 in full (sample=off) and sampled (sample=ctas, the registry's default
 sampling settings unless --set) on a few configurations, and prints per
 kernel and configuration: the waves of the grid, full and sampled cycles, the
-signed cycle error of the sampled run, the fraction simulated in detail, and
+signed cycle error of the sampled run, the run's own estimate of it (est%:
+the sample_error metric, 100 x), the fraction simulated in detail, and
 host CPU times:
   full_s   `sim` with sample=off (it runs the MIMD reference too, for work_ipc)
   core_s   the cost of a full point in a sweep, where each thread runs the
@@ -201,10 +202,11 @@ def main():
     worst = 0.0
     bad = []
     tot_full = tot_smp = 0.0
-    print("%-14s %-11s %6s %10s %10s %7s %7s %7s %7s %7s %7s %6s %6s  %s" % (
-        "kernel", "config", "waves", "full_cyc", "smp_cyc", "err%", "sampled", "full_s", "smp_s", "core_s",
+    print("%-14s %-11s %6s %10s %10s %7s %7s %7s %7s %7s %7s %7s %6s %6s  %s" % (
+        "kernel", "config", "waves", "full_cyc", "smp_cyc", "err%", "est%", "sampled", "full_s", "smp_s", "core_s",
         "spt_s", "sim", "sweep", "status"))
     tot_core = tot_spt = 0.0
+    over = 0   # sampled runs whose |error| exceeds their own sample_error
     with tempfile.TemporaryDirectory() as tmp:
         for fn in sorted(os.listdir(a.kernels)):
             if not fn.endswith(".yaml"):
@@ -236,13 +238,17 @@ def main():
                     tot_full += fcpu; tot_smp += scpu; tot_core += ccpu; tot_spt += spcpu
                     if a.check is not None and abs(err) > a.check:
                         bad.append((name, cfg, err))
-                print("%-14s %-11s %6.1f %10d %10d %+7.2f %7.3f %7.2f %7.2f %7.2f %7.2f %5.1fx %5.1fx  %s" % (
-                    name, cfg, waves, fc, sc, err, smp.get("sampled", 1), fcpu, scpu, ccpu, spcpu,
+                est = 100.0 * smp.get("sample_error", float("nan"))
+                if smp.get("sampled", 1) < 1 and abs(err) > est:
+                    over += 1
+                print("%-14s %-11s %6.1f %10d %10d %+7.2f %7.2f %7.3f %7.2f %7.2f %7.2f %7.2f %5.1fx %5.1fx  %s" % (
+                    name, cfg, waves, fc, sc, err, est, smp.get("sampled", 1), fcpu, scpu, ccpu, spcpu,
                     fcpu / scpu if scpu > 0 else 0, ccpu / spcpu if spcpu > 0 else 0, st), flush=True)
     print("sampled runs: worst |error| %.2f%%; host CPU time: one sim %.1f s full, %.1f s sampled (%.1fx); "
           "a sweep point %.1f s full, %.1f s sampled (%.1fx)" % (
               worst, tot_full, tot_smp, tot_full / tot_smp if tot_smp else 0, tot_core, tot_spt,
               tot_core / tot_spt if tot_spt else 0))
+    print("sampled runs whose |error| exceeds their sample_error (est%%): %d" % over)
     if bad:
         for b in bad:
             print("error above %.1f%%: %s %s %+.2f%%" % (a.check, *b))

@@ -715,6 +715,8 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
     res->metrics[WS_M_resident_warps].i = (int64_t)q.max_warps;
     res->metrics[WS_M_launches].i = (int64_t)r->nrun;
     res->metrics[WS_M_sampled].f = r->thread_insts ? 1.0 - (double)r->smp_ff_insts / (double)r->thread_insts : 1.0;
+    res->metrics[WS_M_sample_error].f = r->smp_ff_insts && res->metrics[WS_M_cycles].i > 0
+                                            ? r->smp_err_cycles / (double)res->metrics[WS_M_cycles].i : 0.0;
     if (r->status < 0) {
         /* finished: check the expectations */
         ws_memimage *refp = NULL;

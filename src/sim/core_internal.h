@@ -357,6 +357,7 @@ typedef struct ws_simrun {
     ws_sample smp;                   /* sample.c: the current launch */
     uint64_t smp_ff_insts;           /* sample.c: fast-forwarded thread instructions, all launches */
     uint64_t smp_ff_cycles;          /* sample.c: extrapolated (not simulated) cycles, all launches */
+    double smp_err_cycles;           /* sample.c: their uncertainty, cycles (NaN: a launch without a window) */
 } ws_simrun;
 
 /* pipe.c: structural limits (execution units, LD/ST pipe, operand

@@ -36,6 +36,7 @@
  * is not resident) ends the run with the reference's status and a message
  * that says so.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "core_internal.h"
@@ -178,6 +179,21 @@ static int fast_forward(ws_simrun *r, const ws_launch_spec *spec, const uint8_t 
     return 0;
 }
 
+/* How far the fast-forwarded cycles may be off (docs/sampling.md): the rates
+ * r1, r2 of the window's two halves each extrapolate W_ff / r; half their
+ * difference, in cycles. NaN without a window (a degenerate schedule). */
+static double extrapolation_error(const ws_sample *sp)
+{
+    if (sp->win_to < sp->win_from + 2)
+        return NAN;
+    uint32_t mid = (sp->win_from + sp->win_to) / 2;   /* steady()'s halves */
+    double r1 = rate(sp, sp->win_from, mid), r2 = rate(sp, mid, sp->win_to);
+    if (r1 <= 0 || r2 <= 0)
+        return NAN;
+    double d = (double)sp->ff_insts / r1 - (double)sp->ff_insts / r2;
+    return (d < 0 ? -d : d) / 2;
+}
+
 static uint64_t scaled(uint64_t base, uint64_t now, double f)
 {
     return base + (uint64_t)((double)(now - base) * f + 0.5);
@@ -199,6 +215,7 @@ uint64_t ws_sample_end(ws_simrun *r, const ws_launch_spec *spec, const uint8_t *
     if (rt <= 0)   /* no window (a degenerate schedule): the detailed part's mean rate */
         rt = t_detail ? (double)detail / (double)t_detail : 0.0;
     uint64_t ff_cycles = rt > 0 ? (uint64_t)((double)sp->ff_insts / rt + 0.5) : 0;
+    r->smp_err_cycles += extrapolation_error(sp);
     /* counts grow with the work, idle slots with the time */
     double f = detail ? (double)(detail + sp->ff_insts) / (double)detail : 1.0;
     double ft = t_detail ? (double)(t_detail + ff_cycles) / (double)t_detail : 1.0;

@@ -5,7 +5,8 @@
 # and tied marks equal to numpy/scipy on the file's rows (info_best_check.py),
 # for a lowest and a highest metric, with --top cutting a tie group; `pareto`
 # equals the brute-force checker (pareto_check.py); the intervals are nonzero;
-# -j 1 and -j 2 give the same rows; jitter 0 is the unperturbed model (the same
+# -j 1 and -j 2 give the same rows; analysis/warpsweep.py summary() gives the
+# same statistics; jitter 0 is the unperturbed model (the same
 # JSON as without it) and its repeats of file inputs are identical (+-0).
 set -euo pipefail
 . "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
@@ -40,6 +41,28 @@ $PY "$SRC/tests/e2e/info_best_check.py" n2.h5 wpa.txt work_per_area 0 4 || fail 
 $PY "$SRC/tests/e2e/pareto_check.py" n2.h5 front.txt cycles area_mm2 0 0 || fail "pareto: $(cat front.txt)"
 "$BIN" pareto n2.h5 > front.txt || fail "pareto defaults"
 $PY "$SRC/tests/e2e/pareto_check.py" n2.h5 front.txt area_mm2 work_ipc 0 1 || fail "pareto defaults: $(cat front.txt)"
+
+# the notebook side: analysis/warpsweep.py summary() per configuration against exact statistics and scipy
+$PY - n2.h5 "$SRC/analysis" <<'PY' || fail "warpsweep.summary"
+import math, statistics, sys
+from scipy import stats
+sys.path.insert(0, sys.argv[2])
+import warpsweep
+df = warpsweep.load(sys.argv[1])
+assert warpsweep.repeats(df)
+s = warpsweep.summary(df, ["cycles", "ipc"])
+assert len(s) == 6 and set(s.n) == {6}, s[["scheduler", "divergence", "n"]]
+for r in s.itertuples():
+    rows = df[(df.scheduler == r.scheduler) & (df.divergence == r.divergence)]
+    assert r.point == rows.point.min()
+    for m in ("cycles", "ipc"):
+        v = [float(x) for x in rows[m]]
+        half = stats.t.ppf(0.975, 5) * statistics.stdev(v) / math.sqrt(6)
+        got = getattr(r, m), getattr(r, m + "_std"), getattr(r, m + "_half")
+        assert math.isclose(got[0], statistics.mean(v), rel_tol=1e-12), (m, got, v)
+        assert math.isclose(got[1], statistics.stdev(v), rel_tol=1e-9), (m, got, v)
+        assert math.isclose(got[2], half, rel_tol=1e-9) and half > 0, (m, got, half)
+PY
 
 # jitter 0: the unperturbed model, identical runs whatever the seed (the inputs come from files)
 w=$SRC/sweeps/kernels/attn_tile.yaml

@@ -27,4 +27,11 @@ for p in h5py.File(sys.argv[1], "r")["points"][...]:
     assert p["resident_warps"] == want, (p["warps"], p["resident_warps"])
     assert p["occupancy_limit"].decode() == ("max_ctas" if p["warps"] == 64 else "warps"), p["occupancy_limit"]
 PY
+# perturbed repeats: one point per configuration, error bars
+sed -i 's/^base: {/base: {jitter: 4, /; $a repeat: 3' "$T/q.yaml"
+"$BIN" run "$T/q.yaml" -o "$T/r.h5" -j 2 --quiet || fail "run with repeats"
+out=$($PY "$SRC/analysis/plot_quickstart.py" "$T/r.h5" "$T/r.png") || fail "plot with repeats: $out"
+want="wrote $T/r.png; 4 point(s) drawn hollow (residency capped below the warp slots)
+error bars: 95% Student-t intervals of 12 configurations, 3 runs each"
+[ "$out" = "$want" ] || fail "with repeats: $out"
 echo "plot_quickstart: ok"

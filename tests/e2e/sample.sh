@@ -5,12 +5,14 @@
 #  (b) a sampled run's expects hold (the functional fast-forward of the
 #      remaining CTAs writes the right memory): saxpy over 512 CTAs with the
 #      hand-derived y[i] = 1 + 3.5 i, and sampled < 1;
+#      its sample_error (the extrapolation's own error bar) is finite and small;
 #  (c) the extrapolation on a case with a hand-derivable answer: preset=seed
 #      (fixed latencies, no caches) and saxpy (straight-line code, every CTA
 #      the same), one core of 16 CTA slots: the waves are periodic, cycles(N
 #      waves) = cycles(N0) + (N - N0) P with P = cycles(9) - cycles(8), which
 #      is checked on the full runs; then cycles = T_detail + W_ff / R gives
-#      exactly cycles(8) + 12 P for 20 waves sampled over 8;
+#      exactly cycles(8) + 12 P for 20 waves sampled over 8, and its sample_error
+#      is 0 (the window's halves run at the same rate);
 #  (d) invalid sampling settings are one-line errors;
 #  (f) a launch sequence samples each launch: inc over 512 CTAs twice keeps
 #      its expect (a[i] = i + 2), every launch sampled < 1, and under
@@ -70,6 +72,9 @@ json "$T/saxpy_512.yaml" --set sample=ctas > "$T/b.json" || fail "(b) sampled sa
 [ "$(field status < "$T/b.json")" = ok ] || fail "(b) status"
 $PY -c 'import json,sys; j=json.load(open(sys.argv[1])); assert 0 < j["sampled"] < 1, j["sampled"]' "$T/b.json" ||
   fail "(b) not sampled"
+# its error bar: a finite fraction, within the stopping rule's sample_tolerance (0.02)
+$PY -c 'import json,sys,math; e=json.load(open(sys.argv[1]))["sample_error"]; assert math.isfinite(e) and 0 <= e <= 0.02, e' \
+  "$T/b.json" || fail "(b) sample_error"
 # the default registry (Volta share, L2 and DRAM) too, and expect: reference
 sed 's/  y: {iota: {start: 1, step: 3.5}}.*/  y: reference/' "$T/saxpy_512.yaml" > "$T/ref_512.yaml"
 json "$T/ref_512.yaml" --set sample=ctas > "$T/b2.json" || fail "(b) expect: reference: $(field message < "$T/b2.json")"
@@ -82,6 +87,10 @@ p=$((c9 - c8))
 [ $((c8 + 12 * p)) -eq "$c20" ] || fail "(c) full runs not periodic: c8=$c8 c9=$c9 c20=$c20"
 s20=$(cyc 320 --set sample=ctas --set sample_waves=8)
 [ "$s20" -eq $((c8 + 12 * p)) ] || fail "(c) sampled cycles $s20, hand formula c8 + 12 P = $((c8 + 12 * p))"
+# periodic waves: the window's two halves have the same rate, so the extrapolation's own
+# error bar (sample_error: |W/r1 - W/r2| / 2 / cycles, docs/sampling.md) is exactly 0
+e20=$(json "$T/saxpy_320.yaml" --set preset=seed --set warps=32 --set sample=ctas --set sample_waves=8 | field sample_error)
+[ "$e20" = "0" ] || fail "(c) sample_error of periodic waves: $e20"
 
 # (d) settings
 out=$("$BIN" sim "$T/saxpy_512.yaml" --set sample=ctas --set sample_waves=3 --set sample_warmup=1 2>&1) &&
