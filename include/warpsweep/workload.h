@@ -30,7 +30,8 @@ typedef struct ws_values {
     uint32_t nlist;
     struct ws_file_data *file; /* FILE: read-only, shared by every run */
     uint32_t ulp;              /* FILE expect on floats: tolerance in units in the last place */
-    double rel;                /*   or relative: |got - want| <= rel * |want| (0: exact) */
+    double rel;                /*   or relative and absolute, as numpy.allclose: */
+    double abs;                /*   |got - want| <= abs + rel * |want| (both 0: exact) */
 } ws_values;
 
 typedef struct ws_buffer_spec {

@@ -136,7 +136,9 @@ int cmd_expand(int argc, char **argv)
      * a preview, so one that does not load only loses that check */
     ws_workload **wls = calloc((size_t)sw->nworkloads, sizeof *wls);
     for (int w = 0; wls && w < sw->nworkloads; w++)
-        if (!(wls[w] = ws_workload_load(sw->workload_paths[w], &err)))
+        if (sw->workloads && sw->workloads[w])   /* loaded by the sweep (wl.NAME variants): with their variables */
+            wls[w] = sw->workloads[w];
+        else if (!(wls[w] = ws_workload_load(sw->workload_paths[w], &err)))
             fprintf(stderr, "warpsweep expand: note: the occupancy check is skipped for %s: %s\n",
                     sw->workload_names[w], err.msg);
     ws_point pt;
@@ -170,7 +172,7 @@ int cmd_expand(int argc, char **argv)
         putchar('\n');
     }
     for (int w = 0; wls && w < sw->nworkloads; w++)
-        if (wls[w])
+        if (wls[w] && !(sw->workloads && sw->workloads[w] == wls[w]))
             ws_workload_free(wls[w]);
     free(wls);
     ws_sweeps_free(sws, n);

@@ -25,7 +25,7 @@ typedef struct ctx {
     int where_line[WS_NPARAMS], where_col[WS_NPARAMS];
     int seed_set;
     /* workload variables: wl.NAME keys of grid (several values) and base (one) */
-    struct wlvar { char name[32]; double *vals; int n, line, col, in_grid; } wlv[WS_MAX_WL_VARS];
+    struct wlvar { char name[32]; double *vals; int n, line, col, in_grid, zip; } wlv[WS_MAX_WL_VARS];   /* zip: entry index + 1, 0: own axis */
     int nwlv;
 } ctx;
 
@@ -112,8 +112,22 @@ static int expand_wl_vars(ctx *c)
     ws_sweep *sw = c->sw;
     ws_sweep_private *pv = ws_sweep_priv(sw);
     if (!c->nwlv) return 0;
+    /* dimensions of the variants: each variable of the grid on its own, the
+     * variables of one zip entry together (their value index moves as one) */
+    int dim_of[WS_MAX_WL_VARS], dim_n[WS_MAX_WL_VARS], ndims = 0;
+    for (int i = 0; i < c->nwlv; i++) {
+        int d = -1;
+        for (int j = 0; j < i && d < 0; j++)
+            if (c->wlv[i].zip && c->wlv[j].zip == c->wlv[i].zip)
+                d = dim_of[j];
+        if (d < 0) {
+            d = ndims++;
+            dim_n[d] = c->wlv[i].n;
+        }
+        dim_of[i] = d;
+    }
     uint64_t combos = 1;
-    for (int i = 0; i < c->nwlv; i++) combos *= (uint64_t)c->wlv[i].n;
+    for (int d = 0; d < ndims; d++) combos *= (uint64_t)dim_n[d];
     uint64_t total = combos * (uint64_t)sw->nworkloads;
     if (total > 4096) return ws_fail(c->err, "%s: %llu workload variants (workloads x wl.* values), more than 4096",
                                      c->file, (unsigned long long)total);
@@ -127,12 +141,15 @@ static int expand_wl_vars(ctx *c)
         for (uint64_t m = 0; m < combos; m++, k++) {
             char buf[1024];
             size_t len = (size_t)snprintf(buf, sizeof buf, "%s", sw->workload_names[w]);
-            int shown = 0;
+            int shown = 0, at[WS_MAX_WL_VARS];
             uint64_t rest = m, div = combos;
-            for (int i = 0; i < c->nwlv; i++) {
-                div /= (uint64_t)c->wlv[i].n;
-                int d = (int)(rest / div);
+            for (int d = 0; d < ndims; d++) {   /* the first dimension slowest */
+                div /= (uint64_t)dim_n[d];
+                at[d] = (int)(rest / div);
                 rest %= div;
+            }
+            for (int i = 0; i < c->nwlv; i++) {
+                int d = at[dim_of[i]];
                 snprintf(vars[k][i].name, sizeof vars[k][i].name, "%s", c->wlv[i].name);
                 vars[k][i].value = c->wlv[i].vals[d];
                 if (c->wlv[i].in_grid && len < sizeof buf)
@@ -174,7 +191,7 @@ static int param_id(ctx *c, const yaml_node_t *key)
     if (!name)
         return FAIL(c, key, "expected a parameter name");
     if (strncmp(name, "wl.", 3) == 0)
-        return FAIL(c, key, "workload variable '%s': give it in grid (several values) or base (one), not here", name);
+        return FAIL(c, key, "workload variable '%s': give it in grid or a zip entry (several values) or base (one), not here", name);
     int id = ws_param_find(name);
     if (id < 0)
         return FAIL(c, key, "unknown parameter '%s' (did you mean '%s'?)", name, ws_param_suggest(name));
@@ -458,6 +475,33 @@ static int parse_zip(ctx *c, yaml_node_t *zip)
         yaml_node_t *e = yaml_document_get_node(c->doc, *it);
         if (e->type != YAML_MAPPING_NODE || e->data.mapping.pairs.start == e->data.mapping.pairs.top)
             return FAIL(c, e, "zip entry: expected a mapping of parameter: [values]");
+        /* an entry of workload variables (wl.NAME lists) moves them together on the
+         * workload axis; parameters and workload variables do not mix in one entry */
+        int nwl = 0, np0 = 0;
+        yaml_node_t *a_wl = NULL, *a_param = NULL;
+        for (yaml_node_pair_t *q = e->data.mapping.pairs.start; q < e->data.mapping.pairs.top; q++, np0++)
+            if (is_wl_var(yaml_document_get_node(c->doc, q->key)))
+                nwl++, a_wl = a_wl ? a_wl : yaml_document_get_node(c->doc, q->key);
+            else
+                a_param = a_param ? a_param : yaml_document_get_node(c->doc, q->key);
+        if (nwl && nwl < np0)
+            return FAIL(c, a_param, "zip entry: %s is a parameter and %s a workload variable: an entry moves "
+                        "workload variables together (variants of the workload axis) or parameters, not both",
+                        scalar(a_param), scalar(a_wl));
+        if (nwl) {
+            int first = c->nwlv;
+            for (yaml_node_pair_t *q = e->data.mapping.pairs.start; q < e->data.mapping.pairs.top; q++) {
+                yaml_node_t *k = yaml_document_get_node(c->doc, q->key), *v = yaml_document_get_node(c->doc, q->value);
+                if (v->type != YAML_SEQUENCE_NODE)
+                    return FAIL(c, v, "zip: %s needs a list of values", scalar(k));
+                if (parse_wl_var(c, k, v, 1)) return -1;
+                c->wlv[c->nwlv - 1].zip = idx + 1;
+                if (c->wlv[c->nwlv - 1].n != c->wlv[first].n)
+                    return FAIL(c, v, "zip lists of unequal length: %s has %d values, wl.%s (line %d) has %d", scalar(k),
+                                c->wlv[c->nwlv - 1].n, c->wlv[first].name, c->wlv[first].line, c->wlv[first].n);
+            }
+            continue;
+        }
         char label[32];
         snprintf(label, sizeof label, "zip[%d]", idx);
         ws_axis *a = new_axis(sw, WS_AXIS_PARAMS, label, line_of(e), col_of(e));
@@ -669,7 +713,15 @@ static int parse_excludes(ctx *c, yaml_node_t *ex)
             yaml_node_t *v = yaml_document_get_node(c->doc, q->value);
             const char *ks = scalar(k);
             int axis = -1, id = -1;
+            int wv = -1;   /* a workload variable: the variants of the workload axis with that value */
             if (ks && strcmp(ks, "workload") == 0) {
+                axis = 0;
+            } else if (is_wl_var(k)) {
+                for (int i = 0; i < c->nwlv && wv < 0; i++)
+                    if (strcmp(c->wlv[i].name, ks + 3) == 0)
+                        wv = i;
+                if (wv < 0 || !c->wlv[wv].in_grid)
+                    return FAIL(c, k, "exclude: %s does not vary in this sweep (it is not in grid or zip)", ks);
                 axis = 0;
             } else if (ks && strcmp(ks, "seed") == 0 && sw->repeat > 1) {
                 axis = sw->naxes - 1;
@@ -702,7 +754,18 @@ static int parse_excludes(ctx *c, yaml_node_t *ex)
                     return FAIL(c, val, "exclude: expected a value for %s", ks);
                 }
                 int hits = 0;
-                if (a->kind == WS_AXIS_WORKLOAD) {
+                if (wv >= 0) {
+                    char *end;
+                    double want = strtod(vs, &end);
+                    if (*end) {
+                        free(allow);
+                        return FAIL(c, val, "exclude: %s: '%s' is not a number", ks, vs);
+                    }
+                    const ws_sweep_private *pv = ws_sweep_priv(sw);
+                    for (uint64_t d = 0; d < a->n; d++)
+                        if (pv->workload_vars[d][wv].value == want)
+                            allow[d] = 1, hits++;
+                } else if (a->kind == WS_AXIS_WORKLOAD) {
                     for (uint64_t d = 0; d < a->n; d++) {
                         const ws_workload *wl = sw->workloads[d];
                         if (strcmp(sw->workload_names[d], vs) == 0 || (wl && wl->name && strcmp(wl->name, vs) == 0))
@@ -967,8 +1030,10 @@ static int parse_sweep(ctx *c, yaml_node_t *root, const char *default_name)
         sw->given[ws_param_find("seed")] = 1;
     mark_preset_varying(sw);
 
-    /* workloads: always for run; for expand only when an expression needs their properties */
-    int need = c->opts && c->opts->load_workloads;
+    /* workloads: always for run; for expand when an expression needs their properties, or a
+     * wl.NAME axis names variables that each workload must have (issue 46: expand refuses an
+     * unknown one as run does) */
+    int need = (c->opts && c->opts->load_workloads) || c->nwlv > 0;
     for (int e = 0; e < sw->nexprs; e++)
         for (int v = WS_NPARAMS; v < WS_NVARS; v++)
             need |= ws_expr_uses(sw->exprs[e], v);

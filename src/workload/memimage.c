@@ -299,7 +299,8 @@ static double float_value(int t, uint64_t bits)
     return d;
 }
 
-/* An expect from a file with ulp: or rel: (floats only; NaN matches NaN only). */
+/* An expect from a file with ulp:, or rel: and/or abs: (floats only; NaN
+ * matches NaN only; |got - want| <= abs + rel |want|, numpy.allclose's rule). */
 static int within_tolerance(const ws_values *v, int t, uint64_t got, uint64_t want)
 {
     if (elem_equal(t, got, want))
@@ -312,7 +313,7 @@ static int within_tolerance(const ws_values *v, int t, uint64_t got, uint64_t wa
         return d <= v->ulp;
     }
     double g = float_value(t, got), w = float_value(t, want);
-    return v->rel > 0 && fabs(g - w) <= v->rel * fabs(w);
+    return (v->rel > 0 || v->abs > 0) && fabs(g - w) <= v->abs + v->rel * fabs(w);
 }
 
 int ws_expect_check(const ws_workload *wl, ws_memimage *m, ws_memimage *reference, char *msg, size_t len)
@@ -351,8 +352,9 @@ int ws_expect_check(const ws_workload *wl, ws_memimage *m, ws_memimage *referenc
                 if (x->kind != WS_EXPECT_REFERENCE && x->values.kind == WS_INIT_FILE) {
                     if (x->values.ulp)
                         snprintf(file_note, sizeof file_note, " (%s, within %u ulp)", x->values.file->path, x->values.ulp);
-                    else if (x->values.rel > 0)
-                        snprintf(file_note, sizeof file_note, " (%s, within rel %g)", x->values.file->path, x->values.rel);
+                    else if (x->values.rel > 0 || x->values.abs > 0)
+                        snprintf(file_note, sizeof file_note, " (%s, within abs %g + rel %g x |want|)",
+                                 x->values.file->path, x->values.abs, x->values.rel);
                     else
                         snprintf(file_note, sizeof file_note, " (%s)", x->values.file->path);
                     from = file_note;

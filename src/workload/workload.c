@@ -26,7 +26,7 @@
  *   decoded once into wl->stmts (flat, loops as LOOP ... END with jumps; sequence.c runs it)
  *
  *   INIT:   number | iota | [v, ...] | {iota: {start, step}} | {random: {min, max}} | FILE
- *   EXPECT: number | iota | [v, ...] | {iota: {start, step}} | reference | FILE [, ulp: N | rel: R]
+ *   EXPECT: number | iota | [v, ...] | {iota: {start, step}} | reference | FILE [, ulp: N | rel: R, abs: A]
  *   FILE:   {file: x.bin | x.npy} | {mtx: m.mtx, part: P} | {edges: g.el, part: P [, undirected: B]}
  *           P: row_ptr | col_idx | values (wl_file.c); count may be omitted: the file gives it
  *
@@ -382,15 +382,26 @@ static wl_csr *matrix(parser *p, const char *path, int format, int undirected)
 }
 
 /* {file: F} | {mtx: F, part: P} | {edges: F, part: P, undirected: B}, and in
- * an expect also ulp: N or rel: R (floats). count 0: the file gives it. */
+ * an expect also ulp: N, or rel: R and/or abs: A (floats; |got - want| <=
+ * abs + rel |want|, as numpy.allclose). count 0: the file gives it. */
 static int parse_file_values(parser *p, yaml_node_t *n, int type, uint64_t count, int is_expect, const char *what,
                              ws_values *v)
 {
-    enum { F_FILE, F_MTX, F_EDGES, F_PART, F_UNDIRECTED, F_ULP, F_REL, F_N };
-    static const char *const keys[F_N] = {"file", "mtx", "edges", "part", "undirected", "ulp", "rel"};
+    enum { F_FILE, F_MTX, F_EDGES, F_PART, F_UNDIRECTED, F_ULP, F_REL, F_ABS, F_N };
+    static const char *const keys[F_N] = {"file", "mtx", "edges", "part", "undirected", "ulp", "rel", "abs"};
     yaml_node_t *val[F_N], *kn[F_N];
-    if (collect(p, n, keys, F_N, what, val, kn) < 0)
+    if (!is_expect && n->type == YAML_MAPPING_NODE)   /* a tolerance in an init: say so, not "unknown key" */
+        for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
+            const char *k = scalar(node(p, pr->key));
+            for (int i = F_ULP; k && i < F_N; i++)
+                if (strcmp(k, keys[i]) == 0)
+                    return fail_node(p, node(p, pr->key), "%s: a tolerance belongs to an expect, not an init", what);
+        }
+    /* only the keys valid here are known (and suggested): the tolerances in an expect */
+    if (collect(p, n, keys, is_expect ? F_N : F_ULP, what, val, kn) < 0)
         return -1;
+    for (int i = is_expect ? F_N : F_ULP; i < F_N; i++)
+        val[i] = kn[i] = NULL;
     int which = val[F_FILE] ? F_FILE : val[F_MTX] ? F_MTX : F_EDGES;
     if (!!val[F_FILE] + !!val[F_MTX] + !!val[F_EDGES] != 1)
         return fail_node(p, n, "%s: give one of file, mtx or edges", what);
@@ -402,13 +413,12 @@ static int parse_file_values(parser *p, yaml_node_t *n, int type, uint64_t count
                          what, val[F_PART] ? "part" : "undirected");
     if (which == F_MTX && val[F_UNDIRECTED])
         return fail_node(p, kn[F_UNDIRECTED], "%s: 'undirected' belongs to edges (a .mtx says symmetric itself)", what);
-    if (!is_expect && (val[F_ULP] || val[F_REL]))
-        return fail_node(p, kn[val[F_ULP] ? F_ULP : F_REL], "%s: a tolerance belongs to an expect, not an init", what);
-    if (val[F_ULP] && val[F_REL])
-        return fail_node(p, kn[F_REL], "%s: give ulp or rel, not both", what);
-    if ((val[F_ULP] || val[F_REL]) && !wl_type_float(type))
-        return fail_node(p, kn[val[F_ULP] ? F_ULP : F_REL], "%s: a tolerance applies to float buffers; %s compares "
-                         "exactly", what, wl_type_name(type));
+    if (val[F_ULP] && (val[F_REL] || val[F_ABS]))
+        return fail_node(p, kn[val[F_REL] ? F_REL : F_ABS], "%s: give ulp, or rel and/or abs, not both kinds", what);
+    int tol = val[F_ULP] ? F_ULP : val[F_REL] ? F_REL : val[F_ABS] ? F_ABS : -1;
+    if (tol >= 0 && !wl_type_float(type))
+        return fail_node(p, kn[tol], "%s: a tolerance applies to float buffers; %s compares exactly", what,
+                         wl_type_name(type));
     uint64_t u;
     if (val[F_ULP]) {
         if (get_uint(p, val[F_ULP], "ulp", 0, 1u << 30, &u) < 0)
@@ -419,6 +429,10 @@ static int parse_file_values(parser *p, yaml_node_t *n, int type, uint64_t count
         return -1;
     if (val[F_REL] && !(v->rel >= 0 && v->rel < 1))
         return fail_node(p, val[F_REL], "rel: %s is out of range [0, 1)", scalar(val[F_REL]));
+    if (val[F_ABS] && get_double(p, val[F_ABS], "abs", &v->abs) < 0)
+        return -1;
+    if (val[F_ABS] && !(v->abs >= 0 && isfinite(v->abs)))
+        return fail_node(p, val[F_ABS], "abs: %s must be a finite number >= 0", scalar(val[F_ABS]));
     int part = 0, undirected = 0;
     if (which != F_FILE) {
         static const char *const parts[] = {"row_ptr", "col_idx", "values"};

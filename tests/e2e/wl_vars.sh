@@ -79,11 +79,12 @@ for b in 32 64 128 256; do
   g=$((16384 / b))
   [ "$(shape --set wl.block=$b --set wl.n=16384)" = "grid [$g, 1, 1] block [$b, 1, 1]" ] || fail "block $b: $(shape --set wl.block=$b)"
 done
-# sweep errors: a variable the workload lacks (at its key), wl.* outside grid/base
+# sweep errors: a variable the workload lacks (at its key), wl.* and a parameter in one zip entry
+# (a zip of wl.* alone: tests/e2e/study_round2.sh)
 sed 's/  wl.block: \[32, 64, 128, 256\]/  wl.blok: [32, 64]/' "$T/s.yaml" > "$T/bad.yaml"
 got=$("$BIN" run "$T/bad.yaml" -o "$T/bad.h5" 2>&1) && fail "wl.blok accepted"
 grep -q "bad.yaml:6:3: wl.blok: .*the workload has no variable 'blok'" <<<"$got" || fail "$got"
 printf 'name: z\nworkload: %s\nzip:\n  - {wl.block: [32], warps: [8]}\n' "$T/w.yaml" > "$T/zip.yaml"
-got=$("$BIN" expand "$T/zip.yaml" 2>&1) && fail "wl in zip accepted"
-grep -q "zip.yaml:4:6: workload variable 'wl.block': give it in grid" <<<"$got" || fail "$got"
+got=$("$BIN" expand "$T/zip.yaml" 2>&1) && fail "wl and a parameter in one zip entry accepted"
+grep -q "zip.yaml:4:22: zip entry: warps is a parameter and wl.block a workload variable" <<<"$got" || fail "$got"
 echo "workload variables: vars, =EXPR, sim --set wl.*, a sweep over block size (runs and plots)"

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -331,7 +332,19 @@ static void test_workload_forms(void **state)
     assert_non_null(strstr(err.msg, "w.yaml:12:26: expect for 'row_ptr': a tolerance applies to float buffers"));
     snprintf(text, sizeof text, "%sexpect:\n  y: {file: x.bin, ulp: 1, rel: 0.1}\n", bufs);
     assert_null(load_yaml(text, &err));
-    assert_non_null(strstr(err.msg, "give ulp or rel, not both"));
+    assert_non_null(strstr(err.msg, "give ulp, or rel and/or abs, not both kinds"));
+    snprintf(text, sizeof text, "%sexpect:\n  y: {file: x.bin, abs: -1}\n", bufs);
+    assert_null(load_yaml(text, &err));
+    assert_non_null(strstr(err.msg, "abs: -1 must be a finite number >= 0"));
+    /* suggestions name only the keys valid in that place: 'abz' in an expect is abs, a
+     * tolerance in an init says where it belongs */
+    snprintf(text, sizeof text, "%sexpect:\n  y: {file: x.bin, abz: 1e-6}\n", bufs);
+    assert_null(load_yaml(text, &err));
+    assert_non_null(strstr(err.msg, "unknown key 'abz' in expect for 'y' (did you mean 'abs'?)"));
+    assert_null(load_yaml("buffers:\n  x: {type: f32, count: 3, init: {file: x.bin, abs: 1e-6}}\n", &err));
+    assert_non_null(strstr(err.msg, "init of 'x': a tolerance belongs to an expect, not an init"));
+    assert_null(load_yaml("buffers:\n  x: {type: f32, count: 3, init: {file: x.bin, ulpp: 1}}\n", &err));
+    assert_null(strstr(err.msg, "did you mean 'ulp'"));   /* not valid in an init: never suggested */
     assert_null(load_yaml("buffers:\n  row_ptr: {type: u32, init: {mtx: m.mtx, part: rowptr}}\n", &err));
     assert_non_null(strstr(err.msg, "w.yaml:6:49: init of 'row_ptr': part 'rowptr': expected row_ptr, col_idx or "
                                     "values (did you mean 'row_ptr'?)"));
@@ -358,6 +371,53 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* abs: and rel: as numpy.allclose: |got - want| <= abs + rel |want|. want = x = {1, 2, 3};
+ * y[0] = 1 + 2^-23 = 1.00000012 (the next f32 after 1): |diff| = 1.1920929e-7. By hand:
+ *   abs 1e-7            -> bound 1e-7 < 1.19e-7: fails
+ *   abs 2e-7            -> 2e-7: passes
+ *   abs 1e-7, rel 1e-8  -> 1e-7 + 1e-8 x 1 = 1.1e-7: fails
+ *   abs 1e-7, rel 2e-8  -> 1.2e-7: passes
+ *   rel 1e-7 alone      -> 1e-7: fails; y[0] = 0 against want 1e-30 (a near-zero output,
+ *   z.bin = {1e-30, 2, 3}): rel 1e-4 alone fails (bound 1e-34), abs 1e-6 passes. */
+static void test_expect_abs(void **state)
+{
+    (void)state;
+    static const struct { const char *tol; int pass; } cases[] = {
+        {"abs: 1e-7", 0}, {"abs: 2e-7", 1}, {"abs: 1e-7, rel: 1e-8", 0}, {"abs: 1e-7, rel: 2e-8", 1},
+        {"rel: 1e-7", 0},
+    };
+    put_text("m.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 2.5\n3 2 1\n");
+    float x[3] = {1, 2, 3}, z[3] = {1e-30f, 2, 3};
+    put("x.bin", x, sizeof x);
+    put("z.bin", z, sizeof z);
+    const char *bufs = "buffers:\n"
+                       "  row_ptr: {type: u32, init: {mtx: m.mtx, part: row_ptr}}\n"
+                       "  col_idx: {type: u32, init: {mtx: m.mtx, part: col_idx}}\n"
+                       "  values:  {type: f32, init: {mtx: m.mtx, part: values}}\n"
+                       "  x:       {type: f32, count: 3, init: {file: x.bin}}\n"
+                       "  y:       {type: f32, count: 3, init: 0}\n";
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0] + 2; c++) {
+        const int near_zero = c >= sizeof cases / sizeof cases[0];
+        const char *tol = near_zero ? (c % 2 ? "abs: 1e-6" : "rel: 1e-4") : cases[c].tol;
+        const int pass = near_zero ? (int)(c % 2) : cases[c].pass;
+        ws_error err = {{0}};
+        char text[1024];
+        snprintf(text, sizeof text, "%sexpect:\n  y: {file: %s, %s}\n", bufs, near_zero ? "z.bin" : "x.bin", tol);
+        ws_workload *wl = load_yaml(text, &err);
+        if (!wl) fail_msg("%s: %s", tol, err.msg);
+        ws_memimage m;
+        assert_int_equal(ws_memimage_init(&m, wl, 1, &err), 0);
+        float y[3] = {near_zero ? 0.0f : nextafterf(1.0f, 2.0f), 2, 3};
+        memcpy(ws_memimage_buffer(&m, 4)->data, y, sizeof y);
+        char msg[256];
+        int rc = ws_expect_check(wl, &m, NULL, msg, sizeof msg);
+        if ((rc == 0) != pass) fail_msg("%s: check %d (%s)", tol, rc, msg);
+        if (!pass) assert_non_null(strstr(msg, "within abs"));
+        ws_memimage_free(&m);
+        ws_workload_free(wl);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -367,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_mtx),
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_workload_forms),
+        cmocka_unit_test(test_expect_abs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

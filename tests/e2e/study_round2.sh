@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# What a new user's stencil and attention study tripped over (issue 46), from the command line:
+#  (1) expect abs: with rel: (numpy.allclose's |got - want| <= abs + rel |want|): saxpy with
+#      a = 1e-20 writes y[i] = 1e-20 i; the file wants 1.001e-20 i, a relative error of 1e-3 that
+#      rel: 1e-4 refuses (mismatch) and abs: 1e-18 accepts (1e-23 i <= 1e-18 for i < 256); a
+#      mistyped key suggests a key valid in an expect;
+#  (5) wl.* in zip moves the variables together (2 shapes, not 4) and exclude takes wl.NAME;
+#      mixing wl.* and a parameter in one zip entry is one line;
+#  (6) expand refuses a workload variable the workload lacks, at its key, as run does.
+set -euo pipefail
+. "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
+
+# (1)
+$PY -c 'import numpy as np; np.save("'"$T"'/y.npy", (1.001e-20 * np.arange(256)).astype(np.float32))'
+wl() {   # wl TOLERANCE
+  cat > "$T/s.yaml" <<YAML
+name: tiny
+kernel: $SRC/sweeps/kernels/saxpy.ptx
+entry: _Z5saxpyifPKfPf
+grid: 4
+block: 64
+regs_per_thread: 10
+buffers:
+  x: {type: f32, count: 256, init: iota}
+  y: {type: f32, count: 256, init: 0}
+params: [256, 1e-20, x, y]
+expect:
+  y: {file: y.npy, $1}
+YAML
+}
+wl "rel: 1e-4"
+out=$("$BIN" sim "$T/s.yaml" 2>&1) || true
+grep -q '^status: mismatch' <<<"$out" || fail "(1) rel 1e-4 on near-zero outputs should mismatch: $out"
+grep -q 'within abs 0 + rel 0.0001' <<<"$out" || fail "(1) the message names the tolerance: $(grep message <<<"$out")"
+wl "rel: 1e-4, abs: 1e-18"
+out=$("$BIN" sim "$T/s.yaml" 2>&1) || fail "(1) abs 1e-18: $out"
+grep -q '^status: ok' <<<"$out" || fail "(1) abs 1e-18 should pass: $out"
+wl "abz: 1e-18"
+out=$("$BIN" sim "$T/s.yaml" 2>&1) && fail "(1) unknown key accepted"
+[ "$(wc -l <<<"$out")" = 1 ] && grep -q "unknown key 'abz' in expect for 'y' (did you mean 'abs'?)" <<<"$out" ||
+  fail "(1) suggestion: $out"
+
+# (5), (6): a workload with variables
+cat > "$T/w.yaml" <<YAML
+name: shape
+kernel: $SRC/sweeps/kernels/saxpy.ptx
+entry: _Z5saxpyifPKfPf
+vars: {bx: 64, reps: 1}
+grid: "=cdiv(256, bx)"
+block: =bx
+regs_per_thread: 10
+buffers:
+  x: {type: f32, count: 256, init: iota}
+  y: {type: f32, count: 256, init: {iota: {start: 1, step: 1}}}
+params: [256, 2.5, x, y]
+expect:
+  y: {iota: {start: 1, step: 3.5}}
+YAML
+cat > "$T/z.yaml" <<YAML
+name: zipped
+workload: $T/w.yaml
+zip:
+  - {wl.bx: [32, 128], wl.reps: [1, 2]}
+grid:
+  warps: [16, 64]
+YAML
+"$BIN" expand "$T/z.yaml" > "$T/z.csv" || fail "(5) expand zip"
+want="point,workload,seed,warps
+0,\"$T/w.yaml[bx=32,reps=1]\",0,16
+1,\"$T/w.yaml[bx=32,reps=1]\",0,64
+2,\"$T/w.yaml[bx=128,reps=2]\",0,16
+3,\"$T/w.yaml[bx=128,reps=2]\",0,64"
+[ "$(cat "$T/z.csv")" = "$want" ] || fail "(5) zip of wl.*: $(cat "$T/z.csv")"
+"$BIN" run "$T/z.yaml" -o "$T/z.h5" -j 2 --quiet || fail "(5) run zip"
+$PY - "$T/z.h5" <<'PY' || fail "(5) rows"
+import sys, h5py
+p = h5py.File(sys.argv[1], "r")["points"][...]
+assert len(p) == 4 and all(s == b"ok" for s in p["status"]), p["status"]
+assert sorted(set(w.decode().split("[")[1] for w in p["workload"])) == ["bx=128,reps=2]", "bx=32,reps=1]"]
+PY
+cat > "$T/x.yaml" <<YAML
+name: excluded
+workload: $T/w.yaml
+grid:
+  wl.bx: [32, 64]
+  wl.reps: [1, 2]
+  warps: [16, 64]
+exclude:
+  - {wl.bx: 32, wl.reps: 2}
+  - {wl.reps: 1, warps: 64}
+YAML
+# by hand: 8 points; the first entry drops (32, 2) x 2 warps, the second (32|64, 1, 64): 4 left
+want="0,\"$T/w.yaml[bx=32,reps=1]\",0,16
+1,\"$T/w.yaml[bx=64,reps=1]\",0,16
+2,\"$T/w.yaml[bx=64,reps=2]\",0,16
+3,\"$T/w.yaml[bx=64,reps=2]\",0,64"
+[ "$("$BIN" expand "$T/x.yaml" | tail -n +2)" = "$want" ] || fail "(5) exclude wl.*: $("$BIN" expand "$T/x.yaml")"
+err1() {   # err1 FILE WANT: expand fails with one line containing WANT
+  local got
+  got=$("$BIN" expand "$1" 2>&1) && fail "accepted: $2"
+  [ "$(wc -l <<<"$got")" = 1 ] && grep -qF -- "$2" <<<"$got" || fail "want '$2', got: $got"
+}
+sed 's/wl.reps: \[1, 2\]}/warps: [16, 64]}/; /^grid:/,$d' "$T/z.yaml" > "$T/m.yaml"
+err1 "$T/m.yaml" "m.yaml:4:24: zip entry: warps is a parameter and wl.bx a workload variable"
+sed 's/wl.reps: 2}/wl.reps: 3}/' "$T/x.yaml" > "$T/x3.yaml"
+err1 "$T/x3.yaml" "exclude: wl.reps=3 is not one of the sweep's values for wl.reps"
+# (6) an unknown variable: expand refuses it at its key, naming the workload's variables
+sed 's/wl.reps: \[1, 2\]/wl.rep: [1, 2]/' "$T/x.yaml" | sed '/^exclude:/,$d' > "$T/u.yaml"
+err1 "$T/u.yaml" "u.yaml:5:3: wl.rep: $T/w.yaml: the workload has no variable 'rep' (vars: bx, reps)"
+echo "study_round2: ok"
