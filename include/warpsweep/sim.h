@@ -42,6 +42,7 @@ typedef struct ws_run_opts {
     const ws_trace_filter *filter;   /* of trace and timeline, or NULL: everything */
     int dump_buffer;      /* --dump: buffer index to print after the run, or -1 */
     FILE *dump_out;
+    const char *dump_path; /* --dump BUF=FILE: write it there (ws_buffer_save; an error: one line on stderr) */
 } ws_run_opts;
 
 /* A reusable simulation: keeps its buffers between runs, so an OpenMP

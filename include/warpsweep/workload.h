@@ -252,5 +252,9 @@ uint64_t ws_sequence_max_launches(const ws_workload *wl);
 
 /* Prints buffer i's values, comma separated, to out. */
 void ws_buffer_dump(const ws_workload *wl, ws_memimage *m, uint32_t i, FILE *out);
+/* Writes buffer i to path: a .npy file (NumPy format 1.0, the buffer's dtype
+ * such as '<f4', shape (count,)) when path ends in .npy, else its elements'
+ * raw little-endian bytes. 0, or -1 with err set (one line naming the file). */
+int ws_buffer_save(const ws_workload *wl, ws_memimage *m, uint32_t i, const char *path, ws_error *err);
 
 #endif

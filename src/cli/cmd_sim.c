@@ -1,5 +1,5 @@
 /*
- * warpsweep sim WORKLOAD.yaml [--set name=value ...] [--json] [--dump BUFFER]
+ * warpsweep sim WORKLOAD.yaml [--set name=value ...] [--json] [--dump BUFFER[=FILE]]
  *                             [--trace FILE.csv] [--timeline] [--reference [--lockstep | --single-turns]]
  *                             [--cycles FROM:TO] [--warps LIST] [--cores LIST]
  *
@@ -11,6 +11,8 @@
  * turn, never grouped, ws_reference_run_single, the check of the grouping), checks the expectations and prints the status, the message
  * and every metric (--json: one JSON object with the workload name, status,
  * message, every parameter and every metric as top-level keys).
+ * --dump BUFFER=FILE writes the buffer to FILE instead: .npy (its dtype,
+ * shape (count,)) by the extension, raw little-endian elements otherwise.
  * With --json, the --dump values and the --timeline go to stderr so that
  * stdout holds exactly one JSON object. --cycles, --warps and --cores keep
  * the trace and the timeline to a window of a long run: cycles FROM <= c <
@@ -35,7 +37,7 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: warpsweep sim WORKLOAD.yaml [--set name=value]... [--json] [--dump BUFFER] "
+    fprintf(out, "usage: warpsweep sim WORKLOAD.yaml [--set name=value]... [--json] [--dump BUFFER[=FILE.npy]] "
                  "[--trace FILE.csv] [--timeline] [--reference [--lockstep | --single-turns]]\n"
                  "                     [--cycles FROM:TO] [--warps LIST] [--cores LIST]   "
                  "(trace/timeline window: cycles FROM <= c < TO; LIST such as 0,4-7)\n");
@@ -300,7 +302,18 @@ int cmd_sim(int argc, char **argv)
         return WS_EXIT_FAIL;
     }
     int dump_index = -1;
+    char dump_name[256];
+    const char *dump_path = NULL;   /* --dump BUF=FILE */
     if (dump) {
+        const char *eq = strchr(dump, '=');
+        if (eq && (!eq[1] || eq == dump)) {
+            fprintf(stderr, "warpsweep sim: --dump %s: expected BUFFER or BUFFER=FILE\n", dump);
+            ws_workload_free(wl);
+            return WS_EXIT_USAGE;
+        }
+        snprintf(dump_name, sizeof dump_name, "%.*s", eq ? (int)(eq - dump) : (int)strlen(dump), dump);
+        dump_path = eq ? eq + 1 : NULL;
+        dump = dump_name;
         dump_index = find_buffer(wl, dump);
         if (dump_index < 0) {
             fprintf(stderr, "%s: --dump: no buffer '%s' in the workload (buffers:", path, dump);
@@ -323,12 +336,16 @@ int cmd_sim(int argc, char **argv)
         if (res.status == WS_ST_OK &&
             ws_expect_check(wl, &mem, &mem, res.message, sizeof res.message) < 0)
             res.status = WS_ST_MISMATCH;
-        if (dump_index >= 0 && mem.gmem.regions)
-            ws_buffer_dump(wl, &mem, (uint32_t)dump_index, aux);
+        if (dump_index >= 0 && mem.gmem.regions) {
+            if (!dump_path)
+                ws_buffer_dump(wl, &mem, (uint32_t)dump_index, aux);
+            else if (ws_buffer_save(wl, &mem, (uint32_t)dump_index, dump_path, &err) < 0)
+                fprintf(stderr, "warpsweep sim: %s\n", err.msg);
+        }
         ws_memimage_free(&mem);
     } else {
         ws_run_opts opts = {.trace = NULL, .timeline = timeline ? aux : NULL, .filter = filtered ? &filter : NULL,
-                            .dump_buffer = dump_index, .dump_out = aux};
+                            .dump_buffer = dump_index, .dump_out = aux, .dump_path = dump_path};
         if (trace) {
             opts.trace = fopen(trace, "w");
             if (!opts.trace) {

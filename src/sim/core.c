@@ -739,8 +739,13 @@ void ws_sim_run(ws_sim *sim, const ws_workload *wl, const ws_config *cfg, const 
         }
     }
     if (opts && opts->timeline) ws_timeline_print(r, opts->timeline, sim->ls, sim->nls);
-    if (opts && opts->dump_buffer >= 0 && (uint32_t)opts->dump_buffer < wl->nbuffers)
-        ws_buffer_dump(wl, &r->mem, (uint32_t)opts->dump_buffer, opts->dump_out ? opts->dump_out : stdout);
+    if (opts && opts->dump_buffer >= 0 && (uint32_t)opts->dump_buffer < wl->nbuffers) {
+        ws_error derr;
+        if (!opts->dump_path)
+            ws_buffer_dump(wl, &r->mem, (uint32_t)opts->dump_buffer, opts->dump_out ? opts->dump_out : stdout);
+        else if (ws_buffer_save(wl, &r->mem, (uint32_t)opts->dump_buffer, opts->dump_path, &derr) < 0)
+            fprintf(stderr, "warpsweep sim: %s\n", derr.msg);
+    }
 out:
     if (r->memsys.ops) r->memsys.ops->fini(&r->memsys);
     ws_memimage_free(&r->mem);

@@ -14,6 +14,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,4 +378,42 @@ void ws_buffer_dump(const ws_workload *wl, ws_memimage *m, uint32_t i, FILE *out
         fprintf(out, "%s%s", j ? ", " : "", s);
     }
     fputc('\n', out);
+}
+
+/* numpy's dtype string of a buffer type: '<' (or '|' for one byte), the
+ * kind (f float, i signed, u unsigned and b-types), the width in bytes */
+static void npy_dtype(int type, char *d, size_t len)
+{
+    int w = wl_type_bytes(type);
+    snprintf(d, len, "%c%c%d", w == 1 ? '|' : '<', wl_type_float(type) ? 'f' : wl_type_signed(type) ? 'i' : 'u', w);
+}
+
+int ws_buffer_save(const ws_workload *wl, ws_memimage *m, uint32_t i, const char *path, ws_error *err)
+{
+    const ws_buffer_spec *b = &wl->buffers[i];
+    const ws_region *r = ws_memimage_buffer(m, i);
+    const size_t n = strlen(path), bytes = (size_t)b->count * (size_t)wl_type_bytes(b->type);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return ws_fail(err, "%s: cannot write the dump of '%s': %s", path, b->name, strerror(errno));
+    int ok = 1;
+    if (n >= 4 && strcmp(path + n - 4, ".npy") == 0) {
+        /* NumPy format 1.0: magic, version, a little-endian u16 header length, then the
+         * dict padded with spaces and a newline so that data starts at a multiple of 64 */
+        char d[8], hdr[256];
+        npy_dtype(b->type, d, sizeof d);
+        int len = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%llu,), }", d,
+                           (unsigned long long)b->count);
+        int total = 10 + len + 1, pad = (64 - total % 64) % 64;
+        memset(hdr + len, ' ', (size_t)pad);
+        hdr[len + pad] = '\n';
+        uint16_t hl = (uint16_t)(len + pad + 1);
+        unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hl & 0xff), (unsigned char)(hl >> 8)};
+        ok = fwrite(pre, 1, 10, f) == 10 && fwrite(hdr, 1, hl, f) == hl;
+    }
+    /* the image holds each element little-endian, as the buffer's type */
+    ok = ok && fwrite(r->data, 1, bytes, f) == bytes;
+    if (fclose(f) != 0)
+        ok = 0;
+    return ok ? 0 : ws_fail(err, "%s: cannot write the dump of '%s': %s", path, b->name, strerror(errno));
 }

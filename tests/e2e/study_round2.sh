@@ -6,7 +6,10 @@
 #      mistyped key suggests a key valid in an expect;
 #  (5) wl.* in zip moves the variables together (2 shapes, not 4) and exclude takes wl.NAME;
 #      mixing wl.* and a parameter in one zip entry is one line;
-#  (6) expand refuses a workload variable the workload lacks, at its key, as run does.
+#  (6) expand refuses a workload variable the workload lacks, at its key, as run does;
+#  (2) sim --dump BUF=FILE.npy writes the buffer with its dtype and shape (np.load equals the
+#      text dump and the hand formula: vecadd c[i] = 3i, warpreduce's s32 sums 1872 + 7168 w), other
+#      extensions raw bytes; a bad --dump is one line.
 set -euo pipefail
 . "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
@@ -107,4 +110,26 @@ err1 "$T/x3.yaml" "exclude: wl.reps=3 is not one of the sweep's values for wl.re
 # (6) an unknown variable: expand refuses it at its key, naming the workload's variables
 sed 's/wl.reps: \[1, 2\]/wl.rep: [1, 2]/' "$T/x.yaml" | sed '/^exclude:/,$d' > "$T/u.yaml"
 err1 "$T/u.yaml" "u.yaml:5:3: wl.rep: $T/w.yaml: the workload has no variable 'rep' (vars: bx, reps)"
+# (2)
+K=$SRC/sweeps/kernels
+"$BIN" sim "$K/vecadd.yaml" --dump c="$T/c.npy" > "$T/sim.txt" || fail "(2) --dump c=c.npy"
+grep -q '^status: ok' "$T/sim.txt" || fail "(2) status"
+text=$("$BIN" sim "$K/vecadd.yaml" --dump c | sed -n '1p')
+"$BIN" sim "$K/warpreduce.yaml" --dump out="$T/w.npy" --reference > /dev/null || fail "(2) --reference --dump"
+"$BIN" sim "$K/warpreduce.yaml" --dump out="$T/w.bin" > /dev/null || fail "(2) raw"
+$PY - "$T" "$text" <<'PY' || fail "(2) np.load"
+import sys, numpy as np
+t = sys.argv[1]
+c = np.load(t + "/c.npy")
+assert c.dtype == np.float32 and c.shape == (1024,), (c.dtype, c.shape)
+assert list(c) == [float(x) for x in sys.argv[2].split(", ")], "npy differs from the text dump"
+assert all(c[i] == 3 * i for i in range(1000)) and all(c[1000:] == -1), c[995:1005]
+w = np.load(t + "/w.npy")
+assert w.dtype == np.int32 and list(w) == [1872 + 7168 * k for k in range(8)], (w.dtype, w)
+assert list(np.fromfile(t + "/w.bin", dtype="<i4")) == list(w)
+PY
+got=$("$BIN" sim "$K/vecadd.yaml" --dump "c=$T/no/such/dir/c.npy" 2>&1 >/dev/null) || true
+[ "$(wc -l <<<"$got")" = 1 ] && grep -q "cannot write the dump of 'c'" <<<"$got" || fail "(2) unwritable: $got"
+got=$("$BIN" sim "$K/vecadd.yaml" --dump "c=" 2>&1) && fail "(2) empty file name accepted"
+grep -q "expected BUFFER or BUFFER=FILE" <<<"$got" || fail "(2) usage: $got"
 echo "study_round2: ok"
