@@ -15,7 +15,11 @@ import h5py
 import numpy as np
 import pandas as pd
 
-__all__ = ["load", "attrs", "parameters", "metrics", "repeats", "summary", "configurations", "plot_line", "runs"]
+# area_mm2's parts (docs/area.md): they sum to area_mm2 in every row
+AREA_PARTS = ["area_rf_mm2", "area_sram_mm2", "area_warp_state_mm2", "area_divergence_mm2", "area_collector_mm2",
+              "area_dispatch_mm2", "area_sched_mm2", "area_core_fixed_mm2", "area_uncore_mm2"]
+
+__all__ = ["AREA_PARTS", "load", "attrs", "parameters", "metrics", "repeats", "summary", "configurations", "plot_line", "runs"]
 
 
 def _decode(v):

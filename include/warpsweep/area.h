@@ -32,6 +32,10 @@ typedef struct ws_area {
  * optional l1_kb / smem_kb parameters by name). Deterministic. */
 void ws_area_compute(const ws_config *cfg, ws_area *out);
 
+/* The area_* metrics (metrics.def): each core term x cores, and the uncore;
+ * they sum to area_mm2 (docs/area.md "Metrics"). */
+void ws_area_metrics(const ws_config *cfg, const ws_area *a, ws_value *metrics);
+
 /* Bits of divergence state one warp needs under cfg's divergence scheme:
  * the scheme's ws_div_ops.state_bits (src/sim/div/div_*.c; docs/area.md). */
 uint64_t ws_area_divergence_bits(const ws_config *cfg);

@@ -89,6 +89,20 @@ void ws_area_compute(const ws_config *cfg, ws_area *out)
     out->chip_mm2 = cores * out->core_mm2 + out->uncore_mm2;
 }
 
+void ws_area_metrics(const ws_config *cfg, const ws_area *a, ws_value *m)
+{
+    const double cores = (double)ws_cfg_i(cfg, WS_P_cores);
+    m[WS_M_area_rf_mm2].f = cores * a->rf_mm2;
+    m[WS_M_area_sram_mm2].f = cores * a->l1_smem_mm2;
+    m[WS_M_area_warp_state_mm2].f = cores * a->warp_state_mm2;
+    m[WS_M_area_divergence_mm2].f = cores * a->divergence_mm2;
+    m[WS_M_area_collector_mm2].f = cores * a->collector_mm2;
+    m[WS_M_area_dispatch_mm2].f = cores * a->dispatch_mm2;
+    m[WS_M_area_sched_mm2].f = cores * a->sched_mm2;
+    m[WS_M_area_core_fixed_mm2].f = cores * a->fixed_mm2;
+    m[WS_M_area_uncore_mm2].f = a->uncore_mm2;
+}
+
 double ws_throughput_per_area(double ipc, double clock_ghz, double area_mm2)
 {
     return area_mm2 > 0 ? ipc * clock_ghz / area_mm2 : 0;

@@ -757,6 +757,7 @@ out:
     ws_area_compute(cfg, &area);
     res->metrics[WS_M_core_area_mm2].f = area.core_mm2;
     res->metrics[WS_M_area_mm2].f = area.chip_mm2;
+    ws_area_metrics(cfg, &area, res->metrics);
     res->metrics[WS_M_throughput_per_area].f =
         ws_throughput_per_area(res->metrics[WS_M_ipc].f, ws_cfg_f(cfg, WS_P_clock_ghz), area.chip_mm2);
     res->metrics[WS_M_regs_per_thread].i = wl->regs_per_thread ? wl->regs_per_thread : wl->kernel->est_regs_per_thread;

@@ -9,7 +9,9 @@
 #  (6) expand refuses a workload variable the workload lacks, at its key, as run does;
 #  (2) sim --dump BUF=FILE.npy writes the buffer with its dtype and shape (np.load equals the
 #      text dump and the hand formula: vecadd c[i] = 3i, warpreduce's s32 sums 1872 + 7168 w), other
-#      extensions raw bytes; a bad --dump is one line.
+#      extensions raw bytes; a bad --dump is one line;
+#  (4) the area breakdown: the area_* parts in sim --json and in the HDF5 file (the loader's
+#      AREA_PARTS) sum to area_mm2, for the default core and two presets on 1 and 4 cores.
 set -euo pipefail
 . "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
@@ -132,4 +134,26 @@ got=$("$BIN" sim "$K/vecadd.yaml" --dump "c=$T/no/such/dir/c.npy" 2>&1 >/dev/nul
 [ "$(wc -l <<<"$got")" = 1 ] && grep -q "cannot write the dump of 'c'" <<<"$got" || fail "(2) unwritable: $got"
 got=$("$BIN" sim "$K/vecadd.yaml" --dump "c=" 2>&1) && fail "(2) empty file name accepted"
 grep -q "expected BUFFER or BUFFER=FILE" <<<"$got" || fail "(2) usage: $got"
+# (4)
+for set in "cores=1" "preset=ampere" "preset=turing --set cores=4 --set divergence=stack"; do
+  # shellcheck disable=SC2086
+  "$BIN" sim "$K/vecadd.yaml" --set $set --json > "$T/a.json" || fail "(4) sim $set"
+  $PY - "$T/a.json" "$SRC/analysis" <<'PY' || fail "(4) parts of $set"
+import json, math, sys
+sys.path.insert(0, sys.argv[2])
+import warpsweep
+j = json.load(open(sys.argv[1]))
+parts = [j[k] for k in warpsweep.AREA_PARTS]
+assert math.isclose(sum(parts), j["area_mm2"], rel_tol=1e-12), (parts, j["area_mm2"])
+assert j["area_rf_mm2"] > 0 and j["area_uncore_mm2"] > 0
+PY
+done
+"$BIN" run "$T/z.yaml" -o "$T/z2.h5" --force --quiet || fail "(4) run"
+$PY - "$T/z2.h5" "$SRC/analysis" <<'PY' || fail "(4) parts in the file"
+import sys
+sys.path.insert(0, sys.argv[2])
+import warpsweep
+df = warpsweep.load(sys.argv[1])
+assert ((df[warpsweep.AREA_PARTS].sum(axis=1) - df.area_mm2).abs() <= 1e-12 * df.area_mm2).all()
+PY
 echo "study_round2: ok"

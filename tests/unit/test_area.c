@@ -146,6 +146,36 @@ static void test_hand_calculation(void **state)
     near(ar.chip_mm2, 80 * 6.452256 + 260, 1e-9, "chip");
 }
 
+/* The area_* metrics of hand_config: each core term x 80 cores, the uncore as it is:
+ * rf 80 x 0.372 = 29.76, sram 0, warp state 80 x 0.048 = 3.84, divergence 80 x 0.032256 =
+ * 2.58048, collectors and dispatch 0, schedulers 80 x 4 = 320, fixed 80 x 2 = 160, uncore 260;
+ * sum 776.18048 = area_mm2 (80 x 6.452256 + 260). */
+static void test_area_metrics(void **state)
+{
+    (void)state;
+    ws_config c;
+    hand_config(&c);
+    ws_area ar;
+    ws_area_compute(&c, &ar);
+    ws_value m[WS_NMETRICS];
+    memset(m, 0, sizeof m);
+    ws_area_metrics(&c, &ar, m);
+    near(m[WS_M_area_rf_mm2].f, 29.76, 1e-9, "area_rf_mm2");
+    near(m[WS_M_area_sram_mm2].f, 0, 0, "area_sram_mm2");
+    near(m[WS_M_area_warp_state_mm2].f, 3.84, 1e-9, "area_warp_state_mm2");
+    near(m[WS_M_area_divergence_mm2].f, 2.58048, 1e-9, "area_divergence_mm2");
+    near(m[WS_M_area_collector_mm2].f, 0, 0, "area_collector_mm2");
+    near(m[WS_M_area_dispatch_mm2].f, 0, 0, "area_dispatch_mm2");
+    near(m[WS_M_area_sched_mm2].f, 320, 1e-9, "area_sched_mm2");
+    near(m[WS_M_area_core_fixed_mm2].f, 160, 1e-9, "area_core_fixed_mm2");
+    near(m[WS_M_area_uncore_mm2].f, 260, 1e-9, "area_uncore_mm2");
+    double sum = 0;
+    for (int k = WS_M_area_rf_mm2; k <= WS_M_area_uncore_mm2; k++)
+        sum += m[k].f;
+    near(sum, 776.18048, 1e-9, "sum of the parts");
+    near(sum, ar.chip_mm2, 1e-9 * ar.chip_mm2, "the parts sum to area_mm2");
+}
+
 static void test_chip_is_cores_times_core_plus_uncore(void **state)
 {
     (void)state;
@@ -393,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_rf_fit_reproduces_cacti_22nm),
         cmocka_unit_test(test_default_rf),
         cmocka_unit_test(test_hand_calculation),
+        cmocka_unit_test(test_area_metrics),
         cmocka_unit_test(test_chip_is_cores_times_core_plus_uncore),
         cmocka_unit_test(test_doubling_warps_adds_per_warp_terms),
         cmocka_unit_test(test_barrier_vs_stack),
