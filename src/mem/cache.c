@@ -131,6 +131,15 @@ void ws_cache_invalidate(ws_cache *c, void (*wb)(void *ctx, uint64_t line, uint6
     memset(c->way_of, 0, ((size_t)c->way_mask + 1) * sizeof *c->way_of);
 }
 
+uint64_t ws_cache_dirty_bytes(const ws_cache *c)
+{
+    uint64_t sectors = 0;
+    for (size_t i = 0, n = (size_t)c->sets * c->ways; i < n; i++)
+        if (c->tag[i] != INVALID)
+            sectors += (uint64_t)__builtin_popcountll(c->dirty[i]);
+    return sectors * c->sector;
+}
+
 /* A slice of an interleaved cache sees only the lines l = s mod interleave:
  * indexing its sets by l mod sets would use only sets / gcd(sets, interleave)
  * of them (one set of 64 slices' 32 each), so the slice-local index l /

@@ -569,6 +569,10 @@ static void hier_stats(ws_mem *m, ws_value *mt)
         }
         mt[WS_M_l2_hit_rate].f = ratio(h2, h2 + m2);
         mt[WS_M_l2_sector_hit_rate].f = ratio(s2h, s2h + s2m);
+        uint64_t dirty = 0;   /* written to DRAM after the run: not in dram_bytes (docs/memory.md) */
+        for (uint32_t s = 0; s < h->nslices; s++)
+            dirty += ws_cache_dirty_bytes(&h->slice[s].cache);
+        mt[WS_M_l2_dirty_end_bytes].i = (int64_t)dirty;
     }
     mt[WS_M_load_latency_avg].f = ratio(h->load_lat_sum, h->loads);
     mt[WS_M_load_latency_max].i = (int64_t)h->load_lat_max;
@@ -655,7 +659,7 @@ void ws_mem_stats(ws_mem *m, ws_value *mt)
                             WS_M_load_latency_avg};
     static const int i[] = {WS_M_gmem_lines, WS_M_gmem_sectors, WS_M_l2_bytes, WS_M_dram_bytes,
                             WS_M_load_latency_max, WS_M_atomic_stall_cycles, WS_M_icnt_stall_cycles,
-                            WS_M_l1_merge_stalls, WS_M_l1_hit_sectors, WS_M_atom_sectors};
+                            WS_M_l1_merge_stalls, WS_M_l1_hit_sectors, WS_M_atom_sectors, WS_M_l2_dirty_end_bytes};
     for (size_t k = 0; k < sizeof f / sizeof *f; k++) mt[f[k]].f = 0;
     for (size_t k = 0; k < sizeof i / sizeof *i; k++) mt[i[k]].i = 0;
     if (m->ops && m->ops->stats && m->state) m->ops->stats(m, mt);

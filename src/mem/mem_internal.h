@@ -102,6 +102,8 @@ void ws_cache_free(ws_cache *c);
 /* Invalidates every line (a kernel boundary: no fill is in flight then);
  * a line with dirty sectors is handed to wb (if not NULL) first. */
 void ws_cache_invalidate(ws_cache *c, void (*wb)(void *ctx, uint64_t line, uint64_t dirty), void *ctx);
+/* Bytes in dirty sectors (each c->sector bytes) of the valid lines. */
+uint64_t ws_cache_dirty_bytes(const ws_cache *c);
 /* A read of the sectors `mask` of line at cycle now.  Present, filled
  * sectors hit (done = now + latency); sectors in flight merge (done = their
  * fill, or fill + latency past the MSHR's merge limit); absent ones are

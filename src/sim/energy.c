@@ -9,7 +9,8 @@
  *                  + (gmem_sectors - atom_sectors - l1_hit_sectors) × energy.l1_miss_pj
  *                  + smem_wavefronts × energy.smem_pj
  *                  + l2_bytes/32 × (energy.l2_sector_pj + energy.noc_sector_pj)
- *                  + dram_bytes/32 × energy.dram_32b_pj )            s = voltage / energy.v_nom
+ *                  + (dram_bytes + l2_dirty_end_bytes)/32 × energy.dram_32b_pj )   s = voltage / energy.v_nom
+ *             (l2_dirty_end_bytes: the L2's dirty lines at the end, written to DRAM after the run)
  *   static  = energy.leak_w_mm2 × area_mm2 × s × seconds × active
  *   idle    = energy.idle_core_w × s × cores × seconds × (1 - active)
  *   const   = energy.const_w_core × cores × seconds
@@ -110,6 +111,8 @@ void ws_energy_metrics(const ws_simrun *r, const ws_config *cfg, ws_result *res)
     double l2 = pj(cfg, WS_P_energy_l2_sector_pj, sectors_below);
     double noc = pj(cfg, WS_P_energy_noc_sector_pj, sectors_below);
     double dram = pj(cfg, WS_P_energy_dram_32b_pj, (double)m[WS_M_dram_bytes].i / 32.0);
+    /* the L2's dirty lines at the end reach DRAM after the run: their write-back is this run's energy too */
+    double wback = pj(cfg, WS_P_energy_dram_32b_pj, (double)m[WS_M_l2_dirty_end_bytes].i / 32.0);
 
     const double seconds = cycles / (ghz * 1e9), ncores = (double)ws_cfg_i(cfg, WS_P_cores);
     const double span = r->smp_ff_insts ? (double)r->sim_cycles : cycles;
@@ -126,11 +129,12 @@ void ws_energy_metrics(const ws_simrun *r, const ws_config *cfg, ws_result *res)
     m[WS_M_energy_l2_j].f = l2 * dyn;
     m[WS_M_energy_noc_j].f = noc * dyn;
     m[WS_M_energy_dram_j].f = dram * dyn;
+    m[WS_M_energy_writeback_j].f = wback * dyn;
     m[WS_M_energy_static_j].f = stat;
     m[WS_M_energy_idle_j].f = idle;
     m[WS_M_active_sm_fraction].f = active;
     m[WS_M_energy_const_j].f = cons;
-    const double dynamic = (front + rf + exec + l1 + l2 + noc + dram) * dyn;
+    const double dynamic = (front + rf + exec + l1 + l2 + noc + dram + wback) * dyn;
     const double total = dynamic + stat + idle + cons;
     m[WS_M_energy_j].f = total;
     m[WS_M_power_w].f = total / seconds;

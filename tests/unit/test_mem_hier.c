@@ -332,6 +332,49 @@ static void test_jitter(void **state)
     m.ops->fini(&m);
 }
 
+/* l2_dirty_end_bytes (issue 46 item 7): the dirty bytes a write-back L2 holds at the end, the
+ * eventual DRAM write-back that dram_bytes leaves out. A 1 KiB L2 of 128-byte lines, 8 ways:
+ * one set of 8 lines, 32-byte sectors. By hand:
+ *   a 1-lane store at G:                            1 sector dirty                =  32 B
+ *   a 32-lane x 4-byte store at G + 128 (line 1):   4 sectors                     = 128 B -> 160
+ *   the same store again:                           the same sectors              -> 160
+ *   1-lane stores to lines 2..8 (7 more lines):     7 sectors                     -> 384
+ *     line 8 is the 9th line of the set: LRU line 0 (1 sector) is evicted and written back:
+ *     dirty 384 - 32 = 352, dram_bytes 32 (stores only: no loads were made)
+ *   with l2_write=through nothing stays dirty: 0. */
+static void test_l2_dirty_end(void **state)
+{
+    (void)state;
+    for (int through = 0; through < 2; through++) {
+        const char *s[] = {"sector_bytes=32", "l2_kb=1", "l2_ways=8", "l2_slices=1", "l1_line=128",
+                           through ? "l2_write=through" : "l2_write=back", NULL};
+        ws_mem m;
+        open_mem(&m, &ws_mem_hier, s, 1);
+        ws_effect e;
+        ws_value mt[WS_NMETRICS];
+        eff_of(&e, 2, 1, G, 0, 4, WS_SP_GLOBAL);
+        acc(&m, 0, 0, 0, &e);
+        eff_of(&e, 2, 32, G + 128, 4, 4, WS_SP_GLOBAL);
+        acc(&m, 1000, 0, 0, &e);
+        acc(&m, 2000, 0, 0, &e);
+        memset(mt, 0, sizeof mt);
+        mt[WS_M_cycles].i = 3000;
+        ws_mem_stats(&m, mt);
+        assert_int_equal(mt[WS_M_l2_dirty_end_bytes].i, through ? 0 : 160);
+        for (uint64_t line = 2; line <= 8; line++) {
+            eff_of(&e, 2, 1, G + 128 * line, 0, 4, WS_SP_GLOBAL);
+            acc(&m, 1000 * (line + 1), 0, 0, &e);
+        }
+        memset(mt, 0, sizeof mt);
+        mt[WS_M_cycles].i = 10000;
+        ws_mem_stats(&m, mt);
+        assert_int_equal(mt[WS_M_l2_dirty_end_bytes].i, through ? 0 : 352);
+        if (!through)
+            assert_int_equal(mt[WS_M_dram_bytes].i, 32);
+        m.ops->fini(&m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -344,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_l1_events),
         cmocka_unit_test(test_jitter),
+        cmocka_unit_test(test_l2_dirty_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
