@@ -23,7 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "axis_effect.h"
 #include "row_select.h"
+#include "warpsweep/digest.h"
 #include "warpsweep/replicates.h"
 #include "warpsweep/sim.h"
 #include "warpsweep/store.h"
@@ -46,16 +48,23 @@ typedef struct conf {
     int group;           /* --by group */
     uint64_t point;      /* its lowest point */
     rep_stat key;        /* the ranked metric over its rows */
-    int shown;           /* its place among the printed ones, or -1 */
+    uint64_t mhash;      /* sum over its rows of a digest of (seed, every metric): equal = identical results */
+    int shown;           /* its printed line, or -1 */
 } conf;
 
-/* A printed configuration: its lowest point's row (parameters, labels) and
- * the --columns metrics over its rows. */
+/* A printed line: a configuration, with the configurations whose every
+ * metric is identical to it (the same mhash and mean) merged in (issue 46:
+ * three L1/shared splits with identical results are one line, not the top
+ * three). Its first member's lowest row (parameters, labels), every member's
+ * parameters, and the --columns metrics over the first member's rows. */
 typedef struct shown_conf {
-    size_t conf;
+    size_t conf;                 /* the first member */
     int have_row, tied;
     ws_row row;
     rep_stat col[ROW_COLUMNS_MAX];
+    size_t nmembers;
+    size_t *members;             /* configurations, the first one first */
+    ws_value (*params)[WS_NPARAMS];   /* each member's lowest row's parameters */
 } shown_conf;
 
 typedef struct info_ctx {
@@ -77,6 +86,8 @@ typedef struct info_ctx {
     int replicated;             /* some configuration has more than one row */
     shown_conf *shown;
     size_t nshown;
+    uint8_t show[WS_NPARAMS];   /* the axes shown with the best (shown_axes) */
+    axis_effect effect;         /* which of them changed no metric */
 } info_ctx;
 
 static double metric_value(const ws_row *r, int m)
@@ -139,6 +150,7 @@ static int on_row(void *vctx, const ws_row *row, const char *workload)
     if (row->point < f->point)
         f->point = row->point;
     rep_stat_add(&f->key, key);
+    f->mhash += ws_xxh64(row->metrics, sizeof row->metrics, row->seed);
     c->replicated |= f->key.n > 1;
     return 0;
 }
@@ -148,13 +160,22 @@ static int on_shown_row(void *vctx, const ws_row *row, const char *workload)
 {
     info_ctx *c = vctx;
     int wl = row_workload_id(&c->wls, workload);   /* known from the first pass */
-    if (row->status != WS_ST_OK || isnan(metric_value(row, c->metric)) ||
-        (c->where && !row_where_match(c->where, row, wl)))
+    if (row->status != WS_ST_OK || (c->where && !row_where_match(c->where, row, wl)))
+        return 0;
+    axis_effect_add(&c->effect, row, wl);
+    if (isnan(metric_value(row, c->metric)))
         return 0;
     int64_t id = rep_index_find(&c->ix, rep_key_of(row, wl, row_groups_has(&c->groups, WS_P_seed)));
     if (id < 0 || c->conf[id].shown < 0)
         return 0;
     shown_conf *s = &c->shown[c->conf[id].shown];
+    size_t j = 0;
+    while (s->members[j] != (size_t)id)
+        j++;
+    if (row->point == c->conf[id].point)
+        memcpy(s->params[j], row->params, sizeof row->params);
+    if (j)   /* a merged member: identical metrics, only its parameters differ */
+        return 0;
     if (row->point == c->conf[id].point && !s->have_row) {
         s->row = *row;
         s->have_row = 1;
@@ -182,6 +203,21 @@ typedef struct ranking {
     size_t start[ROW_GROUPS_MAX + 1];
     size_t ntied[ROW_GROUPS_MAX];
 } ranking;
+
+/* one more member of a printed line */
+static int add_member(shown_conf *s, size_t conf_id)
+{
+    size_t *m = realloc(s->members, (s->nmembers + 1) * sizeof *m);
+    if (!m)
+        return -1;
+    s->members = m;
+    ws_value(*p)[WS_NPARAMS] = realloc(s->params, (s->nmembers + 1) * sizeof *p);
+    if (!p)
+        return -1;
+    s->params = p;
+    s->members[s->nmembers++] = conf_id;
+    return 0;
+}
 
 static int rank_groups(info_ctx *c, ranking *rk)
 {
@@ -216,14 +252,36 @@ static int rank_groups(info_ctx *c, ranking *rk)
             half[k] = rep_stat_half(&c->conf[o[k]].key);
         }
         rk->ntied[g] = m ? rep_ties(m, mean, half, 0, tied) : 0;
-        for (size_t k = 0; k < m && k < (size_t)c->top; k++) {
-            c->conf[o[k]].shown = (int)c->nshown;
-            c->shown[c->nshown].conf = o[k];
-            c->shown[c->nshown++].tied = tied[k];
+        size_t first_line = c->nshown;
+        for (size_t k = 0; k < m; k++) {
+            conf *f = &c->conf[o[k]];
+            /* identical to a line of an equal mean already shown: one of its members */
+            size_t l = c->nshown;
+            while (l > first_line && c->conf[c->shown[l - 1].conf].key.mean == f->key.mean
+                   && c->conf[c->shown[l - 1].conf].mhash != f->mhash)
+                l--;
+            if (l > first_line && c->conf[c->shown[l - 1].conf].key.mean == f->key.mean) {
+                shown_conf *s = &c->shown[l - 1];
+                if (add_member(s, o[k]) < 0)
+                    goto oom;
+                f->shown = (int)(l - 1);
+                continue;
+            }
+            if (c->nshown - first_line == (size_t)c->top)
+                break;   /* --top lines, and no later one can join them (a different mean) */
+            f->shown = (int)c->nshown;
+            shown_conf *s = &c->shown[c->nshown++];
+            s->conf = o[k];
+            s->tied = tied[k];
+            if (add_member(s, o[k]) < 0)
+                goto oom;
         }
     }
     free(mean); free(half); free(tied);
     return 0;
+oom:
+    free(mean); free(half); free(tied);
+    return -1;
 }
 
 static void print_col(void *ctx, const char *name, const char *type)
@@ -281,14 +339,29 @@ static void print_conf(const info_ctx *c, const shown_conf *s, const uint8_t *sh
             printf(" \u00b1%.3g", h);
         printf(" (n=%u)%s", f->key.n, s->tied ? "  tied" : "");
     }
-    printf("  point %llu", (unsigned long long)f->point);
+    if (s->nmembers > 1) {   /* identical results: every member's point, the axes' values that differ */
+        printf("  points");
+        for (size_t j = 0; j < s->nmembers; j++)
+            printf("%s%llu", j ? "," : " ", (unsigned long long)c->conf[s->members[j]].point);
+        printf(" (identical metrics)");
+    } else {
+        printf("  point %llu", (unsigned long long)f->point);
+    }
     for (int i = 0; i < WS_NPARAMS; i++)
         if (show[i]) {
             char buf[64];
-            ws_param_format(i, r->params[i], buf, sizeof buf);
-            printf("  %s=%s", ws_params[i].name, buf);
-        }
-    if (!extra_limit && ws_metric_label(WS_M_occupancy_limit, r->metrics[WS_M_occupancy_limit].i, lim, sizeof lim))
+            printf("  %s=", ws_params[i].name);
+            for (size_t j = 0; j < s->nmembers; j++) {
+                size_t d = 0;   /* shown once: the first member with this value */
+                while (d < j && !(ws_params[i].type == WS_PT_FLOAT ? s->params[d][i].f == s->params[j][i].f
+                                                                   : s->params[d][i].i == s->params[j][i].i))
+                    d++;
+                if (d < j)
+                    continue;
+                ws_param_format(i, s->params[j][i], buf, sizeof buf);
+                printf("%s%s", j ? "|" : "", buf);
+            }
+        }    if (!extra_limit && ws_metric_label(WS_M_occupancy_limit, r->metrics[WS_M_occupancy_limit].i, lim, sizeof lim))
         printf("  occupancy_limit=%s", lim);
     for (int k = 0; k < c->extra.n; k++) {
         char buf[256];
@@ -302,22 +375,43 @@ static void print_conf(const info_ctx *c, const shown_conf *s, const uint8_t *sh
     printf("\n");
 }
 
-static void print_best(info_ctx *c, const ranking *rk, const row_where *where, const char *file,
-                       const ws_file_info *fi)
+/* The axes shown with the best: those that vary among the ranked rows
+ * (row_axes_shown), less seed for repeats, the --columns and the --by axes. */
+static void shown_axes(info_ctx *c, const char *file, const ws_file_info *fi, uint8_t *show)
 {
-    uint8_t show[WS_NPARAMS];   /* the axes that vary among the ranked rows */
     row_axes_shown(file, fi->sweep_name, &c->var, show);
     if (c->replicated && !row_groups_has(&c->groups, WS_P_seed))
         show[WS_P_seed] = 0;   /* the replicates of a configuration */
-    int extra_limit = 0;   /* occupancy_limit, shown by default, is in --columns */
-    for (int k = 0; k < c->extra.n; k++) {
+    for (int k = 0; k < c->extra.n; k++)
         if (c->extra.param[k] >= 0)
             show[c->extra.param[k]] = 0;   /* where --columns puts it */
-        extra_limit |= c->extra.metric[k] == WS_M_occupancy_limit;
-    }
     for (int i = 0; i < WS_NPARAMS; i++)
         if (row_groups_has(&c->groups, i))
             show[i] = 0;
+}
+
+/* "no effect: A (v1, v2), B (...)": the shown axes along which no metric of any row changed */
+static void print_no_effect(const info_ctx *c)
+{
+    int any = 0;
+    for (int k = 0; k < c->effect.n; k++)
+        if (axis_effect_none(&c->effect, k)) {
+            printf("%s%s", any++ ? ", " : "no effect: every metric of every row is the same along ",
+                   ws_params[c->effect.axis[k]].name);
+        }
+    if (any)
+        printf(" (rows differing only there are identical: a ranking over it ranks equal results)\n");
+}
+
+static void print_best(info_ctx *c, const ranking *rk, const row_where *where, const char *file,
+                       const ws_file_info *fi)
+{
+    (void)file;
+    (void)fi;
+    const uint8_t *show = c->show;
+    int extra_limit = 0;   /* occupancy_limit, shown by default, is in --columns */
+    for (int k = 0; k < c->extra.n; k++)
+        extra_limit |= c->extra.metric[k] == WS_M_occupancy_limit;
     char cond[1024] = "";
     if (where)
         row_where_format(where, cond, sizeof cond);
@@ -336,7 +430,7 @@ static void print_best(info_ctx *c, const ranking *rk, const row_where *where, c
         size_t tied_shown = 0;
         for (; k < c->nshown && c->conf[c->shown[k].conf].group == g; k++) {
             print_conf(c, &c->shown[k], show, extra_limit);
-            tied_shown += (size_t)c->shown[k].tied;
+            tied_shown += c->shown[k].tied ? c->shown[k].nmembers : 0;
         }
         if (rk->ntied[g] > tied_shown)
             printf("  ... %zu configurations tied with the best in all (--top %zu lists them)\n", rk->ntied[g],
@@ -436,6 +530,8 @@ int cmd_info(int argc, char **argv)
         goto out;
     if (c->metric >= 0) {
         row_groups_warn(&c->groups, "info", "ranking");
+        shown_axes(c, file, &fi, c->show);
+        axis_effect_init(&c->effect, c->show);
         if (rank_groups(c, &rk) || ws_store_read(file, on_shown_row, c, &err)) {
             fprintf(stderr, "%s\n", rk.order && c->shown ? err.msg : "warpsweep info: out of memory");
             goto out;
@@ -470,14 +566,21 @@ int cmd_info(int argc, char **argv)
     }
     if (c->where)
         printf("selected:  %llu of %llu rows\n", (unsigned long long)c->selected, (unsigned long long)c->rows);
-    if (c->metric >= 0)
+    if (c->metric >= 0) {
         print_best(c, &rk, c->where, file, &fi);
+        print_no_effect(c);
+    }
     rc = WS_EXIT_OK;
 out:
     free(rk.order);
     free(c->conf);
+    for (size_t l = 0; c->shown && l < c->nshown; l++) {
+        free(c->shown[l].members);
+        free(c->shown[l].params);
+    }
     free(c->shown);
     rep_index_free(&c->ix);
+    axis_effect_free(&c->effect);
     row_workloads_free(&c->wls);
     free(c);
     return rc;

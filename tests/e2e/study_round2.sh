@@ -11,7 +11,10 @@
 #      text dump and the hand formula: vecadd c[i] = 3i, warpreduce's s32 sums 1872 + 7168 w), other
 #      extensions raw bytes; a bad --dump is one line;
 #  (4) the area breakdown: the area_* parts in sim --json and in the HDF5 file (the loader's
-#      AREA_PARTS) sum to area_mm2, for the default core and two presets on 1 and 4 cores.
+#      AREA_PARTS) sum to area_mm2, for the default core and two presets on 1 and 4 cores;
+#  (9) info --best prints configurations with identical metrics as one line (their points, the
+#      values of the axis that differs: fp64_latency=8|16|32 on vecadd, which has no f64
+#      instruction) and names the axes that changed no metric (fp64_latency, not warps).
 set -euo pipefail
 . "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
@@ -156,4 +159,23 @@ import warpsweep
 df = warpsweep.load(sys.argv[1])
 assert ((df[warpsweep.AREA_PARTS].sum(axis=1) - df.area_mm2).abs() <= 1e-12 * df.area_mm2).all()
 PY
+# (9)
+cat > "$T/i.yaml" <<YAML
+name: ident
+workload: $K/vecadd.yaml
+grid:
+  fp64_latency: [8, 16, 32]
+  warps: [8, 16]
+YAML
+"$BIN" run "$T/i.yaml" -o "$T/i.h5" --quiet || fail "(9) run"
+"$BIN" info "$T/i.h5" --best cycles --min > "$T/i.txt" || fail "(9) info"
+# points: fp64_latency slowest, then warps: 0 (8, 8), 1 (8, 16), 2 (16, 8), 3 (16, 16), 4 (32, 8), 5 (32, 16)
+grep -q '^best 2 by cycles' "$T/i.txt" || fail "(9) two lines: $(cat "$T/i.txt")"
+grep -qE '^  cycles=[0-9]+  points 1,3,5 \(identical metrics\)  warps=16  fp64_latency=8\|16\|32' "$T/i.txt" ||
+  fail "(9) merged line: $(cat "$T/i.txt")"
+grep -qE '^  cycles=[0-9]+  points 0,2,4 \(identical metrics\)  warps=8  fp64_latency=8\|16\|32' "$T/i.txt" ||
+  fail "(9) merged line (8 warps): $(cat "$T/i.txt")"
+grep -q '^no effect: every metric of every row is the same along fp64_latency (' "$T/i.txt" ||
+  fail "(9) no-effect line: $(cat "$T/i.txt")"
+grep '^no effect' "$T/i.txt" | grep -q warps && fail "(9) warps changes the cycles: $(cat "$T/i.txt")"
 echo "study_round2: ok"
