@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -99,19 +100,43 @@ static int write_all(int fd, const void *buf, size_t n)
     return 0;
 }
 
-/* Takes the exclusive lock on fd, or fails naming the process that holds it. */
+/* The pid the header names as the journal's holder, or 0. */
+static pid_t recorded_holder(int fd)
+{
+    hdr h;
+    if (pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h && memcmp(h.magic, WS_JOURNAL_MAGIC, 8) == 0 &&
+        h.holder_pid > 0)
+        return (pid_t)h.holder_pid;
+    return 0;
+}
+
+#define DEAD_HOLDER_WAIT_MS 10000   /* the most a lock left by a dead holder's descendants is waited for */
+
+/* Takes the exclusive lock on fd, or fails naming the process that holds it.
+ * A lock whose recorded holder is dead is held by something it left behind
+ * (a forked child that inherited the descriptor, such as a file check in
+ * flight when the run was killed): it is waited for, up to
+ * DEAD_HOLDER_WAIT_MS, and then taken (issue 46: `--resume` right after a
+ * kill -9 was refused for about a second). */
 static int lock_journal(int fd, const char *path, ws_error *err)
 {
+    int waited_ms = 0;
     while (flock(fd, LOCK_EX | LOCK_NB)) {
         if (errno == EINTR)
             continue;
         if (errno != EWOULDBLOCK)
             return ws_fail(err, "%s: cannot lock: %s", path, strerror(errno));
-        hdr h;
-        char who[48] = "another process";
-        if (pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h && memcmp(h.magic, WS_JOURNAL_MAGIC, 8) == 0 &&
-            h.holder_pid > 0)
-            snprintf(who, sizeof who, "process %d", (int)h.holder_pid);
+        pid_t holder = recorded_holder(fd);
+        if (holder > 0 && kill(holder, 0) < 0 && errno == ESRCH && waited_ms < DEAD_HOLDER_WAIT_MS) {
+            struct timespec ts = {0, 50 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            waited_ms += 50;
+            continue;
+        }
+        char who[96] = "another process";
+        if (holder > 0)
+            snprintf(who, sizeof who, waited_ms ? "a process left by process %d, which is gone" : "process %d",
+                     (int)holder);
         return ws_fail(err, "%s: in use by another warpsweep (%s): wait for it to end or stop it first", path, who);
     }
     return 0;

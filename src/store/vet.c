@@ -133,9 +133,24 @@ static void limit_address_space(void)
 #endif
 }
 
+/* The child holds nothing of the parent's but stdio and its pipe: a journal
+ * descriptor it inherited would keep the journal's flock after the parent is
+ * killed, refusing an immediate `--resume` (issue 46). */
+static void close_inherited(int keep)
+{
+    int ok = keep <= 3 || close_range(3, (unsigned)keep - 1, 0) == 0;
+    if (ok && close_range((unsigned)keep + 1, ~0u, 0) == 0)
+        return;
+    long max = sysconf(_SC_OPEN_MAX);   /* no close_range (Linux < 5.9): one by one */
+    for (long fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+        if (fd != keep)
+            close((int)fd);
+}
+
 static void run_child(const char *path, int wfd)
 {
     in_vet_child = 1;
+    close_inherited(wfd);
     signal(SIGINT, SIG_DFL); /* not the parent's handlers (run's stop flag) */
     signal(SIGTERM, SIG_DFL);
     int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
