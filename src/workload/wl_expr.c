@@ -28,7 +28,7 @@ static double fail(xp *x, const char *msg, const char *what)
     return NAN;
 }
 
-static void skip(xp *x) { while (*x->p == ' ' || *x->p == '\t') x->p++; }
+static void skip(xp *x) { while (*x->p == ' ' || *x->p == '\t' || *x->p == '\n' || *x->p == '\r') x->p++; }   /* as the sweep's expressions (src/sweep/expr.c) */
 
 static double expr(xp *x);
 

@@ -14,7 +14,10 @@
 #      AREA_PARTS) sum to area_mm2, for the default core and two presets on 1 and 4 cores;
 #  (9) info --best prints configurations with identical metrics as one line (their points, the
 #      values of the axis that differs: fp64_latency=8|16|32 on vecadd, which has no f64
-#      instruction) and names the axes that changed no metric (fp64_latency, not warps).
+#      instruction) and names the axes that changed no metric (fp64_latency, not warps);
+#  (12) a bad value with a newline is one line (\n escaped), a 2,000-byte one keeps the reason
+#      after it (the value elided in its middle); an expression may span lines in a workload as
+#      in a sweep ("=32 +\n32": 64).
 set -euo pipefail
 . "${WS_SOURCE_DIR:-$PWD}/tests/e2e/common.bash"   # BIN, SRC, PY, T (removed at exit), fail
 
@@ -178,4 +181,19 @@ grep -qE '^  cycles=[0-9]+  points 0,2,4 \(identical metrics\)  warps=8  fp64_la
 grep -q '^no effect: every metric of every row is the same along fp64_latency (' "$T/i.txt" ||
   fail "(9) no-effect line: $(cat "$T/i.txt")"
 grep '^no effect' "$T/i.txt" | grep -q warps && fail "(9) warps changes the cycles: $(cat "$T/i.txt")"
+# (12)
+sed 's/^block: =bx/block: "=bx +\\n0"/; s/^grid: "=cdiv(256, bx)"/grid: "=cdiv(256,\\n bx)"/' "$T/w.yaml" > "$T/nl.yaml"
+grep -q 'block: "=bx +\\n0"' "$T/nl.yaml" || fail "(12) sed"
+"$BIN" inspect "$T/nl.yaml" --set wl.bx=32 2>&1 | grep -q 'grid \[8, 1, 1\] block \[32, 1, 1\]' ||
+  fail "(12) a workload expression over two lines: $("$BIN" inspect "$T/nl.yaml" 2>&1 | head -2)"
+printf 'name: nl\nworkload: %s\nbase:\n  regfile_kb: "=64 +\\n64"\ngrid:\n  warps: [8]\n' "$T/w.yaml" > "$T/nls.yaml"
+[ "$("$BIN" expand "$T/nls.yaml" --all | sed -n 2p | grep -c ',128,')" = 1 ] || fail "(12) a sweep expression over two lines"
+sed 's/^block: =bx/block: "=bxx +\\n1"/' "$T/w.yaml" > "$T/nl2.yaml"
+got=$("$BIN" inspect "$T/nl2.yaml" 2>&1) && fail "(12) unknown variable accepted"
+[ "$(wc -l <<<"$got")" = 1 ] && grep -qF "'=bxx +\n1': unknown variable 'bxx'" <<<"$got" || fail "(12) newline: $got"
+long=$(head -c 2000 /dev/zero | tr '\0' 7)
+printf 'name: long\nworkload: %s\ngrid:\n  warps: [%s]\n' "$T/w.yaml" "1${long}x" > "$T/long.yaml"
+got=$("$BIN" expand "$T/long.yaml" 2>&1) && fail "(12) long value accepted"
+[ "$(wc -l <<<"$got")" = 1 ] && [ "${#got}" -le 511 ] && grep -q "\.\.\..*' is not an integer$" <<<"$got" ||
+  fail "(12) long value: ${#got} bytes: $got"
 echo "study_round2: ok"
