@@ -85,6 +85,14 @@ extern const int ws_npreset_values;
  * result is defaults, then the preset, then every given value, whatever the
  * order the values were assigned in.  preset none: the registry defaults. */
 void ws_config_apply_preset(ws_config *c, const uint8_t *given);
+/* The unified L1/shared array's carve-out (src/sim/carveout.c, docs/memory.md
+ * "Carve-out"): with smem_carveout_kb >= 0 and l1_smem_kb > 0, smem_kb = the
+ * carve-out and l1_kb = l1_smem_kb - it (ws_config_apply_preset applies it
+ * last; a sweep's derived values again after them). */
+void ws_config_apply_carveout(ws_config *c);
+/* 0, or -1 with err set when the carve-out cannot be: no array, larger than
+ * it, or not a size the memory preset's hardware offers for its own array. */
+int ws_config_check_carveout(const ws_config *c, ws_error *err);
 /* The parts of a preset (preset_parts.def), chosen by preset_core, preset_mem
  * and preset_area (default: `preset`'s). */
 enum { WS_PART_CORE, WS_PART_MEM, WS_PART_AREA, WS_NPARTS };

@@ -291,6 +291,10 @@ static void warm_l2(ws_simrun *r)
 static int setup_memsys(ws_simrun *r)
 {
     ws_error err = {{0}};
+    if (ws_config_check_carveout(r->cfg, &err) < 0) {
+        ws_run_fail(r, WS_ST_INVALID, "%s", err.msg);
+        return -1;
+    }
     r->memsys.ops = &ws_mem_hier;   /* l1_kb=0, dram_bw=0: exactly ws_mem_fixed */
     if (r->memsys.ops->init(&r->memsys, r->cfg, r->ncores, &err) < 0) {
         r->memsys.ops = NULL;

@@ -506,6 +506,7 @@ void ws_config_apply_preset(ws_config *c, const uint8_t *given)
         if (part >= 0 && preset_parsed[k].preset == chosen[part] && preset_parsed[k].ok && !(given && given[id]))
             c->v[id] = preset_parsed[k].v;
     }
+    ws_config_apply_carveout(c);
 }
 
 int ws_preset_describe(const ws_config *c, int part, char *buf, size_t len)

@@ -398,6 +398,7 @@ void ws_sweep_point_raw(const ws_sweep *sw, uint64_t raw, uint64_t k, ws_point *
         }
         vars[id] = def->type == WS_PT_FLOAT ? pt->cfg.v[id].f : (double)pt->cfg.v[id].i;
     }
+    ws_config_apply_carveout(&pt->cfg);   /* a derived carve-out or array sets smem_kb and l1_kb too */
 }
 
 void ws_sweep_point(const ws_sweep *sw, uint64_t k, ws_point *pt)

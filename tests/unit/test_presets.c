@@ -190,6 +190,58 @@ static void test_presets_are_consistent(void **state)
     }
 }
 
+/* The unified array and its carve-out (docs/memory.md "Carve-out"), by hand:
+ *   defaults (carve-out -1): l1_kb 32, smem_kb 96 as given;
+ *   every real preset's array is its l1_kb + smem_kb (fermi 16 + 48, volta 32 + 96, turing 32 + 64,
+ *   ampere 28 + 164), so no preset's own split contradicts its array;
+ *   volta, carve-out 64: smem 64, L1 128 - 64 = 64; carve-out 48: not one of 0/8/16/32/64/96: refused;
+ *   l1_smem_kb 100 (other hardware), carve-out 48: smem 48, L1 52, allowed;
+ *   ampere, carve-out 100: L1 192 - 100 = 92; turing 16: refused (32 or 64 only);
+ *   a carve-out above the array, or with no array (seed: l1_smem_kb 0): refused. */
+static void test_carveout(void **state)
+{
+    (void)state;
+    static const struct { const char *preset, *carve, *array; int64_t l1, smem; int ok; const char *msg; } cases[] = {
+        {NULL, NULL, NULL, 32, 96, 1, NULL},
+        {"volta", "64", NULL, 64, 64, 1, NULL},
+        {"volta", "96", NULL, 32, 96, 1, NULL},
+        {"volta", "0", NULL, 128, 0, 1, NULL},
+        {"volta", "48", NULL, 80, 48, 0, "volta's 128 KiB array offers shared memory of 0, 8, 16, 32, 64, 96 KiB only"},
+        {"volta", "48", "100", 52, 48, 1, NULL},
+        {"ampere", "100", NULL, 92, 100, 1, NULL},
+        {"turing", "16", NULL, 80, 16, 0, "turing's 96 KiB array offers shared memory of 32, 64 KiB only"},
+        {"volta", "200", NULL, 0, 200, 0, "smem_carveout_kb=200 is more than the array, l1_smem_kb=128"},
+        {"seed", "8", NULL, 0, 64, 0, "needs the unified array: l1_smem_kb is 0"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char p[64], cv[64], ar[64];
+        const char *sets[3];
+        int n = 0;
+        if (cases[k].preset) snprintf(p, sizeof p, "preset=%s", cases[k].preset), sets[n++] = p;
+        if (cases[k].carve) snprintf(cv, sizeof cv, "smem_carveout_kb=%s", cases[k].carve), sets[n++] = cv;
+        if (cases[k].array) snprintf(ar, sizeof ar, "l1_smem_kb=%s", cases[k].array), sets[n++] = ar;
+        ws_config c = config_of(sets, n);
+        if (strcmp(cases[k].preset ? cases[k].preset : "", "seed") != 0) {
+            assert_int_equal(c.v[WS_P_l1_kb].i, cases[k].l1);
+            assert_int_equal(c.v[WS_P_smem_kb].i, cases[k].smem);
+        }
+        ws_error err = {{0}};
+        int rc = ws_config_check_carveout(&c, &err);
+        if ((rc == 0) != cases[k].ok) fail_msg("case %zu: check %d (%s)", k, rc, err.msg);
+        if (cases[k].msg) assert_non_null(strstr(err.msg, cases[k].msg));
+    }
+    static const char *const presets[] = {"fermi", "volta", "turing", "ampere", "gpgpusim_qv100"};
+    for (size_t k = 0; k < sizeof presets / sizeof presets[0]; k++) {
+        char p[64];
+        snprintf(p, sizeof p, "preset=%s", presets[k]);
+        const char *sets[] = {p};
+        ws_config c = config_of(sets, 1);
+        if (c.v[WS_P_l1_kb].i + c.v[WS_P_smem_kb].i != c.v[WS_P_l1_smem_kb].i)
+            fail_msg("%s: l1_kb %lld + smem_kb %lld != l1_smem_kb %lld", presets[k], (long long)c.v[WS_P_l1_kb].i,
+                     (long long)c.v[WS_P_smem_kb].i, (long long)c.v[WS_P_l1_smem_kb].i);
+    }
+}
+
 /* --set: explicit beats the preset whichever comes first. */
 static void test_explicit_beats_preset(void **state)
 {
@@ -417,6 +469,7 @@ static void test_sweep_parts(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_carveout),
         cmocka_unit_test(test_every_line_is_valid),
         cmocka_unit_test(test_seed_is_the_seeds_model),
         cmocka_unit_test(test_spot_checks),
