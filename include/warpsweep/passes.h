@@ -30,7 +30,13 @@
  *   - lies in code control-dependent on a varying branch: the blocks reachable
  *     from the branch before its immediate post-dominator (the whole rest of the
  *     kernel when that is the virtual exit).
- * Iterated to a fixed point (the set of varying registers only grows). */
+ * Iterated to a fixed point (the set of varying registers only grows).
+ * ws_inst.cta_uniform = 1 on the branches uniform by their registers alone:
+ * no register above varies across the CTA's threads (those of %ctaid and
+ * friends are the same for all of them), but .uni only asserts a warp's
+ * agreement, so a .uni branch counts only when its registers prove it (and
+ * the regions of the .uni branches they do not are control-dependent: the
+ * analysis is rerun without .uni then). tbc_wait=divergent reads it. */
 void ws_uniformity(ws_kernel *k);
 
 /* ---- convergence-barrier pass (src/ptx/barrier_pass.c) ----

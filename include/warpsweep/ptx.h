@@ -291,6 +291,8 @@ typedef struct ws_inst {
                              index (WS_PC_EXIT for the virtual exit)          */
     uint16_t barrier;     /* BADD/BWAIT: convergence-barrier register index  */
     uint8_t  uniform;     /* branch proven uniform by the uniformity analysis */
+    uint8_t  cta_uniform; /* ... and the same for every thread of the CTA (.uni, a warp-level
+                             assertion, not taken as proof: passes.h) */
     uint8_t  is_backedge; /* branch that jumps backwards (loop)              */
     /* Registers read and written, for the scoreboard (no operand walk in
      * the hot loop). Guard predicate included in reads. */

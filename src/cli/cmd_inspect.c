@@ -197,7 +197,7 @@ static void print_kernel(const ws_kernel *k, const ws_kernel *lk, FILE *out)
             if (in->op == WS_OP_BRA || in->op == WS_OP_BRX) {
                 describe_pc(lk, &x, in->ipdom, where, sizeof where);
                 fprintf(out, "    // reconverge: %s%s%s", where, in->is_backedge ? ", back edge" : "",
-                        in->uniform ? ", uniform" : "");
+                        in->cta_uniform ? ", uniform (CTA)" : in->uniform ? ", uniform" : "");
             }
             if (pos && pos[i] != i) fprintf(out, "    // moved %s from %u", pos[i] > i ? "up" : "down", pos[i]);
             fputc('\n', out);

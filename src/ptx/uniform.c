@@ -99,27 +99,28 @@ static int mark_writes(const ws_kernel *k, const ws_inst *in, uint8_t *var)
     return ch;
 }
 
-static int branch_uniform(const ws_kernel *k, const ws_inst *in, const uint8_t *var)
+/* Uniform by the registers alone: no guard, or a guard (brx: any operand)
+ * the analysis did not find varying. honour_uni: PTX's .uni, the
+ * programmer's word that the branch is the same for the warp's threads,
+ * counts too (warp-level uniformity; not a proof for a whole CTA). */
+static int branch_uniform(const ws_kernel *k, const ws_inst *in, const uint8_t *var, int honour_uni)
 {
-    if (in->mods & WS_MOD_UNI) return 1;
+    if (honour_uni && (in->mods & WS_MOD_UNI)) return 1;
     if (in->op == WS_OP_BRA) return in->guard == WS_NO_REG || !reg_var(var, k->nregs, in->guard);
     if (in->op == WS_OP_BRX) return !reads_varying(k, in, var);
     return 0;
 }
 
-void ws_uniformity(ws_kernel *k)
+/* The varying registers (var) of k to a fixed point, with the regions of the
+ * branches that are not uniform (branch_uniform with honour_uni) control-
+ * dependent. The scratch arrays are nb long (var: nregs); all are cleared. */
+static void analyse(const ws_kernel *k, int honour_uni, uint8_t *var, uint8_t *cdep, uint8_t *done, uint32_t *stack,
+                    uint8_t *seen)
 {
     uint32_t n = k->ninsts, nb = k->nblocks;
-    for (uint32_t i = 0; i < n; i++) k->insts[i].uniform = 0;
-    if (n == 0 || !k->blocks || !k->block_of) return;
-
-    uint8_t *var = calloc(k->nregs ? k->nregs : 1, 1);
-    uint8_t *cdep = calloc(nb, 1);           /* block control-dependent on a varying branch */
-    uint8_t *done = calloc(nb, 1);           /* branch blocks whose region is already marked */
-    uint32_t *stack = malloc(nb * sizeof *stack);
-    uint8_t *seen = malloc(nb);
-    if (!var || !cdep || !done || !stack || !seen) goto out;   /* leaves every branch non-uniform */
-
+    memset(var, 0, k->nregs ? k->nregs : 1);
+    memset(cdep, 0, nb);
+    memset(done, 0, nb);
     int carry_var = 0;
     int changed = 1;
     while (changed) {
@@ -138,7 +139,7 @@ void ws_uniformity(ws_kernel *k)
             const ws_block *bl = &k->blocks[b];
             const ws_inst *in = &k->insts[bl->last];
             if (done[b] || (in->op != WS_OP_BRA && in->op != WS_OP_BRX)) continue;
-            if (branch_uniform(k, in, var)) continue;
+            if (branch_uniform(k, in, var, honour_uni)) continue;
             done[b] = 1;
             memset(seen, 0, nb);
             uint32_t sp = 0, p = bl->ipdom;
@@ -156,9 +157,34 @@ void ws_uniformity(ws_kernel *k)
             }
         }
     }
+}
+
+void ws_uniformity(ws_kernel *k)
+{
+    uint32_t n = k->ninsts, nb = k->nblocks;
+    for (uint32_t i = 0; i < n; i++) k->insts[i].uniform = k->insts[i].cta_uniform = 0;
+    if (n == 0 || !k->blocks || !k->block_of) return;
+
+    uint8_t *var = calloc(k->nregs ? k->nregs : 1, 1);
+    uint8_t *cdep = calloc(nb, 1);           /* block control-dependent on a varying branch */
+    uint8_t *done = calloc(nb, 1);           /* branch blocks whose region is already marked */
+    uint32_t *stack = malloc(nb * sizeof *stack);
+    uint8_t *seen = malloc(nb);
+    if (!var || !cdep || !done || !stack || !seen) goto out;   /* leaves every branch non-uniform */
+
+    analyse(k, 1, var, cdep, done, stack, seen);
+    int uni_varies = 0;   /* a .uni branch the registers do not prove uniform */
     for (uint32_t i = 0; i < n; i++) {
         ws_inst *in = &k->insts[i];
-        if (in->op == WS_OP_BRA || in->op == WS_OP_BRX) in->uniform = (uint8_t)branch_uniform(k, in, var);
+        if (in->op != WS_OP_BRA && in->op != WS_OP_BRX) continue;
+        in->uniform = (uint8_t)branch_uniform(k, in, var, 1);
+        uni_varies |= (in->mods & WS_MOD_UNI) && !branch_uniform(k, in, var, 0);
+    }
+    /* CTA-uniform: by the registers, with the regions of such .uni branches control-dependent too */
+    if (uni_varies) analyse(k, 0, var, cdep, done, stack, seen);
+    for (uint32_t i = 0; i < n; i++) {
+        ws_inst *in = &k->insts[i];
+        if (in->op == WS_OP_BRA || in->op == WS_OP_BRX) in->cta_uniform = (uint8_t)branch_uniform(k, in, var, 0);
     }
 out:
     free(var); free(cdep); free(done); free(stack); free(seen);

@@ -244,6 +244,7 @@ static int setup_kernel(ws_sim *sim, ws_simrun *r)
     r->divctx.now = &r->env.clock;
     r->divctx.timeout = r->div->needs_timeout ? (uint64_t)ws_cfg_i(cfg, WS_P_aware_timeout) : 0;
     r->divctx.cta_warps = r->warps_per_cta;
+    r->divctx.uniform_skip = ws_cfg_i(cfg, WS_P_tbc_wait) == 1;
     size_t dsz = (r->div->state_size(&r->divctx) + 63) & ~(size_t)63;
 
     /* The per-core state below grows with cores x resident warps x registers

@@ -11,7 +11,9 @@
  *    priority encoder per lane). Full warps come out as themselves, so the
  *    original warps are restored at a reconvergence point;
  *  - a dynamic warp at a potentially divergent branch (a guarded bra, or
- *    brx) waits until every dynamic warp of the top entry has executed it
+ *    brx; with tbc_wait=divergent not one the uniformity analysis proves
+ *    CTA-uniform, which every thread takes the same way and so needs no
+ *    regrouping) waits until every dynamic warp of the top entry has executed it
  *    (the CTA-wide wait, the paper's per-entry pending-warp count); then the
  *    CTA's threads are grouped by next PC and the stack is updated as
  *    GPGPU-Sim's per-warp stack is (div_stack.c), block-wide: divergence
@@ -355,7 +357,10 @@ static int tbc_update(const ws_div_ctx *c, void *st, const ws_split *sp, const w
         if (r == 0) rehost(s);
         return r < 0 ? -1 : 1;
     }
-    if ((in->op == WS_OP_BRA && in->guard != WS_NO_REG) || in->op == WS_OP_BRX) {
+    /* a potentially divergent branch waits for the CTA; with tbc_wait=divergent one the
+     * uniformity analysis proves CTA-uniform sends every thread the same way: it goes on */
+    const int uniform = c->uniform_skip && in->cta_uniform;
+    if (((in->op == WS_OP_BRA && in->guard != WS_NO_REG) || in->op == WS_OP_BRX) && !uniform) {
         for (uint64_t m = d->mask; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctzll(m), i = src[l];
             uint32_t t = !(eff->taken >> l & 1) ? pc + 1 : in->op == WS_OP_BRX ? eff->lane_target[l] : in->target;
@@ -368,7 +373,10 @@ static int tbc_update(const ws_div_ctx *c, void *st, const ws_split *sp, const w
         if (changed && r == 0) rehost(s);
         return r < 0 ? -1 : (r || changed);
     }
-    d->pc = in->op == WS_OP_BRA && (eff->taken & d->mask) ? in->target : pc + 1;
+    if (in->op == WS_OP_BRX)   /* CTA-uniform: every lane's target is the first's */
+        d->pc = (eff->taken & d->mask) ? eff->lane_target[__builtin_ctzll(d->mask)] : pc + 1;
+    else
+        d->pc = in->op == WS_OP_BRA && (eff->taken & d->mask) ? in->target : pc + 1;
     if (d->pc == s->rpc[top]) {
         s->dst[k] = DW_DONE;
         int r = settle(c, s, err, errlen);

@@ -48,6 +48,7 @@ typedef struct ws_div_ctx {
     const uint64_t *now;   /* the core's current cycle (read during update) */
     uint64_t timeout;      /* aware: aware_timeout cycles (0 elsewhere) */
     uint32_t cta_warps;    /* warps per CTA (CTA-scope schemes) */
+    uint8_t uniform_skip;  /* tbc: a CTA-uniform branch (ws_inst.cta_uniform) needs no block-wide wait */
 } ws_div_ctx;
 
 typedef struct ws_div_ops {
