@@ -42,7 +42,7 @@ SEED_SETS=(--set int_lanes=0 --set fp32_lanes=0 --set fp64_lanes=0 --set sfu_lan
            --set icnt_reply_bw=0 --set l2_kb=0 --set l2_ways=16 --set l2_latency=200 --set l2_mshrs=64
            --set l2_mshr_merge=0 --set atomic_interval=0 --set dram_banks=0 --set dram_tRCD=0
            --set dram_tRP=0 --set dram_tCL=0 --set dram_sched=fcfs --set mem_per_core=0 --set fence=alu
-           --set smem_atomic_serial=0
+           --set smem_atomic_serial=0 --set l1_smem_kb=0
            # the core: the registry's values before model version 2 (CHANGES.md)
            --set warps=32 --set schedulers=1 --set scheduler=lrr --set divergence=stack --set smem_latency=24
            --set clock_ghz=1.5 --set tensor_f16_macs=256
