@@ -100,6 +100,11 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
     uint64_t busy_until;             /* blocking: max over lane_ready */
     uint64_t *lane_ready;            /* blocking: per lane, cycle its last op completes */
     uint8_t *lane_mem;               /* blocking: that op was a memory access */
+    /* blocking: while lanes_flat, every live lane's lane_ready is flat_ready and its
+     * lane_mem flat_mem (the arrays are stale): the common case of a warp whose last
+     * operation covered all its live lanes costs no per-lane walk (lanes_unflatten) */
+    uint64_t flat_ready;
+    uint8_t flat_mem, lanes_flat;
     uint64_t *sb_mask;               /* scoreboard: per register, lanes with a pending write */
     uint64_t *sb_ready;              /* scoreboard: cycle the pending write completes */
     uint8_t *sb_mem;                 /* scoreboard: the pending write is a memory load */
@@ -551,6 +556,16 @@ static inline void note_parking(ws_core *c, ws_cwarp *w, uint32_t slot)
     if (s->ops->parking) s->ops->parking(s, slot);
 }
 
+/* Writes a flat warp's lane state (ws_cwarp.lanes_flat) into the per-lane
+ * arrays, before a change to some of its lanes. */
+static inline void lanes_unflatten(ws_cwarp *w, uint32_t nlanes)
+{
+    if (!w->lanes_flat) return;
+    for (uint32_t l = 0; l < nlanes; l++) w->lane_ready[l] = w->flat_ready;
+    memset(w->lane_mem, w->flat_mem, nlanes);
+    w->lanes_flat = 0;
+}
+
 /* Timing state after lanes `mask` of w issued `in`, complete at `done`:
  * blocking issue holds the lanes (barrier) or the warp (stack); scoreboard
  * issue marks the registers `in` writes as pending on those lanes. */
@@ -558,15 +573,19 @@ static inline void note_pending(ws_simrun *r, ws_cwarp *w, const ws_inst *in, ui
                          uint64_t now)
 {
     if (r->blocking) {
-        if (r->div->per_lane_blocking) {
+        const uint64_t live = w->fw.valid & ~w->exited;
+        if (!r->div->per_lane_blocking || (mask & live) == live) {
+            /* every live lane (the stack holds the whole warp): one value for all */
+            w->lanes_flat = 1;
+            w->flat_ready = done;
+            w->flat_mem = (uint8_t)is_mem;
+        } else {
+            lanes_unflatten(w, w->fw.nlanes);
             for (uint64_t m = mask; m; m &= m - 1) {
                 uint32_t l = (uint32_t)__builtin_ctzll(m);
                 w->lane_ready[l] = done;
                 w->lane_mem[l] = (uint8_t)is_mem;
             }
-        } else {                     /* every lane of the warp: fw.valid is lanes 0 .. nlanes - 1 */
-            for (uint32_t l = 0; l < w->fw.nlanes; l++) w->lane_ready[l] = done;
-            memset(w->lane_mem, is_mem, w->fw.nlanes);
         }
         if (done > w->busy_until) w->busy_until = done;
     } else {

@@ -141,8 +141,9 @@ void ws_launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         w->cpa_hold = 0;
         c->pipes[w->sched].n_live++;
         c->pipes[w->sched].live_bits |= w->walk_bit;
-        memset(w->lane_ready, 0, sizeof(uint64_t) * r->ws);
-        memset(w->lane_mem, 0, r->ws);
+        w->lanes_flat = 1;   /* every lane ready at 0: the arrays need no clearing */
+        w->flat_ready = 0;
+        w->flat_mem = 0;
         memset(w->sb_mask, 0, sizeof(uint64_t) * r->nregs);
         memset(w->sb_ready, 0, sizeof(uint64_t) * r->nregs);
         memset(w->sb_mem, 0, r->nregs);
@@ -230,6 +231,7 @@ static void cta_release(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t bar, uin
         w->held &= ~rel;
         note_parking(c, w, ct->first_warp + i);
         write_bar_red(r, ct, w, bar, rel, done);
+        lanes_unflatten(w, w->fw.nlanes);
         for (uint64_t m = rel; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctzll(m);
             w->lane_ready[l] = done;

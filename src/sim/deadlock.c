@@ -207,7 +207,8 @@ static uint64_t core_hash(ws_simrun *r, uint32_t ci, uint64_t h, int only_rel)
         for (uint64_t m = lanes; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctzll(m);
             h = ws_hmix(h, ((uint64_t)w->fw.cc[l] << 8) | (w->held >> l & 1 ? w->held_bar[l] : 0));
-            h = ws_hmix(h, rel(w->lane_ready[l], now) << 1 | w->lane_mem[l]);
+            h = w->lanes_flat ? ws_hmix(h, rel(w->flat_ready, now) << 1 | w->flat_mem)
+                              : ws_hmix(h, rel(w->lane_ready[l], now) << 1 | w->lane_mem[l]);
         }
         for (uint32_t q = 0; q < r->nregs && lanes; q++)
             if (only_rel != HASH_RELEVANT || is_rel(r, q)) h = ws_hmix(h, row_hash(ws_reg_lanes(&w->fw, q, r->ws), lanes, key));

@@ -355,7 +355,16 @@ static inline __attribute__((always_inline)) uint64_t split_ready_at(const ws_si
     if (w->cpa_hold > now) { t = w->cpa_hold; memr = 1; }   /* a cp.async.wait_group (cp_async_timing) */
     if (r->blocking) {
         if (w->busy_until <= now) { *reason = memr ? WS_STALL_MEM : WS_STALL_DEP; return t; }
-        if (r->div->per_lane_blocking && (sp->mask & (sp->mask + 1)) == 0) {
+        if (w->lanes_flat) {
+            /* every live lane at flat_ready: what each walk below finds (the stack's
+             * busy_until lane, or the split's latest lane) */
+            if (r->div->per_lane_blocking) {
+                if (w->flat_ready > t) { t = w->flat_ready; memr = w->flat_mem; }
+            } else {
+                t = w->busy_until;
+                if (w->flat_ready == t) memr = w->flat_mem;
+            }
+        } else if (r->div->per_lane_blocking && (sp->mask & (sp->mask + 1)) == 0) {
             /* lanes 0..n-1: the latest lane without the bit walk; the reason
              * is the first lane's that has it, as the walk below finds */
             const uint32_t n = sp->mask == ~0ull ? 64u : (uint32_t)__builtin_ctzll(~sp->mask);
