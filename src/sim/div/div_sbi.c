@@ -151,6 +151,31 @@ static uint32_t bar_splits(void *st, const ws_split **out, uint32_t *start)
     return s->nsplits;
 }
 
+/* The converged warp's common case, in place: its one split issued whole, no
+ * lane exited, and it goes on as one split (not a branch, or a branch every
+ * lane takes the same way) to an instruction that is not ADD/WAIT/YIELD.
+ * The general path below would remove the split and settle all of it at the
+ * next PC, to the same state. Returns 1 when it applied. */
+static int converged_step(const ws_div_ctx *c, bst *s, const ws_split *spl, const ws_inst *in, const ws_effect *eff)
+{
+    if (s->nsplits != 1 || s->sp[0].pc != spl->pc || s->sp[0].mask != spl->mask || eff->exited) return 0;
+    uint32_t next = spl->pc + 1;
+    if (in->op == WS_OP_BRA) {
+        uint64_t taken = eff->taken & spl->mask;
+        if (taken && taken != spl->mask) return 0;
+        if (taken) next = in->target;
+    } else if (in->op == WS_OP_BRX) {
+        return 0;
+    }
+    if (next < c->k->ninsts) {
+        uint32_t op = c->k->insts[next].op;
+        if (op == WS_OP_BADD || op == WS_OP_YIELD || op == WS_OP_BWAIT) return 0;
+    }
+    s->sp[0].pc = next;
+    s->sp[0].aux = 0;
+    return 1;
+}
+
 static int bar_update(const ws_div_ctx *c, void *st, const ws_split *spl, const ws_inst *in,
                       const ws_effect *eff, char *err, size_t errlen)
 {
@@ -160,6 +185,7 @@ static int bar_update(const ws_div_ctx *c, void *st, const ws_split *spl, const 
     uint64_t active = spl->mask;
     s->cursor = pc;
     s->yielded &= ~active;
+    if (converged_step(c, s, spl, in, eff)) return 0;
     /* remove the split that issued */
     uint32_t i = 0;
     while (i < s->nsplits && s->sp[i].pc != pc) i++;
