@@ -35,11 +35,37 @@ static uint32_t insert_lines(uint64_t *out, uint32_t n, uint64_t a, uint64_t byt
     return n;
 }
 
+/* The common access: every lane global (or const) at the previous lane's
+ * address + bytes, no texture footprint. Its lines are those of one range,
+ * ascending: what the general walk below inserts, computed at once (up to
+ * WS_COALESCE_MAX, the walk's cap). Returns the count, or -1 when the access
+ * is not of that form. */
+static int64_t contiguous_lines(const ws_effect *eff, uint64_t bytes, uint32_t line_bytes, uint64_t *out)
+{
+    uint64_t mask = eff->mem_mask;
+    if (eff->mem_extra || !mask) return -1;
+    const uint64_t first = eff->mem_addr[__builtin_ctzll(mask)];
+    uint64_t next = first;
+    for (; mask; mask &= mask - 1) {
+        unsigned l = (unsigned)__builtin_ctzll(mask);
+        if (l >= WS_MAX_WARP_SIZE || eff->mem_addr[l] != next) return -1;
+        uint8_t sp = eff->mem_lane_space[l];
+        if (sp != WS_SP_GLOBAL && sp != WS_SP_CONST) return -1;
+        next += bytes;
+    }
+    uint64_t lo = first / line_bytes, hi = (next - 1) / line_bytes;
+    uint32_t n = 0;
+    for (uint64_t x = lo; x <= hi && n < WS_COALESCE_MAX; x++) out[n++] = x;
+    return n;
+}
+
 uint32_t ws_coalesce(const ws_effect *eff, uint32_t line_bytes, uint64_t *lines_out)
 {
     uint32_t n = 0;
     if (!line_bytes) line_bytes = 1;
     const uint64_t bytes = eff->mem_bytes ? eff->mem_bytes : 1;
+    int64_t c = contiguous_lines(eff, bytes, line_bytes, lines_out);
+    if (c >= 0) return (uint32_t)c;
     uint64_t mask = eff->mem_mask;
     uint64_t span_lo = 1, span_hi = 0;    /* bytes of the line(s) last inserted: [lo, hi) */
     while (mask) {

@@ -136,6 +136,33 @@ static void shared_eff(ws_effect *e, uint32_t lanes, uint64_t base, uint64_t str
 }
 
 /* Stride s words over 32 banks, 32 lanes: degree gcd(s, 32). */
+/* Contiguous lanes (the fast path) against the same lanes with one step
+ * broken (the general walk), by hand: 32 lanes x 4 B from 0x1064 touch bytes
+ * 0x1064..0x10e3: 32-byte sectors 0x83..0x87 (5: 0x1060/32 = 0x83, 0x10e3/32
+ * = 0x87); with lane 31 moved back onto lane 30's word (0x10dc, a duplicate)
+ * the last byte is 0x10df: sectors 0x83..0x86 (4). A contiguous range longer
+ * than WS_COALESCE_MAX keeps its first WS_COALESCE_MAX lines, as the walk. */
+static void test_contiguous(void **state)
+{
+    (void)state;
+    ws_effect e;
+    uint64_t out[WS_COALESCE_MAX];
+    global_eff(&e, 32, 0x1064, 4, 4);
+    assert_int_equal(ws_coalesce(&e, 32, out), 5);
+    for (uint32_t i = 0; i < 5; i++) assert_int_equal(out[i], 0x83 + i);
+    e.mem_addr[31] = 0x10dc;
+    assert_int_equal(ws_coalesce(&e, 32, out), 4);
+    for (uint32_t i = 0; i < 4; i++) assert_int_equal(out[i], 0x83 + i);
+    /* one shared lane: the walk (shared lanes are not lines) */
+    global_eff(&e, 32, 0x1064, 4, 4);
+    e.mem_lane_space[0] = WS_SP_SHARED;
+    assert_int_equal(ws_coalesce(&e, 32, out), 5);   /* 0x1068..0x10e3: still 0x83..0x87 */
+    /* 32 lanes x 64 B, 1-byte lines: 2048 lines, capped */
+    global_eff(&e, 32, 0, 64, 64);
+    assert_int_equal(ws_coalesce(&e, 1, out), WS_COALESCE_MAX);
+    for (uint32_t i = 0; i < WS_COALESCE_MAX; i++) assert_int_equal(out[i], i);
+}
+
 static void test_bank_gcd(void **state)
 {
     (void)state;
@@ -211,6 +238,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strides),
+        cmocka_unit_test(test_contiguous),
         cmocka_unit_test(test_wide),
         cmocka_unit_test(test_bank_atomics),
         cmocka_unit_test(test_straddle),
