@@ -277,19 +277,37 @@ static ws_workload *load_yaml(const char *buffers_and_expect, ws_error *err)
     return ws_workload_load(put_text("w.yaml", text), err);
 }
 
+/* The spmv_csr kernel's buffers from m.mtx (3 x 3, two entries) and x.bin = {1, 2, 3}, both
+ * written here; y: 3 f32 zeros. The YAML text's lines 6..10 of w.yaml (load_yaml). */
+static const char *spmv_buffers(void)
+{
+    put_text("m.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 2.5\n3 2 1\n");
+    float x[3] = {1, 2, 3};
+    put("x.bin", x, sizeof x);
+    return "buffers:\n"
+           "  row_ptr: {type: u32, init: {mtx: m.mtx, part: row_ptr}}\n"
+           "  col_idx: {type: u32, init: {mtx: m.mtx, part: col_idx}}\n"
+           "  values:  {type: f32, init: {mtx: m.mtx, part: values}}\n"
+           "  x:       {type: f32, count: 3, init: {file: x.bin}}\n"
+           "  y:       {type: f32, count: 3, init: 0}\n";
+}
+
+/* The spmv workload with `expect_line` under expect: is refused with a message containing want. */
+static void refused(const char *expect_line, const char *want)
+{
+    ws_error err = {{0}};
+    char text[1024];
+    snprintf(text, sizeof text, "%sexpect:\n  %s\n", spmv_buffers(), expect_line);
+    assert_null(load_yaml(text, &err));
+    if (!strstr(err.msg, want)) fail_msg("expect %s: got '%s', want '%s'", expect_line, err.msg, want);
+}
+
 static void test_workload_forms(void **state)
 {
     (void)state;
     ws_error err = {{0}};
-    put_text("m.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 2.5\n3 2 1\n");
     float x[3] = {1, 2, 3};
-    put("x.bin", x, sizeof x);
-    const char *bufs = "buffers:\n"
-                       "  row_ptr: {type: u32, init: {mtx: m.mtx, part: row_ptr}}\n"
-                       "  col_idx: {type: u32, init: {mtx: m.mtx, part: col_idx}}\n"
-                       "  values:  {type: f32, init: {mtx: m.mtx, part: values}}\n"
-                       "  x:       {type: f32, count: 3, init: {file: x.bin}}\n"
-                       "  y:       {type: f32, count: 3, init: 0}\n";
+    const char *bufs = spmv_buffers();
     char text[1024];
     snprintf(text, sizeof text, "%sexpect:\n  y: {file: x.bin, ulp: 1}\n", bufs);
     ws_workload *wl = load_yaml(text, &err);
@@ -327,20 +345,12 @@ static void test_workload_forms(void **state)
     ws_workload_free(wl);
 
     /* errors at the YAML value (line:col counted by hand in the text above) */
-    snprintf(text, sizeof text, "%sexpect:\n  row_ptr: {file: x.bin, ulp: 1}\n", bufs);
-    assert_null(load_yaml(text, &err));
-    assert_non_null(strstr(err.msg, "w.yaml:12:26: expect for 'row_ptr': a tolerance applies to float buffers"));
-    snprintf(text, sizeof text, "%sexpect:\n  y: {file: x.bin, ulp: 1, rel: 0.1}\n", bufs);
-    assert_null(load_yaml(text, &err));
-    assert_non_null(strstr(err.msg, "give ulp, or rel and/or abs, not both kinds"));
-    snprintf(text, sizeof text, "%sexpect:\n  y: {file: x.bin, abs: -1}\n", bufs);
-    assert_null(load_yaml(text, &err));
-    assert_non_null(strstr(err.msg, "abs: -1 must be a finite number >= 0"));
+    refused("row_ptr: {file: x.bin, ulp: 1}", "w.yaml:12:26: expect for 'row_ptr': a tolerance applies to float buffers");
+    refused("y: {file: x.bin, ulp: 1, rel: 0.1}", "give ulp, or rel and/or abs, not both kinds");
+    refused("y: {file: x.bin, abs: -1}", "abs: -1 must be a finite number >= 0");
     /* suggestions name only the keys valid in that place: 'abz' in an expect is abs, a
      * tolerance in an init says where it belongs */
-    snprintf(text, sizeof text, "%sexpect:\n  y: {file: x.bin, abz: 1e-6}\n", bufs);
-    assert_null(load_yaml(text, &err));
-    assert_non_null(strstr(err.msg, "unknown key 'abz' in expect for 'y' (did you mean 'abs'?)"));
+    refused("y: {file: x.bin, abz: 1e-6}", "unknown key 'abz' in expect for 'y' (did you mean 'abs'?)");
     assert_null(load_yaml("buffers:\n  x: {type: f32, count: 3, init: {file: x.bin, abs: 1e-6}}\n", &err));
     assert_non_null(strstr(err.msg, "init of 'x': a tolerance belongs to an expect, not an init"));
     assert_null(load_yaml("buffers:\n  x: {type: f32, count: 3, init: {file: x.bin, ulpp: 1}}\n", &err));
@@ -386,16 +396,9 @@ static void test_expect_abs(void **state)
         {"abs: 1e-7", 0}, {"abs: 2e-7", 1}, {"abs: 1e-7, rel: 1e-8", 0}, {"abs: 1e-7, rel: 2e-8", 1},
         {"rel: 1e-7", 0},
     };
-    put_text("m.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 2.5\n3 2 1\n");
-    float x[3] = {1, 2, 3}, z[3] = {1e-30f, 2, 3};
-    put("x.bin", x, sizeof x);
+    float z[3] = {1e-30f, 2, 3};
     put("z.bin", z, sizeof z);
-    const char *bufs = "buffers:\n"
-                       "  row_ptr: {type: u32, init: {mtx: m.mtx, part: row_ptr}}\n"
-                       "  col_idx: {type: u32, init: {mtx: m.mtx, part: col_idx}}\n"
-                       "  values:  {type: f32, init: {mtx: m.mtx, part: values}}\n"
-                       "  x:       {type: f32, count: 3, init: {file: x.bin}}\n"
-                       "  y:       {type: f32, count: 3, init: 0}\n";
+    const char *bufs = spmv_buffers();
     for (size_t c = 0; c < sizeof cases / sizeof cases[0] + 2; c++) {
         const int near_zero = c >= sizeof cases / sizeof cases[0];
         const char *tol = near_zero ? (c % 2 ? "abs: 1e-6" : "rel: 1e-4") : cases[c].tol;
