@@ -155,13 +155,7 @@ grid:
   divergence: [stack, sbi]
 YAML
 TOTAL=400   # 4 x 10 x 5 x 2; light points, so that the sanitizer pass stays short
-"$BIN" run "$T/big.yaml" -o "$T/k.h5" -j 1 --quiet &
-pid=$!
-for _ in $(seq 600); do   # until a few records are in the journal (header 128 B)
-  [ -f "$T/k.h5.journal" ] && [ "$(stat -c %s "$T/k.h5.journal")" -gt 20000 ] && break
-  sleep 0.05
-done
-kill -KILL $pid; wait $pid 2> /dev/null || true
+kill_midway "$T/big.yaml" "$T/k.h5"
 [ ! -e "$T/k.h5" ] && [ -f "$T/k.h5.journal" ] || fail "after kill -9: $(ls "$T")"
 set +e; "$BIN" info "$T/k.h5" > /dev/null 2> "$T/err"; rc=$?; set -e
 [ $rc = 1 ] && [ "$(wc -l < "$T/err")" = 1 ] || fail "info on the missing file: exit $rc: $(cat "$T/err")"

@@ -21,13 +21,8 @@ grid:
 YAML
 TOTAL=200
 J=$T/k.h5.journal
-"$BIN" run "$T/s.yaml" -o "$T/k.h5" -j 1 --quiet &
-pid=$!
-for _ in $(seq 600); do
-  [ -f "$J" ] && [ "$(stat -c %s "$J")" -gt 20000 ] && break
-  sleep 0.05
-done
-kill -KILL $pid; wait $pid 2> /dev/null || true
+kill_midway "$T/s.yaml" "$T/k.h5"
+pid=$killed_pid
 [ -f "$J" ] && [ ! -e "$T/k.h5" ] || fail "after kill -9: $(ls "$T")"
 # the header names the killed run (holder_pid at byte 88)
 holder=$($PY -c 'import struct,sys; print(struct.unpack_from("<i", open(sys.argv[1], "rb").read(128), 88)[0])' "$J")
@@ -47,13 +42,7 @@ assert pts == list(range(int(sys.argv[2]))), (len(pts), pts[:5])
 PY
 
 # a live recorded holder: refused at once, naming it
-"$BIN" run "$T/s.yaml" -o "$T/l.h5" -j 1 --quiet &
-pid=$!
-for _ in $(seq 600); do
-  [ -f "$T/l.h5.journal" ] && [ "$(stat -c %s "$T/l.h5.journal")" -gt 20000 ] && break
-  sleep 0.05
-done
-kill -KILL $pid; wait $pid 2> /dev/null || true
+kill_midway "$T/s.yaml" "$T/l.h5"
 sleep 30 &
 alive=$!
 $PY -c 'import struct,sys; f=open(sys.argv[1], "r+b"); f.seek(88); f.write(struct.pack("<i", int(sys.argv[2])))' \
