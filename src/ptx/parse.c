@@ -521,12 +521,8 @@ static int parse_formals(P *p, fbody *f, uint32_t *count)
         ws_tok *nt;
         if (parse_param_decl(p, &align, &ty, &nt, &n)) return -1;
         ws_kernel *k = p->k;
-        GROW(k->vars, k->nvars, p->cap_vars);
-        ws_var *v = &k->vars[k->nvars];
-        memset(v, 0, sizeof *v);
-        v->name = dupn(nt->s, nt->n);
-        if (!v->name) return oom(p);
-        k->nvars++;
+        ws_var *v;
+        if (new_var(p, nt, &v) < 0) return -1;
         v->space = WS_SP_LOCAL;
         v->type = (uint8_t)ty;
         v->align = (uint32_t)(align ? align : (uint64_t)type_bytes(ty));

@@ -451,11 +451,14 @@ static int wmma_frag(P *p, const raw *r, int want, const char *what)
     return 0;
 }
 
-static int wmma_inst(P *p, const ws_tok *first, uint32_t guard, int gneg, int op, ws_inst **out)
+/* A new instruction at the end of the kernel's list (not yet counted in
+ * ninsts): op under guard (negated: gneg), at first's position, one element,
+ * no reconvergence point yet; everything else zero. */
+static int new_inst(P *p, const ws_tok *first, uint32_t guard, int gneg, int op, ws_inst **out)
 {
     ws_kernel *k = p->k;
     GROW(k->insts, k->ninsts, p->cap_insts);
-    ws_inst *in = *out = &k->insts[k->ninsts++];
+    ws_inst *in = *out = &k->insts[k->ninsts];
     memset(in, 0, sizeof *in);
     in->op = (uint16_t)op;
     in->guard = guard;
@@ -464,7 +467,14 @@ static int wmma_inst(P *p, const ws_tok *first, uint32_t guard, int gneg, int op
     in->col = first->col;
     in->vec = 1;
     in->ipdom = WS_PC_EXIT;
-    in->mods = WS_MOD_ALIGNED;
+    return 0;
+}
+
+static int wmma_inst(P *p, const ws_tok *first, uint32_t guard, int gneg, int op, ws_inst **out)
+{
+    if (new_inst(p, first, guard, gneg, op, out) < 0) return -1;
+    p->k->ninsts++;
+    (*out)->mods = WS_MOD_ALIGNED;
     return 0;
 }
 
@@ -864,17 +874,9 @@ int parse_inst(P *p)
     if (op < 0)
         return err_at(p, optok, "unknown or unsupported instruction '%.*s' (supported: integer/logic, f32/f64 arithmetic, setp/selp/cvt, ld/st/atom/red, bra/brx.idx/ret/exit, bar/membar, shfl/vote/match.sync; see isa.def)", TK(optok));
     for (uint32_t j = 0; j < nt; j++) adv(p);
-    GROW(k->insts, k->ninsts, p->cap_insts);
+    ws_inst *in;
+    if (new_inst(p, first, guard, gneg, op, &in) < 0) return -1;
     uint32_t ii = k->ninsts;
-    ws_inst *in = &k->insts[ii];
-    memset(in, 0, sizeof *in);
-    in->op = (uint16_t)op;
-    in->guard = guard;
-    in->guard_neg = (uint8_t)gneg;
-    in->line = first->line;
-    in->col = first->col;
-    in->vec = 1;
-    in->ipdom = WS_PC_EXIT;
     modstate ms;
     memset(&ms, 0, sizeof ms);
     /* cvt.rna.tf32.f32 (PTX ISA 9.7.9.21, sm_80): the one .tf32 conversion in the subset, the

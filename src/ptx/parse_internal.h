@@ -291,6 +291,7 @@ extern const char *const mma_shapes[WS_N_MMA_SHAPES];
 #define declare_reg ws_pp_declare_reg
 #define declare_vreg ws_pp_declare_vreg
 #define parse_reg ws_pp_parse_reg
+#define new_var ws_pp_new_var
 #define var_added ws_pp_var_added
 #define parse_var ws_pp_parse_var
 #define apply_mod ws_pp_apply_mod
@@ -326,6 +327,9 @@ int num_bits(P *p, const ws_tok *t, int neg, ws_type ty, int64_t *out);
 int declare_reg(P *p, const ws_tok *at, const char *name, uint32_t len, ws_type ty, int owned);
 int declare_vreg(P *p, const ws_tok *at, const char *name, uint32_t len, ws_type ty, unsigned nvec);
 int parse_reg(P *p);
+/* A new variable named nt at the end of the kernel's list, counted, zero but
+ * its name; -1 when out of memory. */
+int new_var(P *p, const ws_tok *nt, ws_var **out);
 int var_added(P *p, uint32_t v, const ws_tok *at, const char *name, uint32_t len, uint8_t flags);
 int parse_var(P *p, int is_extern);
 /* parse_mod.c */

@@ -99,6 +99,18 @@ int skip_to_semicolon(P *p)
     return 0;
 }
 
+int new_var(P *p, const ws_tok *nt, ws_var **out)
+{
+    ws_kernel *k = p->k;
+    GROW(k->vars, k->nvars, p->cap_vars);
+    ws_var *v = *out = &k->vars[k->nvars];
+    memset(v, 0, sizeof *v);
+    v->name = dupn(nt->s, nt->n);
+    if (!v->name) return oom(p);
+    k->nvars++;
+    return 0;
+}
+
 char *dupn(const char *s, size_t n)
 {
     char *d = malloc(n + 1);
@@ -445,12 +457,8 @@ int parse_var(P *p, int is_extern)
             if (expect_punct(p, ']', "after the array size")) return -1;
         }
         ws_kernel *k = p->k;
-        GROW(k->vars, k->nvars, p->cap_vars);
-        ws_var *v = &k->vars[k->nvars];
-        memset(v, 0, sizeof *v);
-        v->name = dupn(nt->s, nt->n);
-        if (!v->name) return oom(p);
-        k->nvars++;
+        ws_var *v;
+        if (new_var(p, nt, &v) < 0) return -1;
         v->space = (uint8_t)sp;
         v->type = (uint8_t)ty;
         v->align = (uint32_t)align;
