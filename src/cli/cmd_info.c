@@ -196,11 +196,10 @@ static int by_mean(const void *a, const void *b, void *ctx)
     return p->point < q->point ? -1 : p->point > q->point;
 }
 
-/* The configurations of each group, ranked; the first --top of each are
- * marked shown (c->shown, in printing order) and tied against the best. */
+/* The configurations of each group, ranked; the first --top lines of each
+ * are c->shown (in printing order), tied against the best; ntied[g]: group
+ * g's tie group (rep_ties: 0 when the best stands alone). */
 typedef struct ranking {
-    size_t *order;         /* configurations, group by group, ranked */
-    size_t start[ROW_GROUPS_MAX + 1];
     size_t ntied[ROW_GROUPS_MAX];
 } ranking;
 
@@ -226,26 +225,23 @@ static int rank_groups(info_ctx *c, ranking *rk)
     row_groups_sort(&c->groups, map);
     for (size_t i = 0; i < n; i++)
         c->conf[i].group = map[c->conf[i].group];
-    memset(rk->start, 0, sizeof rk->start);
+    size_t start[ROW_GROUPS_MAX + 1] = {0}, fill[ROW_GROUPS_MAX];   /* configurations, group by group */
     for (size_t i = 0; i < n; i++)
-        rk->start[c->conf[i].group + 1]++;
+        start[c->conf[i].group + 1]++;
     for (int g = 0; g < c->groups.n; g++)
-        rk->start[g + 1] += rk->start[g];
-    rk->order = malloc((n ? n : 1) * sizeof *rk->order);
+        start[g + 1] += start[g];
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
     double *mean = malloc((n ? n : 1) * sizeof *mean), *half = malloc((n ? n : 1) * sizeof *half);
     uint8_t *tied = malloc(n ? n : 1);
     size_t most = (size_t)c->groups.n * (size_t)c->top;   /* at most --top per group */
     c->shown = calloc((n < most ? n : most) + 1, sizeof *c->shown);
-    if (!rk->order || !mean || !half || !tied || !c->shown) {
-        free(mean); free(half); free(tied);
-        return -1;
-    }
-    size_t fill[ROW_GROUPS_MAX];
-    memcpy(fill, rk->start, sizeof fill[0] * (size_t)c->groups.n);
+    if (!order || !mean || !half || !tied || !c->shown)
+        goto oom;
+    memcpy(fill, start, sizeof fill[0] * (size_t)c->groups.n);
     for (size_t i = 0; i < n; i++)
-        rk->order[fill[c->conf[i].group]++] = i;
+        order[fill[c->conf[i].group]++] = i;
     for (int g = 0; g < c->groups.n; g++) {
-        size_t *o = rk->order + rk->start[g], m = rk->start[g + 1] - rk->start[g];
+        size_t *o = order + start[g], m = start[g + 1] - start[g];
         qsort_r(o, m, sizeof *o, by_mean, c);
         for (size_t k = 0; k < m; k++) {
             mean[k] = c->conf[o[k]].key.mean;
@@ -277,10 +273,10 @@ static int rank_groups(info_ctx *c, ranking *rk)
                 goto oom;
         }
     }
-    free(mean); free(half); free(tied);
+    free(order); free(mean); free(half); free(tied);
     return 0;
 oom:
-    free(mean); free(half); free(tied);
+    free(order); free(mean); free(half); free(tied);
     return -1;
 }
 
@@ -403,11 +399,8 @@ static void print_no_effect(const info_ctx *c)
         printf(" (rows differing only there are identical: a ranking over it ranks equal results)\n");
 }
 
-static void print_best(info_ctx *c, const ranking *rk, const row_where *where, const char *file,
-                       const ws_file_info *fi)
+static void print_best(info_ctx *c, const ranking *rk, const row_where *where)
 {
-    (void)file;
-    (void)fi;
     const uint8_t *show = c->show;
     int extra_limit = 0;   /* occupancy_limit, shown by default, is in --columns */
     for (int k = 0; k < c->extra.n; k++)
@@ -532,8 +525,12 @@ int cmd_info(int argc, char **argv)
         row_groups_warn(&c->groups, "info", "ranking");
         shown_axes(c, file, &fi, c->show);
         axis_effect_init(&c->effect, c->show);
-        if (rank_groups(c, &rk) || ws_store_read(file, on_shown_row, c, &err)) {
-            fprintf(stderr, "%s\n", rk.order && c->shown ? err.msg : "warpsweep info: out of memory");
+        if (rank_groups(c, &rk)) {
+            fprintf(stderr, "warpsweep info: out of memory\n");
+            goto out;
+        }
+        if (ws_store_read(file, on_shown_row, c, &err)) {
+            fprintf(stderr, "%s\n", err.msg);
             goto out;
         }
     }
@@ -567,12 +564,11 @@ int cmd_info(int argc, char **argv)
     if (c->where)
         printf("selected:  %llu of %llu rows\n", (unsigned long long)c->selected, (unsigned long long)c->rows);
     if (c->metric >= 0) {
-        print_best(c, &rk, c->where, file, &fi);
+        print_best(c, &rk, c->where);
         print_no_effect(c);
     }
     rc = WS_EXIT_OK;
 out:
-    free(rk.order);
     free(c->conf);
     for (size_t l = 0; c->shown && l < c->nshown; l++) {
         free(c->shown[l].members);
