@@ -216,7 +216,7 @@ static int setup_kernel(ws_sim *sim, ws_simrun *r)
     r->nslots = k->nslots ? k->nslots : 1;
     r->pinst = arena_alloc(sim, sizeof *r->pinst * (k->ninsts ? k->ninsts : 1));
     if (!r->pinst) { ws_run_fail(r, WS_ST_ERROR, "out of memory"); return -1; }
-    ws_pipe_decode(r);
+    if (ws_pipe_decode(r) < 0) { ws_run_fail(r, WS_ST_ERROR, "out of memory"); return -1; }
     r->ll_relevant = arena_alloc(sim, ((size_t)r->nregs + 63) / 64 * 8);   /* deadlock.c */
     if (!r->ll_relevant) { ws_run_fail(r, WS_ST_ERROR, "out of memory"); return -1; }
 
@@ -329,6 +329,7 @@ static int setup_cores(ws_sim *sim, ws_simrun *r, uint8_t *param_buf)
     r->env.gmem = &r->mem.gmem;
     r->env.nsm = r->ncores;
     r->env.nwarps_hw = r->nwarps;
+    r->cta_interval = (uint64_t)ws_cfg_i(cfg, WS_P_cta_launch_interval);
 
     r->mev = (ws_mem_events){0};
     if (r->sched->mem_event) {          /* L1 events for the policy (sched_mem_events) */
@@ -414,11 +415,12 @@ static void finish_metrics(ws_simrun *r, uint64_t cycles, uint64_t max_ctas)
     uint64_t slots_per_cycle = (uint64_t)r->ncores * r->nsched * r->width;
     m[WS_M_cycles].i = (int64_t)cycles;
     m[WS_M_warp_insts].i = (int64_t)r->warp_insts;
+    m[WS_M_lowered_insts].i = (int64_t)r->lowered_insts;
     m[WS_M_thread_insts].i = (int64_t)r->thread_insts;
     m[WS_M_ipc].f = cycles ? (double)r->thread_insts / (double)cycles : 0.0;
     m[WS_M_warp_ipc].f = cycles ? (double)r->warp_insts / (double)cycles : 0.0;
     m[WS_M_simd_efficiency].f = r->warp_insts ? (double)r->thread_insts / ((double)r->warp_insts * r->ws) : 0.0;
-    m[WS_M_issue_utilization].f = cycles ? (double)(r->warp_insts + r->div_insts) / ((double)cycles * (double)slots_per_cycle) : 0.0;
+    m[WS_M_issue_utilization].f = cycles ? (double)r->lowered_insts / ((double)cycles * (double)slots_per_cycle) : 0.0;
     m[WS_M_div_insts].i = (int64_t)r->div_insts;
     m[WS_M_throttled_loads].i = (int64_t)r->throttled_loads;
     m[WS_M_idle_mem].i = (int64_t)r->idle[WS_STALL_MEM];
@@ -533,6 +535,25 @@ static uint64_t launch_end(ws_simrun *r, uint64_t now)
     return end;
 }
 
+/* The cycle a launch starting at `start` dispatches its first CTAs: launch_start later, every
+ * slot idle (idle_empty) meanwhile; max_cycles bounds it. */
+static uint64_t launch_start_cycle(ws_simrun *r, uint64_t start)
+{
+    uint64_t s = (uint64_t)ws_cfg_i(r->cfg, WS_P_launch_start), lim = watchdog_limit(r);
+    uint64_t first = start + s < lim ? start + s : (start > lim ? start : lim);
+    r->idle[WS_STALL_EMPTY] += (first - start) * (uint64_t)r->ncores * r->nsched * r->width;
+    return first;
+}
+
+/* The end of a launch whose last operation completes at `end`: launch_drain later (the grid's
+ * flush and completion report), every slot idle meanwhile. */
+static uint64_t launch_drain_end(ws_simrun *r, uint64_t end)
+{
+    uint64_t d = (uint64_t)ws_cfg_i(r->cfg, WS_P_launch_drain);
+    r->idle[WS_STALL_EMPTY] += d * (uint64_t)r->ncores * r->nsched * r->width;
+    return end + d;
+}
+
 /* Puts "launch ...: " before r->msg (a sequence's message says which launch). */
 static void prefix_msg(ws_simrun *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void prefix_msg(ws_simrun *r, const char *fmt, ...)
@@ -624,9 +645,12 @@ static int run_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     uint64_t wi = r->warp_insts, ti = r->thread_insts, sc = r->steady_cycles, sti = r->steady_thread_insts;
     uint64_t max_ctas = 0;
     ws_sample_begin(r, start);
-    r->cta_from = start;
+    /* launch_start: the grid's first CTAs are dispatched that many cycles into the launch, every
+     * slot idle meanwhile (docs/model.md "Launch start, dispatch and drain") */
+    uint64_t first = launch_start_cycle(r, start);
+    r->cta_from = first;
     dispatch_grid(r, &max_ctas);
-    uint64_t now = ws_run_cycles(r, start, &max_ctas);
+    uint64_t now = ws_run_cycles(r, first, &max_ctas);
     for (uint32_t ci = 0; ci < r->ncores; ci++)   /* a launch that stopped early: its resident CTAs */
         if (r->cores[ci].live_ctas && now > r->cores[ci].busy_from) r->core_busy += now - r->cores[ci].busy_from;
     r->sim_cycles += now - start;
@@ -635,6 +659,7 @@ static int run_launch(void *ctx, const ws_launch_spec *spec, uint32_t li, uint32
     double sampled = 1.0;
     if (r->status < 0)              /* sample.c: the rest of the grid functionally, end extrapolated */
         end = ws_sample_end(r, spec, ws_memimage_params(&r->mem, li), start, end, &sampled);
+    if (r->status < 0) end = launch_drain_end(r, end);
     *st = (ws_launch_stats){.stmt = stmt, .launch = li, .iteration = iteration, .name = spec->name,
                             .start = start, .cycles = end - start, .ctas = r->done_ctas,
                             .warp_insts = r->warp_insts - wi, .thread_insts = r->thread_insts - ti,

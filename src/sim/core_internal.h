@@ -41,6 +41,9 @@ typedef struct ws_pipe {
      * or released). Spares the walk over warps waiting for a busy unit. */
     uint64_t idle_until;
     uint8_t idle_reason;
+    /* the issue port issues the rest of an expansion (lowering: an
+     * instruction of several SASS slots) until this cycle */
+    uint64_t issue_free;
     /* A lower bound of the wake of every live warp that does not wait only
      * for a resource (stall_res NONE), with the stall reason of the warp
      * that set it; exact after a cycle the scheduler walked all its warps,
@@ -159,6 +162,7 @@ typedef struct ws_core {
     uint64_t fetch_free[WS_MAX_FETCH]; /* per fetch port: free from this cycle */
     uint32_t live_ctas;
     uint64_t busy_from;              /* the cycle live_ctas last became nonzero (energy.c: active SM) */
+    uint64_t cta_next;               /* cta_launch_interval: the next CTA dispatched here starts no sooner */
     uint64_t next_age;
     ws_llcore *ll;                   /* livelock search (deadlock.c) */
     /* per warp slot, what the issue loop's walk needs first, in one byte:
@@ -229,7 +233,7 @@ typedef struct ws_sample {
     uint32_t win_from, win_to;       /* the rate window: marks [from, to] */
     uint64_t ff_insts;               /* thread instructions of the fast-forwarded CTAs */
     /* the run's counters at the launch's start (ws_sample_begin) */
-    uint64_t thread0, warp0, div0, smem0, idle0[WS_NSTALLS];
+    uint64_t thread0, warp0, div0, low0, smem0, idle0[WS_NSTALLS];
 } ws_sample;
 
 /* Everything one ws_sim_run needs; lives in the ws_sim arena. */
@@ -256,6 +260,10 @@ typedef struct ws_pipe_inst {
     uint8_t plain;
     uint8_t timing;                  /* WS_TIME_*: how issue() times it (from opf) */
     uint16_t opf;                    /* isa.def's flags of its opcode (WS_OPF_*) */
+    /* lowering (src/sim/lower.c): SASS instructions its issue takes (0: folded,
+     * no slot, unit or latency); an if-converted branch: the body's slots,
+     * issued when the whole warp jumps over it */
+    uint8_t slots, ifconv;
     /* issues of this instruction and their active lanes in the launch
      * (energy.c folds them into ws_energy_events when the launch ends) */
     uint64_t n_warp, n_lanes;
@@ -322,6 +330,8 @@ typedef struct ws_simrun {
     /* metrics */
     uint64_t warp_insts, thread_insts;
     uint64_t div_insts;              /* issued ADD/WAIT/YIELD (ws_div_ops.issues_div_ops) */
+    uint64_t lowered_insts;          /* SASS issue slots taken (lowering; ws_pipe_inst.slots) */
+    uint32_t issued_slots;           /* ... by the last instruction issue() issued */
     uint64_t throttled_loads;        /* loads the scheduler's policy held (may_issue_load refused) */
     double declared_work;            /* the workload's work: units of the launches run (metric work_units) */
     uint64_t idle[WS_NSTALLS];       /* indexed by WS_STALL_* */
@@ -343,6 +353,7 @@ typedef struct ws_simrun {
      * cores; the cycle a CTA launched now starts being resident (the start
      * of a launch, or the cycle after the refill); cycles simulated */
     uint64_t core_busy, cta_from, sim_cycles;
+    uint64_t cta_interval;           /* cta_launch_interval */
     /* per-core livelock search (deadlock.c): on when no timing state is
      * shared between cores; the current window with no exit and no memory
      * change (its number and the counters at its start) */
@@ -369,7 +380,12 @@ typedef struct ws_simrun {
  * collectors, front end) */
 void ws_pipe_setup(ws_simrun *r, const ws_config *cfg);
 /* Fills r->pinst (k->ninsts entries) for r->k; after ws_pipe_setup. */
-void ws_pipe_decode(ws_simrun *r);
+int ws_pipe_decode(ws_simrun *r);
+/* src/sim/lower.c: per instruction of k, the SASS instructions ptxas makes
+ * of it (slots) and, for a branch it if-converts, the body's (ifconv);
+ * -1 when out of memory. ws_lower_form_slots: lowering.def's count alone. */
+int ws_lower_kernel(const ws_kernel *k, uint8_t *slots, uint8_t *ifconv);
+int ws_lower_form_slots(const ws_inst *in);
 /* issue.c: is `in` none of the opcodes issue() and try_splits treat apart? */
 int ws_inst_plain(const ws_inst *in);
 uint32_t ws_unit_occupancy(const ws_simrun *r, const ws_inst *in);

@@ -98,6 +98,13 @@ void ws_launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
     memset(ct->bar_red_true, 0, sizeof ct->bar_red_true);
     memset(ct->bar_plain_n, 0, sizeof ct->bar_plain_n);
     const uint32_t *b = r->launch.block;
+    /* cta_launch_interval: the core takes a CTA no sooner than interval cycles after its last
+     * (docs/model.md "Launch start, dispatch and drain"); 0: at once */
+    uint64_t start = 0;
+    if (r->cta_interval) {
+        start = c->cta_next > r->cta_from ? c->cta_next : r->cta_from;
+        c->cta_next = start + r->cta_interval;
+    }
     for (uint32_t i = 0; i < r->warps_per_cta; i++) {
         uint32_t hw = ct->first_warp + i;
         ws_cwarp *w = &c->warps[hw];
@@ -125,8 +132,8 @@ void ws_launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         w->age = c->next_age++;
         w->exited = 0;
         w->held = 0;
-        w->wake = 0;
-        w->wake_reason = 0;
+        w->wake = start;                 /* cta_launch_interval: not before its dispatch */
+        w->wake_reason = start ? WS_STALL_EMPTY : 0;
         w->busy_until = 0;
         w->ib_ready = 0;
         w->ib_pc = UINT32_MAX;

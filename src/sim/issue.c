@@ -238,7 +238,12 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     const uint64_t lanes = lanes_in(sp.mask);
     pi->n_warp++;                        /* energy events (energy.c) */
     pi->n_lanes += lanes;
-    if (pi->plain) done = t0 + pi->lat;
+    uint32_t slots = pi->slots;
+    if (pi->ifconv && eff.taken == sp.mask) slots += pi->ifconv;   /* the predicated body, issued all the same */
+    r->issued_slots = slots;
+    r->lowered_insts += slots;
+    if (!pi->slots) done = t0;           /* folded by ptxas: its consumers read its sources */
+    else if (pi->plain) done = t0 + pi->lat;
     else switch (pi->timing) {
     case WS_TIME_MEM:
         if (eff.mem_kind == 0) done = t0 + r->lat_alu;
@@ -278,7 +283,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         done = t0 + pi->lat;
         break;
     }
-    done += r->lat_pipe;                 /* collector, dispatch and writeback stages (pipe_latency) */
+    if (pi->slots) done += r->lat_pipe;  /* collector, dispatch and writeback stages (pipe_latency) */
     if (done > r->last_complete) r->last_complete = done;
     for (uint32_t q = 0; q < np; q++) note_pending(r, &c->warps[pt[q].slot], in, pt[q].mask, done, is_mem, now);
     if (!pi->plain && ((r->div->issues_div_ops && (pi->opf & WS_OPF_DIVOP)) || (pi->opf & WS_OPF_SPILL))) {
@@ -663,7 +668,7 @@ static int try_splits(ws_simrun *r, ws_core *c, uint32_t slot, uint64_t now, int
         }
         if (nparts > 1) return ws_issue_rendezvous(r, c, slot, parts, nparts, now) < 0 ? -1 : 1;
         if (issue(r, c, slot, sp, level, now, NULL, 0) < 0) return -1;
-        if (!dual && r->width == 1) prestall(r, c, w, now);
+        if (!dual && r->width == 1 && r->issued_slots) prestall(r, c, w, now);   /* folded: tried again now */
         return 1;
     }
     if (dual) { *dual_why = reason; return 0; }
@@ -723,6 +728,14 @@ static inline __attribute__((always_inline)) int try_candidate(ws_simrun *r, ws_
 {
     ws_cwarp *w = &c->warps[slot];
     int rc = try_warp(r, c, slot, now, 0, NULL);
+    /* an instruction ptxas folds (lowering: 0 slots) takes no issue slot:
+     * the warp goes on in the same cycle (a forward chain: at most ninsts) */
+    for (uint32_t n = 0; rc > 0 && !r->issued_slots && n < r->k->ninsts; n++) {
+        w->last_issue = now + 1;
+        if (r->status >= 0) return -1;
+        if (!w->live) return 0;
+        rc = try_warp(r, c, slot, now, 0, NULL);
+    }
     if (rc < 0) return -1;
     if (rc == 0) {
         if (w->stall_res == WS_RES_NONE && w->wake < a->hm) { a->hm = w->wake; a->hr = w->wake_reason; }
@@ -734,12 +747,17 @@ static inline __attribute__((always_inline)) int try_candidate(ws_simrun *r, ws_
     if (at != UINT32_MAX) s->issued_at = at;   /* order() was not asked otherwise */
     w->last_issue = now + 1;                   /* 0: never (deadlock.c: starvation) */
     if (r->status >= 0) return -1;
+    if (r->issued_slots > 1) {                 /* an expansion: the port issues its rest */
+        c->pipes[w->sched].issue_free = now + (r->issued_slots + r->width - 1) / r->width;
+        a->issued = r->width;
+    }
     while (a->issued < r->width && w->live) {
         uint8_t why = WS_STALL_DEP;
         rc = try_warp(r, c, slot, now, 1, &why);
         if (rc < 0) return -1;
         if (rc == 0) { a->mr = why; break; }
-        a->issued++;
+        if (r->issued_slots > 1) c->pipes[w->sched].issue_free = now + (r->issued_slots + r->width - 1) / r->width;
+        a->issued += r->issued_slots > 1 ? r->width : r->issued_slots ? 1 : 0;
         if (r->status >= 0) return -1;
     }
     return 0;
@@ -790,6 +808,11 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
             for (uint32_t si = 0; si < r->nsched; si++) {
                 ws_sched *s = &c->scheds[si];
                 ws_pipe *pp = &c->pipes[si];
+                if (pp->issue_free > now) {    /* issuing an expansion (lowering): not idle */
+                    reasons[ci * r->nsched + si] = WS_STALL_NONE;
+                    if (pp->issue_free < next_wake) next_wake = pp->issue_free;
+                    continue;
+                }
                 if (pp->idle_until > now) {
                     r->idle[pp->idle_reason] += r->width;
                     reasons[ci * r->nsched + si] = pp->idle_reason;

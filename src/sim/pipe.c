@@ -29,6 +29,7 @@
  *    reconverging to one split is a redirect.
  * Every limit is off when its parameter is 0 (the seed's idealised core).
  */
+#include <stdlib.h>
 #include "core_internal.h"
 
 static uint32_t interval(double lanes, uint32_t ws)
@@ -149,9 +150,20 @@ static int is_rf_source(const ws_simrun *r, uint32_t reg)
     return reg < r->k->nregs && r->k->reg_types[reg] != WS_TY_PRED;
 }
 
-void ws_pipe_decode(ws_simrun *r)
+int ws_pipe_decode(ws_simrun *r)
 {
-    for (uint32_t pc = 0; pc < r->k->ninsts; pc++) {
+    const uint32_t n = r->k->ninsts;
+    uint8_t *slots = NULL, *ifconv = NULL;
+    if (ws_cfg_i(r->cfg, WS_P_lowering) == 0) {          /* ptxas */
+        slots = malloc(n ? n : 1);
+        ifconv = malloc(n ? n : 1);
+        if (!slots || !ifconv || ws_lower_kernel(r->k, slots, ifconv) < 0) {
+            free(slots);
+            free(ifconv);
+            return -1;
+        }
+    }
+    for (uint32_t pc = 0; pc < n; pc++) {
         const ws_inst *in = &r->k->insts[pc];
         ws_pipe_inst *pi = &r->pinst[pc];
         pi->occ = ws_unit_occupancy(r, in);
@@ -167,7 +179,18 @@ void ws_pipe_decode(ws_simrun *r)
         pi->opf = (uint16_t)ws_opcode_flags(in->op);
         pi->timing = (pi->opf & WS_OPF_MEMT) ? WS_TIME_MEM : (pi->opf & WS_OPF_CPASYNC) ? WS_TIME_CPASYNC : WS_TIME_UNIT;
         pi->n_warp = pi->n_lanes = 0;
+        pi->slots = slots ? slots[pc] : 1;
+        pi->ifconv = ifconv ? ifconv[pc] : 0;
+        if (!pi->slots) {                /* folded: no unit, port, collector or latency of its own */
+            pi->occ = 0;
+            pi->lat = 0;
+            pi->lsu = 0;
+            pi->rf = 0;
+        }
     }
+    free(slots);
+    free(ifconv);
+    return 0;
 }
 
 /* Takes a fetch port from cycle `from` on; returns the cycle the fetch starts. */
@@ -253,6 +276,10 @@ void ws_front_end_issued(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t p
 {
     w->next_pc = pc + 1;
     if (!r->ibuf || !w->live) return;
+    if (!r->pinst[pc].slots && r->k->insts[pc].unit != WS_UNIT_CTRL) {
+        if (w->ib_pc == pc) w->ib_pc = pc + 1;    /* folded: not in the SASS the buffer holds */
+        return;
+    }
     if (w->ib_left) w->ib_left--;
     w->ib_pc = pc + 1;
     const ws_split *sps;

@@ -171,6 +171,8 @@ int ws_issue_rendezvous(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split 
     if (done > r->last_complete) r->last_complete = done;
     const uint64_t lanes = (uint64_t)__builtin_popcountll(all);
     r->warp_insts++;
+    r->lowered_insts++;
+    r->issued_slots = 1;
     r->thread_insts += lanes;
     r->pinst[parts[0].pc].n_warp++;      /* energy events: one warp instruction (energy.c) */
     r->pinst[parts[0].pc].n_lanes += lanes;

@@ -146,6 +146,7 @@ void ws_sample_begin(ws_simrun *r, uint64_t start)
     sp->thread0 = r->thread_insts;
     sp->warp0 = r->warp_insts;
     sp->div0 = r->div_insts;
+    sp->low0 = r->lowered_insts;
     sp->smem0 = r->smem_conflicts;
     memcpy(sp->idle0, r->idle, sizeof sp->idle0);
 }
@@ -221,6 +222,7 @@ uint64_t ws_sample_end(ws_simrun *r, const ws_launch_spec *spec, const uint8_t *
     double ft = t_detail ? (double)(t_detail + ff_cycles) / (double)t_detail : 1.0;
     r->warp_insts = scaled(sp->warp0, r->warp_insts, f);
     r->div_insts = scaled(sp->div0, r->div_insts, f);
+    r->lowered_insts = scaled(sp->low0, r->lowered_insts, f);
     r->smem_conflicts = scaled(sp->smem0, r->smem_conflicts, f);
     for (int k = 0; k < WS_NSTALLS; k++)
         r->idle[k] = scaled(sp->idle0[k], r->idle[k], ft);

@@ -4,7 +4,8 @@ set -euo pipefail
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 W="$WS_SOURCE_DIR/sweeps/kernels/ifelse.yaml"
 for d in stack sbi; do
-  "$WS_BIN" sim "$W" --set divergence=$d --set mem_latency=40 --timeline --trace "$T/$d.csv" > "$T/$d.txt"
+  # lowering=none: one mark per PTX instruction (under ptxas a folded one shares its consumer's cycle)
+  "$WS_BIN" sim "$W" --set divergence=$d --set mem_latency=40 --set lowering=none --timeline --trace "$T/$d.csv" > "$T/$d.txt"
   # one row per warp split: the full warp and the two paths
   for row in "w0 0xff " "w0 0xf " "w0 0xf0 "; do
     grep -q "^$row" "$T/$d.txt" || { echo "no timeline row '$row' under $d"; cat "$T/$d.txt"; exit 1; }

@@ -5,7 +5,8 @@ Kernels: tests/kernels/units (hand-designed PTX, written by gen.py; each
 isolates one limit).  Every other limit is switched off with --set (lanes 0,
 collectors 0, ibuffer 0, lsu_bytes_per_cycle 0, the cost classes 0, issue_width
 1: the seed's idealised core), and the order of the PTX is kept
-(inst_order=ptx).  Start-up and drain are removed by measuring slopes: the
+(inst_order=ptx) with one issue slot per PTX instruction (lowering=none; the
+lowered case is checked at the end).  Start-up and drain are removed by measuring slopes: the
 difference in cycles between two trip counts (loop kernels) or two lengths
 (straight-line kernels), divided by the difference in work.  The closed forms
 are derived in docs/model.md; none of the expected values comes from the
@@ -21,7 +22,7 @@ KDIR = os.path.join(os.path.abspath(SRC), "tests/kernels/units")
 WS, K = 32, 16
 OFF = dict(int_lanes=0, fp32_lanes=0, fp64_lanes=0, sfu_lanes=0, fp64_latency=0, int64_cost=1,
            idiv_latency=0, idiv_interval=0, fdiv_latency=0, fdiv_interval=0, ddiv_latency=0, ddiv_interval=0,
-           lsu_bytes_per_cycle=0, collectors=0, ibuffer=0, issue_width=1, inst_order="ptx",
+           lsu_bytes_per_cycle=0, collectors=0, ibuffer=0, issue_width=1, inst_order="ptx", lowering="none",
            scheduler="lrr", issue="scoreboard", alu_latency=4, sfu_latency=20, mem_latency=10,
            warps=64, max_ctas=64, cores=1, schedulers=1)
 fails = []
@@ -242,6 +243,20 @@ for cfg in (V, dict(V, idiv_interval=0, fdiv_interval=0, ddiv_interval=0, idiv_l
     for kind, want in sorted(lat.items()):
         slope, runs = line_slope("cost", "cost_" + kind, (16, 32), sub=dict(block=32), **cfg)
         check("cost %s (%s): cycles/inst = latency" % (kind, tag), slope, want)
+
+# ---- lowering=ptxas: an expansion holds the scheduler's issue port one cycle per SASS instruction ----
+# The same 8-warp straight-line kernels: an instruction occupies max(its unit's occupancy, its SASS
+# count) cycles of the one scheduler. SASS counts are ptxas's (CUDA 13.0, sm_75;
+# bench/lowering/forms.tsv): div.rn.f32 8 + 3 (BMOV, BSSY, BSYNC around the slow-path call,
+# bench/lowering/kernels/fdiv) = 11; div.u32 18 (its divisor is not in a loop); div.rn.f64 14 + 3 = 17,
+# under ddiv_interval 130; add.s64 2 (IADD3 + IMAD.X), under its occupancy II(16) x 2 = 4.
+sass = {"fdiv": 11, "idiv": 18, "ddiv": 17, "wide": 2}
+occ = {"fdiv": V["fdiv_interval"], "idiv": V["idiv_interval"], "ddiv": V["ddiv_interval"],
+       "wide": II(V["int_lanes"]) * V["int64_cost"]}
+for kind in sorted(sass):
+    slope, runs = line_slope("cost", "cost_" + kind, (16, 32), lowering="ptxas", **V)
+    check("cost %s (lowering=ptxas): cycles/inst = max(occupancy, SASS count)" % kind, slope / 8,
+          max(occ[kind], sass[kind]))
 
 if fails:
     print("\n%d FAILED:" % len(fails))

@@ -22,7 +22,7 @@ d = json.load(open(sys.argv[1]))
 want = dict(int_lanes=0, fp32_lanes=0, fp64_lanes=0, sfu_lanes=0, fp64_latency=0, int64_cost=1,
             idiv_latency=0, idiv_interval=0, fdiv_latency=0, fdiv_interval=0, ddiv_latency=0,
             ddiv_interval=0, lsu_bytes_per_cycle=0, collectors=0, ibuffer=0, inst_order="ptx",
-            issue_width=1,
+            issue_width=1, lowering="none",
             # the registry's values before issue 11 (docs/model.md, docs/memory.md)
             alu_latency=4, sfu_latency=20, smem_latency=24, mem_latency=400, l1_kb=0, dram_bw=0,
             warps=32, schedulers=1, scheduler="lrr", issue="scoreboard", divergence="stack",
@@ -35,7 +35,7 @@ PY
 SEED_SETS=(--set int_lanes=0 --set fp32_lanes=0 --set fp64_lanes=0 --set sfu_lanes=0 --set fp64_latency=0
            --set int64_cost=1 --set idiv_latency=0 --set idiv_interval=0 --set fdiv_latency=0
            --set fdiv_interval=0 --set ddiv_latency=0 --set ddiv_interval=0 --set lsu_bytes_per_cycle=0
-           --set collectors=0 --set ibuffer=0 --set inst_order=ptx --set issue_width=1
+           --set collectors=0 --set ibuffer=0 --set inst_order=ptx --set issue_width=1 --set lowering=none
            # the memory: the registry's values before the hierarchy became the default (docs/memory.md)
            --set mem_latency=400 --set l1_kb=0 --set l1_ways=4 --set l1_mshrs=32 --set dram_bw=0
            --set sector_bytes=0 --set l1_mshr_merge=0 --set icnt_latency=0 --set icnt_req_bw=0

@@ -7,8 +7,9 @@ For each core count, the best point (scheduler, warps) by whole-run ipc and the
 best by steady_ipc (the ipc of the cycles in which every core holds its full
 complement of CTAs) are printed. Asserted:
 - every point ends ok (the workload's expect holds at every point);
-- the two answers differ for at least one core count (issue 16: the shipped
-  examples' sweeps change their answer between the figures);
+- the two answers differ for at least one core count, unless --same names every
+  core count of the file (issue 16: the SpMV's sweep changes its answer between
+  the figures; the BFS's agrees everywhere since model version 6);
 - for the core counts given with --same the two answers agree, for those given
   with --tail-explains they differ and the steady-state winner has the larger
   tail_fraction: it loses the whole-run ranking in its tail, not in its steady
@@ -62,7 +63,7 @@ for cores, rows in sorted(by_cores.items()):
 for c in same | tail_explains:
     if c not in by_cores:
         errors.append("the file has no point with %d cores" % c)
-if not differ:
+if not differ and not set(by_cores) <= same:
     errors.append("the best point by ipc and by steady_ipc agree at every core count")
 for e in errors:
     print("FAIL: " + e)
