@@ -382,9 +382,13 @@ void ws_pipe_setup(ws_simrun *r, const ws_config *cfg);
 /* Fills r->pinst (k->ninsts entries) for r->k; after ws_pipe_setup. */
 int ws_pipe_decode(ws_simrun *r);
 /* src/sim/lower.c: per instruction of k, the SASS instructions ptxas makes
- * of it (slots) and, for a branch it if-converts, the body's (ifconv);
- * -1 when out of memory. ws_lower_form_slots: lowering.def's count alone. */
-int ws_lower_kernel(const ws_kernel *k, uint8_t *slots, uint8_t *ifconv);
+ * of it (slots), for a branch it if-converts the body's (ifconv), and of an
+ * expansion those on its own unit (unit; 0: the unit's own interval); -1 when
+ * out of memory. ws_lower_form_slots: lowering.def's count alone. */
+typedef struct ws_lowered {
+    uint8_t slots, ifconv, unit;
+} ws_lowered;
+int ws_lower_kernel(const ws_kernel *k, ws_lowered *out);
 int ws_lower_form_slots(const ws_inst *in);
 /* issue.c: is `in` none of the opcodes issue() and try_splits treat apart? */
 int ws_inst_plain(const ws_inst *in);

@@ -17,7 +17,10 @@
  *   ifconv  for a branch ptxas if-converts: the slots of the predicated body,
  *           issued when the whole warp jumps over it (the hardware issues
  *           the predicated instructions whatever the predicate); the
- *           branch itself is 0 slots.
+ *           branch itself is 0 slots;
+ *   unit    of an expansion, the SASS instructions on the PTX instruction's
+ *           own unit: it occupies the unit that many initiation intervals
+ *           (0: the unit's interval or the cost class's, as without lowering).
  * The per-form counts are lowering.def's rows (measured with ptxas); the
  * context rules below are measured the same way (bench/lowering/README.md).
  */
@@ -32,8 +35,9 @@ static const struct lower_row {
     uint16_t op;
     uint8_t dst, src, mod;
     int8_t slots;
+    uint8_t unit;
 } rows[] = {
-#define L(OP, D, S, M, N, SASS) {WS_OP_##OP, LT_##D, LT_##S, LM_##M, N},
+#define L(OP, D, S, M, N, U, SASS) {WS_OP_##OP, LT_##D, LT_##S, LM_##M, N, U},
 #include "warpsweep/lowering.def"
 #undef L
 };
@@ -75,8 +79,8 @@ static int mod_is(int m, const ws_inst *in)
     }
 }
 
-/* lowering.def's slots for `in` alone (1 when no row matches). */
-int ws_lower_form_slots(const ws_inst *in)
+/* lowering.def's row for `in` alone; NULL when none matches (one slot, the unit's interval). */
+static const struct lower_row *form_row(const ws_inst *in)
 {
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const struct lower_row *w = &rows[i];
@@ -84,9 +88,15 @@ int ws_lower_form_slots(const ws_inst *in)
         if (!type_class_is(w->dst, in->type) || !type_class_is(w->src, in->op == WS_OP_CVT ? in->type2 : WS_TY_NONE))
             continue;
         if (!mod_is(w->mod, in)) continue;
-        return w->slots;
+        return w;
     }
-    return 1;
+    return NULL;
+}
+
+int ws_lower_form_slots(const ws_inst *in)
+{
+    const struct lower_row *w = form_row(in);
+    return w ? w->slots : 1;
 }
 
 /* Reads and definitions of every register in the kernel, and the one
@@ -310,7 +320,7 @@ static int invariant_divisor_slots(const ws_kernel *k, uint32_t pc, uint32_t *he
     if (dv->kind != WS_OK_REG || !loop_invariant(k, pc, dv->reg, head)) return -1;
     const int sgn = ws_type_is_signed((ws_type)in->type);
     if (in->op == WS_OP_DIV) return sgn ? 12 : 9;   /* IMAD.HI IMAD.MOV IMAD ISETP x2 IADD3 x3 SEL (+IABS, sign fix-ups) */
-    return sgn ? 10 : 8;
+    return sgn ? 10 : 8;                             /* all on the INT unit */
 }
 
 /* An FFMA/IMAD takes one immediate or constant-bank operand; a second one is
@@ -331,7 +341,7 @@ static int constant_moves(const ws_kernel *k, const ws_inst *in, const uint8_t *
  * block without a load, atomic, barrier, call or other branch; the branch
  * disappears. Returns the body's slots, or -1 when it stays a branch. */
 #define WS_IFCONV_MAX 8
-static int ifconv_body(const ws_kernel *k, uint32_t pc, const uint8_t *slots)
+static int ifconv_body(const ws_kernel *k, uint32_t pc, const ws_lowered *out)
 {
     const ws_inst *in = &k->insts[pc];
     if (in->op != WS_OP_BRA || in->guard == WS_NO_REG || in->target <= pc + 1) return -1;
@@ -347,12 +357,12 @@ static int ifconv_body(const ws_kernel *k, uint32_t pc, const uint8_t *slots)
                  WS_OPF_SLEEP | WS_OPF_DIVOP | WS_OPF_TEXP))
             return -1;
         if (x->unit == WS_UNIT_CTRL || ws_warp_membermask(x) || ws_warp_aligned(x)) return -1;
-        n += slots[p];
+        n += out[p].slots;
     }
     return n;
 }
 
-int ws_lower_kernel(const ws_kernel *k, uint8_t *slots, uint8_t *ifconv)
+int ws_lower_kernel(const ws_kernel *k, ws_lowered *out)
 {
     du d = {0};
     const size_t n = k->ninsts ? k->ninsts : 1;
@@ -374,26 +384,30 @@ int ws_lower_kernel(const ws_kernel *k, uint8_t *slots, uint8_t *ifconv)
     }
     for (uint32_t pc = 0; pc < k->ninsts; pc++) {
         const ws_inst *in = &k->insts[pc];
-        int s = move_slots(k, &d, in);
+        const struct lower_row *row = form_row(in);
+        int s = move_slots(k, &d, in), unit = row ? row->unit : 0;
         uint32_t head = 0;
-        if (s < 0 && (s = invariant_divisor_slots(k, pc, &head)) >= 0 && head > 0)
-            hoisted[head - 1] += (uint32_t)(ws_lower_form_slots(in) - s);   /* the reciprocal, before the loop */
+        if (s < 0 && (s = invariant_divisor_slots(k, pc, &head)) >= 0) {
+            if (head > 0) hoisted[head - 1] += (uint32_t)(ws_lower_form_slots(in) - s);   /* the reciprocal, before the loop */
+            unit = s;
+        }
         if (s < 0) s = ws_lower_form_slots(in) + constant_moves(k, in, param);
         if (contracted(k, &d, pc) || folded_into_address(k, &d, pc) || address_add_folds(k, &d, pc) ||
             lop3_folds(k, &d, pc, inputs, imms) || setp_folds(k, &d, pc))
             s = 0;
-        slots[pc] = (uint8_t)(s > 255 ? 255 : s);
-        ifconv[pc] = 0;
+        out[pc].slots = (uint8_t)(s > 255 ? 255 : s);
+        out[pc].unit = (uint8_t)(s ? unit : 0);
+        out[pc].ifconv = 0;
     }
     for (uint32_t pc = 0; pc < k->ninsts; pc++) {   /* code hoisted out of a loop: before it */
-        uint32_t v = slots[pc] + hoisted[pc];
-        slots[pc] = (uint8_t)(v > 255 ? 255 : v);
+        uint32_t v = out[pc].slots + hoisted[pc];
+        out[pc].slots = (uint8_t)(v > 255 ? 255 : v);
     }
     for (uint32_t pc = 0; pc < k->ninsts; pc++) {   /* bodies' slots known: the branches */
-        int n = ifconv_body(k, pc, slots);
+        int n = ifconv_body(k, pc, out);
         if (n < 0) continue;
-        slots[pc] = 0;
-        ifconv[pc] = (uint8_t)(n > 255 ? 255 : n);
+        out[pc].slots = 0;
+        out[pc].ifconv = (uint8_t)(n > 255 ? 255 : n);
     }
     du_free(&d);
     free(inputs);

@@ -153,13 +153,11 @@ static int is_rf_source(const ws_simrun *r, uint32_t reg)
 int ws_pipe_decode(ws_simrun *r)
 {
     const uint32_t n = r->k->ninsts;
-    uint8_t *slots = NULL, *ifconv = NULL;
+    ws_lowered *low = NULL;
     if (ws_cfg_i(r->cfg, WS_P_lowering) == 0) {          /* ptxas */
-        slots = malloc(n ? n : 1);
-        ifconv = malloc(n ? n : 1);
-        if (!slots || !ifconv || ws_lower_kernel(r->k, slots, ifconv) < 0) {
-            free(slots);
-            free(ifconv);
+        low = malloc(sizeof *low * (n ? n : 1));
+        if (!low || ws_lower_kernel(r->k, low) < 0) {
+            free(low);
             return -1;
         }
     }
@@ -179,8 +177,10 @@ int ws_pipe_decode(ws_simrun *r)
         pi->opf = (uint16_t)ws_opcode_flags(in->op);
         pi->timing = (pi->opf & WS_OPF_MEMT) ? WS_TIME_MEM : (pi->opf & WS_OPF_CPASYNC) ? WS_TIME_CPASYNC : WS_TIME_UNIT;
         pi->n_warp = pi->n_lanes = 0;
-        pi->slots = slots ? slots[pc] : 1;
-        pi->ifconv = ifconv ? ifconv[pc] : 0;
+        pi->slots = low ? low[pc].slots : 1;
+        pi->ifconv = low ? low[pc].ifconv : 0;
+        if (low && low[pc].unit && in->unit < WS_NUNITS && in->unit != WS_UNIT_TENSOR)
+            pi->occ = (uint32_t)low[pc].unit * r->ii_unit[in->unit];   /* the expansion's own instructions on its unit */
         if (!pi->slots) {                /* folded: no unit, port, collector or latency of its own */
             pi->occ = 0;
             pi->lat = 0;
@@ -188,8 +188,7 @@ int ws_pipe_decode(ws_simrun *r)
             pi->rf = 0;
         }
     }
-    free(slots);
-    free(ifconv);
+    free(low);
     return 0;
 }
 

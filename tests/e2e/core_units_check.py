@@ -246,16 +246,19 @@ for cfg in (V, dict(V, idiv_interval=0, fdiv_interval=0, ddiv_interval=0, idiv_l
 
 # ---- lowering=ptxas: an expansion holds the scheduler's issue port one cycle per SASS instruction ----
 # The same 8-warp straight-line kernels: an instruction occupies max(its unit's occupancy, its SASS
-# count) cycles of the one scheduler. SASS counts are ptxas's (CUDA 13.0, sm_75;
-# bench/lowering/forms.tsv): div.rn.f32 8 + 3 (BMOV, BSSY, BSYNC around the slow-path call,
-# bench/lowering/kernels/fdiv) = 11; div.u32 18 (its divisor is not in a loop); div.rn.f64 14 + 3 = 17,
-# under ddiv_interval 130; add.s64 2 (IADD3 + IMAD.X), under its occupancy II(16) x 2 = 4.
+# count) cycles of the one scheduler, and its unit's occupancy is the count of its SASS instructions
+# on that unit x the unit's interval II(lanes), not the cost class's interval. SASS counts are
+# ptxas's (CUDA 13.0, sm_75; bench/lowering/forms.tsv): div.rn.f32 8 + 3 (BMOV, BSSY, BSYNC around the
+# slow-path call, bench/lowering/kernels/fdiv) = 11, of which FFMA x5 + FCHK on FP32: 6 x II(16) = 12;
+# div.u32 18 (its divisor is not in a loop), all but I2F, MUFU.RCP, F2I on INT: 15 x 2 = 30;
+# div.rn.f64 14 + 3 = 17, DFMA x7 + DMUL on FP64: 8 x II(8) = 32; add.s64 2 (IADD3 + IMAD.X) on INT:
+# 2 x 2 = 4.
 sass = {"fdiv": 11, "idiv": 18, "ddiv": 17, "wide": 2}
-occ = {"fdiv": V["fdiv_interval"], "idiv": V["idiv_interval"], "ddiv": V["ddiv_interval"],
-       "wide": II(V["int_lanes"]) * V["int64_cost"]}
+occ = {"fdiv": 6 * II(V["fp32_lanes"]), "idiv": 15 * II(V["int_lanes"]), "ddiv": 8 * II(V["fp64_lanes"]),
+       "wide": 2 * II(V["int_lanes"])}
 for kind in sorted(sass):
     slope, runs = line_slope("cost", "cost_" + kind, (16, 32), lowering="ptxas", **V)
-    check("cost %s (lowering=ptxas): cycles/inst = max(occupancy, SASS count)" % kind, slope / 8,
+    check("cost %s (lowering=ptxas): cycles/inst = max(own-unit SASS x II, SASS count)" % kind, slope / 8,
           max(occ[kind], sass[kind]))
 
 if fails:

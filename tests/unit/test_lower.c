@@ -30,19 +30,20 @@ static ws_kernel *load(const char *text)
     return k;
 }
 
-static void expect(const char *text, const int *slots, const int *ifconv, uint32_t n)
+static void expect(const char *text, const int *slots, const int *ifconv, const int *units, uint32_t n)
 {
     ws_kernel *k = load(text);
     assert_int_equal(k->ninsts, n);
-    uint8_t s[64], f[64];
+    ws_lowered low[64];
     assert_true(n <= 64);
-    assert_int_equal(ws_lower_kernel(k, s, f), 0);
+    assert_int_equal(ws_lower_kernel(k, low), 0);
     for (uint32_t pc = 0; pc < n; pc++) {
-        if (s[pc] != slots[pc] || f[pc] != (ifconv ? ifconv[pc] : 0))
-            fprintf(stderr, "pc %u: slots %u want %d, ifconv %u want %d\n", pc, s[pc], slots[pc], f[pc],
-                    ifconv ? ifconv[pc] : 0);
-        assert_int_equal(s[pc], slots[pc]);
-        assert_int_equal(f[pc], ifconv ? ifconv[pc] : 0);
+        if (low[pc].slots != slots[pc] || low[pc].ifconv != (ifconv ? ifconv[pc] : 0))
+            fprintf(stderr, "pc %u: slots %u want %d, ifconv %u want %d\n", pc, low[pc].slots, slots[pc],
+                    low[pc].ifconv, ifconv ? ifconv[pc] : 0);
+        assert_int_equal(low[pc].slots, slots[pc]);
+        assert_int_equal(low[pc].ifconv, ifconv ? ifconv[pc] : 0);
+        if (units) assert_int_equal(low[pc].unit, units[pc]);
     }
     ws_kernel_free(k);
 }
@@ -86,7 +87,7 @@ static void test_straight(void **st)
         "ret;\n}\n";                           /* 25: EXIT */
     static const int slots[] = {0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 11, 2, 0, 1, 2, 0, 1, 3, 0, 1, 1, 76, 1, 1};
     static const int ifconv[26] = {[20] = 2};
-    expect(ptx, slots, ifconv, 26);
+    expect(ptx, slots, ifconv, NULL, 26);
 }
 
 /* Loops: an invariant divisor's reciprocal before the loop (idivu32), a
@@ -117,7 +118,9 @@ static void test_loop(void **st)
         "@%p1 bra L;\n"                        /* 14: BRA */
         "ret;\n}\n";                           /* 15 */
     static const int slots[] = {0, 0, 0, 1, 1 + 9, 9, 17, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    expect(ptx, slots, NULL, 16);
+    /* on the INT unit: the division's 9 in-loop instructions; rem.u32's 14 of 17 (I2F, MUFU.RCP, F2I on the XU) */
+    static const int units[16] = {[5] = 9, [6] = 14};
+    expect(ptx, slots, NULL, units, 16);
 }
 
 /* lowering.def alone: the forms' counts (forms.tsv, sm_75). */
@@ -142,7 +145,11 @@ static void test_forms(void **st)
         "bfe.u32 %r6, %r5, 2, 3;\n"            /* 12: SHF SGXT */
         "ret;\n}\n";                           /* 13 */
     static const int slots[] = {25, 17, 19, 12, 1, 4, 2, 4, 7, 0, 2, 3, 2, 1};
-    expect(ptx, slots, NULL, 14);
+    /* on the instruction's own unit (forms.tsv's SASS): div.s32 25 - 3 on the XU; rem.u32 17 - 3;
+     * sqrt.rn.f64 DFMA x5 DMUL x3; rcp.rn.f64 DFMA x5; the MUFU forms 1; mul.lo.u64 4, mul.hi.u64 7;
+     * shl.b64 2, popc.b64 3, bfe 2 */
+    static const int units[] = {22, 14, 8, 5, 1, 1, 1, 4, 7, 0, 2, 3, 2, 0};
+    expect(ptx, slots, NULL, units, 14);
 }
 
 int main(void)
