@@ -200,6 +200,27 @@ static int folded_into_address(const ws_kernel *k, const du *d, uint32_t pc)
     return 0;
 }
 
+/* Operand modifiers: a float neg/abs only a later float add, sub, mul, fma, min/max, setp or cvt
+ * reads is that instruction's -R / |R| operand (FADD/FMUL/FFMA/FSETP/F2F take both; the F2F of
+ * bench/lowering/kernels/half takes its negated source so). 1 when the instruction at pc folds. */
+static int operand_modifier(const ws_kernel *k, const du *d, uint32_t pc)
+{
+    const ws_inst *in = &k->insts[pc];
+    if ((in->op != WS_OP_NEG && in->op != WS_OP_ABS) || (in->type != WS_TY_F32 && in->type != WS_TY_F64)) return 0;
+    uint32_t u = sole_consumer(k, d, pc);
+    if (u == UINT32_MAX) return 0;
+    const ws_inst *c = &k->insts[u];
+    switch (c->op) {
+    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_MUL: case WS_OP_FMA: case WS_OP_MAD:
+    case WS_OP_MIN: case WS_OP_MAX: case WS_OP_SETP:
+        return c->type == in->type;
+    case WS_OP_CVT:
+        return c->type2 == in->type;
+    default:
+        return 0;
+    }
+}
+
 /* Moves: a special register read is S2R (one slot) unless it is a launch
  * constant (%ntid, %nctaid: constant-bank operands, WARP_SZ an immediate); a
  * copy or an immediate into a register defined once is propagated into its
@@ -393,7 +414,7 @@ int ws_lower_kernel(const ws_kernel *k, ws_lowered *out)
         }
         if (s < 0) s = ws_lower_form_slots(in) + constant_moves(k, in, param);
         if (contracted(k, &d, pc) || folded_into_address(k, &d, pc) || address_add_folds(k, &d, pc) ||
-            lop3_folds(k, &d, pc, inputs, imms) || setp_folds(k, &d, pc))
+            lop3_folds(k, &d, pc, inputs, imms) || setp_folds(k, &d, pc) || operand_modifier(k, &d, pc))
             s = 0;
         out[pc].slots = (uint8_t)(s > 255 ? 255 : s);
         out[pc].unit = (uint8_t)(s ? unit : 0);

@@ -143,13 +143,15 @@ static void test_forms(void **st)
         "shl.b64 %rd5, %rd1, 3;\n"             /* 10: SHF x2 (no add reads it) */
         "popc.b64 %r5, %rd5;\n"                /* 11: POPC x2 IADD3 */
         "bfe.u32 %r6, %r5, 2, 3;\n"            /* 12: SHF SGXT */
-        "ret;\n}\n";                           /* 13 */
-    static const int slots[] = {25, 17, 19, 12, 1, 4, 2, 4, 7, 0, 2, 3, 2, 1};
+        "neg.f32 %f5, %f2;\n"                  /* 13: the FADD's -R operand (kernels/half's F2F -R0) */
+        "add.f32 %f6, %f5, %f3;\n"             /* 14: FADD */
+        "ret;\n}\n";                           /* 15 */
+    static const int slots[] = {25, 17, 19, 12, 1, 4, 2, 4, 7, 0, 2, 3, 2, 0, 1, 1};
     /* on the instruction's own unit (forms.tsv's SASS): div.s32 25 - 3 on the XU; rem.u32 17 - 3;
      * sqrt.rn.f64 DFMA x5 DMUL x3; rcp.rn.f64 DFMA x5; the MUFU forms 1; mul.lo.u64 4, mul.hi.u64 7;
      * shl.b64 2, popc.b64 3, bfe 2 */
-    static const int units[] = {22, 14, 8, 5, 1, 1, 1, 4, 7, 0, 2, 3, 2, 0};
-    expect(ptx, slots, NULL, units, 14);
+    static const int units[] = {22, 14, 8, 5, 1, 1, 1, 4, 7, 0, 2, 3, 2, 0, 0, 0};
+    expect(ptx, slots, NULL, units, 16);
 }
 
 int main(void)
