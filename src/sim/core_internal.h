@@ -264,6 +264,8 @@ typedef struct ws_pipe_inst {
      * no slot, unit or latency); an if-converted branch: the body's slots,
      * issued when the whole warp jumps over it */
     uint8_t slots, ifconv;
+    uint8_t unit;                    /* the unit it occupies: ws_inst.unit, or the SFU (XU) for a
+                                        conversion under lowering=ptxas */
     /* issues of this instruction and their active lanes in the launch
      * (energy.c folds them into ws_energy_events when the launch ends) */
     uint64_t n_warp, n_lanes;
@@ -387,6 +389,7 @@ int ws_pipe_decode(ws_simrun *r);
  * out of memory. ws_lower_form_slots: lowering.def's count alone. */
 typedef struct ws_lowered {
     uint8_t slots, ifconv, unit;
+    uint8_t xu;                      /* a conversion (I2F, F2I, F2F): the XU, booked as the SFU */
 } ws_lowered;
 int ws_lower_kernel(const ws_kernel *k, ws_lowered *out);
 int ws_lower_form_slots(const ws_inst *in);
@@ -433,10 +436,9 @@ static inline uint64_t ws_pipe_ready_at(const ws_simrun *r, ws_core *c, const ws
 {
     const ws_pipe *p = &c->pipes[w->sched];
     const ws_pipe_inst *pi = &r->pinst[pc];
-    const ws_inst *in = &r->k->insts[pc];
     uint64_t t = 0;
     uint8_t what = WS_STALL_NONE;
-    if (pi->occ && p->unit_free[in->unit] > t) { t = p->unit_free[in->unit]; what = in->unit; }
+    if (pi->occ && p->unit_free[pi->unit] > t) { t = p->unit_free[pi->unit]; what = pi->unit; }
     if (pi->lsu && c->lsu_free > t) { t = c->lsu_free; what = WS_RES_LSU; }
     if (pi->rf) {
         uint64_t f = p->coll_free[ws_earliest_collector(r, p)];

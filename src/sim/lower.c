@@ -20,7 +20,9 @@
  *           branch itself is 0 slots;
  *   unit    of an expansion, the SASS instructions on the PTX instruction's
  *           own unit: it occupies the unit that many initiation intervals
- *           (0: the unit's interval or the cost class's, as without lowering).
+ *           (0: the unit's interval or the cost class's, as without lowering);
+ *   xu      a conversion: it occupies the SFU (the XU, MUFU's pipe) instead of
+ *           its ALU unit.
  * The per-form counts are lowering.def's rows (measured with ptxas); the
  * context rules below are measured the same way (bench/lowering/README.md).
  */
@@ -221,6 +223,19 @@ static int operand_modifier(const ws_kernel *k, const du *d, uint32_t pc)
     }
 }
 
+/* A conversion the XU performs (I2F, F2I, F2F; the MUFU's pipe at its rate: 16 per clock per SM
+ * on compute capability 7.x and 8.x against 64 for FP32 and INT32, NVIDIA CUDA C++ Programming
+ * Guide, "Arithmetic Instructions" throughput table): cvt between an integer and a float type or
+ * between float types of different widths. */
+static int xu_conversion(const ws_inst *in)
+{
+    if (in->op != WS_OP_CVT) return 0;
+    const ws_type d = (ws_type)in->type, s = (ws_type)in->type2;
+    if (!ws_type_bits(d) || !ws_type_bits(s)) return 0;
+    const int fd = ws_type_is_float(d), fs = ws_type_is_float(s);
+    return fd != fs || (fd && fs && ws_type_bits(d) != ws_type_bits(s));
+}
+
 /* Moves: a special register read is S2R (one slot) unless it is a launch
  * constant (%ntid, %nctaid: constant-bank operands, WARP_SZ an immediate); a
  * copy or an immediate into a register defined once is propagated into its
@@ -418,6 +433,7 @@ int ws_lower_kernel(const ws_kernel *k, ws_lowered *out)
             s = 0;
         out[pc].slots = (uint8_t)(s > 255 ? 255 : s);
         out[pc].unit = (uint8_t)(s ? unit : 0);
+        out[pc].xu = (uint8_t)(s && xu_conversion(in));
         out[pc].ifconv = 0;
     }
     for (uint32_t pc = 0; pc < k->ninsts; pc++) {   /* code hoisted out of a loop: before it */

@@ -179,8 +179,13 @@ int ws_pipe_decode(ws_simrun *r)
         pi->n_warp = pi->n_lanes = 0;
         pi->slots = low ? low[pc].slots : 1;
         pi->ifconv = low ? low[pc].ifconv : 0;
+        pi->unit = in->unit;
         if (low && low[pc].unit && in->unit < WS_NUNITS && in->unit != WS_UNIT_TENSOR)
             pi->occ = (uint32_t)low[pc].unit * r->ii_unit[in->unit];   /* the expansion's own instructions on its unit */
+        if (low && low[pc].xu) {         /* I2F/F2I/F2F: the XU, at the MUFU's rate (docs/model.md "Lowering") */
+            pi->unit = WS_UNIT_SFU;
+            pi->occ = r->ii_unit[WS_UNIT_SFU];
+        }
         if (!pi->slots) {                /* folded: no unit, port, collector or latency of its own */
             pi->occ = 0;
             pi->lat = 0;
@@ -240,7 +245,7 @@ uint64_t ws_pipe_issue(const ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slo
 {
     ws_pipe *p = &c->pipes[w->sched];
     const ws_pipe_inst *pi = &r->pinst[pc];
-    uint8_t unit = r->k->insts[pc].unit;
+    uint8_t unit = pi->unit;
     uint64_t wait = 0;                   /* behind the unit's queue (unit_queue) */
     if (pi->occ) {
         const uint64_t start = p->unit_busy[unit] > now ? p->unit_busy[unit] : now;

@@ -120,6 +120,19 @@ for unit, name, param, lanes_list, prologue in (("SFU", "sfu", "sfu_lanes", (4, 
                   W * K / slope, S / II(lanes))
             warp_insts("%s S=%d %s=%g" % (unit, S, param, lanes), runs, [prologue + (K + 3) * i + 8 for i in iters], W)
 
+# ---- conversions (cvt.ptx): under lowering=ptxas an int -> f32 conversion (I2F) occupies the XU,
+# booked as the SFU (docs/model.md "Lowering"; CUDA C++ Programming Guide throughput table: 16
+# conversions per clock per SM on compute capability 7.x, the MUFU's rate), so a cvt-bound loop runs
+# at S / II(sfu_lanes) conversions per cycle per core; under lowering=none on the unit of its widest
+# type (types.c: f32 -> FP32) at S / II(fp32_lanes). Everything else as in a-c (W = 32 one-warp CTAs,
+# K = 16 per iteration).
+for low, param, lanes in (("ptxas", "sfu_lanes", 4), ("ptxas", "sfu_lanes", 16), ("none", "fp32_lanes", 8)):
+    for S in (1, 4):
+        slope, runs = loop_slope("cvt", (10, 20), schedulers=S, lowering=low, **{param: lanes})
+        check("CVT lowering=%s S=%d %s=%g: conversions/cycle = S/ceil(ws/lanes)" % (low, S, param, lanes),
+              W * K / slope, S / II(lanes))
+        warp_insts("CVT lowering=%s S=%d" % (low, S), runs, [4 + (K + 3) * i + 8 for i in (10, 20)], W)
+
 # ---- d. LD/ST pipe: a shared access occupies it ceil(wavefronts x smem_banks x 4 / lsu) cycles ----
 # 4 CTAs x 8 warps; lane l reads word l*stride + j: stride 32 = 32 wavefronts, stride 1 = 1.
 # The pipe is per core: per iteration W K accesses take W K occupancy cycles whatever S is,

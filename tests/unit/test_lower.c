@@ -154,12 +154,37 @@ static void test_forms(void **st)
     expect(ptx, slots, NULL, units, 16);
 }
 
+/* Conversions on the XU (I2F, F2I, F2F: the CUDA guide's 16 per clock per SM on 7.x, the MUFU's
+ * rate); integer-to-integer ones stay on the ALU, a 64-bit value's low half is no instruction. */
+static void test_xu(void **st)
+{
+    (void)st;
+    static const char *ptx = HDR
+        ".visible .entry k()\n{\n"
+        ".reg .b32 %r<8>; .reg .f32 %f<8>; .reg .f64 %fd<4>; .reg .b64 %rd<4>; .reg .b16 %h<4>;\n"
+        "cvt.rn.f32.s32 %f1, %r1;\n"          /* 0: I2F */
+        "cvt.rzi.s32.f32 %r2, %f1;\n"         /* 1: F2I */
+        "cvt.f64.f32 %fd1, %f1;\n"            /* 2: F2F.F64.F32 */
+        "cvt.rn.f16.f32 %h1, %f1;\n"          /* 3: F2F.F16.F32 */
+        "cvt.u32.u64 %r3, %rd1;\n"            /* 4: the low register: no instruction */
+        "cvt.u16.u32 %h2, %r2;\n"             /* 5: integer to integer: the ALU */
+        "ret;\n}\n";
+    static const int xu[] = {1, 1, 1, 1, 0, 0, 0};
+    ws_kernel *k = load(ptx);
+    assert_int_equal(k->ninsts, 7);
+    ws_lowered low[7];
+    assert_int_equal(ws_lower_kernel(k, low), 0);
+    for (uint32_t pc = 0; pc < 7; pc++) assert_int_equal(low[pc].xu, xu[pc]);
+    ws_kernel_free(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_straight),
         cmocka_unit_test(test_loop),
         cmocka_unit_test(test_forms),
+        cmocka_unit_test(test_xu),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
