@@ -258,4 +258,17 @@ int ws_reg_compact(ws_kernel *k);
 uint64_t *ws_live_in(const ws_kernel *k, size_t *nwords);
 void ws_live_out(const ws_kernel *k, const uint64_t *live_in, size_t nwords, uint32_t b, uint64_t *out);
 
+/* Lowering (src/sim/lower.c, include/warpsweep/lowering.def; docs/model.md "Lowering"): per
+ * instruction of k, the SASS instructions ptxas makes of it (slots: 0 folded into its consumers,
+ * n an expansion), for a branch it if-converts the body's slots (ifconv), of an expansion those on
+ * its own unit (unit; 0: the unit's own interval), and whether it is a conversion on the XU (xu).
+ * Returns -1 when out of memory. ws_lower_form_slots: lowering.def's count for `in` alone (1 when
+ * no row matches). */
+typedef struct ws_lowered {
+    uint8_t slots, ifconv, unit;
+    uint8_t xu;
+} ws_lowered;
+int ws_lower_kernel(const ws_kernel *k, ws_lowered *out);
+int ws_lower_form_slots(const ws_inst *in);
+
 #endif

@@ -15,7 +15,7 @@
 static void usage(FILE *out)
 {
     fprintf(out, "usage: warpsweep inspect WORKLOAD.yaml|KERNEL.ptx [--entry NAME] [--divergence SCHEME]\n"
-                 "                         [--set inst_order=ptxas|ptx] [--set barrier_regs=N]\n"
+                 "                         [--set inst_order=ptxas|ptx] [--set lowering=ptxas|none] [--set barrier_regs=N]\n"
                  "                         [--set barrier_yield=spin|all]\n");
 }
 
@@ -144,7 +144,18 @@ static uint32_t *ptx_positions(const ws_kernel *k, const ws_kernel *lk)
 
 /* k: the kernel shown; lk: the same kernel in PTX order with k's layout (k
  * itself when k is in PTX order), for labels and the moved marks. */
-static void print_kernel(const ws_kernel *k, const ws_kernel *lk, FILE *out)
+/* The lowering's note for instruction i (lowering=ptxas; docs/model.md "Lowering"): what its SASS
+ * takes when that is not one instruction. */
+static void print_lowered(const ws_lowered *low, uint32_t i, FILE *out)
+{
+    if (!low) return;
+    if (low[i].ifconv) fprintf(out, "    // if-converted: the body's %u SASS issue when the warp jumps", low[i].ifconv);
+    else if (!low[i].slots) fprintf(out, "    // folded: no SASS");
+    else if (low[i].slots > 1) fprintf(out, "    // %u SASS", low[i].slots);
+    if (low[i].xu) fprintf(out, "    // on the XU");
+}
+
+static void print_kernel(const ws_kernel *k, const ws_kernel *lk, const ws_lowered *low, FILE *out)
 {
     srcidx x;
     srcidx_build(&x, k->source);
@@ -200,6 +211,7 @@ static void print_kernel(const ws_kernel *k, const ws_kernel *lk, FILE *out)
                         in->cta_uniform ? ", uniform (CTA)" : in->uniform ? ", uniform" : "");
             }
             if (pos && pos[i] != i) fprintf(out, "    // moved %s from %u", pos[i] > i ? "up" : "down", pos[i]);
+            print_lowered(low, i, out);
             fputc('\n', out);
         }
     }
@@ -321,7 +333,13 @@ int cmd_inspect(int argc, char **argv)
         printf("order: ptx (as in the PTX file)\n");
     if (div) printf("divergence: %s%s; at a divergent branch: %s\n", div->name,
                     barrier ? " (convergence-barrier instructions inserted)" : " (nothing inserted)", div->at_branch);
-    print_kernel(k, lk, stdout);
+    ws_lowered *low = NULL;
+    if (ws_cfg_i(&cfg, WS_P_lowering) == 0 && (low = malloc(sizeof *low * (k->ninsts ? k->ninsts : 1)))) {
+        if (ws_lower_kernel(k, low) < 0) { free(low); low = NULL; }
+        else printf("lowering: ptxas (SASS instructions per PTX instruction noted where not one; docs/model.md \"Lowering\")\n");
+    }
+    print_kernel(k, lk, low, stdout);
+    free(low);
     goto done;
 fail:
     fprintf(stderr, "%s\n", err.msg);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "warpsweep/sim.h"
 #include "warpsweep/mem.h"
+#include "warpsweep/passes.h"
 #include "sim/sched/sched.h"
 #include "sim/div/divergence.h"
 #include "sim/energy.h"
@@ -383,16 +384,7 @@ typedef struct ws_simrun {
 void ws_pipe_setup(ws_simrun *r, const ws_config *cfg);
 /* Fills r->pinst (k->ninsts entries) for r->k; after ws_pipe_setup. */
 int ws_pipe_decode(ws_simrun *r);
-/* src/sim/lower.c: per instruction of k, the SASS instructions ptxas makes
- * of it (slots), for a branch it if-converts the body's (ifconv), and of an
- * expansion those on its own unit (unit; 0: the unit's own interval); -1 when
- * out of memory. ws_lower_form_slots: lowering.def's count alone. */
-typedef struct ws_lowered {
-    uint8_t slots, ifconv, unit;
-    uint8_t xu;                      /* a conversion (I2F, F2I, F2F): the XU, booked as the SFU */
-} ws_lowered;
-int ws_lower_kernel(const ws_kernel *k, ws_lowered *out);
-int ws_lower_form_slots(const ws_inst *in);
+
 /* issue.c: is `in` none of the opcodes issue() and try_splits treat apart? */
 int ws_inst_plain(const ws_inst *in);
 uint32_t ws_unit_occupancy(const ws_simrun *r, const ws_inst *in);
