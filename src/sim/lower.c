@@ -421,13 +421,14 @@ int ws_lower_kernel(const ws_kernel *k, ws_lowered *out)
     for (uint32_t pc = 0; pc < k->ninsts; pc++) {
         const ws_inst *in = &k->insts[pc];
         const struct lower_row *row = form_row(in);
+        const int form = row ? row->slots : 1;
         int s = move_slots(k, &d, in), unit = row ? row->unit : 0;
         uint32_t head = 0;
         if (s < 0 && (s = invariant_divisor_slots(k, pc, &head)) >= 0) {
-            if (head > 0) hoisted[head - 1] += (uint32_t)(ws_lower_form_slots(in) - s);   /* the reciprocal, before the loop */
+            if (head > 0) hoisted[head - 1] += (uint32_t)(form - s);   /* the reciprocal, before the loop */
             unit = s;
         }
-        if (s < 0) s = ws_lower_form_slots(in) + constant_moves(k, in, param);
+        if (s < 0) s = form + constant_moves(k, in, param);
         if (contracted(k, &d, pc) || folded_into_address(k, &d, pc) || address_add_folds(k, &d, pc) ||
             lop3_folds(k, &d, pc, inputs, imms) || setp_folds(k, &d, pc) || operand_modifier(k, &d, pc))
             s = 0;
