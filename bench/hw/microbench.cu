@@ -179,37 +179,30 @@ static void bandwidth(int sms)
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
-    float ms;
-    for (int rep = 0; rep < 2; rep++) {   // the first pass warms up
-        CK(cudaEventRecord(e0));
-        copy4<<<sms * 8, 256>>>(a, b, n);
-        CK(cudaEventRecord(e1));
-        CK(cudaEventSynchronize(e1));
-    }
-    CK(cudaEventElapsedTime(&ms, e0, e1));
+    // ms of the last of `reps` passes of launch() (the first passes warm up)
+    auto timed = [&](int reps, auto launch) {
+        float ms = 0;
+        for (int rep = 0; rep < reps; rep++) {
+            CK(cudaEventRecord(e0));
+            launch();
+            CK(cudaEventRecord(e1));
+            CK(cudaEventSynchronize(e1));
+        }
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        return ms;
+    };
+    float ms = timed(2, [&] { copy4<<<sms * 8, 256>>>(a, b, n); });
     out("dram_copy_bw", 2.0 * n * sizeof(float4) / (ms * 1e-3) / 1e9, "GB/s", "copy 1 GiB -> 1 GiB, bytes read + written");
-    for (int rep = 0; rep < 2; rep++) {
-        CK(cudaEventRecord(e0));
-        read4<<<sms * 8, 256>>>(a, n, sink);
-        CK(cudaEventRecord(e1));
-        CK(cudaEventSynchronize(e1));
-    }
-    CK(cudaEventElapsedTime(&ms, e0, e1));
+    ms = timed(2, [&] { read4<<<sms * 8, 256>>>(a, n, sink); });
     out("dram_read_bw", 1.0 * n * sizeof(float4) / (ms * 1e-3) / 1e9, "GB/s", "read 1 GiB");
     size_t nl2 = (size_t)1 << 20;   // 16 MiB: L2-resident on V100 (6 MiB: no), A100 (40), H100 (50)
-    for (int rep = 0; rep < 3; rep++) {
-        CK(cudaEventRecord(e0));
-        for (int k = 0; k < 10; k++) read4<<<sms * 8, 256>>>(a, nl2, sink);
-        CK(cudaEventRecord(e1));
-        CK(cudaEventSynchronize(e1));
-    }
-    CK(cudaEventElapsedTime(&ms, e0, e1));
+    ms = timed(3, [&] { for (int k = 0; k < 10; k++) read4<<<sms * 8, 256>>>(a, nl2, sink); });
     out("l2_read_bw", 10.0 * nl2 * sizeof(float4) / (ms * 1e-3) / 1e9, "GB/s", "read 16 MiB 10x (L2-resident where the L2 holds it)");
     CK(cudaFree(a)); CK(cudaFree(b)); CK(cudaFree(sink));
 }
 
 // ---- instruction latency: a dependent chain of 256 operations in one thread --------------------
-#define CHAIN(NAME, T, INIT, OP)                                                                       \
+#define CHAIN(NAME, T, OP)                                                                             \
     __global__ void lat_##NAME(T *io, uint64_t *res)                                                  \
     {                                                                                                  \
         T x = io[0], y = io[1];                                                                        \
@@ -220,20 +213,20 @@ static void bandwidth(int sms)
         io[2] = x;                                                                                     \
         res[0] = t1 - t0;                                                                              \
     }
-CHAIN(fadd, float, 1.0f, x = x + y)
-CHAIN(ffma, float, 1.0f, x = fmaf(x, y, 0.5f))
-CHAIN(imad, uint32_t, 3u, x = x * y + 7u)
-CHAIN(fdiv_rn, float, 1.0f, x = __fdiv_rn(y, x) + 1.0f)
-CHAIN(fsqrt_rn, float, 1.0f, x = __fsqrt_rn(x) + 1.0f)
-CHAIN(frcp_rn, float, 1.0f, x = __frcp_rn(x) + 1.0f)
-CHAIN(ex2_approx, float, 1.0f, x = exp2f(x * 0.001f))
-CHAIN(rsqrt_approx, float, 1.0f, x = rsqrtf(x) + 1.0f)
-CHAIN(dfma, double, 1.0, x = fma(x, y, 0.5))
-CHAIN(ddiv_rn, double, 1.0, x = __ddiv_rn(y, x) + 1.0)
-CHAIN(dsqrt_rn, double, 1.0, x = __dsqrt_rn(x) + 1.0)
-CHAIN(udiv, uint32_t, 3u, x = (x + 1000003u) / (y | 1u))
-CHAIN(sdiv, int32_t, 3, x = (x + 1000003) / (y | 1))
-CHAIN(mul64, uint64_t, 3ull, x = x * y + 1ull)
+CHAIN(fadd, float, x = x + y)
+CHAIN(ffma, float, x = fmaf(x, y, 0.5f))
+CHAIN(imad, uint32_t, x = x * y + 7u)
+CHAIN(fdiv_rn, float, x = __fdiv_rn(y, x) + 1.0f)
+CHAIN(fsqrt_rn, float, x = __fsqrt_rn(x) + 1.0f)
+CHAIN(frcp_rn, float, x = __frcp_rn(x) + 1.0f)
+CHAIN(ex2_approx, float, x = exp2f(x * 0.001f))
+CHAIN(rsqrt_approx, float, x = rsqrtf(x) + 1.0f)
+CHAIN(dfma, double, x = fma(x, y, 0.5))
+CHAIN(ddiv_rn, double, x = __ddiv_rn(y, x) + 1.0)
+CHAIN(dsqrt_rn, double, x = __dsqrt_rn(x) + 1.0)
+CHAIN(udiv, uint32_t, x = (x + 1000003u) / (y | 1u))
+CHAIN(sdiv, int32_t, x = (x + 1000003) / (y | 1))
+CHAIN(mul64, uint64_t, x = x * y + 1ull)
 
 template <typename T>
 static void lat(const char *name, void (*k)(T *, uint64_t *), T a, T b, const char *detail)

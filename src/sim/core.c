@@ -522,26 +522,31 @@ static void dispatch_grid(ws_simrun *r, uint64_t *max_ctas)
     r->smp.running = 1;             /* sample.c: later launches at the end of a cycle */
 }
 
+/* Every issue slot of the chip idle (idle_empty, nothing resident) for `cycles` cycles: a
+ * launch's tail, start and drain, the gap between launches. */
+static void idle_all(ws_simrun *r, uint64_t cycles)
+{
+    r->idle[WS_STALL_EMPTY] += cycles * (uint64_t)r->ncores * r->nsched * r->width;
+}
+
 /* The cycle a launch that stopped at `now` ends: when its last operation
  * completes (a timeout: now); the slots of its tail are idle (empty). */
 static uint64_t launch_end(ws_simrun *r, uint64_t now)
 {
-    uint64_t nslot = (uint64_t)r->ncores * r->nsched;
     uint64_t end = r->last_complete > now ? r->last_complete : now;
-    if (r->status < 0 && r->last_complete > now)
-        r->idle[WS_STALL_EMPTY] += (r->last_complete - now) * nslot * r->width;
+    if (r->status < 0 && r->last_complete > now) idle_all(r, r->last_complete - now);
     if (r->status == WS_ST_TIMEOUT) end = now;
     collect_div_stats(r);
     return end;
 }
 
-/* The cycle a launch starting at `start` dispatches its first CTAs: launch_start later, every
- * slot idle (idle_empty) meanwhile; max_cycles bounds it. */
+/* The cycle a launch starting at `start` dispatches its first CTAs: launch_start later (at most
+ * max_cycles, never before start), every slot idle meanwhile. */
 static uint64_t launch_start_cycle(ws_simrun *r, uint64_t start)
 {
-    uint64_t s = (uint64_t)ws_cfg_i(r->cfg, WS_P_launch_start), lim = watchdog_limit(r);
-    uint64_t first = start + s < lim ? start + s : (start > lim ? start : lim);
-    r->idle[WS_STALL_EMPTY] += (first - start) * (uint64_t)r->ncores * r->nsched * r->width;
+    uint64_t first = start + (uint64_t)ws_cfg_i(r->cfg, WS_P_launch_start), lim = watchdog_limit(r);
+    if (first > lim) first = lim > start ? lim : start;
+    idle_all(r, first - start);
     return first;
 }
 
@@ -550,7 +555,7 @@ static uint64_t launch_start_cycle(ws_simrun *r, uint64_t start)
 static uint64_t launch_drain_end(ws_simrun *r, uint64_t end)
 {
     uint64_t d = (uint64_t)ws_cfg_i(r->cfg, WS_P_launch_drain);
-    r->idle[WS_STALL_EMPTY] += d * (uint64_t)r->ncores * r->nsched * r->width;
+    idle_all(r, d);
     return end + d;
 }
 
@@ -606,7 +611,7 @@ static uint64_t kernel_boundary(ws_simrun *r, uint64_t end)
                                        (int)ws_cfg_i(cfg, WS_P_flush_l2));
     uint64_t start = end + (uint64_t)ws_cfg_i(cfg, WS_P_launch_overhead);
     if (start > max_cycles) start = max_cycles;
-    r->idle[WS_STALL_EMPTY] += (start - end) * (uint64_t)r->ncores * r->nsched * r->width;
+    idle_all(r, start - end);
     if (start >= max_cycles) {
         ws_run_fail(r, WS_ST_TIMEOUT, "max_cycles=%llu reached between launches (%u launches finished)",
              (unsigned long long)ws_cfg_i(cfg, WS_P_max_cycles), r->nrun);

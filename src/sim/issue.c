@@ -242,6 +242,8 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     if (pi->ifconv && eff.taken == sp.mask) slots += pi->ifconv;   /* the predicated body, issued all the same */
     r->issued_slots = slots;
     r->lowered_insts += slots;
+    if (slots > 1)                       /* an expansion: the issue port issues its rest */
+        c->pipes[w->sched].issue_free = now + (slots + r->width - 1) / r->width;
     if (!pi->slots) done = t0;           /* folded by ptxas: its consumers read its sources */
     else if (pi->plain) done = t0 + pi->lat;
     else switch (pi->timing) {
@@ -747,16 +749,12 @@ static inline __attribute__((always_inline)) int try_candidate(ws_simrun *r, ws_
     if (at != UINT32_MAX) s->issued_at = at;   /* order() was not asked otherwise */
     w->last_issue = now + 1;                   /* 0: never (deadlock.c: starvation) */
     if (r->status >= 0) return -1;
-    if (r->issued_slots > 1) {                 /* an expansion: the port issues its rest */
-        c->pipes[w->sched].issue_free = now + (r->issued_slots + r->width - 1) / r->width;
-        a->issued = r->width;
-    }
+    if (r->issued_slots > 1) a->issued = r->width;   /* an expansion fills the cycle (issue() holds the port) */
     while (a->issued < r->width && w->live) {
         uint8_t why = WS_STALL_DEP;
         rc = try_warp(r, c, slot, now, 1, &why);
         if (rc < 0) return -1;
         if (rc == 0) { a->mr = why; break; }
-        if (r->issued_slots > 1) c->pipes[w->sched].issue_free = now + (r->issued_slots + r->width - 1) / r->width;
         a->issued += r->issued_slots > 1 ? r->width : r->issued_slots ? 1 : 0;
         if (r->status >= 0) return -1;
     }
