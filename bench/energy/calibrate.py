@@ -23,6 +23,7 @@ CLOCK_HZ = 1.447e9                       # SM7_QV100 -gpgpu_clock_domains 1447.0
 MC_IDLE_W = 0.55022                      # AccelWattch MCP of the kernels without DRAM traffic (ialu, warpvote)
 CALIBRATE = ['ialu', 'ffma', 'fmul', 'dfma', 'sfu', 'rsqrt', 'tensor', 'l1hit', 'stream', 'smemreduce', 'dram']
 VALIDATE = ['divergent', 'warpvote', 'sw_matmul', 'sw_cachesens', 'sw_stream', 'tiledmm', 'histatom', 'nbody',
+            'idiv', 'histlow', 'l2read', 'stores',
             'dram_chip80', 'nbody_chip80']
 # AccelWattch components -> this model's component, and the events (warpsweep metrics) whose
 # per-event energies (registry parameters) it is fitted to

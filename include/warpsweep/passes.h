@@ -263,12 +263,16 @@ void ws_live_out(const ws_kernel *k, const uint64_t *live_in, size_t nwords, uin
  * n an expansion), for a branch it if-converts the body's slots (ifconv), of an expansion those on
  * its own unit (unit; 0: the unit's own interval), and whether it is a conversion on the XU (xu).
  * Returns -1 when out of memory. ws_lower_form_slots: lowering.def's count for `in` alone (1 when
- * no row matches). */
+ * no row matches). ws_lower_form_mix: for an expansion (a row of two or more slots) its SASS by
+ * energy class into mix (WS_LMIX_*: lowering.def's X column) and returns its slots; 0 (mix
+ * untouched) when `in` is charged as itself. */
+enum { WS_LMIX_F, WS_LMIX_FM, WS_LMIX_D, WS_LMIX_I, WS_LMIX_IM, WS_LMIX_S, WS_LMIX_SQ, WS_LMIX_N };
 typedef struct ws_lowered {
     uint8_t slots, ifconv, unit;
     uint8_t xu;
 } ws_lowered;
 int ws_lower_kernel(const ws_kernel *k, ws_lowered *out);
 int ws_lower_form_slots(const ws_inst *in);
+int ws_lower_form_mix(const ws_inst *in, uint8_t mix[WS_LMIX_N]);
 
 #endif

@@ -20,7 +20,7 @@
  * file says which model its numbers come from. Results files store it (root
  * attribute model_version; files and journals from before it read as 0), and
  * run --resume and merge refuse rows of another model version. */
-#define WS_MODEL_VERSION 6
+#define WS_MODEL_VERSION 7
 
 /* ---- journal ---- */
 typedef struct ws_journal ws_journal;

@@ -69,6 +69,7 @@ typedef struct ws_hier {
     /* statistics */
     uint64_t gmem_lines, gmem_sectors, l2_bytes;
     uint64_t atom_sectors;           /* of gmem_sectors: atomics' (executed at the L2) */
+    uint64_t atom_requests;          /* atomic transactions sent to the L2 (atom_transactions) */
     uint64_t loads, load_lat_sum, load_lat_max;
     uint64_t atom_stall, icnt_stall;
     /* scratch */
@@ -453,6 +454,29 @@ static uint32_t atom_groups(ws_hier *h, const ws_effect *eff)
     return n;
 }
 
+/* A line's atomic lanes as the L1 sends them to the L2 (GPGPU-Sim 4.2
+ * abstract_hardware_model.cc, memory_coalescing_arch_atomic): lanes on
+ * distinct addresses of one line share a transaction, a lane whose address
+ * is already in every open transaction opens a new one; so the line needs as
+ * many transactions as the most lanes on one of its addresses, and
+ * transaction k carries the sectors of the addresses with more than k lanes.
+ * Adds the transactions to h->atom_requests and returns their bytes (each
+ * sector of each transaction is an L2 access, as GPGPU-Sim's sectored L2
+ * counts them: L2_RH of bench/energy/accelwattch/histatom.txt). */
+static uint32_t atom_transactions(ws_hier *h, const ws_atom_group *g, uint32_t n)
+{
+    uint32_t most = 0, bytes = 0;
+    for (uint32_t i = 0; i < n; i++) if (g[i].lanes > most) most = g[i].lanes;
+    for (uint32_t k = 0; k < most; k++) {
+        uint64_t mask = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (g[i].lanes > k) mask |= 1ull << ((g[i].addr % h->line) / h->sec);
+        bytes += (uint32_t)__builtin_popcountll(mask) * h->sec;
+    }
+    h->atom_requests += most;
+    return bytes;
+}
+
 static uint64_t hier_access(ws_mem *m, const ws_mem_req *req)
 {
     ws_hier *h = m->state;
@@ -480,8 +504,10 @@ static uint64_t hier_access(ws_mem *m, const ws_mem_req *req)
         else {
             uint32_t g0 = g;
             while (g < nag && h->atoms[g].addr / h->line <= line) g++;
-            c = below(h, core, t, line, track_mask(h, mask), (uint32_t)__builtin_popcountll(mask) * h->sec,
-                      REQ_ATOM, &h->atoms[g0], g - g0);
+            /* the line's transactions travel as one request of their bytes (one header) */
+            const uint32_t bytes = g > g0 ? atom_transactions(h, &h->atoms[g0], g - g0)
+                                          : (uint32_t)__builtin_popcountll(mask) * h->sec;
+            c = below(h, core, t, line, track_mask(h, mask), bytes, REQ_ATOM, &h->atoms[g0], g - g0);
         }
         if (c > done) done = c;
     }
@@ -561,6 +587,7 @@ static void hier_stats(ws_mem *m, ws_value *mt)
     mt[WS_M_gmem_lines].i = (int64_t)h->gmem_lines;
     mt[WS_M_gmem_sectors].i = (int64_t)h->gmem_sectors;
     mt[WS_M_l2_bytes].i = (int64_t)h->l2_bytes;
+    mt[WS_M_atom_requests].i = (int64_t)h->atom_requests;
     if (h->has_l2) {
         uint64_t h2 = 0, m2 = 0, s2h = 0, s2m = 0;
         for (uint32_t s = 0; s < h->nslices; s++) {
@@ -659,7 +686,8 @@ void ws_mem_stats(ws_mem *m, ws_value *mt)
                             WS_M_load_latency_avg};
     static const int i[] = {WS_M_gmem_lines, WS_M_gmem_sectors, WS_M_l2_bytes, WS_M_dram_bytes,
                             WS_M_load_latency_max, WS_M_atomic_stall_cycles, WS_M_icnt_stall_cycles,
-                            WS_M_l1_merge_stalls, WS_M_l1_hit_sectors, WS_M_atom_sectors, WS_M_l2_dirty_end_bytes};
+                            WS_M_l1_merge_stalls, WS_M_l1_hit_sectors, WS_M_atom_sectors, WS_M_l2_dirty_end_bytes,
+                            WS_M_atom_requests};
     for (size_t k = 0; k < sizeof f / sizeof *f; k++) mt[f[k]].f = 0;
     for (size_t k = 0; k < sizeof i / sizeof *i; k++) mt[i[k]].i = 0;
     if (m->ops && m->ops->stats && m->state) m->ops->stats(m, mt);

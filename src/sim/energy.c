@@ -11,6 +11,9 @@
  *                  + l2_bytes/32 × (energy.l2_sector_pj + energy.noc_sector_pj)
  *                  + (dram_bytes + l2_dirty_end_bytes)/32 × energy.dram_32b_pj )   s = voltage / energy.v_nom
  *             (l2_dirty_end_bytes: the L2's dirty lines at the end, written to DRAM after the run)
+ *   An instruction ptxas expands (lowering.def's rows of two or more slots)
+ *   counts its SASS: slots warp instructions, each energy class's lanes, and
+ *   the sequence's register traffic (fold_expansion), under either lowering.
  *   static  = energy.leak_w_mm2 × area_mm2 × s × seconds × active
  *   idle    = energy.idle_core_w × s × cores × seconds × (1 - active)
  *   const   = energy.const_w_core × cores × seconds
@@ -47,6 +50,32 @@ static uint32_t nonreg_sources(const ws_inst *in)
     return n;
 }
 
+/* An expansion (lowering.def's X column; docs/energy.md "Expansions"): its
+ * `slots` SASS instructions through the front end, each class's lanes on its
+ * unit, and the register traffic of the PTX instruction's own operands plus
+ * two reads and one write per further lane instruction (the sequence's
+ * intermediates: FFMA/IADD3/IMAD read three, ISETP/FMUL two, MOV/MUFU/I2F one;
+ * ISETP/FSETP write a predicate). */
+static void fold_expansion(ws_energy_events *ev, const ws_pipe_inst *pi, const ws_inst *in, const uint8_t *mix,
+                           int slots, uint32_t ws)
+{
+    const uint64_t l = pi->n_lanes;
+    ev->warp_insts += pi->n_warp * (uint64_t)slots;
+    ev->lanes[WS_UNIT_INT] += l * (mix[WS_LMIX_I] + mix[WS_LMIX_IM]);
+    ev->int_mul_lanes += l * mix[WS_LMIX_IM];
+    ev->lanes[WS_UNIT_FP32] += l * (mix[WS_LMIX_F] + mix[WS_LMIX_FM]);
+    ev->fp32_mul_lanes += l * mix[WS_LMIX_FM];
+    ev->lanes[WS_UNIT_FP64] += l * mix[WS_LMIX_D];
+    ev->lanes[WS_UNIT_SFU] += l * (mix[WS_LMIX_S] + mix[WS_LMIX_SQ]);
+    ev->sfu_sqrt_lanes += l * mix[WS_LMIX_SQ];
+    uint64_t n = 0;
+    for (int c = 0; c < WS_LMIX_N; c++) n += mix[c];
+    const uint64_t extra = n > 1 ? n - 1 : 0;
+    ev->rf_reads += pi->n_warp * (pi->nrf + 2 * extra) * ws;
+    ev->rf_writes += pi->n_warp * (in->n_wr + extra) * ws;
+    ev->rf_nonreg += pi->n_warp * nonreg_sources(in) * ws;
+}
+
 void ws_energy_fold(ws_simrun *r)
 {
     const uint32_t ws = r->ws;
@@ -54,6 +83,12 @@ void ws_energy_fold(ws_simrun *r)
         const ws_pipe_inst *pi = &r->pinst[pc];
         if (!pi->n_warp) continue;
         const ws_inst *in = &r->k->insts[pc];
+        uint8_t mix[WS_LMIX_N];
+        const int slots = ws_lower_form_mix(in, mix);
+        if (slots) {
+            fold_expansion(&r->ev, pi, in, mix, slots, ws);
+            continue;
+        }
         r->ev.warp_insts += pi->n_warp;
         if (in->unit < WS_NUNITS) r->ev.lanes[in->unit] += pi->n_lanes;
         if (in->unit == WS_UNIT_INT && is_int_mul(in->op)) r->ev.int_mul_lanes += pi->n_lanes;

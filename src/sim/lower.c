@@ -38,10 +38,13 @@ static const struct lower_row {
     uint8_t dst, src, mod;
     int8_t slots;
     uint8_t unit;
+    uint8_t mix[WS_LMIX_N];
 } rows[] = {
-#define L(OP, D, S, M, N, U, SASS) {WS_OP_##OP, LT_##D, LT_##S, LM_##M, N, U},
+#define X(F, FM, D, I, IM, S, SQ) {F, FM, D, I, IM, S, SQ}
+#define L(OP, D, S, M, N, U, MIX, SASS) {WS_OP_##OP, LT_##D, LT_##S, LM_##M, N, U, MIX},
 #include "warpsweep/lowering.def"
 #undef L
+#undef X
 };
 
 /* Does type t belong to class cls (LT_*)? */
@@ -99,6 +102,17 @@ int ws_lower_form_slots(const ws_inst *in)
 {
     const struct lower_row *w = form_row(in);
     return w ? w->slots : 1;
+}
+
+int ws_lower_form_mix(const ws_inst *in, uint8_t mix[WS_LMIX_N])
+{
+    const struct lower_row *w = form_row(in);
+    if (!w || w->slots < 2) return 0;
+    int any = 0;
+    for (int c = 0; c < WS_LMIX_N; c++) any |= w->mix[c];
+    if (!any) return 0;
+    memcpy(mix, w->mix, WS_LMIX_N);
+    return w->slots;
 }
 
 /* Reads and definitions of every register in the kernel, and the one

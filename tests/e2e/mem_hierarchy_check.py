@@ -173,6 +173,16 @@ def atomics(tmp):
     want = sum((32 * (k + 1) - 1) * I for k in range(8))
     expect(near(cyc[8]["atomic_stall_cycles"], want, 0.02),
            "atomics: atomic_stall_cycles %d ~ sum_k (32(k+1) - 1) I = %d" % (cyc[8]["atomic_stall_cycles"], want))
+    # the L1 sends a warp's 32 lanes on one address as 32 transactions (lanes on one address never
+    # share one: GPGPU-Sim's atomic coalescing, docs/memory.md "Atomics"), one 32-byte sector
+    # each: 32 requests and 32 x 32 B below the L1 per warp, + the warp's 128-byte store of old[]
+    for g in (4, 8):
+        j = cyc[g]
+        expect(j["atom_requests"] == 32 * g and j["atom_sectors"] == g,
+               "atomics g%d: atom_requests %d == 32 x %d, atom_sectors %d == %d"
+               % (g, j["atom_requests"], g, j["atom_sectors"], g))
+        expect(j["l2_bytes"] == g * (32 * 32 + 128), "atomics g%d: l2_bytes %d == %d x (32 x 32 + 128)"
+               % (g, j["l2_bytes"], g))
     kv0 = dict(kv, atomic_interval=0)
     z = sim(path, **kv0)
     expect(z["cycles"] < cyc[8]["cycles"] - 32 * 8 * I * 0.9, "atomics: atomic_interval=0 (seed) does not serialise")

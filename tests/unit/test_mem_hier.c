@@ -206,7 +206,8 @@ static void test_mshr_full_retry(void **state)
 }
 
 /* Stores: write-through, no-write-allocate, bytes = 32-byte sectors.
- * Atomics: bypass the L1. */
+ * Atomics: bypass the L1; lanes on one address travel in separate
+ * transactions (hier.c atom_transactions). */
 static void test_store_atomic(void **state)
 {
     (void)state;
@@ -221,8 +222,8 @@ static void test_store_atomic(void **state)
     assert_int_equal(acc(&m, 2000, 0, 0, &e), 2000 + 28);    /* now it hits */
     eff_of(&e, 2, 1, G + 8, 0, 4, WS_SP_GLOBAL);             /* 1 lane: 1 sector = 32 B = 1 cycle */
     assert_int_equal(acc(&m, 3000, 0, 0, &e), 3000 + 1 + L);
-    eff_of(&e, 3, 32, G, 0, 4, WS_SP_GLOBAL);                /* atomic on a cached line: memory */
-    assert_int_equal(acc(&m, 4000, 0, 0, &e), 4000 + 1 + L);
+    eff_of(&e, 3, 32, G, 0, 4, WS_SP_GLOBAL);                /* atomic on a cached line: memory; 32 lanes */
+    assert_int_equal(acc(&m, 4000, 0, 0, &e), 4000 + 32 + L); /* on one address: 32 transactions x 32 B */
     eff_of(&e, 2, 32, G, 128, 4, WS_SP_GLOBAL);              /* stride 32 words: 32 lines x 1 sector */
     assert_int_equal(acc(&m, 5000, 0, 0, &e), 5000 + 32 + L);
     ws_value mt[WS_NMETRICS];
@@ -230,7 +231,7 @@ static void test_store_atomic(void **state)
     mt[WS_M_cycles].i = 6000;
     mt[WS_M_warp_insts].i = 6;
     ws_mem_stats(&m, mt);
-    int64_t bytes = 128 + 128 + 32 + 32 + 32 * 32;
+    int64_t bytes = 128 + 128 + 32 + 32 * 32 + 32 * 32;
     assert_int_equal(mt[WS_M_dram_bytes].i, bytes);
     assert_true(mt[WS_M_dram_utilization].f == (double)bytes / (32.0 * 6000));
     assert_true(mt[WS_M_l1_hit_rate].f == 0.5);              /* loads only: 1 miss, 1 hit */
