@@ -21,7 +21,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PEER = os.path.join(HERE, '..', 'peer')
 CLOCK_HZ = 1.447e9                       # SM7_QV100 -gpgpu_clock_domains 1447.0
 MC_IDLE_W = 0.55022                      # AccelWattch MCP of the kernels without DRAM traffic (ialu, warpvote)
-CALIBRATE = ['ialu', 'ffma', 'fmul', 'dfma', 'sfu', 'rsqrt', 'tensor', 'l1hit', 'stream', 'smemreduce', 'dram']
+CALIBRATE = ['ialu', 'ffma', 'fmul', 'dfma', 'sfu', 'rsqrt', 'tensor', 'l1hit', 'stream', 'smemreduce', 'dram',
+             'l2hit', 'stwide']
 VALIDATE = ['divergent', 'warpvote', 'sw_matmul', 'sw_cachesens', 'sw_stream', 'tiledmm', 'histatom', 'nbody',
             'idiv', 'histlow', 'l2read', 'stores',
             'dram_chip80', 'nbody_chip80']
@@ -38,9 +39,11 @@ COMPONENTS = {
     'sfu': (['FP_LGP', 'FP_SINP', 'FP_EXP'], [('sfu_other_lanes', 'energy.sfu_lane_pj')]),
     'sfu_sqrt': (['FP_SQRTP'], [('sfu_sqrt_lane_ops', 'energy.sfu_sqrt_lane_pj')]),
     'tensor': (['TENSORP'], [('tensor_lane_ops', 'energy.tensor_lane_pj')]),
-    'l1': (['DCP'], [('l1_hit_sectors', 'energy.l1_hit_pj'), ('l1_other_sectors', 'energy.l1_miss_pj')]),
+    'l1': (['DCP'], [('l1_hit_sectors', 'energy.l1_hit_pj'), ('l1_load_misses', 'energy.l1_miss_pj'),
+                     ('store_hit_sectors', 'energy.l1_store_hit_pj'), ('store_misses', 'energy.l1_store_miss_pj')]),
     'smem': (['SHRDP'], [('smem_wavefronts', 'energy.smem_pj')]),
-    'l2': (['L2CP'], [('l2_sectors', 'energy.l2_sector_pj')]),
+    'l2': (['L2CP'], [('l2_read_hit_sectors', 'energy.l2_read_hit_pj'), ('l2_read_miss_sectors', 'energy.l2_read_miss_pj'),
+                      ('l2_write_sectors', 'energy.l2_write_pj')]),
     'noc': (['NOCP'], [('l2_sectors', 'energy.noc_sector_pj')]),
     'dram': (['DRAMP'], [('dram_32b', 'energy.dram_32b_pj')]),
 }
@@ -85,7 +88,9 @@ def counts(binary, name):
     m['int_add_lanes'] = m['int_lane_ops'] - m['int_mul_lane_ops']
     m['fp32_add_lanes'] = m['fp32_lane_ops'] - m['fp32_mul_lane_ops']
     m['sfu_other_lanes'] = m['sfu_lane_ops'] - m['sfu_sqrt_lane_ops']
-    m['l1_other_sectors'] = m['gmem_sectors'] - m['atom_sectors'] - m['l1_hit_sectors']
+    m['store_misses'] = m['store_sectors'] - m['store_hit_sectors']
+    m['l1_load_misses'] = (m['gmem_sectors'] - m['atom_sectors'] - m['l1_bypass_sectors'] - m['store_sectors']
+                           - m['l1_hit_sectors'])
     return m
 
 

@@ -215,6 +215,7 @@ enum { WS_TESTP_FINITE = 1, WS_TESTP_INFINITE, WS_TESTP_NUMBER, WS_TESTP_NOTANUM
 #define WS_MOD_NAN      (1u << 20)  /* half min/max .NaN: a NaN operand gives the canonical NaN */
 #define WS_MOD_CACHE_HINT (1u << 21) /* ld/st .L2::cache_hint: one more source, the policy (ignored) */
 #define WS_MOD_IGNORE_SRC (1u << 22) /* cp.async: src[3] is the ignore-src predicate, not a src-size */
+#define WS_MOD_L1_BYPASS (1u << 23) /* ld .cg/.cv: cached in the L2 only, not the L1 (PTX ISA "Cache operators") */
 
 /* ---- special registers ---- */
 typedef enum ws_sreg {

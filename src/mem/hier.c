@@ -70,6 +70,9 @@ typedef struct ws_hier {
     uint64_t gmem_lines, gmem_sectors, l2_bytes;
     uint64_t atom_sectors;           /* of gmem_sectors: atomics' (executed at the L2) */
     uint64_t atom_requests;          /* atomic transactions sent to the L2 (atom_transactions) */
+    uint64_t bypass_sectors, store_sectors;   /* of gmem_sectors: loads past the L1 (.cg/.cv), stores */
+    uint64_t store_hit_sectors;      /* of store_sectors: onto a line the L1 holds */
+    uint64_t l2_rd_hit, l2_rd_miss, l2_wr;    /* the L2's accesses, in 32-byte sectors (partition) */
     uint64_t loads, load_lat_sum, load_lat_max;
     uint64_t atom_stall, icnt_stall;
     /* scratch */
@@ -319,6 +322,7 @@ static uint64_t partition(ws_hier *h, uint32_t core, uint64_t a, uint64_t line, 
     ws_cache *c = &s->cache;
     uint64_t t = ws_dram_request(&s->bank[(line / h->nslices) % h->nbanks], a, bytes);
     if (kind == REQ_WRITE) {
+        h->l2_wr += bytes / 32;
         ws_cache_evict ev;
         ws_cache_write(c, line, tmask, t, core, &ev);
         write_back(h, t, &ev, c->sector);
@@ -328,6 +332,10 @@ static uint64_t partition(ws_hier *h, uint32_t core, uint64_t a, uint64_t line, 
     ws_cache_look lk;
     ws_cache_read(c, line, tmask, t, core, &lk);
     write_back(h, t, &lk.ev, c->sector);
+    /* the request's sectors (an atomic: its transactions') that missed, and the rest hit */
+    const uint64_t missed = (uint64_t)__builtin_popcountll(lk.miss) * c->sector / 32, all = bytes / 32;
+    h->l2_rd_miss += missed < all ? missed : all;
+    h->l2_rd_hit += missed < all ? all - missed : 0;
     uint64_t d = lk.done;
     if (lk.miss) {
         uint64_t at;
@@ -378,9 +386,9 @@ static inline uint64_t track_mask(const ws_hier *h, uint64_t secmask)
 }
 
 static uint64_t load_line(ws_hier *h, ws_mem_events *evs, uint32_t core, uint32_t warp, uint64_t t, uint64_t line,
-                          uint64_t tmask)
+                          uint64_t tmask, int bypass)
 {
-    if (!h->has_l1) {
+    if (!h->has_l1 || bypass) {
         uint32_t bytes = (uint32_t)__builtin_popcountll(tmask) * h->track;
         h->l2_bytes += bytes;
         return below(h, core, t, line, tmask, bytes, REQ_READ, NULL, 0);
@@ -420,7 +428,9 @@ static uint64_t store_line(ws_hier *h, ws_mem_events *evs, uint32_t core, uint32
     if (h->has_l1) {
         ws_cache *l1 = &h->l1[core];
         ws_cache_evict ev;
+        const uint64_t hits = l1->write_hits;
         ws_cache_write(l1, line, tmask, t, warp, &ev);
+        if (l1->write_hits != hits) h->store_hit_sectors += (uint64_t)__builtin_popcountll(secmask);
         if (l1->write_back) {
             if (ev.valid) {
                 ws_mem_event_push(evs, WS_MEV_EVICT, ev.line, ev.owner);   /* write-allocate evicts */
@@ -490,6 +500,10 @@ static uint64_t hier_access(ws_mem *m, const ws_mem_req *req)
     h->gmem_sectors += ns;
     const int kind = eff->mem_kind == 1 ? REQ_READ : eff->mem_kind == 3 ? REQ_ATOM : REQ_WRITE;
     if (kind == REQ_ATOM) h->atom_sectors += ns;
+    if (kind == REQ_WRITE) h->store_sectors += ns;
+    /* ld.cg / ld.cv: cached in the L2 only (PTX ISA, "Cache operators"; GPGPU-Sim's bypassL1D) */
+    const int bypass = kind == REQ_READ && req->inst && (req->inst->mods & WS_MOD_L1_BYPASS);
+    if (bypass) h->bypass_sectors += ns;
     uint32_t nag = kind == REQ_ATOM ? atom_groups(h, eff) : 0, g = 0;
     uint64_t done = t + 1;
     uint32_t lines = 0;
@@ -499,7 +513,7 @@ static uint64_t hier_access(ws_mem *m, const ws_mem_req *req)
         for (; i < ns && h->secs[i] / h->spl == line; i++) mask |= 1ull << (h->secs[i] % h->spl);
         lines++;
         uint64_t c;
-        if (kind == REQ_READ) c = load_line(h, req->events, core, warp, t, line, track_mask(h, mask));
+        if (kind == REQ_READ) c = load_line(h, req->events, core, warp, t, line, track_mask(h, mask), bypass);
         else if (kind == REQ_WRITE) c = store_line(h, req->events, core, warp, t, line, mask);
         else {
             uint32_t g0 = g;
@@ -588,6 +602,12 @@ static void hier_stats(ws_mem *m, ws_value *mt)
     mt[WS_M_gmem_sectors].i = (int64_t)h->gmem_sectors;
     mt[WS_M_l2_bytes].i = (int64_t)h->l2_bytes;
     mt[WS_M_atom_requests].i = (int64_t)h->atom_requests;
+    mt[WS_M_l1_bypass_sectors].i = (int64_t)h->bypass_sectors;
+    mt[WS_M_store_sectors].i = (int64_t)h->store_sectors;
+    mt[WS_M_store_hit_sectors].i = (int64_t)h->store_hit_sectors;
+    mt[WS_M_l2_read_hit_sectors].i = (int64_t)h->l2_rd_hit;
+    mt[WS_M_l2_read_miss_sectors].i = (int64_t)h->l2_rd_miss;
+    mt[WS_M_l2_write_sectors].i = (int64_t)h->l2_wr;
     if (h->has_l2) {
         uint64_t h2 = 0, m2 = 0, s2h = 0, s2m = 0;
         for (uint32_t s = 0; s < h->nslices; s++) {
@@ -687,7 +707,8 @@ void ws_mem_stats(ws_mem *m, ws_value *mt)
     static const int i[] = {WS_M_gmem_lines, WS_M_gmem_sectors, WS_M_l2_bytes, WS_M_dram_bytes,
                             WS_M_load_latency_max, WS_M_atomic_stall_cycles, WS_M_icnt_stall_cycles,
                             WS_M_l1_merge_stalls, WS_M_l1_hit_sectors, WS_M_atom_sectors, WS_M_l2_dirty_end_bytes,
-                            WS_M_atom_requests};
+                            WS_M_atom_requests, WS_M_l1_bypass_sectors, WS_M_store_sectors, WS_M_store_hit_sectors,
+                            WS_M_l2_read_hit_sectors, WS_M_l2_read_miss_sectors, WS_M_l2_write_sectors};
     for (size_t k = 0; k < sizeof f / sizeof *f; k++) mt[f[k]].f = 0;
     for (size_t k = 0; k < sizeof i / sizeof *i; k++) mt[i[k]].i = 0;
     if (m->ops && m->ops->stats && m->state) m->ops->stats(m, mt);

@@ -335,7 +335,11 @@ int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         return A_SCOPE;
     static const char *const cacheops[] = {"ca", "cg", "cs", "lu", "cv", "wb", "wt"};
     for (size_t i = 0; i < sizeof cacheops / sizeof cacheops[0]; i++)
-        if (n == 2 && !memcmp(s, cacheops[i], 2)) return A_CACHE;
+        if (n == 2 && !memcmp(s, cacheops[i], 2)) {
+            /* .cg caches at the global level (the L2), .cv fetches again: neither uses the L1 */
+            if ((op == WS_OP_LD || op == WS_OP_LDU) && (i == 1 || i == 4)) in->mods |= WS_MOD_L1_BYPASS;   /* cg, cv */
+            return A_CACHE;
+        }
     if (op == WS_OP_PREFETCH && n == 2 && (!memcmp(s, "L1", 2) || !memcmp(s, "L2", 2))) return A_CACHE;
     if (n > 4 && (!memcmp(s, "L1::", 4) || !memcmp(s, "L2::", 4))) {
         if (n == 14 && !memcmp(s, "L2::cache_hint", 14)) {

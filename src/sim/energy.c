@@ -5,10 +5,14 @@
  *                  + rf_nonreg × energy.opnd_pj
  *                  + Σ_unit lanes(unit) × energy.<unit>_lane_pj   (integer and f32 multiplies,
  *                    SFU square roots: their own int_mul_, fp32_mul_, sfu_sqrt_lane_pj)
- *                  + l1_hit_sectors × energy.l1_hit_pj
- *                  + (gmem_sectors - atom_sectors - l1_hit_sectors) × energy.l1_miss_pj
+ *                  + l1_hit_sectors × energy.l1_hit_pj + store_hit_sectors × energy.l1_store_hit_pj
+ *                  + (store_sectors - store_hit_sectors) × energy.l1_store_miss_pj
+ *                  + (gmem_sectors - atom_sectors - l1_bypass_sectors - store_sectors
+ *                     - l1_hit_sectors) × energy.l1_miss_pj
  *                  + smem_wavefronts × energy.smem_pj
- *                  + l2_bytes/32 × (energy.l2_sector_pj + energy.noc_sector_pj)
+ *                  + l2_read_hit_sectors × energy.l2_read_hit_pj + l2_read_miss_sectors × energy.l2_read_miss_pj
+ *                  + l2_write_sectors × energy.l2_write_pj
+ *                  + l2_bytes/32 × energy.noc_sector_pj
  *                  + (dram_bytes + l2_dirty_end_bytes)/32 × energy.dram_32b_pj )   s = voltage / energy.v_nom
  *             (l2_dirty_end_bytes: the L2's dirty lines at the end, written to DRAM after the run)
  *   An instruction ptxas expands (lowering.def's rows of two or more slots)
@@ -139,11 +143,17 @@ void ws_energy_metrics(const ws_simrun *r, const ws_config *cfg, ws_result *res)
                 + pj(cfg, WS_P_energy_sfu_lane_pj, (double)(e->lanes[WS_UNIT_SFU] - e->sfu_sqrt_lanes))
                 + pj(cfg, WS_P_energy_sfu_sqrt_lane_pj, (double)e->sfu_sqrt_lanes)
                 + pj(cfg, WS_P_energy_tensor_lane_pj, (double)e->lanes[WS_UNIT_TENSOR]);
-    const double l1_hits = (double)m[WS_M_l1_hit_sectors].i;
-    double l1 = pj(cfg, WS_P_energy_l1_hit_pj, l1_hits)
-              + pj(cfg, WS_P_energy_l1_miss_pj, (double)(m[WS_M_gmem_sectors].i - m[WS_M_atom_sectors].i) - l1_hits)
+    const double l1_hits = (double)m[WS_M_l1_hit_sectors].i, stores = (double)m[WS_M_store_sectors].i;
+    const double store_hits = (double)m[WS_M_store_hit_sectors].i;
+    /* loads through the L1 that missed: atomics execute at the L2, .cg/.cv loads skip the L1 */
+    const double l1_misses = (double)(m[WS_M_gmem_sectors].i - m[WS_M_atom_sectors].i - m[WS_M_l1_bypass_sectors].i) -
+                             stores - l1_hits;
+    double l1 = pj(cfg, WS_P_energy_l1_hit_pj, l1_hits) + pj(cfg, WS_P_energy_l1_miss_pj, l1_misses)
+              + pj(cfg, WS_P_energy_l1_store_hit_pj, store_hits) + pj(cfg, WS_P_energy_l1_store_miss_pj, stores - store_hits)
               + pj(cfg, WS_P_energy_smem_pj, (double)m[WS_M_smem_wavefronts].i);
-    double l2 = pj(cfg, WS_P_energy_l2_sector_pj, sectors_below);
+    double l2 = pj(cfg, WS_P_energy_l2_read_hit_pj, (double)m[WS_M_l2_read_hit_sectors].i)
+              + pj(cfg, WS_P_energy_l2_read_miss_pj, (double)m[WS_M_l2_read_miss_sectors].i)
+              + pj(cfg, WS_P_energy_l2_write_pj, (double)m[WS_M_l2_write_sectors].i);
     double noc = pj(cfg, WS_P_energy_noc_sector_pj, sectors_below);
     double dram = pj(cfg, WS_P_energy_dram_32b_pj, (double)m[WS_M_dram_bytes].i / 32.0);
     /* the L2's dirty lines at the end reach DRAM after the run: their write-back is this run's energy too */

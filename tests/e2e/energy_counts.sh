@@ -6,9 +6,10 @@
 #   mul.wide) 2 x 32 = 64; FP32 lanes 2 x 32 = 64, of them multiplies 32; SFU lanes 32, of them
 #   square roots 32; distinct registers read 0+0+1+1+1+1+1+1+1+2+2+0 = 11 -> 352; registers
 #   written 10 -> 320; non-register sources (%tid.x, two immediates) 3 -> 96;
-#   the store: 32 consecutive words = 128 B = 4 sectors through the L1 (no load, so no hit) and
-#   4 sectors (128 bytes) to the L2; nothing reaches DRAM during the run (write-back L2): the 4
-#   sectors stay dirty (l2_dirty_end_bytes 128), their eventual write-back is energy_writeback_j.
+#   the store: 32 consecutive words = 128 B = 4 sectors through the L1 (store_sectors 4; no load,
+#   so no hit or miss) and 4 sectors (128 bytes) written into the L2 (l2_write_sectors 4, no L2
+#   read); nothing reaches DRAM during the run (write-back L2): the 4 sectors stay dirty
+#   (l2_dirty_end_bytes 128), their eventual write-back is energy_writeback_j.
 # Each per-event energy is set to its own power of two, so every component's energy follows in
 # closed form; voltage 1.2 against energy.v_nom 1.0 scales dynamic energy by 1.44 and leakage by
 # 1.2. Static and constant energy use the run's cycles and area_mm2 (their own models); static and
@@ -24,7 +25,8 @@ sets=(--set energy.inst_pj=1 --set energy.rf_read_pj=2 --set energy.rf_write_pj=
       --set energy.fp32_mul_lane_pj=3 --set energy.sfu_sqrt_lane_pj=5
       --set energy.fp64_lane_pj=128 --set energy.sfu_lane_pj=256 --set energy.tensor_lane_pj=512
       --set energy.l1_hit_pj=1024 --set energy.l1_miss_pj=2048 --set energy.smem_pj=4096
-      --set energy.l2_sector_pj=8192 --set energy.noc_sector_pj=16384 --set energy.dram_32b_pj=32768
+      --set energy.l2_read_hit_pj=8192 --set energy.noc_sector_pj=16384 --set energy.dram_32b_pj=32768
+      --set energy.l1_store_miss_pj=65536 --set energy.l1_store_hit_pj=524288 --set energy.l2_read_miss_pj=131072 --set energy.l2_write_pj=262144
       --set energy.leak_w_mm2=0.01 --set energy.const_w_core=0.1 --set energy.idle_core_w=0.5
       --set voltage=1.2 --set energy.v_nom=1.0
       --set clock_ghz=1.5)
@@ -36,14 +38,15 @@ counts = {'warp_insts': 12, 'int_lane_ops': 224, 'int_mul_lane_ops': 64, 'fp32_l
           'fp64_lane_ops': 0, 'sfu_lane_ops': 32, 'sfu_sqrt_lane_ops': 32, 'tensor_lane_ops': 0,
           'rf_reads': 352, 'rf_writes': 320, 'rf_nonreg': 96,
           'gmem_sectors': 4, 'l1_hit_sectors': 0, 'l2_bytes': 128, 'dram_bytes': 0, 'smem_wavefronts': 0,
-          'l2_dirty_end_bytes': 128}
+          'l2_dirty_end_bytes': 128, 'store_sectors': 4, 'store_hit_sectors': 0, 'l1_bypass_sectors': 0, 'atom_sectors': 0,
+          'l2_read_hit_sectors': 0, 'l2_read_miss_sectors': 0, 'l2_write_sectors': 4}
 bad = ['%s %s, want %s' % (k, m[k], v) for k, v in counts.items() if m[k] != v]
 dyn = 1.2 ** 2 * 1e-12
 want = {'energy_front_j': 12 * 1 * dyn,
         'energy_rf_j': (352 * 2 + 320 * 4 + 96 * 8) * dyn,
         'energy_exec_j': (160 * 16 + 64 * 32 + 32 * 64 + 32 * 3 + 32 * 5) * dyn,
-        'energy_l1_j': (4 * 2048) * dyn,
-        'energy_l2_j': (4 * 8192) * dyn,
+        'energy_l1_j': (4 * 65536) * dyn,
+        'energy_l2_j': (4 * 262144) * dyn,
         'energy_noc_j': (4 * 16384) * dyn,
         'energy_dram_j': 0.0,
         'energy_writeback_j': (4 * 32768) * dyn}
