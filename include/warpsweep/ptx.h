@@ -176,10 +176,12 @@ static inline ws_wmma_geom ws_wmma_geometry(unsigned shape, unsigned ab)
 /* cp.async (PTX ISA 9.7.9.25): ws_inst.subop; .cg is WS_MOD_NONCOHERENT-free: in->rnd unused,
  * the copy's cache operator is in ws_inst.boolop (1 .ca, 2 .cg) */
 enum { WS_CPA_COPY = 1, WS_CPA_COMMIT, WS_CPA_WAIT, WS_CPA_WAIT_ALL };
-/* mbarrier (PTX ISA 9.7.13.15): ws_inst.subop; WS_MBAR_PARITY in ws_inst.boolop for the .parity waits */
+/* mbarrier (PTX ISA 9.7.13.15): ws_inst.subop; in ws_inst.boolop WS_MBAR_PARITY for the .parity
+ * waits, WS_MBAR_EXPECT for arrive{_drop}.expect_tx (an expect-tx of the last source first) */
 enum { WS_MBAR_INIT = 1, WS_MBAR_ARRIVE, WS_MBAR_ARRIVE_DROP, WS_MBAR_TEST_WAIT, WS_MBAR_TRY_WAIT,
-       WS_MBAR_PENDING_COUNT, WS_MBAR_INVAL };
+       WS_MBAR_PENDING_COUNT, WS_MBAR_INVAL, WS_MBAR_EXPECT_TX, WS_MBAR_COMPLETE_TX };
 #define WS_MBAR_PARITY 1
+#define WS_MBAR_EXPECT 2
 enum { WS_GRIDDEP_WAIT = 1, WS_GRIDDEP_LAUNCH };
 /* tex / tld4 / txq / suld / sust (src/exec/exec_tex.c): subop = the geometry's dimensions
  * (1, 2, 3), type = .dtype, type2 = the coordinate type (.s32 / .f32), tld4: cmp = the

@@ -727,20 +727,36 @@ static int exec_cp_async(ws_xctx *x)
 
 /* mbarrier (PTX ISA 9.7.13.15) on its 8-byte shared object, whose layout the ISA leaves opaque;
  * here bits 0-19 hold the pending arrivals of the current phase, bits 20-39 the expected count,
- * bit 63 the phase's parity. init sets both counts; arrive (count, default 1) lowers the
- * pending count and, at zero, completes the phase: the parity flips and the pending count
- * is reset to the expected one (arrive_drop also lowers the expected count). The state an
+ * bits 40-61 the phase's transaction count (two's complement: a complete-tx may come before
+ * its expect-tx), bit 63 the phase's parity. init sets both counts (tx-count 0); arrive
+ * (count, default 1) lowers the pending count, expect_tx (txCount) raises the tx-count and
+ * complete_tx lowers it; the phase completes when both are zero: the parity flips, the pending
+ * count is reset to the expected one (arrive_drop also lowers the expected count) and the
+ * tx-count stays 0. arrive{_drop}.expect_tx does the expect-tx first (count 1). The state an
  * arrive returns is the object's parity before the arrival with the pending count after it.
  * test_wait/try_wait (state) are true once the phase of that state has completed (the
  * object's parity differs), .parity (p) once the phase of parity p has; try_wait does not
  * suspend (a time limit of zero, which the ISA allows). Lanes act one at a time in
  * ascending order, as atomics do; the effect is a shared atomic (a load for the waits). */
 #define MBAR_COUNT 0xfffffull
+#define MBAR_TX_BITS 22
+#define MBAR_TX_MAX ((1ll << 20) - 1)   /* the ISA's tx-count range: +-(2^20 - 1) */
+static int64_t mbar_tx(uint64_t o)
+{
+    int64_t v = (int64_t)(o >> 40 & ((1ull << MBAR_TX_BITS) - 1));
+    return v >= 1ll << (MBAR_TX_BITS - 1) ? v - (1ll << MBAR_TX_BITS) : v;
+}
+
+static uint64_t mbar_pack(uint64_t phase, uint64_t expc, int64_t tx, uint64_t pend)
+{
+    return phase << 63 | ((uint64_t)tx & ((1ull << MBAR_TX_BITS) - 1)) << 40 | expc << 20 | pend;
+}
+
 static int exec_mbarrier(ws_xctx *x)
 {
     const ws_inst *in = x->in;
     const unsigned op = in->subop;
-    uint64_t *d = ws_dst(x, &in->dst[0]);
+    uint64_t *d = in->ndst ? ws_dst(x, &in->dst[0]) : NULL;
     if (op == WS_MBAR_PENDING_COUNT) {
         ws_src st = ws_opnd(x, &in->src[0], 0);
         LANE_LOOP(x->exec) { unsigned l = LANE; d[l] = SV(st, l) & MBAR_COUNT; }
@@ -756,6 +772,7 @@ static int exec_mbarrier(ws_xctx *x)
         uint64_t o, nw;
         memcpy(&o, p, 8);
         uint64_t pend = o & MBAR_COUNT, expc = (o >> 20) & MBAR_COUNT, phase = o >> 63;
+        int64_t tx = mbar_tx(o);
         switch (op) {
         case WS_MBAR_INIT: {
             uint64_t c = SV(b, l) & 0xffffffffu;
@@ -763,16 +780,25 @@ static int exec_mbarrier(ws_xctx *x)
             nw = c | c << 20;
             break;
         }
-        case WS_MBAR_ARRIVE: case WS_MBAR_ARRIVE_DROP: {
-            uint64_t n = has_b ? SV(b, l) & 0xffffffffu : 1;
-            if (n > pend)
-                return ws_xfault(x, l, "mbarrier.%s count %llu exceeds the %llu pending arrivals (undefined in PTX)",
-                                 op == WS_MBAR_ARRIVE ? "arrive" : "arrive_drop", (unsigned long long)n, (unsigned long long)pend);
-            pend -= n;
-            if (op == WS_MBAR_ARRIVE_DROP) expc -= n < expc ? n : expc;
-            d[l] = phase << 63 | pend;
-            if (pend == 0) { phase ^= 1; pend = expc; }
-            nw = phase << 63 | expc << 20 | pend;
+        case WS_MBAR_ARRIVE: case WS_MBAR_ARRIVE_DROP: case WS_MBAR_EXPECT_TX: case WS_MBAR_COMPLETE_TX: {
+            const int expect = op == WS_MBAR_EXPECT_TX || in->boolop == WS_MBAR_EXPECT;
+            const int64_t v = has_b ? (int64_t)(SV(b, l) & 0xffffffffu) : 1;
+            if (expect || op == WS_MBAR_COMPLETE_TX) {
+                tx += op == WS_MBAR_COMPLETE_TX ? -v : v;
+                if (tx > MBAR_TX_MAX || tx < -MBAR_TX_MAX)
+                    return ws_xfault(x, l, "mbarrier tx-count %lld outside +-(2^20 - 1) (undefined in PTX)", (long long)tx);
+            }
+            if (op == WS_MBAR_ARRIVE || op == WS_MBAR_ARRIVE_DROP) {
+                uint64_t n = in->boolop == WS_MBAR_EXPECT ? 1 : (uint64_t)v;
+                if (n > pend)
+                    return ws_xfault(x, l, "mbarrier.%s count %llu exceeds the %llu pending arrivals (undefined in PTX)",
+                                     op == WS_MBAR_ARRIVE ? "arrive" : "arrive_drop", (unsigned long long)n, (unsigned long long)pend);
+                pend -= n;
+                if (op == WS_MBAR_ARRIVE_DROP) expc -= n < expc ? n : expc;
+                if (d) d[l] = phase << 63 | pend;
+            }
+            if (pend == 0 && tx == 0) { phase ^= 1; pend = expc; }
+            nw = mbar_pack(phase, expc, tx, pend);
             break;
         }
         case WS_MBAR_TEST_WAIT: case WS_MBAR_TRY_WAIT: {

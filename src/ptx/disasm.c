@@ -193,8 +193,10 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
         return (int)(b.n < len ? b.n : (len ? len - 1 : 0));
     }
     if (op == WS_OP_MBARRIER) {
-        static const char *const f[] = {"", "init", "arrive", "arrive_drop", "test_wait", "try_wait", "pending_count", "inval"};
-        put(&b, ".%s%s%s.b64", in->subop <= WS_MBAR_INVAL ? f[in->subop] : "?", in->boolop ? ".parity" : "",
+        static const char *const f[] = {"", "init", "arrive", "arrive_drop", "test_wait", "try_wait", "pending_count", "inval",
+                                        "expect_tx", "complete_tx"};
+        put(&b, ".%s%s%s.b64", in->subop <= WS_MBAR_COMPLETE_TX ? f[in->subop] : "?",
+            in->boolop == WS_MBAR_PARITY ? ".parity" : in->boolop == WS_MBAR_EXPECT ? ".expect_tx" : "",
             in->space == WS_SP_SHARED ? ".shared" : "");
         goto operands;
     }

@@ -940,9 +940,10 @@ int parse_inst(P *p)
         return err_at(p, &p->t[ms.type_tok[2]], "'%s' takes .u32 as its third type (the shift amount)", mn);
     if (op == WS_OP_MMA && check_mma_form(p, in, &ms, optok)) return -1;
     if (op == WS_OP_MBARRIER && (!in->subop || in->type != WS_TY_B64 ||
-                                 (in->boolop && in->subop != WS_MBAR_TEST_WAIT && in->subop != WS_MBAR_TRY_WAIT)))
-        return err_at(p, optok, "'mbarrier' needs an operation and .b64 (supported: mbarrier.init/.arrive/.arrive_drop/"
-                      ".test_wait/.try_wait{.parity}/.pending_count/.inval{.shared}.b64)");
+                                 (in->boolop == WS_MBAR_PARITY && in->subop != WS_MBAR_TEST_WAIT && in->subop != WS_MBAR_TRY_WAIT)))
+        return err_at(p, optok, "'mbarrier' needs an operation and .b64 (supported: mbarrier.init/.arrive{.expect_tx}/"
+                      ".arrive_drop{.expect_tx}/.expect_tx/.complete_tx/.test_wait/.try_wait{.parity}/.pending_count/"
+                      ".inval{.shared{::cta,::cluster}}.b64)");
     if (op == WS_OP_GRIDDEP && !in->subop) return err_at(p, optok, "'griddepcontrol' needs .wait or .launch_dependents");
     if (op == WS_OP_CP_ASYNC && !in->subop)
         return err_at(p, optok, "'cp.async' needs .ca/.cg (a copy), .commit_group, .wait_group or .wait_all");

@@ -204,23 +204,26 @@ int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
     if (op == WS_OP_GRIDDEP && n == 17 && !memcmp(s, "launch_dependents", 17)) { in->subop = WS_GRIDDEP_LAUNCH; return A_GRIDDEP; }
     if (op == WS_OP_MBARRIER) {
         static const char *const ops[] = {"", "init", "arrive", "arrive_drop", "test_wait", "try_wait", "pending_count",
-                                          "inval"};
-        for (int f = WS_MBAR_INIT; f <= WS_MBAR_INVAL; f++)
+                                          "inval", "expect_tx", "complete_tx"};
+        /* arrive{_drop}.expect_tx: an arrival with an expect-tx first (PTX ISA 8.0) */
+        if (n == 9 && !memcmp(s, "expect_tx", 9) && (in->subop == WS_MBAR_ARRIVE || in->subop == WS_MBAR_ARRIVE_DROP)) {
+            in->boolop = WS_MBAR_EXPECT;
+            return A_MBAR;
+        }
+        for (int f = WS_MBAR_INIT; f <= WS_MBAR_COMPLETE_TX; f++)
             if (strlen(ops[f]) == n && !memcmp(s, ops[f], n)) {
                 if (in->subop) return err_at(p, t, "more than one mbarrier operation"), -2;
                 in->subop = (uint8_t)f;
                 return A_MBAR;
             }
         if (n == 6 && !memcmp(s, "parity", 6)) { in->boolop = WS_MBAR_PARITY; return A_MBAR; }
-        if ((n == 6 && !memcmp(s, "shared", 6)) || (n == 11 && !memcmp(s, "shared::cta", 11))) {
+        /* .shared::cluster: every launch here is of one-CTA clusters, whose shared::cluster
+         * window is the CTA's own shared memory (PTX ISA "Cluster" state space) */
+        if ((n == 6 && !memcmp(s, "shared", 6)) || (n == 11 && !memcmp(s, "shared::cta", 11)) ||
+            (n == 15 && !memcmp(s, "shared::cluster", 15))) {
             in->space = WS_SP_SHARED;
             return A_SPACE;
         }
-        if ((n == 9 && !memcmp(s, "expect_tx", 9)) || (n == 11 && !memcmp(s, "complete_tx", 11)) ||
-            (n == 15 && !memcmp(s, "shared::cluster", 15)))
-            return err_at(p, t, "'mbarrier%.*s' is not supported (the transaction-count and cluster forms go with sm_90 "
-                          "bulk copies; supported: mbarrier.init/.arrive/.arrive_drop/.test_wait/.try_wait{.parity}/"
-                          ".pending_count/.inval on .shared)", TK(t)), -2;
     }
     if (op == WS_OP_CREATEPOLICY) {
         if (n == 10 && !memcmp(s, "fractional", 10)) return A_GRIDDEP;

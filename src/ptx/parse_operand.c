@@ -263,6 +263,7 @@ ws_type ws_ptx_src_type(const ws_inst *in, int j)
     case WS_OP_FNS: return j == 2 ? WS_TY_S32 : WS_TY_B32;
     case WS_OP_MBARRIER:   /* count: u32; state: b64; phaseParity: u32 */
         return in->subop == WS_MBAR_INIT || in->subop == WS_MBAR_ARRIVE || in->subop == WS_MBAR_ARRIVE_DROP ||
+               in->subop == WS_MBAR_EXPECT_TX || in->subop == WS_MBAR_COMPLETE_TX ||
                (j == 1 && in->boolop == WS_MBAR_PARITY) || j == 2 ? WS_TY_U32 : WS_TY_B64;
     case WS_OP_CREATEPOLICY:   /* fractional: the f32 fraction; range: sizes; cvt: the b64 access property */
         return in->subop == 0 ? WS_TY_F32 : in->subop == 2 && j >= 1 ? WS_TY_U32 : WS_TY_B64;
@@ -311,7 +312,11 @@ void inst_shape(const ws_inst *in, int *nd, int *smin, int *smax)
         switch (in->subop) {
         case WS_MBAR_INIT: *nd = 0; *smin = *smax = 2; break;                  /* [a], count */
         case WS_MBAR_INVAL: *nd = 0; *smin = *smax = 1; break;                 /* [a] */
-        case WS_MBAR_ARRIVE: case WS_MBAR_ARRIVE_DROP: *smin = 1; *smax = 2; break;   /* state, [a]{, count} */
+        case WS_MBAR_ARRIVE: case WS_MBAR_ARRIVE_DROP:                          /* state, [a]{, count | txCount} */
+            *smin = in->boolop == WS_MBAR_EXPECT ? 2 : 1;
+            *smax = 2;
+            break;
+        case WS_MBAR_EXPECT_TX: case WS_MBAR_COMPLETE_TX: *nd = 0; *smin = *smax = 2; break;   /* [a], txCount */
         case WS_MBAR_PENDING_COUNT: *smin = *smax = 1; break;                  /* count, state */
         default: *smin = 2; *smax = 3; break;                                  /* p, [a], state{, hint} */
         }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The sm_80/sm_90 PTX nvcc emits for ordinary code (tests/kernels/sm90/): cuda::barrier's
-# mbarrier, elect.sync, redux.sync, griddepcontrol, cache hints; the outputs equal the
+# mbarrier, elect.sync, redux.sync, griddepcontrol, cache hints, and mbartx.ptx's mbarrier
+# transaction counts (expect_tx, complete_tx, arrive.expect_tx); the outputs equal the
 # independent model (expected.py) under the reference and the core (both divergence
 # schemes, lrr and gto, warp size 64: the kernel's warp-level operations need 32-lane
 # groups); what stays outside the subset is refused at load with file:line:col.
@@ -10,13 +11,15 @@ K="$WS_SOURCE_DIR/tests/kernels/sm90"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 /usr/bin/python3 "$K/expected.py" --check || bad "expected.py --check"
+for k in modern mbartx; do
 for s in "--reference" "--set divergence=stack --set scheduler=lrr" "--set divergence=barrier --set scheduler=gto" \
          "--set issue=blocking" "--set divergence=barrier --set warp_size=64"; do
   # shellcheck disable=SC2086
-  out=$("$WS_BIN" sim "$K/modern.yaml" $s 2>&1); rc=$?
+  out=$("$WS_BIN" sim "$K/$k.yaml" $s 2>&1); rc=$?
   if [ "$rc" -ne 0 ] || ! grep -qx 'status: ok' <<<"$out"; then
-    bad "modern [$s]: exit $rc: $(grep -m2 -E '^(status|message)' <<<"$out")"
+    bad "$k [$s]: exit $rc: $(grep -m2 -E '^(status|message)' <<<"$out")"
   fi
+done
 done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 refuse() {   # refuse NAME BODY PATTERN
@@ -30,8 +33,8 @@ refuse stasync 'st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1],
   "stasync\.ptx:9:3: modifier '\.async' is not supported on 'st'"
 refuse mapa 'mapa.shared::cluster.u32 %r1, %r2, %r3;' "mapa\.ptx:9:1: instruction 'mapa' is not supported: thread-block cluster"
 refuse clusterbar 'barrier.cluster.arrive;' "clusterbar\.ptx:9:8: modifier '\.cluster' is not supported on 'barrier'|clusterbar\.ptx:9:[0-9]+: "
-refuse expecttx 'mbarrier.arrive.expect_tx.shared.b64 %rd1, [%r1], %r2;' \
-  "expecttx\.ptx:9:16: 'mbarrier\.expect_tx' is not supported \(the transaction-count"
+refuse bulk 'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16, [%r2];' \
+  "bulk\.ptx:9:9: 'cp\.async\.bulk' is not supported \(sm_90 bulk/TMA copies"
 refuse mbarnoop 'mbarrier.shared.b64 %rd1, [%r1];' "mbarnoop\.ptx:9:1: 'mbarrier' needs an operation and \.b64"
 refuse hintatom 'atom.global.L2::cache_hint.add.u32 %r1, [%rd1], %r2, %rd2;' \
   "hintatom\.ptx:9:12: modifier '\.L2::cache_hint' is not supported on 'atom'"
