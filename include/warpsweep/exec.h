@@ -163,7 +163,12 @@ typedef struct ws_effect {
      * executed lanes ask for, in ns, at most 10^6 (PTX ISA: "the maximum sleep duration is
      * 1 millisecond"); 0 when no lane executes */
     uint32_t sleep_ns;
+    /* mbarrier only (set by it, read only after it): WS_MBAR_FX_FLIP when a lane completed a
+     * phase, WS_MBAR_FX_WAITING when a try_wait found the phase incomplete in every lane it
+     * executed in */
+    uint8_t mbar;
 } ws_effect;
+enum { WS_MBAR_FX_FLIP = 1, WS_MBAR_FX_WAITING = 2 };
 
 /* Everything the executor needs besides the warp itself. */
 typedef struct ws_exec_env {

@@ -757,6 +757,8 @@ static int exec_mbarrier(ws_xctx *x)
     const ws_inst *in = x->in;
     const unsigned op = in->subop;
     uint64_t *d = in->ndst ? ws_dst(x, &in->dst[0]) : NULL;
+    uint8_t fx = op == WS_MBAR_TRY_WAIT && x->exec ? WS_MBAR_FX_WAITING : 0;
+    x->eff->mbar = 0;
     if (op == WS_MBAR_PENDING_COUNT) {
         ws_src st = ws_opnd(x, &in->src[0], 0);
         LANE_LOOP(x->exec) { unsigned l = LANE; d[l] = SV(st, l) & MBAR_COUNT; }
@@ -797,13 +799,14 @@ static int exec_mbarrier(ws_xctx *x)
                 if (op == WS_MBAR_ARRIVE_DROP) expc -= n < expc ? n : expc;
                 if (d) d[l] = phase << 63 | pend;
             }
-            if (pend == 0 && tx == 0) { phase ^= 1; pend = expc; }
+            if (pend == 0 && tx == 0) { phase ^= 1; pend = expc; fx |= WS_MBAR_FX_FLIP; }
             nw = mbar_pack(phase, expc, tx, pend);
             break;
         }
         case WS_MBAR_TEST_WAIT: case WS_MBAR_TRY_WAIT: {
             uint64_t want = in->boolop == WS_MBAR_PARITY ? SV(b, l) & 1 : SV(b, l) >> 63;
             d[l] = phase != want;
+            if (d[l]) fx &= (uint8_t)~WS_MBAR_FX_WAITING;
             nw = o;
             break;
         }
@@ -815,6 +818,7 @@ static int exec_mbarrier(ws_xctx *x)
         }
     }
     finish_effect(x, mc.write ? 3 : 1, 8);
+    x->eff->mbar = fx;
     return WS_EXEC_OK;
 }
 

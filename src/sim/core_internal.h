@@ -139,6 +139,7 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
     uint64_t cpa_group[WS_CPA_GROUPS];
     uint32_t cpa_ngroups;
     uint64_t cpa_hold;
+    uint8_t mbar_parked;             /* suspended by an mbarrier.try_wait until a phase of its CTA completes */
 } ws_cwarp;
 
 /* Per-core livelock search (deadlock.c, per_core_check): Brent's cycle

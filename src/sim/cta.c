@@ -146,6 +146,7 @@ void ws_launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         w->cpa_open = 0;
         w->cpa_ngroups = 0;
         w->cpa_hold = 0;
+        w->mbar_parked = 0;
         c->pipes[w->sched].n_live++;
         c->pipes[w->sched].live_bits |= w->walk_bit;
         w->lanes_flat = 1;   /* every lane ready at 0: the arrays need no clearing */

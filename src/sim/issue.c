@@ -84,6 +84,37 @@ static uint64_t cp_async_timing(ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t 
     return ready;
 }
 
+/* mbarrier phases and waiting warps (docs/model.md "sm_80/sm_90 instructions"): a try_wait
+ * that finds its phase incomplete in every lane of a converged warp suspends the warp (PTX
+ * ISA 9.7.13.15: try_wait "causes the executing thread to wait until the specified phase
+ * completes" or a time limit passes; the limit here is unbounded): it issues nothing until a
+ * phase of any mbarrier of its CTA completes, which wakes the CTA's suspended warps when that
+ * arrival is done (`done`); they test again. A warp of several splits, or a dynamic one
+ * (tbc), keeps polling: another of its splits may be the one to arrive. */
+static void mbarrier_timing(ws_simrun *r, ws_core *c, const ws_ccta *ct, ws_cwarp *w, const ws_effect *eff,
+                            uint32_t np, uint64_t done)
+{
+    if (eff->mbar & WS_MBAR_FX_FLIP)
+        for (uint32_t i = 0; i < ct->nwarps; i++) {
+            ws_cwarp *q = &c->warps[ct->first_warp + i];
+            if (!q->live || !q->mbar_parked) continue;
+            q->mbar_parked = 0;
+            q->wake = done;
+            q->wake_reason = WS_STALL_SYNC;
+            q->deps_pc = UINT32_MAX;
+            forget_stall(c, q);
+            pipe_changed(&c->pipes[q->sched]);
+        }
+    const ws_split *sps;
+    uint32_t start;
+    if ((eff->mbar & WS_MBAR_FX_WAITING) && np == 1 && !r->div->parts && w->live &&
+        r->div->splits(w->div, &sps, &start) == 1) {
+        w->mbar_parked = 1;
+        w->wake = WS_NEVER;
+        w->wake_reason = WS_STALL_SYNC;
+    }
+}
+
 /* Issues split sp of warp `slot`. Returns 0 or -1 (status set). */
 /* Hands the L1 events of the load just issued (mem.h ws_mem_events) to the
  * schedulers of the warps they concern (an eviction may concern a warp of
@@ -157,9 +188,11 @@ static int exec_parts(ws_simrun *r, ws_core *c, const ws_inst *in, uint32_t pc, 
     eff->mem_bytes = 0;
     eff->mem_extra = 0;
     eff->sleep_ns = 0;
+    eff->mbar = 0;
     for (uint32_t q = 0; q < np; q++) {
         if (ws_exec_inst(&r->env, &c->warps[pt[q].slot].fw, in, pc, pt[q].mask, &e) != WS_EXEC_OK) return WS_EXEC_FAULT;
         if ((ws_opcode_flags(in->op) & WS_OPF_SLEEP) && e.sleep_ns > eff->sleep_ns) eff->sleep_ns = e.sleep_ns;   /* the longest */
+        if (in->op == WS_OP_MBARRIER) eff->mbar |= e.mbar;   /* a flip wakes; dynamic warps never suspend (mbarrier_timing) */
         pt[q].executed = e.executed;
         pt[q].exited = e.exited;
         eff->executed |= e.executed;
@@ -319,6 +352,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
         uint64_t s = now + (uint64_t)ceil((double)eff.sleep_ns * r->clock_ghz);
         if (s > w->wake) { w->wake = s; w->wake_reason = WS_STALL_SYNC; }
     }
+    if (in->op == WS_OP_MBARRIER) mbarrier_timing(r, c, ct, w, &eff, np, done);
     if (!pi->plain && (pi->opf & WS_OPF_CTABAR) && eff.executed) {
         for (uint32_t q = 0; q < np; q++)
             if (pt[q].executed) ws_bar_arrive(r, c, ct, pt[q].slot, in, pt[q].executed);
@@ -750,7 +784,7 @@ static inline __attribute__((always_inline)) int try_candidate(ws_simrun *r, ws_
     w->last_issue = now + 1;                   /* 0: never (deadlock.c: starvation) */
     if (r->status >= 0) return -1;
     if (r->issued_slots > 1) a->issued = r->width;   /* an expansion fills the cycle (issue() holds the port) */
-    while (a->issued < r->width && w->live) {
+    while (a->issued < r->width && w->live && !w->mbar_parked) {
         uint8_t why = WS_STALL_DEP;
         rc = try_warp(r, c, slot, now, 1, &why);
         if (rc < 0) return -1;
