@@ -259,6 +259,11 @@ int ws_describe_warp(ws_simrun *r, ws_core *c, uint32_t wi, char *buf, size_t le
     if (r->ncores > 1) n += (size_t)snprintf(buf + n, len - n, " [core %u warp %u: ", c->id, wi);
     else n += (size_t)snprintf(buf + n, len - n, " [warp %u: ", wi);
     if (n >= len) return (int)len;
+    if (w->mbar_parked) {   /* issue.c mbarrier_timing */
+        n += (size_t)snprintf(buf + n, len - n, "suspended in mbarrier.try_wait (no phase of its CTA's mbarriers can "
+                              "complete); ");
+        if (n >= len) return (int)len;
+    }
     if (w->held) {
         uint32_t l = (uint32_t)__builtin_ctzll(w->held);
         ws_ccta *ct = &c->ctas[w->cta_slot];

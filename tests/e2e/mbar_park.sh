@@ -32,4 +32,11 @@ for s in "--reference" "--set divergence=multipath" "--set divergence=dualpath" 
     out=$("$BIN" sim "$T/n1000.yaml" $s 2>&1) || fail "n=1000 [$s]: $out"
     grep -qx 'status: ok' <<<"$out" || fail "n=1000 [$s]: $(grep -m2 -E '^(status|message)' <<<"$out")"
 done
+# without warp 1's arrival the phase never completes: a deadlock, reported at once (not max_cycles)
+sed 's/^    mbarrier.arrive.shared::cta.b64 %rd3, \[bar\];/    \/\/ no arrival/' "$K/mbarwait.ptx" > "$T/noarr.ptx"
+grep -q 'no arrival' "$T/noarr.ptx" || fail "could not remove the arrival"
+sed -e "s|kernel: mbarwait.ptx|kernel: $T/noarr.ptx|" -e '/^expect:/,$d' "$K/mbarwait.yaml" > "$T/noarr.yaml"
+out=$("$BIN" sim "$T/noarr.yaml" 2>&1) || true
+grep -qx 'status: deadlock' <<<"$out" || fail "no arrival: $(grep -m2 -E '^(status|message)' <<<"$out")"
+grep -q 'suspended in mbarrier.try_wait' <<<"$out" || fail "no arrival: $(grep -m1 '^message' <<<"$out")"
 echo "mbarrier: a waiting try_wait issues nothing until its phase completes"
