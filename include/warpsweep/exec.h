@@ -167,6 +167,13 @@ typedef struct ws_effect {
      * phase, WS_MBAR_FX_WAITING when a try_wait found the phase incomplete in every lane it
      * executed in */
     uint8_t mbar;
+    /* cp.async.bulk only (set by it, read only after it): the lanes that copied, each one's
+     * global address (the source; a shared -> global copy's destination) and size, and the
+     * mbarrier a copy completes its bytes on when the timing run defers that (env->defer_bulk) */
+    uint64_t bulk_mask;
+    uint64_t bulk_gaddr[WS_MAX_WARP_SIZE];
+    uint32_t bulk_size[WS_MAX_WARP_SIZE];
+    uint8_t *bulk_mbar[WS_MAX_WARP_SIZE];
 } ws_effect;
 enum { WS_MBAR_FX_FLIP = 1, WS_MBAR_FX_WAITING = 2 };
 
@@ -179,10 +186,17 @@ typedef struct ws_exec_env {
     uint32_t nwarps_hw;       /* %nwarpid */
     uint64_t mem_changes;     /* store/atomic lane writes that changed memory (any space):
                                  the livelock proof compares this instead of hashing memory */
+    int defer_bulk;           /* a cp.async.bulk leaves its mbarrier complete_tx to the caller, who
+                                 applies it when the copy completes (the timing run: src/sim/bulk.c);
+                                 0: at once (the reference, fast-forward) */
     char fault[WS_ERROR_LEN]; /* set when WS_EXEC_FAULT is returned */
 } ws_exec_env;
 
 enum { WS_EXEC_OK = 0, WS_EXEC_FAULT = -1 };
+
+/* mbarrier.complete_tx of n bytes on the 8-byte object at p (src/exec/exec_mem.c): 1 when it
+ * completed the current phase, 0 when not, -1 when the tx-count leaves the ISA's range. */
+int ws_mbar_complete_tx(uint8_t *p, uint32_t n);
 
 /* Executes in on the lanes of `active` (a subset of w->valid), applying the
  * guard predicate. Control-flow instructions do not move any PC: they report

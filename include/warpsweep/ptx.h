@@ -175,7 +175,13 @@ static inline ws_wmma_geom ws_wmma_geometry(unsigned shape, unsigned ab)
 }
 /* cp.async (PTX ISA 9.7.9.25): ws_inst.subop; .cg is WS_MOD_NONCOHERENT-free: in->rnd unused,
  * the copy's cache operator is in ws_inst.boolop (1 .ca, 2 .cg) */
-enum { WS_CPA_COPY = 1, WS_CPA_COMMIT, WS_CPA_WAIT, WS_CPA_WAIT_ALL };
+enum { WS_CPA_COPY = 1, WS_CPA_COMMIT, WS_CPA_WAIT, WS_CPA_WAIT_ALL,
+       /* cp.async.bulk (PTX ISA 9.7.9.25.4, sm_90): global -> shared::cluster and shared::cta ->
+        * shared::cluster completing on an mbarrier, shared::cta -> global in bulk async-groups,
+        * their .commit_group / .wait_group{.read}, and .prefetch.L2; WS_CPA_BULK while parsing */
+       WS_CPA_BULK, WS_CPA_BULK_G2S, WS_CPA_BULK_S2S, WS_CPA_BULK_S2G, WS_CPA_BULK_COMMIT, WS_CPA_BULK_WAIT,
+       WS_CPA_BULK_PREFETCH };
+static inline int ws_cpa_is_bulk(unsigned subop) { return subop >= WS_CPA_BULK; }
 /* mbarrier (PTX ISA 9.7.13.15): ws_inst.subop; in ws_inst.boolop WS_MBAR_PARITY for the .parity
  * waits, WS_MBAR_EXPECT for arrive{_drop}.expect_tx (an expect-tx of the last source first) */
 enum { WS_MBAR_INIT = 1, WS_MBAR_ARRIVE, WS_MBAR_ARRIVE_DROP, WS_MBAR_TEST_WAIT, WS_MBAR_TRY_WAIT,

@@ -682,9 +682,76 @@ static int exec_wmma(ws_xctx *x)
  * cp.async.wait_group that covers it; reading it earlier is undefined). The effect is the
  * global read (the timing model sends it through the memory hierarchy, src/sim/core.c);
  * commit_group / wait_group / wait_all have no functional effect. */
+/* [a, a + n) of space sp for lane l as one region: its first byte's pointer in *out. */
+static int resolve_range(ws_xctx *x, unsigned l, int sp, uint64_t a, uint64_t n, int write, uint8_t **out)
+{
+    uint8_t *q0, *q1;
+    memctx m = { x, NULL, write ? WS_OP_ST : WS_OP_LD, 1, write };
+    if (resolve(&m, l, sp, a, &q0) || resolve(&m, l, sp, a + n - 1, &q1)) return -1;
+    if (q1 != q0 + n - 1)
+        return ws_xfault(x, l, "cp.async.bulk: 0x%llx + %llu bytes of .%s cross a buffer end", (unsigned long long)a,
+                         (unsigned long long)n, space_name(sp));
+    *out = q0;
+    return 0;
+}
+
+/* cp.async.bulk (PTX ISA 9.7.9.25.4): each executing lane copies its `size` bytes (a multiple of
+ * 16, both addresses 16-byte aligned) global -> shared, shared -> shared (its own CTA: every
+ * launch is of one-CTA clusters) or shared -> global, at once; a copy into shared memory then
+ * completes `size` transaction bytes on its mbarrier, at once or (env->defer_bulk) when the
+ * timing run says the copy is done. prefetch.L2 has no value effect; commit_group and
+ * wait_group only timing ones. */
+static int exec_bulk(ws_xctx *x)
+{
+    const ws_inst *in = x->in;
+    ws_effect *eff = x->eff;
+    const unsigned op = in->subop;
+    eff->bulk_mask = 0;
+    if (op == WS_CPA_BULK_COMMIT || op == WS_CPA_BULK_WAIT) return WS_EXEC_OK;
+    const int pre = op == WS_CPA_BULK_PREFETCH;
+    ws_src sz = ws_opnd(x, &in->src[pre ? 1 : 2], pre ? 1 : 2);
+    const int dsp = op == WS_CPA_BULK_S2G ? WS_SP_GLOBAL : WS_SP_SHARED;
+    const int ssp = op == WS_CPA_BULK_G2S || pre ? WS_SP_GLOBAL : WS_SP_SHARED;
+    LANE_LOOP(x->exec) {
+        unsigned l = LANE;
+        uint64_t n = SV(sz, l) & 0xffffffffu;
+        uint64_t src = addr_of(x, &in->src[pre ? 0 : 1], l), dst = pre ? 0 : addr_of(x, &in->src[0], l);
+        if (n % 16 || (src | dst) & 15)
+            return ws_xfault(x, l, "cp.async.bulk of %llu bytes from 0x%llx to 0x%llx: the size must be a multiple of 16 "
+                             "and both addresses 16-byte aligned", (unsigned long long)n, (unsigned long long)src,
+                             (unsigned long long)dst);
+        eff->bulk_gaddr[l] = op == WS_CPA_BULK_S2G ? dst : src;
+        eff->bulk_size[l] = (uint32_t)n;
+        eff->bulk_mbar[l] = NULL;
+        eff->bulk_mask |= 1ull << l;
+        if (pre || !n) continue;
+        uint8_t *d, *s;
+        if (resolve_range(x, l, ssp, src, n, 0, &s) || resolve_range(x, l, dsp, dst, n, 1, &d)) return WS_EXEC_FAULT;
+        if (memcmp(d, s, n)) {
+            x->env->mem_changes++;
+            memmove(d, s, n);
+        }
+        if (op == WS_CPA_BULK_S2G) continue;
+        uint8_t *b;
+        memctx mb = { x, NULL, WS_OP_ATOM, 8, 1 };
+        if (resolve(&mb, l, WS_SP_SHARED, addr_of(x, &in->src[3], l), &b)) return WS_EXEC_FAULT;
+        if (x->env->defer_bulk) { eff->bulk_mbar[l] = b; continue; }
+        if (ws_mbar_complete_tx(b, (uint32_t)n) < 0)
+            return ws_xfault(x, l, "cp.async.bulk: the mbarrier's tx-count leaves +-(2^20 - 1) (undefined in PTX)");
+        x->env->mem_changes++;
+    }
+    return WS_EXEC_OK;
+}
+
 static int exec_cp_async(ws_xctx *x)
 {
     const ws_inst *in = x->in;
+    if (ws_cpa_is_bulk(in->subop)) {
+        x->eff->mem_kind = 0;
+        x->eff->mem_mask = 0;
+        x->eff->mem_space = WS_SP_NONE;
+        return exec_bulk(x);
+    }
     if (in->subop != WS_CPA_COPY) return WS_EXEC_OK;
     const unsigned cp = (unsigned)in->src[2].imm;
     ws_src ss = in->nsrc >= 4 ? ws_opnd(x, &in->src[3], 3) : (ws_src){ (const uint64_t *)&in->src[2].imm, 0 };
@@ -750,6 +817,20 @@ static int64_t mbar_tx(uint64_t o)
 static uint64_t mbar_pack(uint64_t phase, uint64_t expc, int64_t tx, uint64_t pend)
 {
     return phase << 63 | ((uint64_t)tx & ((1ull << MBAR_TX_BITS) - 1)) << 40 | expc << 20 | pend;
+}
+
+int ws_mbar_complete_tx(uint8_t *p, uint32_t n)
+{
+    uint64_t o;
+    memcpy(&o, p, 8);
+    uint64_t pend = o & MBAR_COUNT, expc = (o >> 20) & MBAR_COUNT, phase = o >> 63;
+    int64_t tx = mbar_tx(o) - (int64_t)n;
+    if (tx > MBAR_TX_MAX || tx < -MBAR_TX_MAX) return -1;
+    int flip = pend == 0 && tx == 0;
+    if (flip) { phase ^= 1; pend = expc; }
+    uint64_t nw = mbar_pack(phase, expc, tx, pend);
+    memcpy(p, &nw, 8);
+    return flip;
 }
 
 static int exec_mbarrier(ws_xctx *x)

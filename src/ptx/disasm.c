@@ -210,8 +210,13 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     }
     if (op == WS_OP_CP_ASYNC) {
         static const char *const f[] = {"", "", ".commit_group", ".wait_group", ".wait_all"};
+        static const char *const bulk[] = {".bulk", ".bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
+                                           ".bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes",
+                                           ".bulk.global.shared::cta.bulk_group", ".bulk.commit_group", ".bulk.wait_group",
+                                           ".bulk.prefetch.L2.global"};
         if (in->subop == WS_CPA_COPY) put(&b, ".%s.shared.global", in->boolop == 2 ? "cg" : "ca");
         else if (in->subop <= WS_CPA_WAIT_ALL) put(&b, "%s", f[in->subop]);
+        else if (in->subop <= WS_CPA_BULK_PREFETCH) put(&b, "%s", bulk[in->subop - WS_CPA_BULK]);
         goto operands;
     }
     if (op == WS_OP_WMMA_LOAD || op == WS_OP_WMMA_STORE) {   /* one part of a fragment: registers 4 * part .. */

@@ -129,8 +129,47 @@ static int ldm_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t, const char 
 
 /* cp.async{.ca,.cg}.shared{::cta}.global{.L2::64B/128B/256B} [dst], [src], cp-size{, src-size};
  * cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all (PTX ISA 9.7.9.25) */
+/* cp.async.bulk's modifiers, in their order: the first state space is the destination
+ * (in->space), the second the source (in->rnd), the completion mechanism in in->boolop (1
+ * .mbarrier::complete_tx::bytes, 2 .bulk_group); the form is decided in check_new_forms. */
+static int bulk_mod(P *p, ws_inst *in, const ws_tok *t, const char *s, size_t n)
+{
+#define IS(str) (n == sizeof str - 1 && !memcmp(s, str, n))
+    if (IS("commit_group") || IS("wait_group") || IS("prefetch")) {
+        if (in->subop != WS_CPA_BULK) return err_at(p, t, "'%.*s' after another cp.async.bulk form", TK(t)), -2;
+        in->subop = (uint8_t)(s[0] == 'c' ? WS_CPA_BULK_COMMIT : s[0] == 'w' ? WS_CPA_BULK_WAIT : WS_CPA_BULK_PREFETCH);
+        return A_CPA;
+    }
+    if (IS("read") && in->subop == WS_CPA_BULK_WAIT) return A_CPA;   /* until the sources are read: the whole copy here */
+    if (IS("L2") && in->subop == WS_CPA_BULK_PREFETCH) return A_CPA;
+    uint8_t sp = IS("global") ? WS_SP_GLOBAL
+               : IS("shared") || IS("shared::cta") || IS("shared::cluster") ? WS_SP_SHARED : WS_SP_NONE;
+    if (sp) {
+        if (!in->space) in->space = sp;
+        else if (!in->rnd) in->rnd = sp;
+        else return err_at(p, t, "more than two state spaces on 'cp.async.bulk'"), -2;
+        return A_SPACE;
+    }
+    if (IS("mbarrier::complete_tx::bytes")) { in->boolop = 1; return A_CPA; }
+    if (IS("bulk_group")) { in->boolop = 2; return A_CPA; }
+    if (IS("L2::cache_hint")) {   /* a cache-policy operand follows: accepted, ignored */
+        in->mods |= WS_MOD_CACHE_HINT;
+        return A_CACHE;
+    }
+    if (n > 10 && !memcmp(s, "multicast", 9))
+        return err_at(p, t, "'cp.async.bulk%.*s' is not supported (thread-block clusters are not modelled)", TK(t)), -2;
+    return -1;
+#undef IS
+}
+
 static int cpa_mod(P *p, ws_inst *in, const ws_tok *t, const char *s, size_t n)
 {
+    if (n == 4 && !memcmp(s, "bulk", 4)) {
+        if (in->subop) return err_at(p, t, "'.bulk' after another cp.async form"), -2;
+        in->subop = WS_CPA_BULK;
+        return A_CPA;
+    }
+    if (ws_cpa_is_bulk(in->subop)) return bulk_mod(p, in, t, s, n);
     static const char *const forms[] = {"", "", "commit_group", "wait_group", "wait_all"};
     for (int f = WS_CPA_COMMIT; f <= WS_CPA_WAIT_ALL; f++)
         if (strlen(forms[f]) == n && !memcmp(s, forms[f], n)) {

@@ -224,7 +224,10 @@ static int src_class(const ws_inst *in, int j, int nsrc)
     switch (in->op) {
     case WS_OP_LD: case WS_OP_LDU: case WS_OP_PREFETCH: case WS_OP_ATOM: case WS_OP_RED: case WS_OP_LDMATRIX:
         return j == 0 ? C_ADDR : C_VAL;
-    case WS_OP_CP_ASYNC:   /* [dst], [src], cp-size, {src-size | ignore-src} */
+    case WS_OP_CP_ASYNC:   /* [dst], [src], cp-size, {src-size | ignore-src}; bulk: [dst], [src], size{, [mbar]} */
+        if (in->subop == WS_CPA_BULK_PREFETCH) return j == 0 ? C_ADDR : C_VAL;   /* [src], size */
+        if (in->subop == WS_CPA_BULK_G2S || in->subop == WS_CPA_BULK_S2S || in->subop == WS_CPA_BULK_S2G)
+            return j == 2 ? C_VAL : C_ADDR;
         return in->subop == WS_CPA_COPY && j < 2 ? C_ADDR : j == 3 && (in->mods & WS_MOD_IGNORE_SRC) ? C_PRED : C_VAL;
     case WS_OP_MBARRIER: return j == 0 && in->subop != WS_MBAR_PENDING_COUNT ? C_ADDR : C_VAL;
     case WS_OP_ST: return j == 0 ? C_ADDR : j == 2 ? C_VAL : C_VALVEC;
@@ -261,6 +264,9 @@ ws_type ws_ptx_src_type(const ws_inst *in, int j)
         if (j < 2) return (ws_type)(j ? in->type2 : in->type);
         return in->type == WS_TY_U32 && in->type2 == WS_TY_U32 ? WS_TY_U32 : WS_TY_S32;
     case WS_OP_FNS: return j == 2 ? WS_TY_S32 : WS_TY_B32;
+    case WS_OP_CP_ASYNC:   /* a bulk copy's size and a wait_group's N: u32 */
+        if (ws_cpa_is_bulk(in->subop)) return WS_TY_U32;
+        return (ws_type)in->type;
     case WS_OP_MBARRIER:   /* count: u32; state: b64; phaseParity: u32 */
         return in->subop == WS_MBAR_INIT || in->subop == WS_MBAR_ARRIVE || in->subop == WS_MBAR_ARRIVE_DROP ||
                in->subop == WS_MBAR_EXPECT_TX || in->subop == WS_MBAR_COMPLETE_TX ||
@@ -339,7 +345,10 @@ void inst_shape(const ws_inst *in, int *nd, int *smin, int *smax)
                             * (the .L2::cache_hint policy operand is dropped before: cpa_operands) */
         *nd = 0;
         if (in->subop == WS_CPA_COPY) { *smin = 3; *smax = 4; }
-        else *smin = *smax = in->subop == WS_CPA_WAIT ? 1 : 0;
+        else if (in->subop == WS_CPA_BULK_G2S || in->subop == WS_CPA_BULK_S2S) *smin = *smax = 4;
+        else if (in->subop == WS_CPA_BULK_S2G) *smin = *smax = 3;
+        else if (in->subop == WS_CPA_BULK_PREFETCH) *smin = *smax = 2;
+        else *smin = *smax = in->subop == WS_CPA_WAIT || in->subop == WS_CPA_BULK_WAIT ? 1 : 0;
         break;
     case WS_OP_VOTE: *smin = 1; *smax = 2; break;   /* legacy vote: no membermask */
     case WS_OP_ACTIVEMASK: *smin = *smax = 0; break;
@@ -421,12 +430,13 @@ static int check_wide_vector(P *p, const ws_inst *in, const ws_tok *optok)
 int cpa_operands(P *p, ws_inst *in, raw *ops, int *nops, const ws_tok *optok)
 {
     if (in->mods & WS_MOD_CACHE_HINT) {
-        if (*nops < 4 || ops[*nops - 1].kind != R_REG)
+        if (*nops < (in->subop == WS_CPA_BULK_PREFETCH ? 3 : 4) || ops[*nops - 1].kind != R_REG)
             return err_at(p, *nops ? &p->t[ops[*nops - 1].tok] : optok,
                           "'cp.async...L2::cache_hint' takes a 64-bit cache-policy register as its last operand");
         (*nops)--;
         in->mods &= ~WS_MOD_CACHE_HINT;
     }
+    if (in->subop != WS_CPA_COPY) return 0;
     if (*nops == 4 && ops[3].kind == R_REG && p->k->reg_types[ops[3].reg] == WS_TY_PRED) in->mods |= WS_MOD_IGNORE_SRC;
     else if (*nops == 4 && ops[3].neg)
         return err_at(p, &p->t[ops[3].tok], "'!' negates a predicate: the src-size of 'cp.async' is an integer");

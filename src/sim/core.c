@@ -344,6 +344,11 @@ static int setup_cores(ws_sim *sim, ws_simrun *r, uint8_t *param_buf)
         r->cta_warp_st = arena_alloc(sim, sizeof(void *) * r->warps_per_cta);
         if (!r->part_lanes || !r->cta_warp_st) goto oom;
     }
+    int bulk = 0;   /* a cp.async.bulk into shared memory (bulk.c) */
+    for (uint32_t pc = 0; pc < r->k->ninsts && !bulk; pc++)
+        bulk = r->k->insts[pc].op == WS_OP_CP_ASYNC &&
+               (r->k->insts[pc].subop == WS_CPA_BULK_G2S || r->k->insts[pc].subop == WS_CPA_BULK_S2S);
+    r->bulk_bw = (uint32_t)ws_cfg_i(r->cfg, WS_P_bulk_bytes_per_cycle);
     r->cores = arena_alloc(sim, sizeof(ws_core) * r->ncores);
     r->reasons = arena_alloc(sim, (size_t)r->ncores * r->nsched);
     if (!r->cores || !r->reasons) goto oom;
@@ -358,6 +363,15 @@ static int setup_cores(ws_sim *sim, ws_simrun *r, uint8_t *param_buf)
         c->pipes = arena_alloc(sim, sizeof(ws_pipe) * r->nsched);
         c->walk = arena_alloc(sim, r->nwarps ? r->nwarps : 1);
         if (!c->ll || !c->warps || !c->ctas || !c->scheds || !c->pipes || !c->walk) goto oom;
+        c->bulk_ev = NULL;   /* bulk.c: room for copies into shared memory only if the kernel has them */
+        c->bulk_n = c->bulk_cap = 0;
+        c->bulk_next = WS_NEVER;
+        c->bulk_free = 0;
+        if (bulk) {
+            c->bulk_cap = 16 * (r->nwarps ? r->nwarps : 1);
+            c->bulk_ev = arena_alloc(sim, sizeof(ws_bulk_ev) * c->bulk_cap);
+            if (!c->bulk_ev) goto oom;
+        }
         memset(c->walk, WS_WALK_DEAD, r->nwarps);
         uint32_t used = r->ctas_per_core * r->warps_per_cta;
         for (uint32_t w = 0; w < used; w++) {

@@ -140,6 +140,9 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
     uint32_t cpa_ngroups;
     uint64_t cpa_hold;
     uint8_t mbar_parked;             /* suspended by an mbarrier.try_wait until a phase of its CTA completes */
+    uint64_t bulk_open;              /* cp.async.bulk shared -> global: the open group's completion (bulk.c) */
+    uint64_t bulk_group[WS_CPA_GROUPS];
+    uint32_t bulk_ngroups;
 } ws_cwarp;
 
 /* Per-core livelock search (deadlock.c, per_core_check): Brent's cycle
@@ -152,6 +155,13 @@ typedef struct ws_llcore {
     uint64_t from, to;               /* cycles of that recurrence */
     int saved;
 } ws_llcore;
+
+/* A cp.async.bulk's bytes to complete on an mbarrier at cycle t (src/sim/bulk.c). */
+typedef struct ws_bulk_ev {
+    uint64_t t;
+    uint8_t *mbar;
+    uint32_t bytes, cta_slot, cta_id;
+} ws_bulk_ev;
 
 typedef struct ws_core {
     struct ws_simrun *run;
@@ -166,6 +176,10 @@ typedef struct ws_core {
     uint64_t busy_from;              /* the cycle live_ctas last became nonzero (energy.c: active SM) */
     uint64_t cta_next;               /* cta_launch_interval: the next CTA dispatched here starts no sooner */
     uint64_t next_age;
+    ws_bulk_ev *bulk_ev;             /* bulk copies in flight into shared memory (bulk.c); NULL: none in the kernel */
+    uint32_t bulk_n, bulk_cap;
+    uint64_t bulk_next;              /* the earliest one's cycle (WS_NEVER: none) */
+    uint64_t bulk_free;              /* the copy engine takes the next chunk from this cycle */
     ws_llcore *ll;                   /* livelock search (deadlock.c) */
     /* per warp slot, what the issue loop's walk needs first, in one byte:
      * WS_WALK_DEAD (not live), the resource it waits for only (stall_res)
@@ -331,6 +345,7 @@ typedef struct ws_simrun {
     uint8_t *reasons;                /* per scheduler: idle class of the last cycle */
     uint64_t now;
     uint64_t last_complete;          /* max completion cycle of anything issued */
+    uint32_t bulk_bw;                /* bulk_bytes_per_cycle (0: unlimited) */
     /* metrics */
     uint64_t warp_insts, thread_insts;
     uint64_t div_insts;              /* issued ADD/WAIT/YIELD (ws_div_ops.issues_div_ops) */
@@ -507,6 +522,13 @@ void ws_track_residency(ws_simrun *r, ws_core *c, uint64_t *max_ctas);
 void ws_cta_check_bars(ws_simrun *r, ws_core *c, ws_ccta *ct, uint64_t now);
 /* A CTA-scope scheme changed the CTA's dynamic warps: its warps look again. */
 void ws_wake_cta(ws_core *c, const ws_ccta *ct);
+/* The CTA's warps suspended in mbarrier.try_wait look again from cycle t (a phase completed). */
+void ws_mbar_wake(ws_core *c, const ws_ccta *ct, uint64_t t);
+/* bulk.c: a cp.async.bulk's timing after its values moved (returns its completion for the
+ * issuing warp), and the start of cycle now for core c's copies landing in shared memory. */
+uint64_t ws_bulk_timing(struct ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, const ws_inst *in,
+                        const ws_effect *eff, uint64_t t0);
+void ws_bulk_apply(struct ws_simrun *r, ws_core *c, uint64_t now);
 /* Lanes `executed` of warp `slot` arrive at CTA barrier instruction `in`. */
 void ws_bar_arrive(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t slot, const ws_inst *in, uint64_t executed);
 /* Every lane of warp `slot` exited: it leaves its scheduler, its CTA may be done. */

@@ -147,6 +147,8 @@ void ws_launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         w->cpa_ngroups = 0;
         w->cpa_hold = 0;
         w->mbar_parked = 0;
+        w->bulk_open = 0;
+        w->bulk_ngroups = 0;
         c->pipes[w->sched].n_live++;
         c->pipes[w->sched].live_bits |= w->walk_bit;
         w->lanes_flat = 1;   /* every lane ready at 0: the arrays need no clearing */
@@ -319,6 +321,20 @@ void ws_warp_finished(ws_simrun *r, ws_core *c, uint32_t slot)
         if (c->live_ctas-- == r->ctas_per_core) r->cores_short++;
         if (!c->live_ctas) r->core_busy += r->now + 1 - c->busy_from;   /* resident through this cycle */
         r->done_ctas++;
+    }
+}
+
+void ws_mbar_wake(ws_core *c, const ws_ccta *ct, uint64_t t)
+{
+    for (uint32_t i = 0; i < ct->nwarps; i++) {
+        ws_cwarp *q = &c->warps[ct->first_warp + i];
+        if (!q->live || !q->mbar_parked) continue;
+        q->mbar_parked = 0;
+        q->wake = t;
+        q->wake_reason = WS_STALL_SYNC;
+        q->deps_pc = UINT32_MAX;
+        forget_stall(c, q);
+        pipe_changed(&c->pipes[q->sched]);
     }
 }
 

@@ -51,6 +51,7 @@ static uint64_t none_can_issue(const ws_simrun *r, const ws_core *c, const ws_pi
 static uint64_t cp_async_timing(ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, const ws_inst *in,
                                 ws_effect *eff, uint64_t t0, uint64_t now)
 {
+    if (ws_cpa_is_bulk(in->subop)) return ws_bulk_timing(r, c, w, slot, in, eff, t0);
     if (in->subop == WS_CPA_COPY) {
         if (eff->mem_kind) {
             uint32_t lines = 1;
@@ -94,17 +95,7 @@ static uint64_t cp_async_timing(ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t 
 static void mbarrier_timing(ws_simrun *r, ws_core *c, const ws_ccta *ct, ws_cwarp *w, const ws_effect *eff,
                             uint32_t np, uint64_t done)
 {
-    if (eff->mbar & WS_MBAR_FX_FLIP)
-        for (uint32_t i = 0; i < ct->nwarps; i++) {
-            ws_cwarp *q = &c->warps[ct->first_warp + i];
-            if (!q->live || !q->mbar_parked) continue;
-            q->mbar_parked = 0;
-            q->wake = done;
-            q->wake_reason = WS_STALL_SYNC;
-            q->deps_pc = UINT32_MAX;
-            forget_stall(c, q);
-            pipe_changed(&c->pipes[q->sched]);
-        }
+    if (eff->mbar & WS_MBAR_FX_FLIP) ws_mbar_wake(c, ct, done);
     const ws_split *sps;
     uint32_t start;
     if ((eff->mbar & WS_MBAR_FX_WAITING) && np == 1 && !r->div->parts && w->live &&
@@ -257,7 +248,10 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     ws_part pt[WS_MAX_WARP_SIZE];
     uint32_t np = split_parts(r, c, slot, &sp, pt);
     r->env.clock = now;
-    if (exec_parts(r, c, in, sp.pc, pt, np, &eff) != WS_EXEC_OK) {
+    r->env.defer_bulk = in->op == WS_OP_CP_ASYNC;   /* a bulk copy's mbarrier bytes land when it is done (bulk.c) */
+    const int xr = exec_parts(r, c, in, sp.pc, pt, np, &eff);
+    r->env.defer_bulk = 0;
+    if (xr != WS_EXEC_OK) {
         ws_run_fail(r, WS_ST_ERROR, "%s", r->env.fault);
         return -1;
     }
@@ -837,6 +831,11 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
         uint64_t next_wake = WS_NEVER;
         for (uint32_t ci = 0; ci < r->ncores; ci++) {
             ws_core *c = &r->cores[ci];
+            if (c->bulk_next <= now) {   /* bulk copies landing in shared memory (bulk.c) */
+                ws_bulk_apply(r, c, now);
+                if (r->status >= 0) goto done;
+            }
+            if (c->bulk_next < next_wake) next_wake = c->bulk_next;
             for (uint32_t si = 0; si < r->nsched; si++) {
                 ws_sched *s = &c->scheds[si];
                 ws_pipe *pp = &c->pipes[si];

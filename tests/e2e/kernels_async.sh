@@ -46,8 +46,12 @@ refuse() {   # refuse NAME BODY PATTERN
   [ "$(wc -l <<<"$out")" -eq 1 ] || bad "$1: not one line: $out"
   grep -qE "$3" <<<"$out" || bad "$1: $out"
 }
-refuse bulk 'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 64, [%r2];' \
-  "bulk\.ptx:8:9: 'cp\.async\.bulk' is not supported \(sm_90 bulk/TMA copies"
+refuse tensor 'cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2}], [%r3];' \
+  "tensor\.ptx:8:14: 'cp\.async\.bulk\.tensor' is not supported \(TMA tensor copies"
+refuse bulkform 'cp.async.bulk.global.shared::cta.mbarrier::complete_tx::bytes [%rd1], [%r1], 64, [%r2];' \
+  "bulkform\.ptx:8:1: 'cp\.async\.bulk' is supported as"
+refuse multicast 'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 64, [%r2], %rs1;' \
+  "multicast\.ptx:8:[0-9]+: 'cp\.async\.bulk\.multicast::cluster' is not supported"
 refuse cgsize 'cp.async.cg.shared.global [%r1], [%rd1], 8;' "cgsize\.ptx:8:[0-9]+: the cp-size of 'cp\.async\.cg' is 16"
 refuse casize 'cp.async.ca.shared.global [%r1], [%rd1], 12;' "casize\.ptx:8:[0-9]+: the cp-size of 'cp\.async\.ca' is 4, 8 or 16"
 refuse srcsize 'cp.async.ca.shared.global [%r1], [%rd1], 8, 9;' "srcsize\.ptx:8:[0-9]+: the src-size of 'cp\.async' must be 0 \.\. cp-size \(8\)"

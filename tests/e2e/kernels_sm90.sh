@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The sm_80/sm_90 PTX nvcc emits for ordinary code (tests/kernels/sm90/): cuda::barrier's
 # mbarrier, elect.sync, redux.sync, griddepcontrol, cache hints, and mbartx.ptx's mbarrier
-# transaction counts (expect_tx, complete_tx, arrive.expect_tx); the outputs equal the
+# transaction counts (expect_tx, complete_tx, arrive.expect_tx), bulkcopy.ptx's cp.async.bulk;
+# the outputs equal the
 # independent model (expected.py) under the reference and the core (both divergence
 # schemes, lrr and gto, warp size 64: the kernel's warp-level operations need 32-lane
 # groups); what stays outside the subset is refused at load with file:line:col.
@@ -11,7 +12,7 @@ K="$WS_SOURCE_DIR/tests/kernels/sm90"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 /usr/bin/python3 "$K/expected.py" --check || bad "expected.py --check"
-for k in modern mbartx; do
+for k in modern mbartx bulkcopy; do
 for s in "--reference" "--set divergence=stack --set scheduler=lrr" "--set divergence=barrier --set scheduler=gto" \
          "--set issue=blocking" "--set divergence=barrier --set warp_size=64"; do
   # shellcheck disable=SC2086
@@ -33,8 +34,7 @@ refuse stasync 'st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1],
   "stasync\.ptx:9:3: modifier '\.async' is not supported on 'st'"
 refuse mapa 'mapa.shared::cluster.u32 %r1, %r2, %r3;' "mapa\.ptx:9:1: instruction 'mapa' is not supported: thread-block cluster"
 refuse clusterbar 'barrier.cluster.arrive;' "clusterbar\.ptx:9:8: modifier '\.cluster' is not supported on 'barrier'|clusterbar\.ptx:9:[0-9]+: "
-refuse bulk 'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16, [%r2];' \
-  "bulk\.ptx:9:9: 'cp\.async\.bulk' is not supported \(sm_90 bulk/TMA copies"
+refuse bulksize 'cp.async.bulk.prefetch.L2.global [%rd1];' "bulksize\.ptx:9:[0-9]+: "
 refuse mbarnoop 'mbarrier.shared.b64 %rd1, [%r1];' "mbarnoop\.ptx:9:1: 'mbarrier' needs an operation and \.b64"
 refuse hintatom 'atom.global.L2::cache_hint.add.u32 %r1, [%rd1], %r2, %rd2;' \
   "hintatom\.ptx:9:12: modifier '\.L2::cache_hint' is not supported on 'atom'"
