@@ -273,7 +273,8 @@ int ws_inst_format(const ws_kernel *k, const ws_inst *in, char *buf, size_t len)
     if (op == WS_OP_BRX) put(&b, ".idx");
     flags(&b, in->mods, WS_MOD_UNI);
     if (in->cmp && in->cmp < WS_NCMP_NAMES) put(&b, ".%s", ws_cmp_names[in->cmp]);
-    if (in->boolop && in->boolop < WS_NBOOL_NAMES) put(&b, ".%s", ws_bool_names[in->boolop]);
+    if (op == WS_OP_FENCE && in->boolop == 1) put(&b, ".proxy.async");   /* also fence.mbarrier_init: the same cost */
+    else if (in->boolop && in->boolop < WS_NBOOL_NAMES) put(&b, ".%s", ws_bool_names[in->boolop]);
     if (in->rnd && in->rnd < WS_NRND_NAMES) put(&b, ".%s", ws_rnd_names[in->rnd]);
     int video = op >= WS_OP_VADD2 && op <= WS_OP_VMAX4;
     flags(&b, in->mods, WS_MOD_HI | WS_MOD_LO | WS_MOD_WIDE | WS_MOD_CC | WS_MOD_APPROX | WS_MOD_FULL |

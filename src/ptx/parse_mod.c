@@ -325,6 +325,19 @@ int apply_mod(P *p, ws_inst *in, modstate *ms, const ws_tok *t)
         if (n == 4 && !memcmp(s, "wrap", 4)) { in->subop = WS_BMODE_WRAP; return A_BMODE; }
     }
     if (n == 4 && !memcmp(s, "sync", 4) && (op_allow[op] & B(A_SYNC))) { ms->sync = 1; return A_SYNC; }
+    if (op == WS_OP_FENCE && ((n == 5 && !memcmp(s, "proxy", 5)) || (n == 13 && !memcmp(s, "mbarrier_init", 13)))) {
+        /* fence.proxy.async{.global,.shared::{cta,cluster}}, fence.mbarrier_init (PTX ISA 9.7.13.4):
+         * they order this CTA's generic-proxy accesses against its async-proxy ones (bulk copies)
+         * and an mbarrier.init against them; values move at issue here, so they cost what
+         * fence.cta does (boolop marks the proxy form for the modifiers after it) */
+        in->subop = WS_SCOPE_CTA;
+        in->boolop = 1;
+        return A_ORDER;
+    }
+    if (op == WS_OP_FENCE && in->boolop == 1 &&
+        ((n == 5 && !memcmp(s, "async", 5)) || (n == 6 && !memcmp(s, "global", 6)) || (n == 6 && !memcmp(s, "shared", 6)) ||
+         (n == 11 && !memcmp(s, "shared::cta", 11)) || (n == 15 && !memcmp(s, "shared::cluster", 15))))
+        return A_ORDER;
     if (op == WS_OP_MEMBAR || op == WS_OP_FENCE) {
         if (n == 3 && !memcmp(s, "cta", 3)) { in->subop = WS_SCOPE_CTA; return A_SCOPE; }
         if ((n == 2 && !memcmp(s, "gl", 2) && op == WS_OP_MEMBAR) || (n == 3 && !memcmp(s, "gpu", 3) && op == WS_OP_FENCE)) {

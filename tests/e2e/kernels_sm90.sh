@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The sm_80/sm_90 PTX nvcc emits for ordinary code (tests/kernels/sm90/): cuda::barrier's
 # mbarrier, elect.sync, redux.sync, griddepcontrol, cache hints, and mbartx.ptx's mbarrier
-# transaction counts (expect_tx, complete_tx, arrive.expect_tx), bulkcopy.ptx's cp.async.bulk;
+# transaction counts (expect_tx, complete_tx, arrive.expect_tx), bulkcopy.ptx's cp.async.bulk and
+# tma1d.cu's (nvcc: cuda::barrier with cp_async_bulk_global_to_shared, fence.proxy.async);
 # the outputs equal the
 # independent model (expected.py) under the reference and the core (both divergence
 # schemes, lrr and gto, warp size 64: the kernel's warp-level operations need 32-lane
@@ -12,7 +13,7 @@ K="$WS_SOURCE_DIR/tests/kernels/sm90"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 /usr/bin/python3 "$K/expected.py" --check || bad "expected.py --check"
-for k in modern mbartx bulkcopy; do
+for k in modern mbartx bulkcopy tma1d; do
 for s in "--reference" "--set divergence=stack --set scheduler=lrr" "--set divergence=barrier --set scheduler=gto" \
          "--set issue=blocking" "--set divergence=barrier --set warp_size=64"; do
   # shellcheck disable=SC2086
