@@ -327,6 +327,7 @@ static int setup_cores(ws_sim *sim, ws_simrun *r, uint8_t *param_buf)
     r->launch.local_bytes = k->local_bytes;
     r->env.launch = &r->launch;
     r->env.gmem = &r->mem.gmem;
+    r->env.defer_bulk = 1;   /* a bulk copy's mbarrier bytes land when it is done (bulk.c); the reference's env: at once */
     r->env.nsm = r->ncores;
     r->env.nwarps_hw = r->nwarps;
     r->cta_interval = (uint64_t)ws_cfg_i(cfg, WS_P_cta_launch_interval);

@@ -248,10 +248,7 @@ static int issue(ws_simrun *r, ws_core *c, uint32_t slot, const ws_split *spp, u
     ws_part pt[WS_MAX_WARP_SIZE];
     uint32_t np = split_parts(r, c, slot, &sp, pt);
     r->env.clock = now;
-    r->env.defer_bulk = in->op == WS_OP_CP_ASYNC;   /* a bulk copy's mbarrier bytes land when it is done (bulk.c) */
-    const int xr = exec_parts(r, c, in, sp.pc, pt, np, &eff);
-    r->env.defer_bulk = 0;
-    if (xr != WS_EXEC_OK) {
+    if (exec_parts(r, c, in, sp.pc, pt, np, &eff) != WS_EXEC_OK) {
         ws_run_fail(r, WS_ST_ERROR, "%s", r->env.fault);
         return -1;
     }
