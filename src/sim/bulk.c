@@ -60,6 +60,18 @@ static void push(ws_simrun *r, ws_core *c, const ws_cwarp *w, uint8_t *mbar, uin
     c->bulk_ev[c->bulk_n++] = (ws_bulk_ev){.t = t, .mbar = mbar, .bytes = bytes, .cta_slot = w->cta_slot,
                                            .cta_id = ct->fc.linear_id};
     if (t < c->bulk_next) c->bulk_next = t;
+    if (t < r->bulk_next) r->bulk_next = t;
+}
+
+void ws_bulk_due(ws_simrun *r, uint64_t now)
+{
+    uint64_t next = WS_NEVER;
+    for (uint32_t ci = 0; ci < r->ncores; ci++) {
+        ws_core *c = &r->cores[ci];
+        if (c->bulk_next <= now) ws_bulk_apply(r, c, now);
+        if (c->bulk_next < next) next = c->bulk_next;
+    }
+    r->bulk_next = next;
 }
 
 /* The group bookkeeping of commit_group / wait_group N (as cp.async's). */

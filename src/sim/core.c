@@ -350,6 +350,7 @@ static int setup_cores(ws_sim *sim, ws_simrun *r, uint8_t *param_buf)
         bulk = r->k->insts[pc].op == WS_OP_CP_ASYNC &&
                (r->k->insts[pc].subop == WS_CPA_BULK_G2S || r->k->insts[pc].subop == WS_CPA_BULK_S2S);
     r->bulk_bw = (uint32_t)ws_cfg_i(r->cfg, WS_P_bulk_bytes_per_cycle);
+    r->bulk_next = WS_NEVER;
     r->cores = arena_alloc(sim, sizeof(ws_core) * r->ncores);
     r->reasons = arena_alloc(sim, (size_t)r->ncores * r->nsched);
     if (!r->cores || !r->reasons) goto oom;

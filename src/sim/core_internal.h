@@ -346,6 +346,7 @@ typedef struct ws_simrun {
     uint64_t now;
     uint64_t last_complete;          /* max completion cycle of anything issued */
     uint32_t bulk_bw;                /* bulk_bytes_per_cycle (0: unlimited) */
+    uint64_t bulk_next;              /* the earliest bulk-copy event of any core (WS_NEVER: none) */
     /* metrics */
     uint64_t warp_insts, thread_insts;
     uint64_t div_insts;              /* issued ADD/WAIT/YIELD (ws_div_ops.issues_div_ops) */
@@ -529,6 +530,7 @@ void ws_mbar_wake(ws_core *c, const ws_ccta *ct, uint64_t t);
 uint64_t ws_bulk_timing(struct ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, const ws_inst *in,
                         const ws_effect *eff, uint64_t t0);
 void ws_bulk_apply(struct ws_simrun *r, ws_core *c, uint64_t now);
+void ws_bulk_due(struct ws_simrun *r, uint64_t now);   /* every core's events due at now; r->bulk_next */
 /* Lanes `executed` of warp `slot` arrive at CTA barrier instruction `in`. */
 void ws_bar_arrive(ws_simrun *r, ws_core *c, ws_ccta *ct, uint32_t slot, const ws_inst *in, uint64_t executed);
 /* Every lane of warp `slot` exited: it leaves its scheduler, its CTA may be done. */

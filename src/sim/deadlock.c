@@ -948,6 +948,8 @@ static int per_core_check(ws_simrun *r, ws_core *c)
  * strides from it.  A comparison, not a division, on the hot path. */
 int ws_livelock_backedge(ws_simrun *r, ws_core *c, uint32_t slot, uint32_t pc, uint64_t mask)
 {
+    /* a bulk copy in flight will change an mbarrier (bulk.c): a recurring state proves nothing yet */
+    if (r->bulk_next != WS_NEVER) return 0;
     if (dp_backedge(r, c, slot, pc, mask)) return 1;
     if (r->ll_per_core && ++c->ll->events == c->ll->next) {
         int proven = per_core_check(r, c);

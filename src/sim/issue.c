@@ -826,13 +826,13 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas)
         if ((r->cores_short == 0) != r->steady_open) steady_toggle(r, now);
         int issued_any = 0;
         uint64_t next_wake = WS_NEVER;
+        if (r->bulk_next <= now) {   /* bulk copies landing in shared memory (bulk.c) */
+            ws_bulk_due(r, now);
+            if (r->status >= 0) goto done;
+        }
+        if (r->bulk_next < next_wake) next_wake = r->bulk_next;
         for (uint32_t ci = 0; ci < r->ncores; ci++) {
             ws_core *c = &r->cores[ci];
-            if (c->bulk_next <= now) {   /* bulk copies landing in shared memory (bulk.c) */
-                ws_bulk_apply(r, c, now);
-                if (r->status >= 0) goto done;
-            }
-            if (c->bulk_next < next_wake) next_wake = c->bulk_next;
             for (uint32_t si = 0; si < r->nsched; si++) {
                 ws_sched *s = &c->scheds[si];
                 ws_pipe *pp = &c->pipes[si];
