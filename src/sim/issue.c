@@ -180,10 +180,21 @@ static int exec_parts(ws_simrun *r, ws_core *c, const ws_inst *in, uint32_t pc, 
     eff->mem_extra = 0;
     eff->sleep_ns = 0;
     eff->mbar = 0;
+    eff->bulk_mask = 0;
+    const int bulk = in->op == WS_OP_CP_ASYNC && ws_cpa_is_bulk(in->subop);
     for (uint32_t q = 0; q < np; q++) {
         if (ws_exec_inst(&r->env, &c->warps[pt[q].slot].fw, in, pc, pt[q].mask, &e) != WS_EXEC_OK) return WS_EXEC_FAULT;
         if ((ws_opcode_flags(in->op) & WS_OPF_SLEEP) && e.sleep_ns > eff->sleep_ns) eff->sleep_ns = e.sleep_ns;   /* the longest */
         if (in->op == WS_OP_MBARRIER) eff->mbar |= e.mbar;   /* a flip wakes; dynamic warps never suspend (mbarrier_timing) */
+        if (bulk) {   /* each lane's copy (bulk.c) */
+            eff->bulk_mask |= e.bulk_mask;
+            for (uint64_t m = e.bulk_mask; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctzll(m);
+                eff->bulk_gaddr[l] = e.bulk_gaddr[l];
+                eff->bulk_size[l] = e.bulk_size[l];
+                eff->bulk_mbar[l] = e.bulk_mbar[l];
+            }
+        }
         pt[q].executed = e.executed;
         pt[q].exited = e.exited;
         eff->executed |= e.executed;

@@ -2,7 +2,8 @@
 # The sm_80/sm_90 PTX nvcc emits for ordinary code (tests/kernels/sm90/): cuda::barrier's
 # mbarrier, elect.sync, redux.sync, griddepcontrol, cache hints, and mbartx.ptx's mbarrier
 # transaction counts (expect_tx, complete_tx, arrive.expect_tx), bulkcopy.ptx's cp.async.bulk and
-# tma1d.cu's (nvcc: cuda::barrier with cp_async_bulk_global_to_shared, fence.proxy.async);
+# tma1d.cu's (nvcc: cuda::barrier with cp_async_bulk_global_to_shared, fence.proxy.async),
+# bulklanes.ptx's per-lane divergent copies (every scheme);
 # the outputs equal the
 # independent model (expected.py) under the reference and the core (both divergence
 # schemes, lrr and gto, warp size 64: the kernel's warp-level operations need 32-lane
@@ -13,7 +14,15 @@ K="$WS_SOURCE_DIR/tests/kernels/sm90"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 /usr/bin/python3 "$K/expected.py" --check || bad "expected.py --check"
-for k in modern mbartx bulkcopy tma1d; do
+for k in tma1d bulklanes; do   # the bulk copies under the schemes the loop below leaves out
+  for d in tbc sbi multipath dualpath aware; do
+    out=$("$WS_BIN" sim "$K/$k.yaml" --set divergence=$d 2>&1); rc=$?
+    if [ "$rc" -ne 0 ] || ! grep -qx 'status: ok' <<<"$out"; then
+      bad "$k [divergence=$d]: exit $rc: $(grep -m2 -E '^(status|message)' <<<"$out")"
+    fi
+  done
+done
+for k in modern mbartx bulkcopy tma1d bulklanes; do
 for s in "--reference" "--set divergence=stack --set scheduler=lrr" "--set divergence=barrier --set scheduler=gto" \
          "--set issue=blocking" "--set divergence=barrier --set warp_size=64"; do
   # shellcheck disable=SC2086
