@@ -50,10 +50,12 @@ void *ws_core_policy_state(const ws_core *c) { return c->scheds[0].pstate; }
 const ws_kernel *ws_core_kernel(const ws_core *c) { return c->run->k; }
 
 /* Every live lane waits at a CTA barrier, or is parked behind lanes that do
- * (ws_div_ops.parked: they count as arrived, see parked_at). */
+ * (ws_div_ops.parked: they count as arrived, see parked_at), or the warp is
+ * suspended in mbarrier.try_wait (issue.c mbarrier_timing). */
 int ws_core_parked_at_barrier(const ws_core *c, uint32_t slot)
 {
     const ws_cwarp *w = &c->warps[slot];
+    if (w->live && w->mbar_parked) return 1;   /* suspended in try_wait: it waits for CTA-mates as at a barrier */
     uint64_t live = w->fw.valid & ~w->exited;
     const ws_simrun *r = c->run;   /* NULL in the scheduler unit tests (tests/unit/test_sched.c) */
     if (w->live && r && r->div->parts) {
@@ -330,6 +332,7 @@ void ws_mbar_wake(ws_core *c, const ws_ccta *ct, uint64_t t)
         ws_cwarp *q = &c->warps[ct->first_warp + i];
         if (!q->live || !q->mbar_parked) continue;
         q->mbar_parked = 0;
+        note_parking(c, q, ct->first_warp + i);   /* windowed policies take it back */
         q->wake = t;
         q->wake_reason = WS_STALL_SYNC;
         q->deps_pc = UINT32_MAX;

@@ -103,6 +103,7 @@ static void mbarrier_timing(ws_simrun *r, ws_core *c, const ws_ccta *ct, ws_cwar
         w->mbar_parked = 1;
         w->wake = WS_NEVER;
         w->wake_reason = WS_STALL_SYNC;
+        note_parking(c, w, (uint32_t)(w - c->warps));   /* windowed policies (swl, two_level) let others in */
     }
 }
 
