@@ -13,7 +13,6 @@
  *     (.read: the whole copy here, not only its reads);
  *   - prefetch.L2: its lines are read into the L2; nothing waits for it.
  */
-#include <string.h>
 #include "core_internal.h"
 
 /* The lines of [g, g + n) through the memory system as reads or writes from cycle t0; returns
@@ -74,26 +73,14 @@ void ws_bulk_due(ws_simrun *r, uint64_t now)
     r->bulk_next = next;
 }
 
-/* The group bookkeeping of commit_group / wait_group N (as cp.async's). */
+/* commit_group / wait_group N of the bulk async-groups (core_internal.h ws_async_*, as cp.async's). */
 static uint64_t groups(ws_cwarp *w, const ws_inst *in, uint64_t t0)
 {
     if (in->subop == WS_CPA_BULK_COMMIT) {
-        if (w->bulk_ngroups == WS_CPA_GROUPS) {   /* merge the two oldest groups */
-            if (w->bulk_group[1] < w->bulk_group[0]) w->bulk_group[1] = w->bulk_group[0];
-            memmove(w->bulk_group, w->bulk_group + 1, sizeof w->bulk_group[0] * (WS_CPA_GROUPS - 1));
-            w->bulk_ngroups--;
-        }
-        w->bulk_group[w->bulk_ngroups++] = w->bulk_open;
-        w->bulk_open = 0;
+        ws_async_commit(&w->bulk);
         return t0 + 1;
     }
-    uint32_t keep = (uint32_t)in->src[0].imm;
-    uint64_t ready = t0 + 1;
-    while (w->bulk_ngroups > keep) {
-        if (w->bulk_group[0] > ready) ready = w->bulk_group[0];
-        memmove(w->bulk_group, w->bulk_group + 1, sizeof w->bulk_group[0] * (w->bulk_ngroups - 1));
-        w->bulk_ngroups--;
-    }
+    uint64_t ready = ws_async_wait(&w->bulk, (uint32_t)in->src[0].imm, t0);
     if (ready > w->cpa_hold) w->cpa_hold = ready;
     return ready;
 }
@@ -108,7 +95,7 @@ uint64_t ws_bulk_timing(ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t slot, co
         if (in->subop == WS_CPA_BULK_S2S) done = t0 + 1 + (n + 127) / 128;   /* shared memory's 128 B/cycle */
         else done = traffic(r, c, slot, in, eff->bulk_gaddr[l], n, in->subop == WS_CPA_BULK_S2G, t0);
         if (done > r->last_complete) r->last_complete = done;   /* the kernel ends after its copies */
-        if (in->subop == WS_CPA_BULK_S2G && done > w->bulk_open) w->bulk_open = done;
+        if (in->subop == WS_CPA_BULK_S2G && done > w->bulk.open) w->bulk.open = done;
         if (eff->bulk_mbar[l] && (in->subop == WS_CPA_BULK_G2S || in->subop == WS_CPA_BULK_S2S))
             push(r, c, w, eff->bulk_mbar[l], n, done);
     }

@@ -89,6 +89,14 @@ typedef struct ws_ccta {             /* a CTA slot on a core */
     void *div;                       /* CTA-scope divergence state (ws_div_ops.cta_state_size), or NULL */
 } ws_ccta;
 
+/* A warp's async-groups of one kind (cp.async's, cp.async.bulk's): the completion of the copies
+ * of the group being formed and of the committed groups, oldest first (ws_async_commit/_wait). */
+typedef struct ws_async_groups {
+    uint64_t open;
+    uint64_t group[WS_CPA_GROUPS];
+    uint32_t n;
+} ws_async_groups;
+
 typedef struct ws_cwarp {            /* a hardware warp slot */
     ws_warp fw;                      /* functional state (regs SoA, local, tid) */
     uint8_t live;                    /* resident, some lane not exited */
@@ -132,17 +140,12 @@ typedef struct ws_cwarp {            /* a hardware warp slot */
      * (the only writers of its scoreboard), so try_warp need not look again */
     uint32_t deps_pc;
     uint64_t deps_mask;
-    /* cp.async (docs/model.md, "Asynchronous copies"): the completion of the copies of the
-     * group being formed, of the committed groups (oldest first), and the cycle a
-     * cp.async.wait_group holds the warp until */
-    uint64_t cpa_open;
-    uint64_t cpa_group[WS_CPA_GROUPS];
-    uint32_t cpa_ngroups;
+    /* cp.async (docs/model.md, "Asynchronous copies") and cp.async.bulk's shared -> global
+     * copies (bulk.c) each in their own async-groups; cpa_hold: the cycle a wait_group of
+     * either holds the warp until */
+    ws_async_groups cpa, bulk;
     uint64_t cpa_hold;
     uint8_t mbar_parked;             /* suspended by an mbarrier.try_wait until a phase of its CTA completes */
-    uint64_t bulk_open;              /* cp.async.bulk shared -> global: the open group's completion (bulk.c) */
-    uint64_t bulk_group[WS_CPA_GROUPS];
-    uint32_t bulk_ngroups;
 } ws_cwarp;
 
 /* Per-core livelock search (deadlock.c, per_core_check): Brent's cycle
@@ -553,6 +556,31 @@ uint64_t ws_run_cycles(ws_simrun *r, uint64_t now, uint64_t *max_ctas);
 
 /* Small helpers of several of those files, inline: the issue loop calls
  * them per instruction. */
+/* commit_group: the open group joins the committed ones (past WS_CPA_GROUPS the two oldest merge). */
+static inline void ws_async_commit(ws_async_groups *g)
+{
+    if (g->n == WS_CPA_GROUPS) {
+        if (g->group[1] < g->group[0]) g->group[1] = g->group[0];
+        memmove(g->group, g->group + 1, sizeof g->group[0] * (WS_CPA_GROUPS - 1));
+        g->n--;
+    }
+    g->group[g->n++] = g->open;
+    g->open = 0;
+}
+
+/* wait_group N at t0: every committed group but the newest `keep` is done; returns when (at
+ * least t0 + 1) and forgets them. */
+static inline uint64_t ws_async_wait(ws_async_groups *g, uint32_t keep, uint64_t t0)
+{
+    uint64_t ready = t0 + 1;
+    while (g->n > keep) {
+        if (g->group[0] > ready) ready = g->group[0];
+        memmove(g->group, g->group + 1, sizeof g->group[0] * (g->n - 1));
+        g->n--;
+    }
+    return ready;
+}
+
 /* An event (a warp added, finished, parked or released) may let a warp of
  * scheduler p issue earlier than p's cached bounds say. */
 static inline void pipe_changed(ws_pipe *p)

@@ -145,12 +145,10 @@ void ws_launch_cta(ws_simrun *r, ws_core *c, uint32_t slot)
         w->stall_res = WS_RES_NONE;
         w->deps_pc = UINT32_MAX;
         c->walk[hw] = WS_WALK_TRY;
-        w->cpa_open = 0;
-        w->cpa_ngroups = 0;
+        w->cpa.open = w->bulk.open = 0;   /* the groups past n are never read */
+        w->cpa.n = w->bulk.n = 0;
         w->cpa_hold = 0;
         w->mbar_parked = 0;
-        w->bulk_open = 0;
-        w->bulk_ngroups = 0;
         c->pipes[w->sched].n_live++;
         c->pipes[w->sched].live_bits |= w->walk_bit;
         w->lanes_flat = 1;   /* every lane ready at 0: the arrays need no clearing */
@@ -332,12 +330,11 @@ void ws_mbar_wake(ws_core *c, const ws_ccta *ct, uint64_t t)
         ws_cwarp *q = &c->warps[ct->first_warp + i];
         if (!q->live || !q->mbar_parked) continue;
         q->mbar_parked = 0;
-        note_parking(c, q, ct->first_warp + i);   /* windowed policies take it back */
+        note_parking(c, q, ct->first_warp + i);   /* its scheduler looks again; windowed policies take it back */
         q->wake = t;
         q->wake_reason = WS_STALL_SYNC;
         q->deps_pc = UINT32_MAX;
         forget_stall(c, q);
-        pipe_changed(&c->pipes[q->sched]);
     }
 }
 

@@ -59,28 +59,16 @@ static uint64_t cp_async_timing(ws_simrun *r, ws_core *c, ws_cwarp *w, uint32_t 
             uint64_t done = r->memsys.ops->access(&r->memsys, &req);
             uint64_t cycles = ws_lsu_occupy(r, c, (uint64_t)lines * r->l1_line, now);
             if (cycles > 1) done += cycles - 1;
-            if (done > w->cpa_open) w->cpa_open = done;
+            if (done > w->cpa.open) w->cpa.open = done;
             if (done > r->last_complete) r->last_complete = done;   /* the kernel ends after its copies */
         }
         return t0 + 1;
     }
     if (in->subop == WS_CPA_COMMIT || in->subop == WS_CPA_WAIT_ALL) {
-        if (w->cpa_ngroups == WS_CPA_GROUPS) {   /* merge the two oldest groups */
-            if (w->cpa_group[1] < w->cpa_group[0]) w->cpa_group[1] = w->cpa_group[0];
-            memmove(w->cpa_group, w->cpa_group + 1, sizeof w->cpa_group[0] * (WS_CPA_GROUPS - 1));
-            w->cpa_ngroups--;
-        }
-        w->cpa_group[w->cpa_ngroups++] = w->cpa_open;
-        w->cpa_open = 0;
+        ws_async_commit(&w->cpa);
         if (in->subop == WS_CPA_COMMIT) return t0 + 1;
     }
-    uint32_t keep = in->subop == WS_CPA_WAIT ? (uint32_t)in->src[0].imm : 0;
-    uint64_t ready = t0 + 1;
-    while (w->cpa_ngroups > keep) {
-        if (w->cpa_group[0] > ready) ready = w->cpa_group[0];
-        memmove(w->cpa_group, w->cpa_group + 1, sizeof w->cpa_group[0] * (w->cpa_ngroups - 1));
-        w->cpa_ngroups--;
-    }
+    uint64_t ready = ws_async_wait(&w->cpa, in->subop == WS_CPA_WAIT ? (uint32_t)in->src[0].imm : 0, t0);
     if (ready > w->cpa_hold) w->cpa_hold = ready;
     return ready;
 }
